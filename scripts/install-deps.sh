@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs every Debian (bookworm) package that Folio's build, tests and app need.
+# A quick no-op when everything is present. Works as root (CI) or through sudo.
+set -euo pipefail
+
+PACKAGES=(
+    # toolchain
+    build-essential cmake ninja-build pkg-config ccache git file dpkg-dev
+    # engine
+    libeigen3-dev libstb-dev
+    # Qt 6.4: Widgets, Gui, Concurrent, Network, Test (qt6-base-dev), Pdf + PdfWidgets, Charts, Svg
+    qt6-base-dev qt6-pdf-dev qt6-charts-dev qt6-svg-dev libqt6svg6 qt6-qpa-plugins
+    qt6-image-formats-plugins libgl-dev libvulkan-dev
+    # fonts for the sample report (Latin + Chinese pages) and the UI
+    fonts-dejavu-core fonts-wqy-microhei
+    # headless runs and screenshots
+    xvfb xauth imagemagick
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$p")
+    fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+    exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}" >&2
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+    SUDO="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

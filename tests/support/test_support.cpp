@@ -1,0 +1,40 @@
+#include "support/test_support.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QtGlobal>
+
+namespace folio::test {
+
+QString conformanceDir() {
+    QString dir = qEnvironmentVariable("FOLIO_CONFORMANCE_DIR");
+    if (dir.isEmpty())
+        dir = QStringLiteral(FOLIO_DEFAULT_CONFORMANCE_DIR);
+    QFileInfo info(dir);
+    if (!info.isDir())
+        return {};
+    return info.absoluteFilePath();
+}
+
+bool isCi() {
+    const QString ci = qEnvironmentVariable("CI").toLower();
+    return ci == QLatin1String("true") || ci == QLatin1String("1");
+}
+
+QString scratchDir(const QString& name) {
+    QString base = qEnvironmentVariable("FOLIO_TEST_TMP");
+    if (base.isEmpty())
+        base = QDir::tempPath() + QStringLiteral("/folio-tests");
+    QDir dir(base + QLatin1Char('/') + name);
+    dir.removeRecursively();
+    dir.mkpath(QStringLiteral("."));
+    return dir.absolutePath();
+}
+
+QString builtProgram(const QString& relativePath) {
+    return QStringLiteral(FOLIO_TEST_BINARY_DIR) + QLatin1Char('/') + relativePath;
+}
+
+QString sourceDir() { return QStringLiteral(FOLIO_SOURCE_DIR); }
+
+} // namespace folio::test
