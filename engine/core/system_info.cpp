@@ -101,8 +101,16 @@ SystemInfo query_system_info() {
         }
         closedir(dir);
     }
-    if (info.memory_nodes.empty())
+    // Some virtual machines and sandboxes expose a NUMA node that covers only part of the RAM
+    // /proc/meminfo reports; then the per-node figures are not trustworthy: use one node.
+    uint64_t node_total = 0;
+    for (const MemoryNode& n : info.memory_nodes)
+        node_total += n.total_bytes;
+    if (info.memory_nodes.empty() || node_total < info.total_ram_bytes * 9 / 10 ||
+        node_total > info.total_ram_bytes * 11 / 10) {
+        info.memory_nodes.clear();
         info.memory_nodes.push_back({0, info.total_ram_bytes, info.available_ram_bytes});
+    }
     return info;
 }
 

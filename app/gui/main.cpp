@@ -1,0 +1,63 @@
+// folio: the workbench GUI.
+//   folio [FILES...] [--model M.gguf] [--screenshot OUT.png]
+// With --screenshot, the window is saved once it is shown and every document has loaded,
+// then the program exits (used by tests, docs and bug reports).
+#include "main_window.h"
+
+#include "folio/version.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QTimer>
+
+#include <cstdio>
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Folio"));
+    QApplication::setApplicationName(QStringLiteral("folio"));
+    QApplication::setApplicationDisplayName(QStringLiteral("Folio"));
+    QApplication::setApplicationVersion(QString::fromLatin1(folio::version_string()));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/folio/icons/folio.svg")));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Folio: ask questions about long reports and charts."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                  QStringLiteral("Save the window to <png> once idle, then exit."),
+                                  QStringLiteral("png"));
+    QCommandLineOption model(QStringLiteral("model"), QStringLiteral("GGUF model to open."),
+                             QStringLiteral("gguf"));
+    parser.addOption(screenshot);
+    parser.addOption(model);
+    parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("PDFs and images to open."),
+                                 QStringLiteral("[files...]"));
+    parser.process(app);
+
+    folio::ui::MainWindow window;
+    window.show();
+    window.openDocuments(parser.positionalArguments());
+    if (parser.isSet(model))
+        window.openModel(parser.value(model));
+
+    if (parser.isSet(screenshot)) {
+        const QString out = parser.value(screenshot);
+        auto shoot = [&window, out] {
+            // Let pending paints (PDF page renders, chart) settle before grabbing.
+            QTimer::singleShot(1500, &window, [&window, out] {
+                const bool ok = window.grab().save(out, "PNG");
+                if (!ok)
+                    std::fprintf(stderr, "error: cannot write screenshot %s\n", qPrintable(out));
+                QApplication::exit(ok ? 0 : 1);
+            });
+        };
+        if (window.isBusy())
+            QObject::connect(&window, &folio::ui::MainWindow::idle, &window, shoot,
+                             Qt::SingleShotConnection);
+        else
+            shoot();
+    }
+    return app.exec();
+}

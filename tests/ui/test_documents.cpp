@@ -1,0 +1,139 @@
+// Document loading: the generated sample report (text per page, English and Chinese, the
+// scanned page), images, and hostile input (corrupt PDF, truncated PNG, oversized image).
+#include <QImage>
+#include <QtTest>
+
+#include "documents/document_loader.h"
+#include "export/transcript_export.h"
+#include "support/test_support.h"
+
+using folio::ui::Document;
+using folio::ui::loadDocument;
+
+namespace {
+
+QString sample(const QString& name) {
+    return folio::test::builtProgram(QStringLiteral("generated/samples/") + name);
+}
+
+void writeBytes(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(bytes);
+}
+
+// CRC-32 (ISO 3309) as PNG chunks use it.
+quint32 crc32(const QByteArray& data) {
+    quint32 crc = 0xFFFFFFFFu;
+    for (char ch : data) {
+        crc ^= static_cast<quint8>(ch);
+        for (int k = 0; k < 8; ++k)
+            crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+    }
+    return ~crc;
+}
+
+QByteArray be32(quint32 v) {
+    QByteArray b(4, 0);
+    for (int i = 0; i < 4; ++i)
+        b[i] = static_cast<char>((v >> (24 - 8 * i)) & 0xFF);
+    return b;
+}
+
+} // namespace
+
+class TestDocuments : public QObject {
+    Q_OBJECT
+private slots:
+    void sampleReportHasTextPerPage() {
+        Document d = loadDocument(sample(QStringLiteral("sample-report.pdf")));
+        QCOMPARE(d.state, Document::State::Ready);
+        QCOMPARE(d.kind, Document::Kind::Pdf);
+        QCOMPARE(d.pageCount, 8);
+        QCOMPARE(d.pageTexts.size(), 8);
+        QCOMPARE(d.title, QStringLiteral("Northwind Instruments plc - Annual Report 2025"));
+        QVERIFY(d.pageTexts[1].contains(QStringLiteral("Revenue rose 7.4%")));
+        QVERIFY(d.pageTexts[2].contains(QStringLiteral("Operating income")));
+        QVERIFY(d.pageTexts[2].contains(QStringLiteral("4,500")));
+        QVERIFY(d.pageTexts[4].contains(QStringLiteral("营业收入")));
+        QVERIFY(d.pageTexts[5].contains(QStringLiteral("财务摘要")));
+        // Page 8 is a picture of a signed statement: no text layer.
+        QVERIFY(d.pageTexts[7].trimmed().isEmpty());
+        QCOMPARE(d.pagesWithoutText(), 1);
+        QVERIFY(d.estimatedTokens() > 800 && d.estimatedTokens() < 5000);
+    }
+
+    void chartImageLoads() {
+        Document d = loadDocument(sample(QStringLiteral("revenue-chart.png")));
+        QCOMPARE(d.state, Document::State::Ready);
+        QCOMPARE(d.kind, Document::Kind::Image);
+        QCOMPARE(d.imageSize, QSize(800, 500));
+        QCOMPARE(d.pageCount, 1);
+    }
+
+    void corruptPdfIsACleanError() {
+        const QString dir = folio::test::scratchDir(QStringLiteral("documents"));
+        QFile src(sample(QStringLiteral("sample-report.pdf")));
+        QVERIFY(src.open(QIODevice::ReadOnly));
+        writeBytes(dir + QStringLiteral("/garbage.pdf"), QByteArray("%PDF-1.4\nthis is not a pdf at all\n"));
+        Document d = loadDocument(dir + QStringLiteral("/garbage.pdf"));
+        QCOMPARE(d.state, Document::State::Failed);
+        QVERIFY2(d.error.startsWith(QStringLiteral("garbage.pdf: ")), qPrintable(d.error));
+    }
+
+    void truncatedPngIsACleanError() {
+        const QString dir = folio::test::scratchDir(QStringLiteral("documents-png"));
+        QFile src(sample(QStringLiteral("revenue-chart.png")));
+        QVERIFY(src.open(QIODevice::ReadOnly));
+        writeBytes(dir + QStringLiteral("/cut.png"), src.readAll().left(300));
+        Document d = loadDocument(dir + QStringLiteral("/cut.png"));
+        QCOMPARE(d.state, Document::State::Failed);
+        QVERIFY2(d.error.contains(QStringLiteral("cut.png")), qPrintable(d.error));
+    }
+
+    void hugeImageIsRefusedBeforeDecoding() {
+        // A PNG whose header claims 20000 x 20000 pixels (400 MP) followed by no image data.
+        QByteArray ihdr = QByteArray("IHDR") + be32(20000) + be32(20000) + QByteArray("\x08\x02\x00\x00\x00", 5);
+        QByteArray idat("IDAT"), iend("IEND");
+        QByteArray png = QByteArray("\x89PNG\r\n\x1a\n", 8) + be32(13) + ihdr + be32(crc32(ihdr)) +
+                         be32(0) + idat + be32(crc32(idat)) + be32(0) + iend + be32(crc32(iend));
+        const QString dir = folio::test::scratchDir(QStringLiteral("documents-huge"));
+        writeBytes(dir + QStringLiteral("/huge.png"), png);
+        Document d = loadDocument(dir + QStringLiteral("/huge.png"));
+        QCOMPARE(d.state, Document::State::Failed);
+        QVERIFY2(d.error.contains(QStringLiteral("20000x20000")) && d.error.contains(QStringLiteral("64 MP")),
+                 qPrintable(d.error));
+    }
+
+    void missingFileAndUnsupportedType() {
+        Document d = loadDocument(QStringLiteral("/nonexistent/report.pdf"));
+        QCOMPARE(d.state, Document::State::Failed);
+        QVERIFY(d.error.contains(QStringLiteral("not found")));
+        QVERIFY(!folio::ui::isSupportedDocument(QStringLiteral("notes.docx")));
+        QVERIFY(folio::ui::isSupportedDocument(QStringLiteral("Chart.JPEG")));
+    }
+
+    void exportIsAtomic() {
+        const QString dir = folio::test::scratchDir(QStringLiteral("export"));
+        const QString path = dir + QStringLiteral("/chat.md");
+        QList<folio::ui::ChatMessage> msgs = {
+            {folio::ui::ChatMessage::Role::User, QStringLiteral("What was revenue?"), QDateTime::currentDateTime()},
+            {folio::ui::ChatMessage::Role::Assistant, QStringLiteral("$4.50 billion [p. 2]"), QDateTime::currentDateTime()}};
+        const QString md = folio::ui::transcriptToMarkdown(QStringLiteral("Report Q&A"), msgs);
+        QVERIFY(md.startsWith(QStringLiteral("# Report Q&A\n")));
+        QVERIFY(md.contains(QStringLiteral("## You (")) && md.contains(QStringLiteral("$4.50 billion [p. 2]")));
+        QCOMPARE(folio::ui::writeTextFileAtomic(path, md), QString());
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(f.readAll()), md);
+        f.close();
+        // Writing into a folder that does not exist fails with a message; the old file stays.
+        const QString err = folio::ui::writeTextFileAtomic(dir + QStringLiteral("/no/such/dir/x.md"), md);
+        QVERIFY(!err.isEmpty());
+        QVERIFY(QFile::exists(path));
+        QCOMPARE(QDir(dir).entryList(QDir::Files).size(), 1); // no temp file left behind
+    }
+};
+
+QTEST_MAIN(TestDocuments)
+#include "test_documents.moc"

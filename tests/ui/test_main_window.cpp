@@ -1,0 +1,135 @@
+// The real MainWindow: three panes present and filled, documents open off the GUI thread, the
+// --screenshot mode of the folio binary.
+#include <QApplication>
+#include <QDockWidget>
+#include <QImage>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTreeWidget>
+#include <QtTest>
+
+#include "chat/chat_pane.h"
+#include "documents/documents_pane.h"
+#include "main_window.h"
+#include "support/test_support.h"
+
+using folio::ui::Document;
+using folio::ui::MainWindow;
+
+namespace {
+QString sample(const QString& name) {
+    return folio::test::builtProgram(QStringLiteral("generated/samples/") + name);
+}
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName(QStringLiteral("FolioTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("test_main_window"));
+        QVERIFY2(QFile::exists(sample(QStringLiteral("sample-report.pdf"))), "sample report not generated");
+    }
+
+    void threePanesAreVisibleAndFilled() {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        for (const char* name : {"documentsPane", "chatPane", "devicesPane"}) {
+            auto* pane = w.findChild<QWidget*>(QString::fromLatin1(name));
+            QVERIFY2(pane, name);
+            QVERIFY2(pane->isVisible(), name);
+            QVERIFY2(pane->width() > 100 && pane->height() > 100, name);
+            QVERIFY2(!pane->findChildren<QWidget*>().isEmpty(), name);
+        }
+        // Documents left, chat centre, devices right.
+        auto* docs = w.findChild<QWidget*>(QStringLiteral("documentsPane"));
+        auto* chat = w.findChild<QWidget*>(QStringLiteral("chatPane"));
+        auto* devices = w.findChild<QWidget*>(QStringLiteral("devicesPane"));
+        const int xDocs = docs->mapTo(&w, QPoint(0, 0)).x();
+        const int xChat = chat->mapTo(&w, QPoint(0, 0)).x();
+        const int xDevices = devices->mapTo(&w, QPoint(0, 0)).x();
+        QVERIFY(xDocs < xChat && xChat < xDevices);
+        // The devices pane shows at least one memory device and the machine.
+        auto* table = w.findChild<QTreeWidget*>(QStringLiteral("deviceTable"));
+        QVERIFY(table && table->topLevelItemCount() >= 2);
+        auto* machine = w.findChild<QLabel*>(QStringLiteral("machineLabel"));
+        QVERIFY(machine && machine->text().contains(QStringLiteral("logical cores")));
+        // Without a model, sending is disabled and the chat says why.
+        auto* send = w.findChild<QWidget*>(QStringLiteral("sendButton"));
+        QVERIFY(send && !send->isEnabled());
+        auto* notice = w.findChild<QLabel*>(QStringLiteral("chatModelNotice"));
+        QVERIFY(notice && notice->isVisible() && notice->text().contains(QStringLiteral("No model")));
+        // Menus: File, View, Help.
+        QStringList menus;
+        for (QAction* a : w.menuBar()->actions())
+            menus << a->text().remove(QLatin1Char('&'));
+        QCOMPARE(menus, (QStringList{QStringLiteral("File"), QStringLiteral("View"), QStringLiteral("Help")}));
+    }
+
+    void viewMenuTogglesPanes() {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* dock = w.findChild<QDockWidget*>(QStringLiteral("devicesDock"));
+        QVERIFY(dock);
+        dock->toggleViewAction()->trigger();
+        QVERIFY(!dock->isVisible());
+        dock->toggleViewAction()->trigger();
+        QVERIFY(dock->isVisible());
+    }
+
+    void opensSampleDocumentsInBackground() {
+        MainWindow w;
+        w.show();
+        QSignalSpy idle(&w, &MainWindow::idle);
+        w.openDocuments({sample(QStringLiteral("sample-report.pdf")), sample(QStringLiteral("revenue-chart.png")),
+                         QStringLiteral("/nonexistent/missing.pdf")});
+        QVERIFY(w.isBusy());
+        QVERIFY(idle.wait(60000));
+        const auto& docs = w.documentsPane()->documents();
+        QCOMPARE(docs.size(), 3);
+        QCOMPARE(docs[0].state, Document::State::Ready);
+        QCOMPARE(docs[0].pageCount, 8);
+        QCOMPARE(docs[1].state, Document::State::Ready);
+        QCOMPARE(docs[1].imageSize, QSize(800, 500));
+        QCOMPARE(docs[2].state, Document::State::Failed);
+        QVERIFY(docs[2].error.contains(QStringLiteral("not found")));
+        auto* list = w.findChild<QListWidget*>(QStringLiteral("documentList"));
+        QCOMPARE(list->count(), 3);
+        QVERIFY(list->item(0)->text().contains(QStringLiteral("8 pages")));
+        // The failure is reported in the chat, and the window keeps working.
+        bool noticed = false;
+        for (const auto& m : w.chatPane()->messages())
+            noticed |= m.text.contains(QStringLiteral("missing.pdf"));
+        QVERIFY(noticed);
+    }
+
+    void screenshotModeWritesTheWindow() {
+        const QString out = folio::test::scratchDir(QStringLiteral("screenshot")) + QStringLiteral("/shot.png");
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), folio::test::scratchDir(QStringLiteral("screenshot-config")));
+        p.setProcessEnvironment(env);
+        p.start(folio::test::builtProgram(QStringLiteral("app/folio")),
+                {sample(QStringLiteral("sample-report.pdf")), QStringLiteral("--screenshot"), out});
+        QVERIFY(p.waitForFinished(90000));
+        QCOMPARE(p.exitCode(), 0);
+        QImage shot(out);
+        QVERIFY(!shot.isNull());
+        QVERIFY(shot.width() >= 800 && shot.height() >= 500);
+        // Not a blank image: the panes put many distinct colours on it.
+        QSet<QRgb> colours;
+        for (int y = 0; y < shot.height(); y += 7)
+            for (int x = 0; x < shot.width(); x += 7)
+                colours.insert(shot.pixel(x, y));
+        QVERIFY(colours.size() > 20);
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "test_main_window.moc"

@@ -1,0 +1,114 @@
+#include "documents/document_loader.h"
+
+#include <QFileInfo>
+#include <QImageReader>
+#include <QPdfDocument>
+#include <QPdfSelection>
+#include <QtConcurrent>
+
+namespace folio::ui {
+
+namespace {
+
+QString pdfErrorText(QPdfDocument::Error e) {
+    switch (e) {
+    case QPdfDocument::Error::None:
+        return QStringLiteral("no error");
+    case QPdfDocument::Error::FileNotFound:
+        return QStringLiteral("file not found");
+    case QPdfDocument::Error::InvalidFileFormat:
+        return QStringLiteral("not a valid PDF (corrupt or truncated)");
+    case QPdfDocument::Error::IncorrectPassword:
+        return QStringLiteral("the PDF is password protected");
+    case QPdfDocument::Error::UnsupportedSecurityScheme:
+        return QStringLiteral("unsupported PDF security scheme");
+    case QPdfDocument::Error::DataNotYetAvailable:
+        return QStringLiteral("data not yet available");
+    case QPdfDocument::Error::Unknown:
+        break;
+    }
+    return QStringLiteral("unknown PDF error");
+}
+
+Document loadPdf(Document doc) {
+    QPdfDocument pdf;
+    QPdfDocument::Error err = pdf.load(doc.path);
+    if (err != QPdfDocument::Error::None) {
+        doc.state = Document::State::Failed;
+        doc.error = QStringLiteral("%1: %2").arg(QFileInfo(doc.path).fileName(), pdfErrorText(err));
+        return doc;
+    }
+    doc.pageCount = pdf.pageCount();
+    const QString title = pdf.metaData(QPdfDocument::MetaDataField::Title).toString().trimmed();
+    if (!title.isEmpty())
+        doc.title = title;
+    doc.pageTexts.reserve(doc.pageCount);
+    for (int i = 0; i < doc.pageCount; ++i)
+        doc.pageTexts.append(pdf.getAllText(i).text());
+    doc.state = Document::State::Ready;
+    return doc;
+}
+
+Document loadImage(Document doc) {
+    QImageReader reader(doc.path);
+    const QSize size = reader.size(); // header only: no decode yet
+    if (!size.isValid()) {
+        doc.state = Document::State::Failed;
+        doc.error = QStringLiteral("%1: not a readable image (%2)")
+                        .arg(QFileInfo(doc.path).fileName(), reader.errorString());
+        return doc;
+    }
+    if (qint64(size.width()) * size.height() > kMaxImagePixels) {
+        doc.state = Document::State::Failed;
+        doc.error = QStringLiteral("%1: image is %2x%3 pixels, above the %4 MP limit")
+                        .arg(QFileInfo(doc.path).fileName())
+                        .arg(size.width())
+                        .arg(size.height())
+                        .arg(kMaxImagePixels / 1000000);
+        return doc;
+    }
+    QImage image = reader.read();
+    if (image.isNull()) {
+        doc.state = Document::State::Failed;
+        doc.error = QStringLiteral("%1: corrupt image (%2)")
+                        .arg(QFileInfo(doc.path).fileName(), reader.errorString());
+        return doc;
+    }
+    doc.imageSize = image.size();
+    doc.pageCount = 1;
+    doc.state = Document::State::Ready;
+    return doc;
+}
+
+} // namespace
+
+bool isSupportedDocument(const QString& path) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    static const QStringList kSuffixes = {QStringLiteral("pdf"), QStringLiteral("png"),
+                                          QStringLiteral("jpg"), QStringLiteral("jpeg"),
+                                          QStringLiteral("bmp"), QStringLiteral("gif")};
+    return kSuffixes.contains(suffix);
+}
+
+Document loadDocument(const QString& path) {
+    Document doc;
+    QFileInfo info(path);
+    doc.path = info.absoluteFilePath();
+    doc.title = info.fileName();
+    doc.kind = info.suffix().compare(QLatin1String("pdf"), Qt::CaseInsensitive) == 0
+                   ? Document::Kind::Pdf
+                   : Document::Kind::Image;
+    if (!info.exists()) {
+        doc.state = Document::State::Failed;
+        doc.error = QStringLiteral("%1: file not found").arg(path);
+        return doc;
+    }
+    doc.fileBytes = info.size();
+    return doc.kind == Document::Kind::Pdf ? loadPdf(doc) : loadImage(doc);
+}
+
+QFuture<Document> loadDocumentAsync(const QString& path) {
+    return QtConcurrent::run([path] { return loadDocument(path); });
+}
+
+} // namespace folio::ui

@@ -1,0 +1,224 @@
+#include "main_window.h"
+
+#include "chat/chat_pane.h"
+#include "devices/devices_pane.h"
+#include "documents/documents_pane.h"
+#include "export/transcript_export.h"
+
+#include "folio/system_info.h"
+#include "folio/version.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStatusBar>
+
+namespace folio::ui {
+
+namespace {
+constexpr int kMaxRecent = 10;
+const char* const kRecentKey = "documents/recent";
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowTitle(tr("Folio"));
+    setWindowIcon(QIcon(QStringLiteral(":/folio/icons/folio.svg")));
+    resize(1400, 860);
+
+    chat_ = new ChatPane(this);
+    chat_->setObjectName(QStringLiteral("chatPane"));
+    setCentralWidget(chat_);
+
+    documents_ = new DocumentsPane(this);
+    documentsDock_ = new QDockWidget(tr("Documents"), this);
+    documentsDock_->setObjectName(QStringLiteral("documentsDock"));
+    documents_->setObjectName(QStringLiteral("documentsPane"));
+    documentsDock_->setWidget(documents_);
+    documentsDock_->setMinimumWidth(300);
+    addDockWidget(Qt::LeftDockWidgetArea, documentsDock_);
+
+    devices_ = new DevicesPane(this);
+    devicesDock_ = new QDockWidget(tr("Devices"), this);
+    devicesDock_->setObjectName(QStringLiteral("devicesDock"));
+    devices_->setObjectName(QStringLiteral("devicesPane"));
+    devicesDock_->setWidget(devices_);
+    devicesDock_->setMinimumWidth(320);
+    addDockWidget(Qt::RightDockWidgetArea, devicesDock_);
+    resizeDocks({documentsDock_, devicesDock_}, {360, 360}, Qt::Horizontal);
+
+    modelLabel_ = new QLabel(tr("No model loaded"), this);
+    modelLabel_->setObjectName(QStringLiteral("statusModel"));
+    threadsLabel_ = new QLabel(this);
+    threadsLabel_->setObjectName(QStringLiteral("statusThreads"));
+    threadsLabel_->setText(tr("threads: %1").arg(query_system_info().logical_cores));
+    stateLabel_ = new QLabel(tr("idle"), this);
+    stateLabel_->setObjectName(QStringLiteral("statusState"));
+    statusBar()->addWidget(modelLabel_, 1);
+    statusBar()->addPermanentWidget(threadsLabel_);
+    statusBar()->addPermanentWidget(stateLabel_);
+
+    createMenus();
+
+    connect(documents_, &DocumentsPane::openRequested, this, &MainWindow::chooseDocuments);
+    connect(documents_, &DocumentsPane::busyChanged, this, &MainWindow::onBusyChanged);
+    connect(documents_, &DocumentsPane::loadFailed, this, [this](const QString& message) {
+        statusBar()->showMessage(message, 8000);
+        chat_->appendMessage(ChatMessage::Role::Notice, message);
+    });
+
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* openDoc = file->addAction(tr("&Open document…"), this, &MainWindow::chooseDocuments);
+    openDoc->setShortcut(QKeySequence::Open);
+    openDoc->setObjectName(QStringLiteral("actionOpenDocument"));
+    QAction* openModelAction = file->addAction(tr("Open &model…"), this, &MainWindow::chooseModel);
+    openModelAction->setObjectName(QStringLiteral("actionOpenModel"));
+    recentMenu_ = file->addMenu(tr("Open &recent"));
+    updateRecentMenu();
+    file->addSeparator();
+    QAction* exportAction = file->addAction(tr("&Export…"), this, &MainWindow::exportTranscript);
+    exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    exportAction->setObjectName(QStringLiteral("actionExport"));
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(documentsDock_->toggleViewAction());
+    QAction* chatToggle = view->addAction(tr("Chat"));
+    chatToggle->setCheckable(true);
+    chatToggle->setChecked(true);
+    connect(chatToggle, &QAction::toggled, chat_, &QWidget::setVisible);
+    view->addAction(devicesDock_->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Folio"), this, &MainWindow::about);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::openDocuments(const QStringList& paths) {
+    if (paths.isEmpty())
+        return;
+    documents_->openFiles(paths);
+    QSettings settings;
+    QStringList recent = settings.value(QLatin1String(kRecentKey)).toStringList();
+    for (const QString& p : paths) {
+        const QString abs = QFileInfo(p).absoluteFilePath();
+        recent.removeAll(abs);
+        recent.prepend(abs);
+    }
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    settings.setValue(QLatin1String(kRecentKey), recent);
+    updateRecentMenu();
+}
+
+void MainWindow::openModel(const QString& path) {
+    const QFileInfo info(path);
+    if (!info.isFile()) {
+        const QString message = tr("%1: model file not found").arg(path);
+        statusBar()->showMessage(message, 8000);
+        chat_->appendMessage(ChatMessage::Role::Notice, message);
+        return;
+    }
+    modelLabel_->setText(tr("Model: %1 (%2) · the inference engine is not built yet")
+                             .arg(info.fileName(), QLocale().formattedDataSize(info.size())));
+    devices_->setModelFacts({{tr("file"), info.fileName()},
+                             {tr("size"), QLocale().formattedDataSize(info.size())},
+                             {tr("state"), tr("not loaded: engine pending")}});
+    chat_->setModelReady(false, tr("Model %1 selected. Generation arrives with the engine "
+                                   "service; until then Folio reads and previews documents.")
+                                    .arg(info.fileName()));
+}
+
+bool MainWindow::isBusy() const { return documents_->pendingLoads() > 0 || modelLoads_ > 0; }
+
+void MainWindow::onBusyChanged() {
+    if (isBusy()) {
+        setState(tr("loading…"));
+    } else {
+        setState(tr("idle"));
+        Q_EMIT idle();
+    }
+}
+
+void MainWindow::setState(const QString& state) { stateLabel_->setText(state); }
+
+void MainWindow::chooseDocuments() {
+    QSettings settings;
+    const QString dir = settings.value(QStringLiteral("documents/lastDir"),
+                                       QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+                            .toString();
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, tr("Open documents"), dir,
+        tr("Documents (*.pdf *.png *.jpg *.jpeg *.bmp *.gif);;All files (*)"));
+    if (paths.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("documents/lastDir"), QFileInfo(paths.first()).absolutePath());
+    openDocuments(paths);
+}
+
+void MainWindow::chooseModel() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), QString(),
+                                                      tr("GGUF models (*.gguf);;All files (*)"));
+    if (!path.isEmpty())
+        openModel(path);
+}
+
+void MainWindow::exportTranscript() {
+    const QString defaultPath =
+        QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation) + QStringLiteral("/folio-chat.md");
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export chat"), defaultPath,
+                                                      tr("Markdown (*.md)"));
+    if (path.isEmpty())
+        return;
+    const QString error =
+        writeTextFileAtomic(path, transcriptToMarkdown(tr("Folio chat"), chat_->messages()));
+    if (error.isEmpty())
+        statusBar()->showMessage(tr("Exported to %1").arg(path), 5000);
+    else
+        QMessageBox::warning(this, tr("Export failed"), error);
+}
+
+void MainWindow::updateRecentMenu() {
+    recentMenu_->clear();
+    const QStringList recent = QSettings().value(QLatin1String(kRecentKey)).toStringList();
+    for (const QString& path : recent) {
+        recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] { openDocuments({path}); })
+            ->setToolTip(path);
+    }
+    recentMenu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::about() {
+    QMessageBox::about(this, tr("About Folio"),
+                       tr("<h3>Folio %1</h3><p>A local workbench for long documents and charts.</p>"
+                          "<p>Kernels: %2</p><p>License: GPL-3.0-or-later.</p>")
+                           .arg(QString::fromLatin1(version_string()),
+                                QString::fromStdString(describe_kernel_path(detect_cpu_features()))));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    event->accept();
+}
+
+} // namespace folio::ui
