@@ -1,6 +1,6 @@
 if(FOLIO_BUILD_UI)
     folio_add_test(test_main_window SOURCES ui/test_main_window.cpp LIBS folio_ui LABELS ui TIMEOUT 180)
-    add_dependencies(test_main_window folio_samples folio)
+    add_dependencies(test_main_window folio_samples folio folio_demo_model)
     folio_add_test(test_documents SOURCES ui/test_documents.cpp LIBS folio_ui LABELS ui TIMEOUT 180)
     add_dependencies(test_documents folio_samples)
 endif()

@@ -4,6 +4,7 @@
 #include "devices/devices_pane.h"
 #include "documents/documents_pane.h"
 #include "export/transcript_export.h"
+#include "model/model_facts.h"
 
 #include "folio/system_info.h"
 #include "folio/version.h"
@@ -14,6 +15,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -130,21 +132,31 @@ void MainWindow::openDocuments(const QStringList& paths) {
 }
 
 void MainWindow::openModel(const QString& path) {
-    const QFileInfo info(path);
-    if (!info.isFile()) {
-        const QString message = tr("%1: model file not found").arg(path);
-        statusBar()->showMessage(message, 8000);
-        chat_->appendMessage(ChatMessage::Role::Notice, message);
-        return;
-    }
-    modelLabel_->setText(tr("Model: %1 (%2) · the inference engine is not built yet")
-                             .arg(info.fileName(), QLocale().formattedDataSize(info.size())));
-    devices_->setModelFacts({{tr("file"), info.fileName()},
-                             {tr("size"), QLocale().formattedDataSize(info.size())},
-                             {tr("state"), tr("not loaded: engine pending")}});
-    chat_->setModelReady(false, tr("Model %1 selected. Generation arrives with the engine "
-                                   "service; until then Folio reads and previews documents.")
-                                    .arg(info.fileName()));
+    const QFileInfo file(path);
+    modelLabel_->setText(tr("Inspecting %1…").arg(file.fileName()));
+    if (modelLoads_++ == 0)
+        onBusyChanged();
+    auto* watcher = new QFutureWatcher<ModelInspection>(this);
+    connect(watcher, &QFutureWatcher<ModelInspection>::finished, this, [this, watcher, path] {
+        const ModelInspection r = watcher->result();
+        watcher->deleteLater();
+        if (r.ok) {
+            modelLabel_->setText(tr("Model: %1").arg(modelSummaryLine(r.info)));
+            devices_->setModelFacts(modelFactRows(r.info));
+            chat_->setModelReady(false, tr("Model %1 (%2) is readable. Answering arrives with the "
+                                           "decoder and the engine service; until then Folio "
+                                           "reads and previews documents.")
+                                            .arg(QString::fromStdString(r.info.name),
+                                                 QString::fromStdString(r.info.architecture)));
+        } else {
+            modelLabel_->setText(tr("No model loaded"));
+            statusBar()->showMessage(r.error, 10000);
+            chat_->appendMessage(ChatMessage::Role::Notice, tr("Cannot open model: %1").arg(r.error));
+        }
+        if (--modelLoads_ == 0)
+            onBusyChanged();
+    });
+    watcher->setFuture(inspectModelAsync(path));
 }
 
 bool MainWindow::isBusy() const { return documents_->pendingLoads() > 0 || modelLoads_ > 0; }

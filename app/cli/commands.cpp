@@ -5,6 +5,9 @@
 
 namespace folio::cli {
 
+int cmd_bench_kernels(std::vector<std::string> args);
+int cmd_info(std::vector<std::string> args);
+int cmd_make_model(std::vector<std::string> args);
 int cmd_sysinfo(std::vector<std::string> args);
 
 namespace {
@@ -12,6 +15,16 @@ namespace {
 // Keep sorted by name. Later issues add: info, logits, tokenize, generate, bench, make-model,
 // bench-kernels, quantize, summarize, serve.
 const std::array kCommands = {
+    Command{"bench-kernels",
+            "bench-kernels [-t N] [--rows R] [--cols C]   matvec GB/s vs memory bandwidth, GFLOP/s",
+            cmd_bench_kernels},
+    Command{"info",
+            "info FILE.gguf [--tensors]   architecture, sizes, parameters and metadata of a model",
+            cmd_info},
+    Command{"make-model",
+            "make-model --arch deepseek2 --preset tiny|small|bench --type f32|f16|q8_0|mxfp4-moe "
+            "--seed N --out F.gguf   random-weights test model",
+            cmd_make_model},
     Command{"sysinfo", "sysinfo                      CPU, SIMD kernels and memory of this machine",
             cmd_sysinfo},
 };

@@ -108,6 +108,37 @@ private slots:
         QVERIFY(noticed);
     }
 
+    void openModelShowsItsFacts() {
+        MainWindow w;
+        w.show();
+        QSignalSpy idle(&w, &MainWindow::idle);
+        const QString demo = folio::test::builtProgram(QStringLiteral("generated/models/demo-deepseek2.gguf"));
+        QVERIFY2(QFile::exists(demo), "demo model not generated");
+        w.openModel(demo);
+        QVERIFY(idle.wait(30000));
+        auto* status = w.findChild<QLabel*>(QStringLiteral("statusModel"));
+        QVERIFY2(status->text().contains(QStringLiteral("deepseek2")), qPrintable(status->text()));
+        auto* facts = w.findChild<QTreeWidget*>(QStringLiteral("modelFacts"));
+        QStringList keys;
+        for (int i = 0; i < facts->topLevelItemCount(); ++i)
+            keys << facts->topLevelItem(i)->text(0);
+        QVERIFY2(keys.contains(QStringLiteral("architecture")) && keys.contains(QStringLiteral("experts")),
+                 qPrintable(keys.join(QLatin1Char(','))));
+
+        // A broken model file: a clear notice, and the window keeps working.
+        const QString dir = folio::test::scratchDir(QStringLiteral("bad-model"));
+        QFile bad(dir + QStringLiteral("/broken.gguf"));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write(QByteArray("GGUF\x03\x00\x00\x00", 8));
+        bad.close();
+        w.openModel(bad.fileName());
+        QVERIFY(idle.wait(30000));
+        bool noticed = false;
+        for (const auto& m : w.chatPane()->messages())
+            noticed |= m.text.contains(QStringLiteral("broken.gguf"));
+        QVERIFY(noticed);
+    }
+
     void screenshotModeWritesTheWindow() {
         const QString out = folio::test::scratchDir(QStringLiteral("screenshot")) + QStringLiteral("/shot.png");
         QProcess p;

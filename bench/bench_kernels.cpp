@@ -1,0 +1,143 @@
+#include "bench_kernels.h"
+
+#include "memory_bandwidth.h"
+
+#include "kernels/kernel_table.h"
+#include "kernels/matmul.h"
+#include "tensor/quantize.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace folio::bench {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Working set of the matvec timing: enough copies of the matrix that one pass over them is
+// several times the last-level cache, so the figure is a memory figure, not a cache figure.
+constexpr size_t kMatvecWorkingSet = size_t{512} << 20;
+
+struct Timing {
+    double best = 0;   // seconds
+    double median = 0; // seconds
+};
+
+template <typename Fn> Timing time_reps(int reps, Fn&& fn) {
+    fn(); // warm-up
+    std::vector<double> t;
+    for (int r = 0; r < reps; ++r) {
+        const auto t0 = Clock::now();
+        fn();
+        t.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+    }
+    std::sort(t.begin(), t.end());
+    return {t.front(), t[t.size() / 2]};
+}
+
+// rows × cols weight of type t: a pool of 64 quantized random rows repeated (kernel speed does
+// not depend on the values, and quantizing 32M weights with the K-quant search would take
+// seconds per type).
+std::vector<uint8_t> make_matrix(DType t, int64_t rows, int64_t cols, uint32_t seed) {
+    const size_t rb = dtype_row_bytes(t, static_cast<uint64_t>(cols));
+    const int64_t pool = std::min<int64_t>(64, rows);
+    std::vector<uint8_t> bytes(rb * static_cast<size_t>(rows));
+    std::mt19937 rng(seed);
+    std::normal_distribution<float> nd(0.0f, 0.05f);
+    std::vector<float> x(static_cast<size_t>(cols));
+    for (int64_t r = 0; r < pool; ++r) {
+        for (float& v : x)
+            v = nd(rng);
+        (void)quantize_row(t, x.data(), bytes.data() + r * rb, cols);
+    }
+    for (int64_t r = pool; r < rows; ++r)
+        std::memcpy(bytes.data() + r * rb, bytes.data() + (r % pool) * rb, rb);
+    return bytes;
+}
+
+} // namespace
+
+int run_bench_kernels(const BenchKernelsOptions& o, std::FILE* out) {
+    if (o.threads < 1 || o.rows < 1 || o.cols < 256 || o.cols % 256 != 0 || o.reps < 1) {
+        std::fprintf(out, "bench-kernels: need threads >= 1, rows >= 1, cols a multiple of 256\n");
+        return 1;
+    }
+    const KernelContext ctx{o.threads, KernelPath::Auto};
+    std::fprintf(out, "folio bench-kernels: weight %lld rows x %lld cols, %d thread%s, kernels: %s\n",
+                 static_cast<long long>(o.rows), static_cast<long long>(o.cols), o.threads,
+                 o.threads == 1 ? "" : "s", kernel_table(ctx.path).name);
+
+    const BandwidthResult bw = measure_read_bandwidth(size_t{1} << 30, o.threads, 5);
+    std::fprintf(out, "memory read bandwidth (%d threads, %.2f GiB, best of 5): %.2f GB/s\n\n",
+                 bw.threads, static_cast<double>(bw.bytes) / (1 << 30), bw.gb_per_s);
+
+    std::fprintf(out, "matvec: y = W x, T = 1; %d reps after warm-up over a %.0f MiB working set "
+                      "(copies of W); GB/s = weight bytes / time\n",
+                 o.reps, static_cast<double>(kMatvecWorkingSet) / (1 << 20));
+    std::fprintf(out, "%-6s %9s %7s %10s %10s %7s", "type", "bits/w", "copies", "best GB/s",
+                 "med GB/s", "ratio");
+    if (o.prefill)
+        std::fprintf(out, " %14s %14s", "T=64 GFLOP/s", "T=512 GFLOP/s");
+    std::fprintf(out, "\n");
+
+    const DType types[] = {DType::F32,  DType::F16,  DType::BF16, DType::Q8_0,
+                           DType::Q6_K, DType::Q4_K, DType::Q4_0, DType::MXFP4};
+    std::mt19937 rng(42);
+    std::normal_distribution<float> nd(0.0f, 1.0f);
+    std::vector<float> x(static_cast<size_t>(o.cols * 512));
+    for (float& v : x)
+        v = nd(rng);
+    std::vector<float> y(static_cast<size_t>(o.rows * 512));
+
+    for (DType t : types) {
+        const size_t matrix_bytes = dtype_row_bytes(t, static_cast<uint64_t>(o.cols)) *
+                                    static_cast<size_t>(o.rows);
+        const int copies = static_cast<int>(
+            std::max<size_t>(1, (kMatvecWorkingSet + matrix_bytes - 1) / matrix_bytes));
+        std::vector<std::vector<uint8_t>> mats;
+        mats.push_back(make_matrix(t, o.rows, o.cols, 1));
+        for (int c = 1; c < copies; ++c)
+            mats.push_back(mats.front());
+        std::vector<TensorView> views;
+        for (const auto& m : mats)
+            views.push_back(make_tensor_view(t, {o.cols, o.rows, 1, 1}, m.data()));
+
+        bool ok = true;
+        const Timing mv = time_reps(o.reps, [&] {
+            for (const TensorView& v : views)
+                ok = ok && static_cast<bool>(matmul(ctx, v, x.data(), o.cols, 1, y.data(), o.rows));
+        });
+        if (!ok) {
+            std::fprintf(out, "%-6s matmul failed\n", std::string(dtype_name(t)).c_str());
+            continue;
+        }
+        const double bytes = static_cast<double>(matrix_bytes) * copies;
+        const double best = bytes / mv.best / 1e9, median = bytes / mv.median / 1e9;
+        std::fprintf(out, "%-6s %9.2f %7d %10.2f %10.2f %7.2f", std::string(dtype_name(t)).c_str(),
+                     8.0 * static_cast<double>(matrix_bytes) / static_cast<double>(o.rows * o.cols),
+                     copies, best, median, best / bw.gb_per_s);
+        if (o.prefill) {
+            for (int64_t tok : {64, 512}) {
+                const int reps = tok == 64 ? 3 : 2;
+                const Timing mm = time_reps(reps, [&] {
+                    (void)matmul(ctx, views.front(), x.data(), o.cols, tok, y.data(), o.rows);
+                });
+                const double flops = 2.0 * static_cast<double>(o.rows * o.cols * tok);
+                std::fprintf(out, " %14.1f", flops / mm.best / 1e9);
+            }
+        }
+        std::fprintf(out, "\n");
+        std::fflush(out);
+    }
+    std::fprintf(out, "\nratio = matvec best GB/s / memory read bandwidth. Activations are quantized "
+                      "per call (Q8_0 for q8_0/q4_0/mxfp4, Q8_K for q4_K/q6_K), included in the "
+                      "times.\n");
+    return 0;
+}
+
+} // namespace folio::bench

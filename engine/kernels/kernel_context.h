@@ -1,0 +1,17 @@
+#pragma once
+// Per-call settings of the CPU kernels. There is no global state: every kernel takes the
+// context explicitly.
+
+namespace folio {
+
+// Which implementation runs. Auto = the fastest one this CPU supports (AVX2+FMA+F16C when
+// present, checked at run time); Reference = the plain scalar kernels of kernels/reference/;
+// Avx2 = the AVX2 kernels if the CPU has them, else the reference (tests use it to pin a path).
+enum class KernelPath { Auto, Reference, Avx2 };
+
+struct KernelContext {
+    int n_threads = 1; // OpenMP threads used by the kernel (over output rows)
+    KernelPath path = KernelPath::Auto;
+};
+
+} // namespace folio

@@ -1,0 +1,63 @@
+#pragma once
+// Internal: the table of row kernels behind the public kernel API. One immutable table per
+// implementation (reference scalar, AVX2), chosen at run time from detect_cpu_features().
+// Row kernels are single-threaded; the public functions split rows across OpenMP threads.
+//
+// This header holds declarations only, so the *_avx2.cpp files can include it.
+
+#include "kernels/kernel_context.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace folio {
+
+// Dot products of one weight row of k elements against nx (1..4) activation rows:
+// out[j·out_stride] = Σ_i w[i]·x_j[i], with x_j at byte offset j·x_stride from x. The activation
+// rows are f32 for F32/F16/BF16 weights, Q8_0 blocks for Q8_0/Q4_0/MXFP4 weights and Q8_K blocks
+// for Q4_K/Q6_K weights (see kernels/matmul.h).
+using VecDotFn = void (*)(int64_t k, const void* w_row, const void* x, size_t x_stride, int nx,
+                          float* out, int64_t out_stride);
+// f32 row -> activation blocks (Q8_0 or Q8_K), n a multiple of the block size.
+using QuantizeRowFn = void (*)(const float* x, void* dst, int64_t n);
+
+inline constexpr int kMaxDotRows = 4;
+
+struct KernelTable {
+    const char* name;
+    VecDotFn dot_f32;
+    VecDotFn dot_f16;
+    VecDotFn dot_bf16;
+    VecDotFn dot_q8_0;
+    VecDotFn dot_q4_0;
+    VecDotFn dot_mxfp4;
+    VecDotFn dot_q4_k;
+    VecDotFn dot_q6_k;
+    QuantizeRowFn quantize_q8_0;
+    QuantizeRowFn quantize_q8_k;
+    // y = x / sqrt(mean(x²) + eps) · w  (w may be null = all ones)
+    void (*rms_norm)(const float* x, const float* w, float* y, int64_t n, float eps);
+    // y = x / max(||x||, eps)
+    void (*l2_norm)(const float* x, float* y, int64_t n, float eps);
+    // in place: x = softmax(x·scale + mask) (mask may be null)
+    void (*softmax)(float* x, int64_t n, float scale, const float* mask);
+    void (*silu)(const float* x, float* y, int64_t n);
+    void (*swiglu)(const float* g, const float* u, float* y, int64_t n);
+    void (*gelu_tanh)(const float* x, float* y, int64_t n);
+    void (*gelu_erf)(const float* x, float* y, int64_t n);
+    // Rotates the first n_dims values of x with cs[2i] = cos θ_i, cs[2i+1] = sin θ_i (already
+    // scaled by the YaRN magnitude); neox: pairs (i, i + n_dims/2) instead of (2i, 2i+1).
+    void (*rope)(float* x, const float* cs, int64_t n_dims, bool neox);
+};
+
+const KernelTable& reference_kernel_table();
+#if defined(FOLIO_X86)
+const KernelTable& avx2_kernel_table(); // only call when has_avx2_path()
+#endif
+
+// The table for ctx.path on this CPU.
+const KernelTable& kernel_table(KernelPath path);
+// True when KernelPath::Avx2 / Auto really run AVX2 code here.
+bool avx2_kernels_available();
+
+} // namespace folio

@@ -1,0 +1,178 @@
+#include "kernels/matmul.h"
+
+#include "kernels/kernel_table.h"
+#include "tensor/quant_blocks.h"
+
+#include <algorithm>
+#include <string>
+
+namespace folio {
+
+namespace {
+
+VecDotFn dot_for(const KernelTable& t, DType type) {
+    switch (type) {
+    case DType::F32:
+        return t.dot_f32;
+    case DType::F16:
+        return t.dot_f16;
+    case DType::BF16:
+        return t.dot_bf16;
+    case DType::Q8_0:
+        return t.dot_q8_0;
+    case DType::Q4_0:
+        return t.dot_q4_0;
+    case DType::MXFP4:
+        return t.dot_mxfp4;
+    case DType::Q4_K:
+        return t.dot_q4_k;
+    case DType::Q6_K:
+        return t.dot_q6_k;
+    default:
+        return nullptr;
+    }
+}
+
+Status check_weight(const TensorView& w, const char* what) {
+    FOLIO_CHECK(check_tensor_view(w, what));
+    if (w.ne[2] != 1 || w.ne[3] != 1)
+        return make_error(ErrorCode::InvalidArgument,
+                          std::string(what) + ": weight must be 2-D (slice experts first)");
+    if (w.nb[1] < w.row_bytes())
+        return make_error(ErrorCode::InvalidArgument, std::string(what) + ": row stride too small");
+    return {};
+}
+
+// Rows of W handled together: they stay in L2 while groups of kMaxDotRows activation rows stream
+// past them.
+constexpr int64_t kRowChunk = 16;
+
+void matmul_core(const KernelContext& ctx, const KernelTable& table, const TensorView& w,
+                 const QuantizedActivations& x, float* y, int64_t y_stride) {
+    const VecDotFn dot = dot_for(table, w.type);
+    const int64_t k = w.ne[0], n = w.ne[1], t_count = x.n_rows;
+    const int64_t n_chunks = (n + kRowChunk - 1) / kRowChunk;
+    const int threads = std::max(1, std::min<int>(ctx.n_threads, static_cast<int>(n_chunks)));
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
+    for (int64_t c = 0; c < n_chunks; ++c) {
+        const int64_t n0 = c * kRowChunk, n1 = std::min(n, n0 + kRowChunk);
+        for (int64_t t0 = 0; t0 < t_count; t0 += kMaxDotRows) {
+            const int nx = static_cast<int>(std::min<int64_t>(kMaxDotRows, t_count - t0));
+            for (int64_t r = n0; r < n1; ++r)
+                dot(k, w.row(r), x.row(t0), x.row_bytes, nx, y + t0 * y_stride + r, y_stride);
+        }
+    }
+}
+
+} // namespace
+
+DType activation_format(DType weight_type) {
+    switch (weight_type) {
+    case DType::Q8_0:
+    case DType::Q4_0:
+    case DType::MXFP4:
+        return DType::Q8_0;
+    case DType::Q4_K:
+    case DType::Q6_K:
+        return DType::Q8_K;
+    default:
+        return DType::F32;
+    }
+}
+
+Status quantize_activations(const KernelContext& ctx, DType weight_type, const float* x,
+                            int64_t k, int64_t n_rows, int64_t x_stride,
+                            QuantizedActivations* out, const int32_t* row_ids) {
+    if (k < 0 || n_rows < 0 || (n_rows > 0 && x == nullptr))
+        return make_error(ErrorCode::InvalidArgument, "quantize_activations: bad shape");
+    const DType format = activation_format(weight_type);
+    const int64_t bs = dtype_traits(format).block_size;
+    if (k % bs != 0)
+        return make_error(ErrorCode::InvalidArgument,
+                          "quantize_activations: K = " + std::to_string(k) +
+                              " is not a multiple of " + std::to_string(bs));
+    out->format = format;
+    out->k = k;
+    out->n_rows = n_rows;
+    if (format == DType::F32 && row_ids == nullptr) {
+        out->storage.clear();
+        out->row_bytes = static_cast<size_t>(x_stride) * sizeof(float);
+        out->rows = x;
+        return {};
+    }
+    out->row_bytes = dtype_row_bytes(format, static_cast<uint64_t>(k));
+    out->storage.resize(out->row_bytes * static_cast<size_t>(n_rows));
+    out->rows = out->storage.data();
+    const KernelTable& table = kernel_table(ctx.path);
+    QuantizeRowFn quantize = format == DType::Q8_0   ? table.quantize_q8_0
+                             : format == DType::Q8_K ? table.quantize_q8_k
+                                                     : nullptr;
+    uint8_t* dst = out->storage.data();
+    const size_t rb = out->row_bytes;
+    const int threads = std::max(1, std::min<int>(ctx.n_threads, static_cast<int>(n_rows)));
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && n_rows > 1)
+    for (int64_t t = 0; t < n_rows; ++t) {
+        const float* src = x + (row_ids ? row_ids[t] : t) * x_stride;
+        if (quantize)
+            quantize(src, dst + t * rb, k);
+        else
+            std::copy(src, src + k, reinterpret_cast<float*>(dst + t * rb));
+    }
+    return {};
+}
+
+Status matmul(const KernelContext& ctx, const TensorView& w, const QuantizedActivations& x,
+              float* y, int64_t y_stride) {
+    FOLIO_CHECK(check_weight(w, "matmul"));
+    if (x.format != activation_format(w.type) || x.k != w.ne[0])
+        return make_error(ErrorCode::InvalidArgument,
+                          "matmul: activations (K = " + std::to_string(x.k) + ", " +
+                              std::string(dtype_name(x.format)) + ") do not fit a " +
+                              std::string(dtype_name(w.type)) + " weight with K = " +
+                              std::to_string(w.ne[0]));
+    if (x.n_rows > 1 && y_stride < w.ne[1])
+        return make_error(ErrorCode::InvalidArgument, "matmul: output stride < N");
+    if (x.n_rows == 0 || w.ne[1] == 0)
+        return {};
+    matmul_core(ctx, kernel_table(ctx.path), w, x, y, y_stride);
+    return {};
+}
+
+Status matmul(const KernelContext& ctx, const TensorView& w, const float* x, int64_t x_stride,
+              int64_t n_tokens, float* y, int64_t y_stride) {
+    FOLIO_CHECK(check_weight(w, "matmul"));
+    if (n_tokens > 1 && x_stride < w.ne[0])
+        return make_error(ErrorCode::InvalidArgument, "matmul: input stride < K");
+    QuantizedActivations xq;
+    FOLIO_CHECK(quantize_activations(ctx, w.type, x, w.ne[0], n_tokens, x_stride, &xq));
+    return matmul(ctx, w, xq, y, y_stride);
+}
+
+Status matmul_expert(const KernelContext& ctx, const TensorView& experts, int64_t e,
+                     const float* x, int64_t x_stride, int64_t n_tokens, float* y,
+                     int64_t y_stride) {
+    FOLIO_TRY(w, slice_matrix(experts, e));
+    return matmul(ctx, w, x, x_stride, n_tokens, y, y_stride);
+}
+
+Status matmul_expert_gathered(const KernelContext& ctx, const TensorView& experts, int64_t e,
+                              const float* x, int64_t x_stride, const int32_t* token_ids,
+                              int64_t n_ids, float* y, int64_t y_stride) {
+    FOLIO_TRY(w, slice_matrix(experts, e));
+    FOLIO_CHECK(check_weight(w, "matmul_expert_gathered"));
+    for (int64_t i = 0; i < n_ids; ++i)
+        if (token_ids[i] < 0)
+            return make_error(ErrorCode::InvalidArgument,
+                              "matmul_expert_gathered: negative token index");
+    QuantizedActivations xq;
+    FOLIO_CHECK(
+        quantize_activations(ctx, w.type, x, w.ne[0], n_ids, x_stride, &xq, token_ids));
+    const int64_t n = w.ne[1];
+    std::vector<float> tmp(static_cast<size_t>(n * n_ids));
+    FOLIO_CHECK(matmul(ctx, w, xq, tmp.data(), n));
+    for (int64_t i = 0; i < n_ids; ++i)
+        std::copy(tmp.begin() + i * n, tmp.begin() + (i + 1) * n, y + token_ids[i] * y_stride);
+    return {};
+}
+
+} // namespace folio

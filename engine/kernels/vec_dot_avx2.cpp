@@ -1,0 +1,393 @@
+// AVX2 + FMA + F16C dot products (see kernels/kernel_table.h VecDotFn and kernels/matmul.h for the
+// arithmetic). Entered only through avx2_kernel_table() after a run-time CPU check. Every helper
+// here has internal linkage so no AVX2-compiled copy of a shared inline symbol can leak into
+// code that runs on CPUs without AVX2; only declarations and static inline functions are
+// included.
+#include "kernels/vec_dot_avx2.h"
+
+#include "tensor/quant_blocks.h"
+
+#include <immintrin.h>
+
+namespace folio::avx2 {
+
+namespace {
+
+inline float hsum(__m256 v) {
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_add_ss(s, _mm_movehdup_ps(s));
+    return _mm_cvtss_f32(s);
+}
+
+inline float h2f(uint16_t h) { return _cvtsh_ss(h); }
+
+// 32 unsigned bytes × 32 signed bytes -> 8 int32 sums of 4 products each.
+inline __m256i dot_u8_i8(__m256i a, __m256i b) {
+    return _mm256_madd_epi16(_mm256_maddubs_epi16(a, b), _mm256_set1_epi16(1));
+}
+
+// 16 bytes of packed nibbles -> 32 bytes: low nibbles (elements 0..15) then high (16..31).
+inline __m256i unpack_nibbles(const uint8_t* qs) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(qs));
+    const __m128i m4 = _mm_set1_epi8(0x0F);
+    const __m128i lo = _mm_and_si128(v, m4);
+    const __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), m4);
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
+}
+
+inline __m256i load256(const void* p) {
+    return _mm256_loadu_si256(static_cast<const __m256i*>(p));
+}
+
+template <typename Block> const Block* x_row(const void* x, size_t xs, int j) {
+    return reinterpret_cast<const Block*>(static_cast<const uint8_t*>(x) + j * xs);
+}
+
+// ---- weights with 32-element blocks against Q8_0 activations ---------------------------------
+// decode(block, &scale) returns the 32 signed weight values of the block as int8 and its float
+// scale. Two accumulator sets (even/odd blocks) hide the FMA latency in the matvec case.
+template <int NX, typename Block, typename Decode>
+void dot_blocks32(int64_t nb, const Block* w, const void* x, size_t xs, float* out, int64_t os,
+                  Decode decode) {
+    const BlockQ8_0* xr[NX];
+    for (int j = 0; j < NX; ++j)
+        xr[j] = x_row<BlockQ8_0>(x, xs, j);
+    __m256 acc0[NX], acc1[NX];
+    for (int j = 0; j < NX; ++j)
+        acc0[j] = acc1[j] = _mm256_setzero_ps();
+    auto step = [&](int64_t b, __m256* acc) {
+        float dw;
+        const __m256i qw = decode(w[b], &dw);
+        const __m256i aw = _mm256_sign_epi8(qw, qw); // |w| as unsigned bytes (-128 -> 128)
+        for (int j = 0; j < NX; ++j) {
+            const __m256i qx = load256(xr[j][b].qs);
+            const __m256i p = dot_u8_i8(aw, _mm256_sign_epi8(qx, qw));
+            const __m256 d = _mm256_set1_ps(dw * h2f(xr[j][b].d));
+            acc[j] = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(p), acc[j]);
+        }
+    };
+    int64_t b = 0;
+    for (; b + 1 < nb; b += 2) {
+        step(b, acc0);
+        step(b + 1, acc1);
+    }
+    if (b < nb)
+        step(b, acc0);
+    for (int j = 0; j < NX; ++j)
+        out[j * os] = hsum(_mm256_add_ps(acc0[j], acc1[j]));
+}
+
+struct DecodeQ8_0 {
+    __m256i operator()(const BlockQ8_0& b, float* d) const {
+        *d = h2f(b.d);
+        return load256(b.qs);
+    }
+};
+
+struct DecodeQ4_0 {
+    __m256i operator()(const BlockQ4_0& b, float* d) const {
+        *d = h2f(b.d);
+        return _mm256_sub_epi8(unpack_nibbles(b.qs), _mm256_set1_epi8(8));
+    }
+};
+
+struct DecodeMxfp4 {
+    __m256i operator()(const BlockMxfp4& b, float* d) const {
+        const __m256i table = _mm256_setr_epi8(0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8,
+                                               -12, 0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6,
+                                               -8, -12);
+        *d = e8m0_to_fp32_half(b.e);
+        return _mm256_shuffle_epi8(table, unpack_nibbles(b.qs));
+    }
+};
+
+// ---- Q4_K × Q8_K -------------------------------------------------------------------------------
+template <int NX>
+void dot_q4_k_n(int64_t nb, const BlockQ4K* w, const void* x, size_t xs, float* out, int64_t os) {
+    const BlockQ8K* xr[NX];
+    __m256 acc[NX];
+    for (int j = 0; j < NX; ++j) {
+        xr[j] = x_row<BlockQ8K>(x, xs, j);
+        acc[j] = _mm256_setzero_ps();
+    }
+    const __m256i m4 = _mm256_set1_epi8(0x0F);
+    for (int64_t b = 0; b < nb; ++b) {
+        const BlockQ4K& wb = w[b];
+        // §2.6 get_scale_min_k4 for all 8 sub-blocks at once: bytes 0..7 = scales, 8..15 = mins.
+        uint32_t u[4];
+        __builtin_memcpy(u, wb.scales, 12);
+        constexpr uint32_t kMask6 = 0x3F3F3F3F, kMaskLo4 = 0x0F0F0F0F, kMask2 = 0x03030303;
+        u[3] = ((u[2] >> 4) & kMaskLo4) | (((u[1] >> 6) & kMask2) << 4);
+        const uint32_t m_lo = u[1] & kMask6;
+        u[1] = (u[2] & kMaskLo4) | (((u[0] >> 6) & kMask2) << 4);
+        u[2] = m_lo;
+        u[0] &= kMask6;
+        const __m128i sm = _mm_loadu_si128(reinterpret_cast<const __m128i*>(u));
+        // Scales as int16 in both 128-bit lanes; mins duplicated per pair of 16-element bsums.
+        const __m256i sc16 = _mm256_broadcastsi128_si256(_mm_cvtepu8_epi16(sm));
+        const __m256i mins16 = _mm256_cvtepu8_epi16(_mm_unpackhi_epi8(sm, sm));
+
+        __m256i isum[NX];
+        for (int j = 0; j < NX; ++j)
+            isum[j] = _mm256_setzero_si256();
+        for (int c = 0; c < 4; ++c) {
+            const __m256i q = load256(wb.qs + 32 * c);
+            const __m256i lo = _mm256_and_si256(q, m4);
+            const __m256i hi = _mm256_and_si256(_mm256_srli_epi16(q, 4), m4);
+            const __m256i s_lo =
+                _mm256_shuffle_epi8(sc16, _mm256_set1_epi16(static_cast<short>((4 * c + 1) << 8 | (4 * c))));
+            const __m256i s_hi = _mm256_shuffle_epi8(
+                sc16, _mm256_set1_epi16(static_cast<short>((4 * c + 3) << 8 | (4 * c + 2))));
+            for (int j = 0; j < NX; ++j) {
+                const int8_t* xq = xr[j][b].qs + 64 * c;
+                const __m256i p_lo =
+                    _mm256_madd_epi16(_mm256_maddubs_epi16(lo, load256(xq)), s_lo);
+                const __m256i p_hi =
+                    _mm256_madd_epi16(_mm256_maddubs_epi16(hi, load256(xq + 32)), s_hi);
+                isum[j] = _mm256_add_epi32(isum[j], _mm256_add_epi32(p_lo, p_hi));
+            }
+        }
+        const float dw = h2f(wb.d), dminw = h2f(wb.dmin);
+        for (int j = 0; j < NX; ++j) {
+            const __m256i msum = _mm256_madd_epi16(mins16, load256(xr[j][b].bsums));
+            const float dx = xr[j][b].d;
+            acc[j] = _mm256_fmadd_ps(_mm256_set1_ps(dx * dw), _mm256_cvtepi32_ps(isum[j]), acc[j]);
+            acc[j] =
+                _mm256_fnmadd_ps(_mm256_set1_ps(dx * dminw), _mm256_cvtepi32_ps(msum), acc[j]);
+        }
+    }
+    for (int j = 0; j < NX; ++j)
+        out[j * os] = hsum(acc[j]);
+}
+
+// ---- Q6_K × Q8_K -------------------------------------------------------------------------------
+// Σ (q−32)·x·sc is computed as Σ q·x·sc − 32·Σ sc·bsum (q in 0..63 is unsigned for maddubs).
+template <int NX>
+void dot_q6_k_n(int64_t nb, const BlockQ6K* w, const void* x, size_t xs, float* out, int64_t os) {
+    const BlockQ8K* xr[NX];
+    __m256 acc[NX];
+    for (int j = 0; j < NX; ++j) {
+        xr[j] = x_row<BlockQ8K>(x, xs, j);
+        acc[j] = _mm256_setzero_ps();
+    }
+    const __m256i m4 = _mm256_set1_epi8(0x0F);
+    const __m256i m30 = _mm256_set1_epi8(0x30);
+    for (int64_t b = 0; b < nb; ++b) {
+        const BlockQ6K& wb = w[b];
+        const __m128i sc8 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(wb.scales));
+        // Scale pair (s, s+1) for the two 16-element halves of a 32-byte vector, as int16.
+        auto pair = [&](int s) {
+            const __m128i mask = _mm_set_epi64x(0x0101010101010101LL * (s + 1),
+                                                0x0101010101010101LL * s);
+            return _mm256_cvtepi8_epi16(_mm_shuffle_epi8(sc8, mask));
+        };
+        __m256i isum[NX];
+        for (int j = 0; j < NX; ++j)
+            isum[j] = _mm256_setzero_si256();
+        for (int h = 0; h < 2; ++h) {
+            const __m256i ql0 = load256(wb.ql + 64 * h);
+            const __m256i ql1 = load256(wb.ql + 64 * h + 32);
+            const __m256i qh = load256(wb.qh + 32 * h);
+            __m256i q[4];
+            q[0] = _mm256_or_si256(_mm256_and_si256(ql0, m4),
+                                   _mm256_and_si256(_mm256_slli_epi16(qh, 4), m30));
+            q[1] = _mm256_or_si256(_mm256_and_si256(ql1, m4),
+                                   _mm256_and_si256(_mm256_slli_epi16(qh, 2), m30));
+            q[2] = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(ql0, 4), m4),
+                                   _mm256_and_si256(qh, m30));
+            q[3] = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(ql1, 4), m4),
+                                   _mm256_and_si256(_mm256_srli_epi16(qh, 2), m30));
+            for (int g = 0; g < 4; ++g) {
+                const __m256i s = pair(8 * h + 2 * g);
+                for (int j = 0; j < NX; ++j) {
+                    const __m256i xq = load256(xr[j][b].qs + 128 * h + 32 * g);
+                    isum[j] = _mm256_add_epi32(
+                        isum[j], _mm256_madd_epi16(_mm256_maddubs_epi16(q[g], xq), s));
+                }
+            }
+        }
+        const __m256i sc16 = _mm256_cvtepi8_epi16(sc8);
+        const float dw = h2f(wb.d);
+        for (int j = 0; j < NX; ++j) {
+            const __m256i msum = _mm256_madd_epi16(sc16, load256(xr[j][b].bsums));
+            const __m256i total = _mm256_sub_epi32(isum[j], _mm256_slli_epi32(msum, 5));
+            acc[j] = _mm256_fmadd_ps(_mm256_set1_ps(dw * xr[j][b].d), _mm256_cvtepi32_ps(total),
+                                     acc[j]);
+        }
+    }
+    for (int j = 0; j < NX; ++j)
+        out[j * os] = hsum(acc[j]);
+}
+
+// ---- float weights -----------------------------------------------------------------------------
+struct LoadF32 {
+    __m256 operator()(const void* w, int64_t i) const {
+        return _mm256_loadu_ps(static_cast<const float*>(w) + i);
+    }
+    float scalar(const void* w, int64_t i) const { return static_cast<const float*>(w)[i]; }
+};
+struct LoadF16 {
+    __m256 operator()(const void* w, int64_t i) const {
+        return _mm256_cvtph_ps(
+            _mm_loadu_si128(reinterpret_cast<const __m128i*>(static_cast<const uint16_t*>(w) + i)));
+    }
+    float scalar(const void* w, int64_t i) const {
+        return h2f(static_cast<const uint16_t*>(w)[i]);
+    }
+};
+struct LoadBF16 {
+    __m256 operator()(const void* w, int64_t i) const {
+        const __m128i v =
+            _mm_loadu_si128(reinterpret_cast<const __m128i*>(static_cast<const uint16_t*>(w) + i));
+        return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(v), 16));
+    }
+    float scalar(const void* w, int64_t i) const {
+        const uint32_t bits = static_cast<uint32_t>(static_cast<const uint16_t*>(w)[i]) << 16;
+        float f;
+        __builtin_memcpy(&f, &bits, sizeof f);
+        return f;
+    }
+};
+
+template <int NX, typename Load>
+void dot_float_n(int64_t k, const void* w, const void* x, size_t xs, float* out, int64_t os,
+                 Load load) {
+    const float* xr[NX];
+    for (int j = 0; j < NX; ++j)
+        xr[j] = reinterpret_cast<const float*>(static_cast<const uint8_t*>(x) + j * xs);
+    constexpr int kUnroll = NX == 1 ? 4 : 2;
+    __m256 acc[kUnroll][NX];
+    for (int u = 0; u < kUnroll; ++u)
+        for (int j = 0; j < NX; ++j)
+            acc[u][j] = _mm256_setzero_ps();
+    int64_t i = 0;
+    for (; i + 8 * kUnroll <= k; i += 8 * kUnroll) {
+        for (int u = 0; u < kUnroll; ++u) {
+            const __m256 wv = load(w, i + 8 * u);
+            for (int j = 0; j < NX; ++j)
+                acc[u][j] = _mm256_fmadd_ps(wv, _mm256_loadu_ps(xr[j] + i + 8 * u), acc[u][j]);
+        }
+    }
+    for (; i + 8 <= k; i += 8) {
+        const __m256 wv = load(w, i);
+        for (int j = 0; j < NX; ++j)
+            acc[0][j] = _mm256_fmadd_ps(wv, _mm256_loadu_ps(xr[j] + i), acc[0][j]);
+    }
+    for (int j = 0; j < NX; ++j) {
+        __m256 s = acc[0][j];
+        for (int u = 1; u < kUnroll; ++u)
+            s = _mm256_add_ps(s, acc[u][j]);
+        float sum = hsum(s);
+        for (int64_t t = i; t < k; ++t)
+            sum += load.scalar(w, t) * xr[j][t];
+        out[j * os] = sum;
+    }
+}
+
+// Dispatches nx (1..4) to the unrolled templates.
+template <template <int> class Fn, typename... Args> void by_nx(int nx, Args... args) {
+    switch (nx) {
+    case 1:
+        Fn<1>::run(args...);
+        break;
+    case 2:
+        Fn<2>::run(args...);
+        break;
+    case 3:
+        Fn<3>::run(args...);
+        break;
+    default:
+        Fn<4>::run(args...);
+        break;
+    }
+}
+
+template <typename Block, typename Decode> struct Blocks32 {
+    template <int NX> struct Fn {
+        static void run(int64_t k, const void* w, const void* x, size_t xs, float* out,
+                        int64_t os) {
+            dot_blocks32<NX>(k / 32, static_cast<const Block*>(w), x, xs, out, os, Decode{});
+        }
+    };
+};
+
+template <int NX> struct Q4KFn {
+    static void run(int64_t k, const void* w, const void* x, size_t xs, float* out, int64_t os) {
+        dot_q4_k_n<NX>(k / kQKK, static_cast<const BlockQ4K*>(w), x, xs, out, os);
+    }
+};
+
+template <int NX> struct Q6KFn {
+    static void run(int64_t k, const void* w, const void* x, size_t xs, float* out, int64_t os) {
+        dot_q6_k_n<NX>(k / kQKK, static_cast<const BlockQ6K*>(w), x, xs, out, os);
+    }
+};
+
+template <typename Load> struct FloatDot {
+    template <int NX> struct Fn {
+        static void run(int64_t k, const void* w, const void* x, size_t xs, float* out,
+                        int64_t os) {
+            dot_float_n<NX>(k, w, x, xs, out, os, Load{});
+        }
+    };
+};
+
+} // namespace
+
+void dot_f32(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
+    by_nx<FloatDot<LoadF32>::Fn>(nx, k, w, x, xs, out, os);
+}
+void dot_f16(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
+    by_nx<FloatDot<LoadF16>::Fn>(nx, k, w, x, xs, out, os);
+}
+void dot_bf16(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
+    by_nx<FloatDot<LoadBF16>::Fn>(nx, k, w, x, xs, out, os);
+}
+void dot_q8_0(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
+    by_nx<Blocks32<BlockQ8_0, DecodeQ8_0>::Fn>(nx, k, w, x, xs, out, os);
+}
+void dot_q4_0(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
+    by_nx<Blocks32<BlockQ4_0, DecodeQ4_0>::Fn>(nx, k, w, x, xs, out, os);
+}
+void dot_mxfp4(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
+    by_nx<Blocks32<BlockMxfp4, DecodeMxfp4>::Fn>(nx, k, w, x, xs, out, os);
+}
+void dot_q4_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
+    by_nx<Q4KFn>(nx, k, w, x, xs, out, os);
+}
+void dot_q6_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
+    by_nx<Q6KFn>(nx, k, w, x, xs, out, os);
+}
+
+// §2.10 Q8_0 activation quantizer, bit-identical to quantize_row_q8_0_act: the same fp32
+// operations (max |x|, amax/127 -> fp16 with round-to-nearest-even, x·(127/amax) rounded half to
+// even).
+void quantize_q8_0(const float* x, void* dst, int64_t n) {
+    auto* out = static_cast<BlockQ8_0*>(dst);
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    for (int64_t b = 0; b < n / kQK8_0; ++b, x += kQK8_0) {
+        __m256 v[4];
+        for (int i = 0; i < 4; ++i)
+            v[i] = _mm256_loadu_ps(x + 8 * i);
+        __m256 m = _mm256_max_ps(_mm256_max_ps(_mm256_andnot_ps(sign, v[0]), _mm256_andnot_ps(sign, v[1])),
+                                 _mm256_max_ps(_mm256_andnot_ps(sign, v[2]), _mm256_andnot_ps(sign, v[3])));
+        __m128 m4 = _mm_max_ps(_mm256_castps256_ps128(m), _mm256_extractf128_ps(m, 1));
+        m4 = _mm_max_ps(m4, _mm_movehl_ps(m4, m4));
+        m4 = _mm_max_ss(m4, _mm_movehdup_ps(m4));
+        const float amax = _mm_cvtss_f32(m4);
+        out[b].d = _cvtss_sh(amax / 127.0f, _MM_FROUND_TO_NEAREST_INT);
+        const __m256 id = _mm256_set1_ps(amax != 0 ? 127.0f / amax : 0.0f);
+        __m256i q[4];
+        for (int i = 0; i < 4; ++i)
+            q[i] = _mm256_cvtps_epi32(_mm256_round_ps(_mm256_mul_ps(v[i], id),
+                                                      _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+        const __m256i p =
+            _mm256_packs_epi16(_mm256_packs_epi32(q[0], q[1]), _mm256_packs_epi32(q[2], q[3]));
+        const __m256i ordered =
+            _mm256_permutevar8x32_epi32(p, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out[b].qs), ordered);
+    }
+}
+
+} // namespace folio::avx2

@@ -1,0 +1,93 @@
+#pragma once
+// Block layouts of the quantized tensor types (spec/GGUF_LAYOUT.md §2.3-§2.8). Plain packed
+// structs whose sizes are pinned by static_asserts; ggml_half fields are raw fp16 bit patterns
+// (convert with tensor/fp16.h). Quantization blocks always run along ne[0].
+//
+// Header-only and free of non-static functions, so *_avx2.cpp files may include it safely.
+
+#include <cstdint>
+#include <cstring>
+
+namespace folio {
+
+inline constexpr int kQK8_0 = 32;
+inline constexpr int kQK4_0 = 32;
+inline constexpr int kQKMxfp4 = 32;
+inline constexpr int kQKK = 256; // super-block of the K-quants
+
+#pragma pack(push, 1)
+
+// §2.3: y[j] = qs[j] * fp32(d)
+struct BlockQ8_0 {
+    uint16_t d;
+    int8_t qs[kQK8_0];
+};
+
+// §2.4: y[j] = ((qs[j] & 0xF) - 8) * d, y[j+16] = ((qs[j] >> 4) - 8) * d
+struct BlockQ4_0 {
+    uint16_t d;
+    uint8_t qs[kQK4_0 / 2];
+};
+
+// §2.5: y[j] = kMxfp4Values[qs[j] & 0xF] * 2^(e-128), y[j+16] = ... qs[j] >> 4
+struct BlockMxfp4 {
+    uint8_t e;
+    uint8_t qs[kQKMxfp4 / 2];
+};
+
+// §2.6
+struct BlockQ4K {
+    uint16_t d;
+    uint16_t dmin;
+    uint8_t scales[12];
+    uint8_t qs[kQKK / 2];
+};
+
+// §2.7
+struct BlockQ6K {
+    uint8_t ql[kQKK / 2];
+    uint8_t qh[kQKK / 4];
+    int8_t scales[kQKK / 16];
+    uint16_t d;
+};
+
+// §2.8 (run-time activation format only)
+struct BlockQ8K {
+    float d;
+    int8_t qs[kQKK];
+    int16_t bsums[kQKK / 16];
+};
+
+#pragma pack(pop)
+
+static_assert(sizeof(BlockQ8_0) == 34);
+static_assert(sizeof(BlockQ4_0) == 18);
+static_assert(sizeof(BlockMxfp4) == 17);
+static_assert(sizeof(BlockQ4K) == 144);
+static_assert(sizeof(BlockQ6K) == 210);
+static_assert(sizeof(BlockQ8K) == 292);
+
+// §2.5: twice the OCP E2M1 values, so they fit int8.
+inline constexpr int8_t kMxfp4Values[16] = {0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12};
+
+// §2.5: d = 2^(e-128) (half the E8M0 value), built bit-exactly: fp32 bits 0x00200000 << e for
+// e < 2 (the two subnormal results), (e - 1) << 23 otherwise. 0xFF is not NaN (-> 2^127).
+static inline float e8m0_to_fp32_half(uint8_t e) {
+    const uint32_t bits = e < 2 ? (0x00200000u << e) : (static_cast<uint32_t>(e) - 1u) << 23;
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+// §2.6 get_scale_min_k4: 6-bit scale and min of sub-block j (0..7) of a Q4_K block.
+static inline void q4k_scale_min(int j, const uint8_t* scales, uint8_t* sc, uint8_t* m) {
+    if (j < 4) {
+        *sc = scales[j] & 63;
+        *m = scales[j + 4] & 63;
+    } else {
+        *sc = static_cast<uint8_t>((scales[j + 4] & 0xF) | ((scales[j - 4] >> 6) << 4));
+        *m = static_cast<uint8_t>((scales[j + 4] >> 4) | ((scales[j] >> 6) << 4));
+    }
+}
+
+} // namespace folio

@@ -1,0 +1,54 @@
+#include "tensor/tensor_view.h"
+
+#include "tensor/quantize.h"
+
+#include <string>
+
+namespace folio {
+
+TensorView make_tensor_view(DType type, std::array<int64_t, 4> ne, const void* data) {
+    TensorView v;
+    v.type = type;
+    v.ne = ne;
+    v.data = data;
+    const DTypeTraits t = dtype_traits(type);
+    v.nb[0] = t.block_bytes;
+    v.nb[1] = dtype_row_bytes(type, static_cast<uint64_t>(ne[0]));
+    v.nb[2] = v.nb[1] * static_cast<size_t>(ne[1]);
+    v.nb[3] = v.nb[2] * static_cast<size_t>(ne[2]);
+    return v;
+}
+
+Expected<TensorView> slice_matrix(const TensorView& t, int64_t i2) {
+    if (i2 < 0 || i2 >= t.ne[2])
+        return make_error(ErrorCode::InvalidArgument,
+                          "slice_matrix: index " + std::to_string(i2) + " outside [0, " +
+                              std::to_string(t.ne[2]) + ")");
+    TensorView s = t;
+    s.data = t.row(0, i2);
+    s.ne[2] = 1;
+    s.ne[3] = 1;
+    s.nb[3] = s.nb[2];
+    return s;
+}
+
+Status check_tensor_view(const TensorView& t, const char* what) {
+    if (!dtype_is_computable(t.type))
+        return make_error(ErrorCode::Unsupported, std::string(what) + ": tensor type " +
+                                                      std::string(dtype_name(t.type)) +
+                                                      " is not supported by the kernels");
+    for (int64_t n : t.ne)
+        if (n < 0)
+            return make_error(ErrorCode::InvalidArgument, std::string(what) + ": negative dimension");
+    const int64_t bs = dtype_traits(t.type).block_size;
+    if (t.ne[0] % bs != 0)
+        return make_error(ErrorCode::InvalidArgument,
+                          std::string(what) + ": ne[0] = " + std::to_string(t.ne[0]) +
+                              " is not a multiple of the " + std::string(dtype_name(t.type)) +
+                              " block size " + std::to_string(bs));
+    if (t.data == nullptr && t.n_elements() > 0)
+        return make_error(ErrorCode::InvalidArgument, std::string(what) + ": null data");
+    return {};
+}
+
+} // namespace folio

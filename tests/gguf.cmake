@@ -1,0 +1,4 @@
+folio_add_test(test_gguf
+    SOURCES gguf/test_gguf.cpp gguf/gguf_fixtures.cpp
+    LIBS folio_engine_internal
+    LABELS engine)

@@ -1,0 +1,448 @@
+// Every fast kernel against its scalar reference (both paths when the CPU has AVX2) on odd
+// shapes, and against float64 formulas.
+#include <QtTest>
+
+#include "kernels/activations.h"
+#include "kernels/get_rows.h"
+#include "kernels/kernel_table.h"
+#include "kernels/matmul.h"
+#include "kernels/norm.h"
+#include "kernels/rope.h"
+#include "kernels/softmax.h"
+#include "tensor/quant_blocks.h"
+#include "tensor/quantize.h"
+
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <random>
+#include <vector>
+
+using namespace folio;
+
+namespace {
+
+const KernelContext kRef{1, KernelPath::Reference};
+const KernelContext kFast1{1, KernelPath::Avx2};
+const KernelContext kFast2{2, KernelPath::Avx2};
+
+std::vector<float> random_normal(size_t n, uint32_t seed, float sigma = 1.0f) {
+    std::mt19937 rng(seed);
+    std::normal_distribution<float> d(0.0f, sigma);
+    std::vector<float> v(n);
+    for (float& x : v)
+        x = d(rng);
+    return v;
+}
+
+struct Weight {
+    std::vector<uint8_t> bytes;
+    std::vector<float> deq; // dequantized, N rows of K
+    TensorView view;
+};
+
+Weight make_weight(DType t, int64_t k, int64_t n, int64_t e, uint32_t seed) {
+    Weight w;
+    const auto x = random_normal(static_cast<size_t>(k * n * e), seed, 0.5f);
+    const size_t rb = dtype_row_bytes(t, static_cast<uint64_t>(k));
+    w.bytes.resize(rb * static_cast<size_t>(n * e));
+    w.deq.resize(x.size());
+    for (int64_t r = 0; r < n * e; ++r) {
+        if (!quantize_row(t, x.data() + r * k, w.bytes.data() + r * rb, k) ||
+            !dequantize_row(t, w.bytes.data() + r * rb, w.deq.data() + r * k, k))
+            qFatal("quantize failed");
+    }
+    w.view = make_tensor_view(t, {k, n, e, 1}, w.bytes.data());
+    return w;
+}
+
+std::vector<float> run_matmul(const KernelContext& ctx, const TensorView& w,
+                              const std::vector<float>& x, int64_t t) {
+    std::vector<float> y(static_cast<size_t>(w.ne[1] * t), std::nanf(""));
+    auto st = matmul(ctx, w, x.data(), w.ne[0], t, y.data(), w.ne[1]);
+    if (!st)
+        qFatal("matmul: %s", st.error().message.c_str());
+    return y;
+}
+
+bool have_avx2() { return avx2_kernels_available(); }
+
+} // namespace
+
+class TestKernels : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        qInfo("fast path: %s", kernel_table(KernelPath::Auto).name);
+        QCOMPARE(QString(kernel_table(KernelPath::Reference).name), QString("reference"));
+    }
+
+    void matmulAgainstReferenceAndFloat64_data() {
+        QTest::addColumn<int>("type");
+        for (DType t : {DType::F32, DType::F16, DType::BF16, DType::Q8_0, DType::Q4_0,
+                        DType::MXFP4, DType::Q4_K, DType::Q6_K})
+            QTest::newRow(std::string(dtype_name(t)).c_str()) << int(t);
+    }
+
+    // Tolerances:
+    //  * fast vs reference: the integer block sums are identical; only the order of the float
+    //    accumulation differs (per block/super-block partial sums, 8 lanes + horizontal sum), so
+    //    the difference is bounded by a few ulp of Σ|w·x|: we allow 1e-5·Σ|w_k·x_k| (K ≤ 768
+    //    gives < 100 float additions per output, 100·2^-24 ≈ 6e-6).
+    //  * vs float64 of dequantized weights × f32 activations: activation quantization rounds each
+    //    x_k by at most half a step (amax_block/127/2, plus the fp16 rounding of d for Q8_0), so
+    //    |error| ≤ Σ_k |w_k|·amax_block(k)/254·(1 + 2^-10) plus float rounding; F32/F16/BF16 use
+    //    f32 activations and only get the float rounding term.
+    void matmulAgainstReferenceAndFloat64() {
+        QFETCH(int, type);
+        const DType t = static_cast<DType>(type);
+        const DType af = activation_format(t);
+        const int64_t block = af == DType::Q8_K ? 256 : 32;
+        for (int64_t k : {256, 768}) {
+            for (int64_t n : {1, 3, 17, 67}) {
+                Weight w = make_weight(t, k, n, 1, static_cast<uint32_t>(k * 131 + n));
+                for (int64_t tok : {1, 2, 5, 33}) {
+                    auto x = random_normal(static_cast<size_t>(k * tok), static_cast<uint32_t>(tok));
+                    auto y_ref = run_matmul(kRef, w.view, x, tok);
+                    auto y_f1 = run_matmul(kFast1, w.view, x, tok);
+                    auto y_f2 = run_matmul(kFast2, w.view, x, tok);
+                    for (int64_t tt = 0; tt < tok; ++tt) {
+                        for (int64_t r = 0; r < n; ++r) {
+                            double exact = 0, abs_sum = 0, quant_bound = 0;
+                            for (int64_t i = 0; i < k; ++i) {
+                                const double wv = w.deq[r * k + i], xv = x[tt * k + i];
+                                exact += wv * xv;
+                                abs_sum += std::fabs(wv * xv);
+                                if (af != DType::F32) {
+                                    float amax = 0;
+                                    const int64_t b0 = i / block * block;
+                                    for (int64_t j = b0; j < b0 + block; ++j)
+                                        amax = std::max(amax, std::fabs(x[tt * k + j]));
+                                    quant_bound += std::fabs(wv) * amax / 254.0 * (1 + 1.0 / 1024);
+                                }
+                            }
+                            const size_t idx = static_cast<size_t>(tt * n + r);
+                            const double tol_fast = 1e-5 * abs_sum + 1e-6;
+                            QVERIFY2(std::fabs(y_f1[idx] - y_ref[idx]) <= tol_fast,
+                                     qPrintable(QString("k=%1 n=%2 t=%3 ref %4 fast %5")
+                                                    .arg(k).arg(r).arg(tt).arg(y_ref[idx])
+                                                    .arg(y_f1[idx])));
+                            QCOMPARE(y_f2[idx], y_f1[idx]); // thread count never changes bits
+                            const double tol64 = quant_bound + 1e-5 * abs_sum + 1e-6;
+                            QVERIFY2(std::fabs(y_ref[idx] - exact) <= tol64,
+                                     qPrintable(QString("k=%1 n=%2 t=%3 ref %4 exact %5 tol %6")
+                                                    .arg(k).arg(r).arg(tt).arg(y_ref[idx])
+                                                    .arg(exact).arg(tol64)));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    void activationQuantizersIdenticalOnBothPaths() {
+        auto x = random_normal(1024, 5);
+        x[3] = 0.0f;
+        std::fill(x.begin() + 64, x.begin() + 96, 0.0f); // an all-zero block
+        x[200] = 2.5f * 127.0f / 3.0f;
+        for (DType w : {DType::Q8_0, DType::Q4_K}) {
+            QuantizedActivations a, b;
+            QVERIFY(quantize_activations(kRef, w, x.data(), 1024, 1, 1024, &a));
+            QVERIFY(quantize_activations(kFast1, w, x.data(), 1024, 1, 1024, &b));
+            QCOMPARE(a.storage.size(), b.storage.size());
+            QVERIFY(a.storage == b.storage);
+        }
+    }
+
+    void expertMatmulUsesTheSliceWithoutCopy() {
+        for (DType t : {DType::Q8_0, DType::Q4_K, DType::MXFP4, DType::F32}) {
+            const int64_t k = 256, n = 5, e_count = 3, tok = 4;
+            Weight w = make_weight(t, k, n, e_count, 77);
+            auto x = random_normal(static_cast<size_t>(k * tok), 8);
+            for (int64_t e = 0; e < e_count; ++e) {
+                std::vector<float> y(static_cast<size_t>(n * tok));
+                QVERIFY(matmul_expert(kFast2, w.view, e, x.data(), k, tok, y.data(), n));
+                // The same slice as a separate 2-D tensor.
+                TensorView slice = make_tensor_view(
+                    t, {k, n, 1, 1}, w.bytes.data() + e * n * dtype_row_bytes(t, k));
+                auto y2 = run_matmul(kFast2, slice, x, tok);
+                for (size_t i = 0; i < y.size(); ++i)
+                    QCOMPARE(y[i], y2[i]);
+                // Gathered: tokens 3 and 1 only, scattered back into their rows.
+                std::vector<float> g(static_cast<size_t>(n * tok), -1.0f);
+                const int32_t ids[2] = {3, 1};
+                QVERIFY(matmul_expert_gathered(kFast2, w.view, e, x.data(), k, ids, 2, g.data(), n));
+                for (int64_t r = 0; r < n; ++r) {
+                    QCOMPARE(g[3 * n + r], y[3 * n + r]);
+                    QCOMPARE(g[1 * n + r], y[1 * n + r]);
+                    QCOMPARE(g[0 * n + r], -1.0f);
+                    QCOMPARE(g[2 * n + r], -1.0f);
+                }
+            }
+            std::vector<float> y(static_cast<size_t>(n));
+            auto bad = matmul_expert(kRef, w.view, e_count, x.data(), k, 1, y.data(), n);
+            QVERIFY(!bad);
+            QCOMPARE(bad.error().code, ErrorCode::InvalidArgument);
+        }
+    }
+
+    void matmulRejectsBadShapes() {
+        Weight w = make_weight(DType::Q4_K, 256, 2, 2, 1);
+        std::vector<float> x(256), y(4);
+        QVERIFY(!matmul(kRef, w.view, x.data(), 256, 1, y.data(), 2)); // 3-D weight
+        std::vector<uint8_t> bytes(1000);
+        TensorView q5 = make_tensor_view(DType::Q5_K, {256, 2, 1, 1}, bytes.data());
+        auto st = matmul(kRef, q5, x.data(), 256, 1, y.data(), 2);
+        QVERIFY(!st);
+        QCOMPARE(st.error().code, ErrorCode::Unsupported);
+    }
+
+    void getRows() {
+        for (DType t : {DType::F32, DType::BF16, DType::Q6_K, DType::MXFP4}) {
+            Weight w = make_weight(t, 256, 7, 1, 9);
+            const int32_t ids[3] = {6, 0, 6};
+            std::vector<float> out(3 * 256);
+            QVERIFY(get_rows(kFast2, w.view, ids, 3, out.data(), 256));
+            for (int i = 0; i < 3; ++i)
+                for (int j = 0; j < 256; ++j)
+                    QCOMPARE(out[i * 256 + j], w.deq[ids[i] * 256 + j]);
+            const int32_t bad_ids[2] = {1, 7};
+            auto st = get_rows(kRef, w.view, bad_ids, 2, out.data(), 256);
+            QVERIFY(!st);
+            QCOMPARE(st.error().code, ErrorCode::InvalidArgument);
+            const int32_t neg[1] = {-1};
+            QVERIFY(!get_rows(kRef, w.view, neg, 1, out.data(), 256));
+        }
+    }
+
+    // RMSNorm / L2 norm vs double; fast vs reference. Both accumulate the squares in double and
+    // scale in f32, so they differ by at most an ulp or two of each output: 2e-6 relative.
+    void norms() {
+        for (int64_t n : {1, 7, 8, 64, 129, 7168}) {
+            auto x = random_normal(static_cast<size_t>(n * 3), static_cast<uint32_t>(n), 3.0f);
+            auto w = random_normal(static_cast<size_t>(n), 2);
+            std::vector<float> yr(x.size()), yf(x.size()), lr(x.size()), lf(x.size());
+            rms_norm(kRef, x.data(), w.data(), yr.data(), n, 3, n, n, 1e-6f);
+            rms_norm(kFast2, x.data(), w.data(), yf.data(), n, 3, n, n, 1e-6f);
+            l2_norm(kRef, x.data(), lr.data(), n, 3, n, n, 1e-12f);
+            l2_norm(kFast2, x.data(), lf.data(), n, 3, n, n, 1e-12f);
+            for (int64_t r = 0; r < 3; ++r) {
+                double ss = 0;
+                for (int64_t i = 0; i < n; ++i)
+                    ss += double(x[r * n + i]) * x[r * n + i];
+                const double rms = std::sqrt(ss / n + 1e-6), l2 = std::sqrt(ss);
+                for (int64_t i = 0; i < n; ++i) {
+                    const size_t j = static_cast<size_t>(r * n + i);
+                    const double e = x[j] / rms * w[i], el = x[j] / l2;
+                    QVERIFY(std::fabs(yr[j] - e) <= 2e-6 * std::fabs(e) + 1e-7);
+                    QVERIFY(std::fabs(yf[j] - yr[j]) <= 2e-6 * std::fabs(yr[j]) + 1e-7);
+                    QVERIFY(std::fabs(lr[j] - el) <= 2e-6 * std::fabs(el) + 1e-9);
+                    QVERIFY(std::fabs(lf[j] - lr[j]) <= 2e-6 * std::fabs(lr[j]) + 1e-9);
+                }
+            }
+        }
+    }
+
+    // Softmax vs double. The fast exp is accurate to ~2 ulp; the sums are in double: 1e-6
+    // relative per output (+1e-9 absolute for the tiny ones).
+    void softmaxRows() {
+        for (int64_t n : {1, 5, 8, 33, 1000}) {
+            const int64_t rows = 4;
+            auto x = random_normal(static_cast<size_t>(n * rows), static_cast<uint32_t>(n), 4.0f);
+            std::vector<float> mask(static_cast<size_t>(n * rows));
+            fill_causal_mask(mask.data(), rows, n, n - rows); // last rows see all keys
+            auto xr = x, xf = x;
+            const float scale = 0.125f;
+            softmax(kRef, xr.data(), n, rows, n, scale, mask.data(), n);
+            softmax(kFast2, xf.data(), n, rows, n, scale, mask.data(), n);
+            for (int64_t r = 0; r < rows; ++r) {
+                double mx = -1e300, sum = 0;
+                for (int64_t i = 0; i < n; ++i)
+                    if (std::isfinite(mask[r * n + i]))
+                        mx = std::max(mx, double(x[r * n + i]) * scale);
+                for (int64_t i = 0; i < n; ++i)
+                    if (std::isfinite(mask[r * n + i]))
+                        sum += std::exp(double(x[r * n + i]) * scale - mx);
+                for (int64_t i = 0; i < n; ++i) {
+                    const size_t j = static_cast<size_t>(r * n + i);
+                    const double e = std::isfinite(mask[j])
+                                         ? std::exp(double(x[j]) * scale - mx) / sum
+                                         : 0.0;
+                    QVERIFY2(std::fabs(xr[j] - e) <= 1e-6 * e + 1e-9,
+                             qPrintable(QString("%1 vs %2").arg(xr[j]).arg(e)));
+                    QVERIFY2(std::fabs(xf[j] - e) <= 1e-6 * e + 1e-9,
+                             qPrintable(QString("%1 vs %2").arg(xf[j]).arg(e)));
+                }
+            }
+        }
+        // A fully masked row gives zeros, not NaN.
+        std::vector<float> v(9, 1.0f), m(9, -std::numeric_limits<float>::infinity());
+        softmax(kFast1, v.data(), 9, 1, 9, 1.0f, m.data(), 0);
+        for (float f : v)
+            QCOMPARE(f, 0.0f);
+        float mk[6];
+        fill_causal_mask(mk, 2, 3, 1);
+        QCOMPARE(mk[0], 0.0f);
+        QCOMPARE(mk[1], 0.0f);
+        QVERIFY(std::isinf(mk[2]));
+        QCOMPARE(mk[5], 0.0f);
+    }
+
+    // Activations vs double. Tolerances: reference uses libm (≤ 1 ulp) -> 1e-6 relative; the
+    // fast exp/tanh/erf approximations are within ~3e-7 relative (erf: 1.2e-7 absolute from the
+    // Chebyshev fit) -> 2e-6 relative plus 1e-6 absolute near the zeros of the functions.
+    void activations() {
+        const int64_t n = 4099;
+        auto x = random_normal(n, 4, 4.0f);
+        x[0] = 0;
+        x[1] = -30;
+        x[2] = 30;
+        x[3] = -100;
+        x[4] = 100;
+        auto u = random_normal(n, 5);
+        auto check = [&](const char* name, auto fn, auto exact) {
+            std::vector<float> yr(n), yf(n);
+            fn(kRef, yr.data());
+            fn(kFast2, yf.data());
+            for (int64_t i = 0; i < n; ++i) {
+                const double e = exact(i);
+                QVERIFY2(std::fabs(yr[i] - e) <= 1e-6 * std::fabs(e) + 1e-7,
+                         qPrintable(QString("%1 ref x=%2 %3 vs %4").arg(name).arg(x[i]).arg(yr[i]).arg(e)));
+                QVERIFY2(std::fabs(yf[i] - e) <= 2e-6 * std::fabs(e) + 1e-6,
+                         qPrintable(QString("%1 fast x=%2 %3 vs %4").arg(name).arg(x[i]).arg(yf[i]).arg(e)));
+            }
+        };
+        auto sig = [](double v) { return 1.0 / (1.0 + std::exp(-v)); };
+        check("silu", [&](const KernelContext& c, float* y) { silu(c, x.data(), y, n); },
+              [&](int64_t i) { return x[i] * sig(x[i]); });
+        check("swiglu",
+              [&](const KernelContext& c, float* y) { swiglu(c, x.data(), u.data(), y, n); },
+              [&](int64_t i) { return x[i] * sig(x[i]) * u[i]; });
+        check("gelu_tanh", [&](const KernelContext& c, float* y) { gelu_tanh(c, x.data(), y, n); },
+              [&](int64_t i) {
+                  const double v = x[i];
+                  return 0.5 * v *
+                         (1 + std::tanh(std::sqrt(2 / std::numbers::pi) * (v + 0.044715 * v * v * v)));
+              });
+        check("gelu_erf", [&](const KernelContext& c, float* y) { gelu_erf(c, x.data(), y, n); },
+              [&](int64_t i) { return 0.5 * x[i] * (1 + std::erf(x[i] / std::sqrt(2.0))); });
+    }
+
+    void yarnRamp() {
+        // GGUF_LAYOUT.md §3.3 / MODEL_SPEC.md §11.2: Kimi-K2 (base 5e4, d 64, L0 4096) with
+        // llama.cpp's β_f = 32, β_s = 1 -> low 8, high 20; DeepSeek-V3 (base 1e4) -> 10, 23.
+        RopeParams p;
+        p.n_dims = 64;
+        p.freq_base = 50000.0f;
+        p.n_ctx_orig = 4096;
+        float dims[2];
+        rope_yarn_corr_dims(p, dims);
+        QCOMPARE(dims[0], 8.0f);
+        QCOMPARE(dims[1], 20.0f);
+        p.freq_base = 10000.0f;
+        rope_yarn_corr_dims(p, dims);
+        QCOMPARE(dims[0], 10.0f);
+        QCOMPARE(dims[1], 23.0f);
+        QCOMPARE(rope_yarn_ramp(8, 20, 0), 1.0f);
+        QCOMPARE(rope_yarn_ramp(8, 20, 8), 1.0f);
+        QCOMPARE(rope_yarn_ramp(8, 20, 14), 0.5f);
+        QCOMPARE(rope_yarn_ramp(8, 20, 17), 0.25f);
+        QCOMPARE(rope_yarn_ramp(8, 20, 20), 0.0f);
+        QCOMPARE(rope_yarn_ramp(8, 20, 31), 0.0f);
+        QCOMPARE(rope_yarn_ramp(19, 19, 19), 1.0f);
+        QCOMPARE(rope_yarn_ramp(19, 19, 20), 0.0f); // max(0.001, high - low)
+    }
+
+    void yarnFrequenciesMatchSpecTable() {
+        // MODEL_SPEC.md §11.2, Kimi-K2 (s = 32) with llama.cpp's β_f = 32: at position 1 the
+        // angle of pair i is inv_freq[i]. attn_factor cancels the 1 + 0.1·ln s magnitude.
+        RopeParams p;
+        p.n_dims = 64;
+        p.freq_base = 50000.0f;
+        p.freq_scale = 1.0f / 32;
+        p.ext_factor = 1.0f;
+        p.n_ctx_orig = 4096;
+        p.attn_factor = 1.0f / (1.0f + 0.1f * std::log(32.0f));
+        std::vector<float> cs(64);
+        rope_cos_sin(p, 1.0f, cs.data());
+        const std::pair<int, double> expect[] = {{0, 1.0},           {1, 7.131110849e-01},
+                                                 {8, 6.687403050e-02}, {10, 2.851651970e-02},
+                                                 {15, 2.727363708e-03}, {19, 1.816033230e-04},
+                                                 {20, 3.614046774e-05}, {31, 8.764412912e-07}};
+        for (auto [i, f] : expect) {
+            const double theta = std::atan2(cs[2 * i + 1], cs[2 * i]);
+            QVERIFY2(std::fabs(theta - f) <= 2e-6 * f,
+                     qPrintable(QString("i=%1 %2 vs %3").arg(i).arg(theta, 0, 'g', 10).arg(f)));
+            QVERIFY(std::fabs(std::hypot(cs[2 * i], cs[2 * i + 1]) - 1.0) < 1e-6);
+        }
+    }
+
+    // NORM vs NEOX vs a double formula. θ_i is built by repeated fp32 multiplication (as
+    // llama.cpp): relative error ≤ ~(i + 2)·2^-24, i.e. an angle error ≤ p·θ·(i+2)·6e-8; with
+    // |x| ≤ ~4 and p ≤ 300 we allow 4·p·(i+2)·1.2e-7 + 1e-5.
+    void ropeLayouts() {
+        const int64_t head_dim = 80, n_dims = 64, n_heads = 3, n_tokens = 5;
+        const int32_t pos[n_tokens] = {0, 1, 7, 100, 300};
+        auto x = random_normal(static_cast<size_t>(head_dim * n_heads * n_tokens), 12);
+        for (RopeLayout layout : {RopeLayout::Norm, RopeLayout::Neox}) {
+            RopeParams p;
+            p.n_dims = n_dims;
+            p.layout = layout;
+            p.freq_base = 10000.0f;
+            for (const KernelContext* ctx : {&kRef, &kFast2}) {
+                auto y = x;
+                QVERIFY(rope(*ctx, p, y.data(), head_dim, n_heads, n_tokens, head_dim,
+                             head_dim * n_heads, pos));
+                for (int64_t t = 0; t < n_tokens; ++t) {
+                    for (int64_t h = 0; h < n_heads; ++h) {
+                        const float* in = x.data() + (t * n_heads + h) * head_dim;
+                        const float* out = y.data() + (t * n_heads + h) * head_dim;
+                        for (int64_t i = 0; i < n_dims / 2; ++i) {
+                            const double th = pos[t] * std::pow(10000.0, -2.0 * i / n_dims);
+                            const int64_t a = layout == RopeLayout::Norm ? 2 * i : i;
+                            const int64_t b = layout == RopeLayout::Norm ? 2 * i + 1 : i + n_dims / 2;
+                            const double e0 = in[a] * std::cos(th) - in[b] * std::sin(th);
+                            const double e1 = in[a] * std::sin(th) + in[b] * std::cos(th);
+                            const double tol = 4 * pos[t] * (i + 2) * 1.2e-7 + 1e-5;
+                            QVERIFY(std::fabs(out[a] - e0) <= tol);
+                            QVERIFY(std::fabs(out[b] - e1) <= tol);
+                        }
+                        for (int64_t i = n_dims; i < head_dim; ++i) // pass-through tail
+                            QCOMPARE(out[i], in[i]);
+                    }
+                }
+            }
+        }
+        // NEOX on the de-interleaved vector equals NORM on the interleaved one (MODEL_SPEC §1.4).
+        std::vector<float> inter(n_dims), split(n_dims);
+        auto v = random_normal(n_dims, 3);
+        for (int64_t i = 0; i < n_dims / 2; ++i) {
+            inter[2 * i] = v[2 * i];
+            inter[2 * i + 1] = v[2 * i + 1];
+            split[i] = v[2 * i];
+            split[i + n_dims / 2] = v[2 * i + 1];
+        }
+        RopeParams p;
+        p.n_dims = n_dims;
+        const int32_t p7 = 7;
+        QVERIFY(rope(kFast1, p, inter.data(), n_dims, 1, 1, n_dims, n_dims, &p7));
+        p.layout = RopeLayout::Neox;
+        QVERIFY(rope(kFast1, p, split.data(), n_dims, 1, 1, n_dims, n_dims, &p7));
+        for (int64_t i = 0; i < n_dims / 2; ++i) {
+            QVERIFY(std::fabs(inter[2 * i] - split[i]) <= 1e-6f);
+            QVERIFY(std::fabs(inter[2 * i + 1] - split[i + n_dims / 2]) <= 1e-6f);
+        }
+        p.n_dims = 63;
+        QVERIFY(!rope(kRef, p, inter.data(), n_dims, 1, 1, n_dims, n_dims, &p7));
+    }
+
+    void avx2PathIsUsedWhenAvailable() {
+        if (!have_avx2())
+            QSKIP("CPU without AVX2+FMA+F16C: only the reference path runs");
+        QCOMPARE(QString(kernel_table(KernelPath::Avx2).name), QString("avx2"));
+        QCOMPARE(QString(kernel_table(KernelPath::Auto).name), QString("avx2"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestKernels)
+#include "test_kernels.moc"

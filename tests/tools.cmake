@@ -1,0 +1,1 @@
+folio_add_test(test_make_model SOURCES tools/test_make_model.cpp LIBS folio_tools LABELS tools TIMEOUT 120)

@@ -1,0 +1,126 @@
+#include "make_model.h"
+
+#include "gguf/gguf_writer.h"
+#include "model_plans.h"
+#include "random_weights.h"
+#include "tensor/quantize.h"
+
+#include <cmath>
+
+namespace folio::tools {
+
+namespace {
+
+bool ends_with(const std::string& s, std::string_view suffix) {
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+bool contains(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
+
+uint32_t file_type_id(const std::string& recipe) {
+    if (recipe == "f16")
+        return 1;
+    if (recipe == "q8_0")
+        return 7;
+    if (recipe == "mxfp4-moe")
+        return 38;
+    return 0;
+}
+
+// Draws one tensor's values and converts them to its storage type.
+Expected<std::vector<uint8_t>> draw_tensor(const TensorPlan& plan, DType type, uint64_t seed) {
+    int64_t n = 1;
+    for (int64_t d : plan.ne)
+        n *= d;
+    std::vector<float> values(static_cast<size_t>(n));
+    switch (plan.init) {
+    case TensorPlan::Init::Norm:
+        fill_normal(values, seed, plan.name, 1.0f, 0.01f);
+        break;
+    case TensorPlan::Init::SmallBias:
+        fill_normal(values, seed, plan.name, 0.0f, 0.1f);
+        break;
+    case TensorPlan::Init::Normal: {
+        // N(0, 1/fan_in) as the conformance models; token embeddings N(0, 1).
+        const float stddev = plan.name == "token_embd.weight"
+                                 ? 1.0f
+                                 : 1.0f / std::sqrt(static_cast<float>(plan.ne[0]));
+        fill_normal(values, seed, plan.name, 0.0f, stddev);
+        break;
+    }
+    }
+    const int64_t row = plan.ne[0];
+    const size_t row_bytes = dtype_row_bytes(type, static_cast<uint64_t>(row));
+    std::vector<uint8_t> bytes(row_bytes * static_cast<size_t>(n / row));
+    const int64_t rows = n / row;
+    Status failed;
+#pragma omp parallel for schedule(static)
+    for (int64_t r = 0; r < rows; ++r) {
+        Status s = quantize_row(type, values.data() + r * row, bytes.data() + r * row_bytes, row);
+        if (!s) {
+#pragma omp critical
+            failed = s;
+        }
+    }
+    if (!failed)
+        return failed.error();
+    return bytes;
+}
+
+} // namespace
+
+DType tensor_type_for(const std::string& recipe, const TensorPlan& t) {
+    const std::string& name = t.name;
+    const bool matrix = t.ne.size() >= 2 && ends_with(name, ".weight") && !ends_with(name, "_norm.weight") &&
+                        !contains(name, "ffn_gate_inp") && !contains(name, "ssm_conv1d") &&
+                        !contains(name, "indexer.proj");
+    if (!matrix || recipe == "f32")
+        return DType::F32;
+    if (recipe == "f16")
+        return DType::F16;
+    const auto block = static_cast<int64_t>(32);
+    if (t.ne[0] % block != 0)
+        return DType::F32; // as llama-quantize falls back for rows that do not fit the blocks
+    if (recipe == "mxfp4-moe" &&
+        (contains(name, "_exps.") || contains(name, "attn_k_b") || contains(name, "attn_v_b")))
+        return DType::MXFP4;
+    return DType::Q8_0;
+}
+
+Status make_model(const MakeModelOptions& o) {
+    if (o.type != "f32" && o.type != "f16" && o.type != "q8_0" && o.type != "mxfp4-moe")
+        return make_error(ErrorCode::InvalidArgument,
+                          "--type '" + o.type + "' is not one of f32, f16, q8_0, mxfp4-moe");
+    if (o.preset != "tiny" && o.preset != "small" && o.preset != "bench")
+        return make_error(ErrorCode::InvalidArgument,
+                          "--preset '" + o.preset + "' is not one of tiny, small, bench");
+    if (o.out.empty())
+        return make_error(ErrorCode::InvalidArgument, "--out is required");
+
+    gguf::Writer writer;
+    std::vector<TensorPlan> plans;
+    if (o.arch == "deepseek2") {
+        FOLIO_CHECK(plan_deepseek2(o.preset, writer, plans));
+    } else {
+        return make_error(ErrorCode::Unsupported,
+                          "--arch '" + o.arch + "': only deepseek2 is generated so far "
+                          "(kimi-linear, deepseek32 and kimi-hybrid come with their issues)");
+    }
+    writer.set_u32("general.file_type", file_type_id(o.type));
+    writer.set_u32("general.quantization_version", 2);
+
+    std::vector<DType> types;
+    for (const TensorPlan& p : plans) {
+        types.push_back(tensor_type_for(o.type, p));
+        FOLIO_CHECK(writer.add_tensor_info(p.name, p.ne, types.back()));
+    }
+    FOLIO_TRY(stream, writer.begin(o.out));
+    for (size_t i = 0; i < plans.size(); ++i) {
+        FOLIO_TRY(bytes, draw_tensor(plans[i], types[i], o.seed));
+        FOLIO_CHECK(stream->write_tensor_data(i, bytes));
+        if (o.progress)
+            o.progress(i + 1, plans.size());
+    }
+    return stream->finish();
+}
+
+} // namespace folio::tools

@@ -1,0 +1,40 @@
+#pragma once
+// `folio-cli make-model`: random-weight models in exactly llama.cpp's GGUF layout (metadata
+// keys, tensor names, ne order, tokenizer keys), for tests, benchmarks and the demo model.
+// One file per architecture (deepseek2_model.cpp, ...); this header is the common interface.
+
+#include "folio/error.h"
+#include "tensor/dtype.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace folio::tools {
+
+struct MakeModelOptions {
+    std::string arch = "deepseek2"; // deepseek2 (kimi-linear, deepseek32, kimi-hybrid later)
+    std::string preset = "tiny";    // tiny (< 3 MB) | small (~100 MB) | bench (~1 GB, 920M params)
+    std::string type = "f32";       // f32 | f16 | q8_0 | mxfp4-moe
+    uint64_t seed = 42;
+    std::string out;
+    // Called after each tensor with (tensors done, tensors total); may be empty.
+    std::function<void(size_t, size_t)> progress;
+};
+
+// A tensor of the model being generated, before its payload is drawn.
+struct TensorPlan {
+    std::string name;
+    std::vector<int64_t> ne; // ggml order
+    enum class Init { Normal, Norm, SmallBias } init = Init::Normal;
+};
+
+// Storage type of one tensor under a --type recipe, following llama.cpp's converter and
+// quantizer rules (GGUF_LAYOUT.md §2.9): norms, biases, routers and 1-D tensors stay F32.
+DType tensor_type_for(const std::string& recipe, const TensorPlan& tensor);
+
+// Checks the options and writes the model; errors name the bad option.
+Status make_model(const MakeModelOptions& options);
+
+} // namespace folio::tools
