@@ -68,23 +68,31 @@ int run_bench_kernels(const BenchKernelsOptions& o, std::FILE* out) {
         return 1;
     }
     const KernelContext ctx{o.threads, KernelPath::Auto};
-    std::fprintf(out, "folio bench-kernels: weight %lld rows x %lld cols, %d thread%s, kernels: %s\n",
+    std::fprintf(out,
+                 "folio bench-kernels: weight %lld rows x %lld cols, %d thread%s, kernels: %s\n",
                  static_cast<long long>(o.rows), static_cast<long long>(o.cols), o.threads,
                  o.threads == 1 ? "" : "s", kernel_table(ctx.path).name);
 
-    const BandwidthResult bw = measure_read_bandwidth(size_t{1} << 30, o.threads, 5);
+    // The yardstick is measured before and after the kernels (other load on the machine moves
+    // it); ratios use the larger of the two, so they are never flattered by a slow measurement.
+    const BandwidthResult bw_before = measure_read_bandwidth(size_t{1} << 30, o.threads, 5);
     std::fprintf(out, "memory read bandwidth (%d threads, %.2f GiB, best of 5): %.2f GB/s\n\n",
-                 bw.threads, static_cast<double>(bw.bytes) / (1 << 30), bw.gb_per_s);
+                 bw_before.threads, static_cast<double>(bw_before.bytes) / (1 << 30),
+                 bw_before.gb_per_s);
+    struct Row {
+        std::string type;
+        double bits_per_weight = 0;
+        int copies = 0;
+        double best_gbs = 0, median_gbs = 0;
+        double gflops[2] = {0, 0}; // T = 64, T = 512
+        bool ok = true;
+    };
+    std::vector<Row> rows;
 
-    std::fprintf(out, "matvec: y = W x, T = 1; %d reps after warm-up over a %.0f MiB working set "
-                      "(copies of W); GB/s = weight bytes / time\n",
+    std::fprintf(out,
+                 "matvec: y = W x, T = 1; %d reps after warm-up over a %.0f MiB working set "
+                 "(copies of W); GB/s = weight bytes / time\n",
                  o.reps, static_cast<double>(kMatvecWorkingSet) / (1 << 20));
-    std::fprintf(out, "%-6s %9s %7s %10s %10s %7s", "type", "bits/w", "copies", "best GB/s",
-                 "med GB/s", "ratio");
-    if (o.prefill)
-        std::fprintf(out, " %14s %14s", "T=64 GFLOP/s", "T=512 GFLOP/s");
-    std::fprintf(out, "\n");
-
     const DType types[] = {DType::F32,  DType::F16,  DType::BF16, DType::Q8_0,
                            DType::Q6_K, DType::Q4_K, DType::Q4_0, DType::MXFP4};
     std::mt19937 rng(42);
@@ -95,48 +103,67 @@ int run_bench_kernels(const BenchKernelsOptions& o, std::FILE* out) {
     std::vector<float> y(static_cast<size_t>(o.rows * 512));
 
     for (DType t : types) {
-        const size_t matrix_bytes = dtype_row_bytes(t, static_cast<uint64_t>(o.cols)) *
-                                    static_cast<size_t>(o.rows);
-        const int copies = static_cast<int>(
+        Row row;
+        row.type = std::string(dtype_name(t));
+        const size_t matrix_bytes =
+            dtype_row_bytes(t, static_cast<uint64_t>(o.cols)) * static_cast<size_t>(o.rows);
+        row.bits_per_weight =
+            8.0 * static_cast<double>(matrix_bytes) / static_cast<double>(o.rows * o.cols);
+        row.copies = static_cast<int>(
             std::max<size_t>(1, (kMatvecWorkingSet + matrix_bytes - 1) / matrix_bytes));
         std::vector<std::vector<uint8_t>> mats;
         mats.push_back(make_matrix(t, o.rows, o.cols, 1));
-        for (int c = 1; c < copies; ++c)
+        for (int c = 1; c < row.copies; ++c)
             mats.push_back(mats.front());
         std::vector<TensorView> views;
         for (const auto& m : mats)
             views.push_back(make_tensor_view(t, {o.cols, o.rows, 1, 1}, m.data()));
 
-        bool ok = true;
         const Timing mv = time_reps(o.reps, [&] {
             for (const TensorView& v : views)
-                ok = ok && static_cast<bool>(matmul(ctx, v, x.data(), o.cols, 1, y.data(), o.rows));
+                row.ok = row.ok &&
+                         static_cast<bool>(matmul(ctx, v, x.data(), o.cols, 1, y.data(), o.rows));
         });
-        if (!ok) {
-            std::fprintf(out, "%-6s matmul failed\n", std::string(dtype_name(t)).c_str());
-            continue;
-        }
-        const double bytes = static_cast<double>(matrix_bytes) * copies;
-        const double best = bytes / mv.best / 1e9, median = bytes / mv.median / 1e9;
-        std::fprintf(out, "%-6s %9.2f %7d %10.2f %10.2f %7.2f", std::string(dtype_name(t)).c_str(),
-                     8.0 * static_cast<double>(matrix_bytes) / static_cast<double>(o.rows * o.cols),
-                     copies, best, median, best / bw.gb_per_s);
-        if (o.prefill) {
-            for (int64_t tok : {64, 512}) {
-                const int reps = tok == 64 ? 3 : 2;
-                const Timing mm = time_reps(reps, [&] {
-                    (void)matmul(ctx, views.front(), x.data(), o.cols, tok, y.data(), o.rows);
+        const double bytes = static_cast<double>(matrix_bytes) * row.copies;
+        row.best_gbs = bytes / mv.best / 1e9;
+        row.median_gbs = bytes / mv.median / 1e9;
+        if (o.prefill && row.ok) {
+            const int64_t toks[2] = {64, 512};
+            for (int i = 0; i < 2; ++i) {
+                const Timing mm = time_reps(i == 0 ? 3 : 2, [&] {
+                    (void)matmul(ctx, views.front(), x.data(), o.cols, toks[i], y.data(), o.rows);
                 });
-                const double flops = 2.0 * static_cast<double>(o.rows * o.cols * tok);
-                std::fprintf(out, " %14.1f", flops / mm.best / 1e9);
+                row.gflops[i] =
+                    2.0 * static_cast<double>(o.rows * o.cols * toks[i]) / mm.best / 1e9;
             }
         }
-        std::fprintf(out, "\n");
-        std::fflush(out);
+        rows.push_back(row);
     }
-    std::fprintf(out, "\nratio = matvec best GB/s / memory read bandwidth. Activations are quantized "
-                      "per call (Q8_0 for q8_0/q4_0/mxfp4, Q8_K for q4_K/q6_K), included in the "
-                      "times.\n");
+
+    const BandwidthResult bw_after = measure_read_bandwidth(size_t{1} << 30, o.threads, 5);
+    const double bw_gbs = std::max(bw_before.gb_per_s, bw_after.gb_per_s);
+    std::fprintf(out, "%-6s %9s %7s %10s %10s %7s", "type", "bits/w", "copies", "best GB/s",
+                 "med GB/s", "ratio");
+    if (o.prefill)
+        std::fprintf(out, " %14s %14s", "T=64 GFLOP/s", "T=512 GFLOP/s");
+    std::fprintf(out, "\n");
+    for (const Row& r : rows) {
+        if (!r.ok) {
+            std::fprintf(out, "%-6s matmul failed\n", r.type.c_str());
+            continue;
+        }
+        std::fprintf(out, "%-6s %9.2f %7d %10.2f %10.2f %7.2f", r.type.c_str(), r.bits_per_weight,
+                     r.copies, r.best_gbs, r.median_gbs, r.best_gbs / bw_gbs);
+        if (o.prefill)
+            std::fprintf(out, " %14.1f %14.1f", r.gflops[0], r.gflops[1]);
+        std::fprintf(out, "\n");
+    }
+    std::fprintf(out,
+                 "\nmemory read bandwidth after the kernels: %.2f GB/s; ratio = matvec best "
+                 "GB/s / %.2f GB/s (the larger of the two measurements).\n",
+                 bw_after.gb_per_s, bw_gbs);
+    std::fprintf(out, "Activations are quantized per call (Q8_0 for q8_0/q4_0/mxfp4, Q8_K for "
+                      "q4_K/q6_K) inside the timed region.\n");
     return 0;
 }
 

@@ -39,9 +39,9 @@ int cmd_bench_kernels(std::vector<std::string> args) {
     if (!rest.empty())
         return usage_error(self, "unexpected argument " + rest[0]);
     if (o.threads < 1 || o.threads > 1024 || o.rows < 1 || o.rows > (1 << 24) || o.cols < 256 ||
-        o.cols % 256 != 0 || o.cols > (1 << 20) || o.reps < 1)
+        o.cols % 256 != 0 || o.cols > (1 << 20) || o.reps < 1 || o.rows * o.cols > (1LL << 29))
         return usage_error(self, "need 1 <= threads <= 1024, 1 <= rows <= 2^24, cols a multiple "
-                                 "of 256 up to 2^20, reps >= 1");
+                                 "of 256 up to 2^20, rows x cols <= 2^29, reps >= 1");
     return bench::run_bench_kernels(o, stdout);
 }
 

@@ -7,6 +7,7 @@ namespace folio::cli {
 
 int cmd_bench_kernels(std::vector<std::string> args);
 int cmd_info(std::vector<std::string> args);
+int cmd_logits(std::vector<std::string> args);
 int cmd_make_model(std::vector<std::string> args);
 int cmd_sysinfo(std::vector<std::string> args);
 
@@ -21,6 +22,10 @@ const std::array kCommands = {
     Command{"info",
             "info FILE.gguf [--tensors]   architecture, sizes, parameters and metadata of a model",
             cmd_info},
+    Command{"logits",
+            "logits -m F.gguf --tokens 1,2,3 [--top K] [--dump OUT.f32] [--seq] [-t N] "
+            "[--mla auto|naive|absorbed]   evaluate tokens, print the top logits",
+            cmd_logits},
     Command{"make-model",
             "make-model --arch deepseek2 --preset tiny|small|bench --type f32|f16|q8_0|mxfp4-moe "
             "--seed N --out F.gguf   random-weights test model",

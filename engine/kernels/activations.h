@@ -8,10 +8,10 @@
 
 namespace folio {
 
-void silu(const KernelContext& ctx, const float* x, float* y, int64_t n);       // x·σ(x)
+void silu(const KernelContext& ctx, const float* x, float* y, int64_t n); // x·σ(x)
 void swiglu(const KernelContext& ctx, const float* g, const float* u, float* y,
-            int64_t n);                                                          // silu(g)·u
-void gelu_tanh(const KernelContext& ctx, const float* x, float* y, int64_t n);  // tanh form
-void gelu_erf(const KernelContext& ctx, const float* x, float* y, int64_t n);   // exact (erf)
+            int64_t n);                                                        // silu(g)·u
+void gelu_tanh(const KernelContext& ctx, const float* x, float* y, int64_t n); // tanh form
+void gelu_erf(const KernelContext& ctx, const float* x, float* y, int64_t n);  // exact (erf)
 
 } // namespace folio

@@ -23,6 +23,18 @@ using QuantizeRowFn = void (*)(const float* x, void* dst, int64_t n);
 
 inline constexpr int kMaxDotRows = 4;
 
+// Layout of a Q8_0 activation row as quantize_activations writes it for the matmul kernels:
+// k/32 BlockQ8_0 blocks, zero padding up to a multiple of 32 bytes, then k/32 floats holding
+// fp32(d) of each block (exact copies, so the fast kernels can load 4-8 scales at once instead of
+// converting fp16 per block). The reference kernels read only the blocks. (static: internal
+// linkage, see kernels/vec_dot_avx2.cpp.)
+static constexpr size_t q8_0_act_scales_offset(int64_t k) {
+    return (static_cast<size_t>(k / 32) * 34 + 31) / 32 * 32;
+}
+static constexpr size_t q8_0_act_row_bytes(int64_t k) {
+    return q8_0_act_scales_offset(k) + static_cast<size_t>(k / 32) * sizeof(float);
+}
+
 struct KernelTable {
     const char* name;
     VecDotFn dot_f32;

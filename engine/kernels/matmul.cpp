@@ -1,6 +1,7 @@
 #include "kernels/matmul.h"
 
 #include "kernels/kernel_table.h"
+#include "tensor/fp16.h"
 #include "tensor/quant_blocks.h"
 
 #include <algorithm>
@@ -80,9 +81,9 @@ DType activation_format(DType weight_type) {
     }
 }
 
-Status quantize_activations(const KernelContext& ctx, DType weight_type, const float* x,
-                            int64_t k, int64_t n_rows, int64_t x_stride,
-                            QuantizedActivations* out, const int32_t* row_ids) {
+Status quantize_activations(const KernelContext& ctx, DType weight_type, const float* x, int64_t k,
+                            int64_t n_rows, int64_t x_stride, QuantizedActivations* out,
+                            const int32_t* row_ids) {
     if (k < 0 || n_rows < 0 || (n_rows > 0 && x == nullptr))
         return make_error(ErrorCode::InvalidArgument, "quantize_activations: bad shape");
     const DType format = activation_format(weight_type);
@@ -100,8 +101,9 @@ Status quantize_activations(const KernelContext& ctx, DType weight_type, const f
         out->rows = x;
         return {};
     }
-    out->row_bytes = dtype_row_bytes(format, static_cast<uint64_t>(k));
-    out->storage.resize(out->row_bytes * static_cast<size_t>(n_rows));
+    out->row_bytes = format == DType::Q8_0 ? q8_0_act_row_bytes(k)
+                                           : dtype_row_bytes(format, static_cast<uint64_t>(k));
+    out->storage.assign(out->row_bytes * static_cast<size_t>(n_rows), 0);
     out->rows = out->storage.data();
     const KernelTable& table = kernel_table(ctx.path);
     QuantizeRowFn quantize = format == DType::Q8_0   ? table.quantize_q8_0
@@ -113,9 +115,15 @@ Status quantize_activations(const KernelContext& ctx, DType weight_type, const f
 #pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && n_rows > 1)
     for (int64_t t = 0; t < n_rows; ++t) {
         const float* src = x + (row_ids ? row_ids[t] : t) * x_stride;
-        if (quantize)
+        if (quantize) {
             quantize(src, dst + t * rb, k);
-        else
+            if (format == DType::Q8_0) { // the f32 scale copies (kernel_table.h)
+                const auto* blocks = reinterpret_cast<const BlockQ8_0*>(dst + t * rb);
+                float* scales = reinterpret_cast<float*>(dst + t * rb + q8_0_act_scales_offset(k));
+                for (int64_t b = 0; b < k / kQK8_0; ++b)
+                    scales[b] = fp16_to_fp32(blocks[b].d);
+            }
+        } else
             std::copy(src, src + k, reinterpret_cast<float*>(dst + t * rb));
     }
     return {};
@@ -128,8 +136,8 @@ Status matmul(const KernelContext& ctx, const TensorView& w, const QuantizedActi
         return make_error(ErrorCode::InvalidArgument,
                           "matmul: activations (K = " + std::to_string(x.k) + ", " +
                               std::string(dtype_name(x.format)) + ") do not fit a " +
-                              std::string(dtype_name(w.type)) + " weight with K = " +
-                              std::to_string(w.ne[0]));
+                              std::string(dtype_name(w.type)) +
+                              " weight with K = " + std::to_string(w.ne[0]));
     if (x.n_rows > 1 && y_stride < w.ne[1])
         return make_error(ErrorCode::InvalidArgument, "matmul: output stride < N");
     if (x.n_rows == 0 || w.ne[1] == 0)
@@ -148,9 +156,8 @@ Status matmul(const KernelContext& ctx, const TensorView& w, const float* x, int
     return matmul(ctx, w, xq, y, y_stride);
 }
 
-Status matmul_expert(const KernelContext& ctx, const TensorView& experts, int64_t e,
-                     const float* x, int64_t x_stride, int64_t n_tokens, float* y,
-                     int64_t y_stride) {
+Status matmul_expert(const KernelContext& ctx, const TensorView& experts, int64_t e, const float* x,
+                     int64_t x_stride, int64_t n_tokens, float* y, int64_t y_stride) {
     FOLIO_TRY(w, slice_matrix(experts, e));
     return matmul(ctx, w, x, x_stride, n_tokens, y, y_stride);
 }
@@ -165,8 +172,7 @@ Status matmul_expert_gathered(const KernelContext& ctx, const TensorView& expert
             return make_error(ErrorCode::InvalidArgument,
                               "matmul_expert_gathered: negative token index");
     QuantizedActivations xq;
-    FOLIO_CHECK(
-        quantize_activations(ctx, w.type, x, w.ne[0], n_ids, x_stride, &xq, token_ids));
+    FOLIO_CHECK(quantize_activations(ctx, w.type, x, w.ne[0], n_ids, x_stride, &xq, token_ids));
     const int64_t n = w.ne[1];
     std::vector<float> tmp(static_cast<size_t>(n * n_ids));
     FOLIO_CHECK(matmul(ctx, w, xq, tmp.data(), n));

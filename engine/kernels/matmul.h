@@ -38,10 +38,13 @@ struct QuantizedActivations {
     DType format = DType::F32;
     int64_t k = 0;
     int64_t n_rows = 0;
-    size_t row_bytes = 0;       // stride between rows in bytes
+    size_t row_bytes = 0;       // stride between rows in bytes (Q8_0 rows: see
+                                // q8_0_act_row_bytes in kernels/kernel_table.h)
     const void* rows = nullptr; // first row (into `storage` or the caller's f32 data)
     std::vector<uint8_t> storage;
-    const uint8_t* row(int64_t t) const { return static_cast<const uint8_t*>(rows) + t * row_bytes; }
+    const uint8_t* row(int64_t t) const {
+        return static_cast<const uint8_t*>(rows) + t * row_bytes;
+    }
 };
 
 // F32 for F32/F16/BF16 weights, Q8_0 for Q8_0/Q4_0/MXFP4, Q8_K for Q4_K/Q6_K.
@@ -49,9 +52,9 @@ DType activation_format(DType weight_type);
 
 // Converts n_rows rows of k floats (row stride x_stride floats) for a weight of weight_type. With
 // `row_ids` non-null, row i of the result is x row row_ids[i] (gather).
-Status quantize_activations(const KernelContext& ctx, DType weight_type, const float* x,
-                            int64_t k, int64_t n_rows, int64_t x_stride,
-                            QuantizedActivations* out, const int32_t* row_ids = nullptr);
+Status quantize_activations(const KernelContext& ctx, DType weight_type, const float* x, int64_t k,
+                            int64_t n_rows, int64_t x_stride, QuantizedActivations* out,
+                            const int32_t* row_ids = nullptr);
 
 // y = W·x for a 2-D weight view (ne[2] = ne[3] = 1; use slice_matrix for a 3-D tensor).
 Status matmul(const KernelContext& ctx, const TensorView& w, const float* x, int64_t x_stride,
@@ -61,9 +64,8 @@ Status matmul(const KernelContext& ctx, const TensorView& w, const QuantizedActi
               float* y, int64_t y_stride);
 
 // Expert e of a 3-D expert tensor [K, N, E] (no copy: pointer arithmetic over slice e).
-Status matmul_expert(const KernelContext& ctx, const TensorView& experts, int64_t e,
-                     const float* x, int64_t x_stride, int64_t n_tokens, float* y,
-                     int64_t y_stride);
+Status matmul_expert(const KernelContext& ctx, const TensorView& experts, int64_t e, const float* x,
+                     int64_t x_stride, int64_t n_tokens, float* y, int64_t y_stride);
 // Gathered variant for tokens routed to expert e: for i < n_ids, output row token_ids[i] of y
 // (stride y_stride) = W_e · x row token_ids[i] (stride x_stride). Other rows of y are untouched.
 Status matmul_expert_gathered(const KernelContext& ctx, const TensorView& experts, int64_t e,

@@ -64,8 +64,8 @@ inline __m256 exp_ps(__m256 x) {
     p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
     p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
     p = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), _mm256_add_ps(r, _mm256_set1_ps(1.0f)));
-    const __m256i e = _mm256_slli_epi32(
-        _mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
+    const __m256i e =
+        _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
     return _mm256_andnot_ps(underflow, _mm256_mul_ps(p, _mm256_castsi256_ps(e)));
 }
 
@@ -89,7 +89,7 @@ inline __m256 erf_ps(__m256 x) {
     const __m256 z = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x);
     const __m256 one = _mm256_set1_ps(1.0f);
     const __m256 t = _mm256_div_ps(one, _mm256_fmadd_ps(_mm256_set1_ps(0.5f), z, one));
-    static constexpr float kC[10] = {-1.26551223f, 1.00002368f, 0.37409196f, 0.09678418f,
+    static constexpr float kC[10] = {-1.26551223f, 1.00002368f, 0.37409196f,  0.09678418f,
                                      -0.18628806f, 0.27886807f, -1.13520398f, 1.48851587f,
                                      -0.82215223f, 0.17087277f};
     __m256 p = _mm256_set1_ps(kC[9]);
@@ -167,7 +167,9 @@ void softmax(float* x, int64_t n, float scale, const float* mask) {
         store_n(x + i, _mm256_mul_ps(load_n(x + i, n - i), inv), n - i);
 }
 
-void silu(const float* x, float* y, int64_t n) { map1(x, y, n, silu_ps); }
+void silu(const float* x, float* y, int64_t n) {
+    map1(x, y, n, silu_ps);
+}
 
 void swiglu(const float* g, const float* u, float* y, int64_t n) {
     for (int64_t i = 0; i < n; i += 8)

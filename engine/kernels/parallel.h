@@ -12,8 +12,8 @@ namespace folio {
 template <typename Fn>
 void parallel_rows(const KernelContext& ctx, int64_t n_rows, int64_t row_cost, Fn&& fn) {
     constexpr int64_t kMinWorkPerThread = 16384;
-    const int64_t useful = std::max<int64_t>(1, n_rows * std::max<int64_t>(row_cost, 1) /
-                                                    kMinWorkPerThread);
+    const int64_t useful =
+        std::max<int64_t>(1, n_rows * std::max<int64_t>(row_cost, 1) / kMinWorkPerThread);
     const int threads =
         static_cast<int>(std::max<int64_t>(1, std::min<int64_t>({ctx.n_threads, n_rows, useful})));
 #pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)

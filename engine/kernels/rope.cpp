@@ -59,10 +59,10 @@ Status rope(const KernelContext& ctx, const RopeParams& p, float* x, int64_t hea
             int64_t n_heads, int64_t n_tokens, int64_t head_stride, int64_t token_stride,
             const int32_t* positions) {
     if (p.n_dims <= 0 || p.n_dims % 2 != 0 || p.n_dims > head_dim)
-        return make_error(ErrorCode::InvalidArgument,
-                          "rope: n_dims = " + std::to_string(p.n_dims) +
-                              " must be even, positive and <= head_dim = " +
-                              std::to_string(head_dim));
+        return make_error(
+            ErrorCode::InvalidArgument,
+            "rope: n_dims = " + std::to_string(p.n_dims) +
+                " must be even, positive and <= head_dim = " + std::to_string(head_dim));
     if (p.ext_factor != 0 && p.n_ctx_orig <= 0)
         return make_error(ErrorCode::InvalidArgument, "rope: YaRN needs n_ctx_orig > 0");
     const auto fn = kernel_table(ctx.path).rope;

@@ -5,6 +5,7 @@
 // included.
 #include "kernels/vec_dot_avx2.h"
 
+#include "kernels/kernel_table.h"
 #include "tensor/quant_blocks.h"
 
 #include <immintrin.h>
@@ -20,7 +21,9 @@ inline float hsum(__m256 v) {
     return _mm_cvtss_f32(s);
 }
 
-inline float h2f(uint16_t h) { return _cvtsh_ss(h); }
+inline float h2f(uint16_t h) {
+    return _cvtsh_ss(h);
+}
 
 // 32 unsigned bytes × 32 signed bytes -> 8 int32 sums of 4 products each.
 inline __m256i dot_u8_i8(__m256i a, __m256i b) {
@@ -45,62 +48,146 @@ template <typename Block> const Block* x_row(const void* x, size_t xs, int j) {
 }
 
 // ---- weights with 32-element blocks against Q8_0 activations ---------------------------------
-// decode(block, &scale) returns the 32 signed weight values of the block as int8 and its float
-// scale. Two accumulator sets (even/odd blocks) hide the FMA latency in the matvec case.
-template <int NX, typename Block, typename Decode>
-void dot_blocks32(int64_t nb, const Block* w, const void* x, size_t xs, float* out, int64_t os,
-                  Decode decode) {
-    const BlockQ8_0* xr[NX];
-    for (int j = 0; j < NX; ++j)
-        xr[j] = x_row<BlockQ8_0>(x, xs, j);
-    __m256 acc0[NX], acc1[NX];
-    for (int j = 0; j < NX; ++j)
-        acc0[j] = acc1[j] = _mm256_setzero_ps();
-    auto step = [&](int64_t b, __m256* acc) {
-        float dw;
-        const __m256i qw = decode(w[b], &dw);
-        const __m256i aw = _mm256_sign_epi8(qw, qw); // |w| as unsigned bytes (-128 -> 128)
-        for (int j = 0; j < NX; ++j) {
-            const __m256i qx = load256(xr[j][b].qs);
-            const __m256i p = dot_u8_i8(aw, _mm256_sign_epi8(qx, qw));
-            const __m256 d = _mm256_set1_ps(dw * h2f(xr[j][b].d));
-            acc[j] = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(p), acc[j]);
-        }
-    };
-    int64_t b = 0;
-    for (; b + 1 < nb; b += 2) {
-        step(b, acc0);
-        step(b + 1, acc1);
-    }
-    if (b < nb)
-        step(b, acc0);
-    for (int j = 0; j < NX; ++j)
-        out[j * os] = hsum(_mm256_add_ps(acc0[j], acc1[j]));
+// Blocks are handled four at a time: each block's 32 products are reduced to one exact int32
+// (maddubs, madd, then a horizontal-add tree across the four blocks), the four sums are
+// converted once and multiplied by the four products d_w·d_x in one 128-bit FMA. A Decoder
+// provides the 32 signed int8 weights of a block (one(b, &d)) and four at once (four(b, q, &d4)).
+// The activation scales come from the f32 copies after the blocks (q8_0_act_scales_offset).
+
+constexpr float kE8m0Half[256] = {
+#define FOLIO_E8M0(e) __builtin_bit_cast(float, (e) < 2 ? (0x00200000u << (e)) : ((e)-1u) << 23)
+#define FOLIO_E8M0_8(e)                                                                            \
+    FOLIO_E8M0(e), FOLIO_E8M0(e + 1), FOLIO_E8M0(e + 2), FOLIO_E8M0(e + 3), FOLIO_E8M0(e + 4),     \
+        FOLIO_E8M0(e + 5), FOLIO_E8M0(e + 6), FOLIO_E8M0(e + 7)
+#define FOLIO_E8M0_64(e)                                                                           \
+    FOLIO_E8M0_8(e), FOLIO_E8M0_8(e + 8), FOLIO_E8M0_8(e + 16), FOLIO_E8M0_8(e + 24),              \
+        FOLIO_E8M0_8(e + 32), FOLIO_E8M0_8(e + 40), FOLIO_E8M0_8(e + 48), FOLIO_E8M0_8(e + 56)
+    FOLIO_E8M0_64(0u),
+    FOLIO_E8M0_64(64u),
+    FOLIO_E8M0_64(128u),
+    FOLIO_E8M0_64(192u),
+#undef FOLIO_E8M0_64
+#undef FOLIO_E8M0_8
+#undef FOLIO_E8M0
+};
+
+// Two blocks' 16 packed bytes -> each block's 32 nibbles (low = elements 0..15, high = 16..31).
+inline void unpack_nibbles_2(const uint8_t* qa, const uint8_t* qb, __m256i* a, __m256i* b) {
+    const __m256i v = _mm256_inserti128_si256(
+        _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(qa))),
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(qb)), 1);
+    const __m256i m4 = _mm256_set1_epi8(0x0F);
+    const __m256i lo = _mm256_and_si256(v, m4);
+    const __m256i hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), m4);
+    *a = _mm256_permute2x128_si256(lo, hi, 0x20);
+    *b = _mm256_permute2x128_si256(lo, hi, 0x31);
+}
+
+inline __m128 fp16x4(uint16_t a, uint16_t b, uint16_t c, uint16_t d) {
+    return _mm_cvtph_ps(_mm_setr_epi16(static_cast<short>(a), static_cast<short>(b),
+                                       static_cast<short>(c), static_cast<short>(d), 0, 0, 0, 0));
 }
 
 struct DecodeQ8_0 {
-    __m256i operator()(const BlockQ8_0& b, float* d) const {
-        *d = h2f(b.d);
-        return load256(b.qs);
+    const BlockQ8_0* w;
+    __m256i one(int64_t b, float* d) const {
+        *d = h2f(w[b].d);
+        return load256(w[b].qs);
+    }
+    void four(int64_t b, __m256i* q, __m128* d) const {
+        for (int i = 0; i < 4; ++i)
+            q[i] = load256(w[b + i].qs);
+        *d = fp16x4(w[b].d, w[b + 1].d, w[b + 2].d, w[b + 3].d);
     }
 };
 
 struct DecodeQ4_0 {
-    __m256i operator()(const BlockQ4_0& b, float* d) const {
-        *d = h2f(b.d);
-        return _mm256_sub_epi8(unpack_nibbles(b.qs), _mm256_set1_epi8(8));
+    const BlockQ4_0* w;
+    __m256i one(int64_t b, float* d) const {
+        *d = h2f(w[b].d);
+        return _mm256_sub_epi8(unpack_nibbles(w[b].qs), _mm256_set1_epi8(8));
+    }
+    void four(int64_t b, __m256i* q, __m128* d) const {
+        unpack_nibbles_2(w[b].qs, w[b + 1].qs, &q[0], &q[1]);
+        unpack_nibbles_2(w[b + 2].qs, w[b + 3].qs, &q[2], &q[3]);
+        for (int i = 0; i < 4; ++i)
+            q[i] = _mm256_sub_epi8(q[i], _mm256_set1_epi8(8));
+        *d = fp16x4(w[b].d, w[b + 1].d, w[b + 2].d, w[b + 3].d);
     }
 };
 
 struct DecodeMxfp4 {
-    __m256i operator()(const BlockMxfp4& b, float* d) const {
-        const __m256i table = _mm256_setr_epi8(0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8,
-                                               -12, 0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6,
-                                               -8, -12);
-        *d = e8m0_to_fp32_half(b.e);
-        return _mm256_shuffle_epi8(table, unpack_nibbles(b.qs));
+    const BlockMxfp4* w;
+    static __m256i table() {
+        return _mm256_setr_epi8(0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12, 0, 1, 2, 3,
+                                4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12);
+    }
+    __m256i one(int64_t b, float* d) const {
+        *d = kE8m0Half[w[b].e];
+        return _mm256_shuffle_epi8(table(), unpack_nibbles(w[b].qs));
+    }
+    void four(int64_t b, __m256i* q, __m128* d) const {
+        unpack_nibbles_2(w[b].qs, w[b + 1].qs, &q[0], &q[1]);
+        unpack_nibbles_2(w[b + 2].qs, w[b + 3].qs, &q[2], &q[3]);
+        const __m256i t = table();
+        for (int i = 0; i < 4; ++i)
+            q[i] = _mm256_shuffle_epi8(t, q[i]);
+        *d = _mm_setr_ps(kE8m0Half[w[b].e], kE8m0Half[w[b + 1].e], kE8m0Half[w[b + 2].e],
+                         kE8m0Half[w[b + 3].e]);
     }
 };
+
+template <int NX, typename Decoder>
+void dot_blocks32(int64_t k, const Decoder& dec, const void* x, size_t xs, float* out, int64_t os) {
+    const int64_t nb = k / 32;
+    const BlockQ8_0* xb[NX];
+    const float* xd[NX];
+    __m128 acc[NX];
+    for (int j = 0; j < NX; ++j) {
+        xb[j] = x_row<BlockQ8_0>(x, xs, j);
+        xd[j] = reinterpret_cast<const float*>(reinterpret_cast<const uint8_t*>(xb[j]) +
+                                               q8_0_act_scales_offset(k));
+        acc[j] = _mm_setzero_ps();
+    }
+    int64_t b = 0;
+    for (; b + 4 <= nb; b += 4) {
+        __m256i qw[4];
+        __m128 dw;
+        dec.four(b, qw, &dw);
+        __m256i aw[4];
+        for (int i = 0; i < 4; ++i)
+            aw[i] = _mm256_sign_epi8(qw[i], qw[i]); // |w| as unsigned bytes (-128 -> 128)
+        for (int j = 0; j < NX; ++j) {
+            __m256i p[4];
+            for (int i = 0; i < 4; ++i)
+                p[i] = dot_u8_i8(aw[i], _mm256_sign_epi8(load256(xb[j][b + i].qs), qw[i]));
+            const __m256i h =
+                _mm256_hadd_epi32(_mm256_hadd_epi32(p[0], p[1]), _mm256_hadd_epi32(p[2], p[3]));
+            const __m128i s =
+                _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+            const __m128 d = _mm_mul_ps(dw, _mm_loadu_ps(xd[j] + b));
+            acc[j] = _mm_fmadd_ps(d, _mm_cvtepi32_ps(s), acc[j]);
+        }
+    }
+    float tail[NX] = {};
+    for (; b < nb; ++b) {
+        float dw;
+        const __m256i qw = dec.one(b, &dw);
+        const __m256i aw = _mm256_sign_epi8(qw, qw);
+        for (int j = 0; j < NX; ++j) {
+            const __m256i p = dot_u8_i8(aw, _mm256_sign_epi8(load256(xb[j][b].qs), qw));
+            __m128i s = _mm_add_epi32(_mm256_castsi256_si128(p), _mm256_extracti128_si256(p, 1));
+            s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
+            s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
+            tail[j] += dw * xd[j][b] * static_cast<float>(_mm_cvtsi128_si32(s));
+        }
+    }
+    for (int j = 0; j < NX; ++j) {
+        __m128 s = _mm_add_ps(acc[j], _mm_movehl_ps(acc[j], acc[j]));
+        s = _mm_add_ss(s, _mm_movehdup_ps(s));
+        out[j * os] = _mm_cvtss_f32(s) + tail[j];
+    }
+}
 
 // ---- Q4_K × Q8_K -------------------------------------------------------------------------------
 template <int NX>
@@ -135,14 +222,13 @@ void dot_q4_k_n(int64_t nb, const BlockQ4K* w, const void* x, size_t xs, float* 
             const __m256i q = load256(wb.qs + 32 * c);
             const __m256i lo = _mm256_and_si256(q, m4);
             const __m256i hi = _mm256_and_si256(_mm256_srli_epi16(q, 4), m4);
-            const __m256i s_lo =
-                _mm256_shuffle_epi8(sc16, _mm256_set1_epi16(static_cast<short>((4 * c + 1) << 8 | (4 * c))));
+            const __m256i s_lo = _mm256_shuffle_epi8(
+                sc16, _mm256_set1_epi16(static_cast<short>((4 * c + 1) << 8 | (4 * c))));
             const __m256i s_hi = _mm256_shuffle_epi8(
                 sc16, _mm256_set1_epi16(static_cast<short>((4 * c + 3) << 8 | (4 * c + 2))));
             for (int j = 0; j < NX; ++j) {
                 const int8_t* xq = xr[j][b].qs + 64 * c;
-                const __m256i p_lo =
-                    _mm256_madd_epi16(_mm256_maddubs_epi16(lo, load256(xq)), s_lo);
+                const __m256i p_lo = _mm256_madd_epi16(_mm256_maddubs_epi16(lo, load256(xq)), s_lo);
                 const __m256i p_hi =
                     _mm256_madd_epi16(_mm256_maddubs_epi16(hi, load256(xq + 32)), s_hi);
                 isum[j] = _mm256_add_epi32(isum[j], _mm256_add_epi32(p_lo, p_hi));
@@ -153,8 +239,7 @@ void dot_q4_k_n(int64_t nb, const BlockQ4K* w, const void* x, size_t xs, float* 
             const __m256i msum = _mm256_madd_epi16(mins16, load256(xr[j][b].bsums));
             const float dx = xr[j][b].d;
             acc[j] = _mm256_fmadd_ps(_mm256_set1_ps(dx * dw), _mm256_cvtepi32_ps(isum[j]), acc[j]);
-            acc[j] =
-                _mm256_fnmadd_ps(_mm256_set1_ps(dx * dminw), _mm256_cvtepi32_ps(msum), acc[j]);
+            acc[j] = _mm256_fnmadd_ps(_mm256_set1_ps(dx * dminw), _mm256_cvtepi32_ps(msum), acc[j]);
         }
     }
     for (int j = 0; j < NX; ++j)
@@ -178,8 +263,8 @@ void dot_q6_k_n(int64_t nb, const BlockQ6K* w, const void* x, size_t xs, float* 
         const __m128i sc8 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(wb.scales));
         // Scale pair (s, s+1) for the two 16-element halves of a 32-byte vector, as int16.
         auto pair = [&](int s) {
-            const __m128i mask = _mm_set_epi64x(0x0101010101010101LL * (s + 1),
-                                                0x0101010101010101LL * s);
+            const __m128i mask =
+                _mm_set_epi64x(0x0101010101010101LL * (s + 1), 0x0101010101010101LL * s);
             return _mm256_cvtepi8_epi16(_mm_shuffle_epi8(sc8, mask));
         };
         __m256i isum[NX];
@@ -212,8 +297,8 @@ void dot_q6_k_n(int64_t nb, const BlockQ6K* w, const void* x, size_t xs, float* 
         for (int j = 0; j < NX; ++j) {
             const __m256i msum = _mm256_madd_epi16(sc16, load256(xr[j][b].bsums));
             const __m256i total = _mm256_sub_epi32(isum[j], _mm256_slli_epi32(msum, 5));
-            acc[j] = _mm256_fmadd_ps(_mm256_set1_ps(dw * xr[j][b].d), _mm256_cvtepi32_ps(total),
-                                     acc[j]);
+            acc[j] =
+                _mm256_fmadd_ps(_mm256_set1_ps(dw * xr[j][b].d), _mm256_cvtepi32_ps(total), acc[j]);
         }
     }
     for (int j = 0; j < NX; ++j)
@@ -232,9 +317,7 @@ struct LoadF16 {
         return _mm256_cvtph_ps(
             _mm_loadu_si128(reinterpret_cast<const __m128i*>(static_cast<const uint16_t*>(w) + i)));
     }
-    float scalar(const void* w, int64_t i) const {
-        return h2f(static_cast<const uint16_t*>(w)[i]);
-    }
+    float scalar(const void* w, int64_t i) const { return h2f(static_cast<const uint16_t*>(w)[i]); }
 };
 struct LoadBF16 {
     __m256 operator()(const void* w, int64_t i) const {
@@ -303,11 +386,11 @@ template <template <int> class Fn, typename... Args> void by_nx(int nx, Args... 
     }
 }
 
-template <typename Block, typename Decode> struct Blocks32 {
+template <typename Block, typename Decoder> struct Blocks32 {
     template <int NX> struct Fn {
         static void run(int64_t k, const void* w, const void* x, size_t xs, float* out,
                         int64_t os) {
-            dot_blocks32<NX>(k / 32, static_cast<const Block*>(w), x, xs, out, os, Decode{});
+            dot_blocks32<NX>(k, Decoder{static_cast<const Block*>(w)}, x, xs, out, os);
         }
     };
 };
@@ -370,8 +453,9 @@ void quantize_q8_0(const float* x, void* dst, int64_t n) {
         __m256 v[4];
         for (int i = 0; i < 4; ++i)
             v[i] = _mm256_loadu_ps(x + 8 * i);
-        __m256 m = _mm256_max_ps(_mm256_max_ps(_mm256_andnot_ps(sign, v[0]), _mm256_andnot_ps(sign, v[1])),
-                                 _mm256_max_ps(_mm256_andnot_ps(sign, v[2]), _mm256_andnot_ps(sign, v[3])));
+        __m256 m = _mm256_max_ps(
+            _mm256_max_ps(_mm256_andnot_ps(sign, v[0]), _mm256_andnot_ps(sign, v[1])),
+            _mm256_max_ps(_mm256_andnot_ps(sign, v[2]), _mm256_andnot_ps(sign, v[3])));
         __m128 m4 = _mm_max_ps(_mm256_castps256_ps128(m), _mm256_extractf128_ps(m, 1));
         m4 = _mm_max_ps(m4, _mm_movehl_ps(m4, m4));
         m4 = _mm_max_ss(m4, _mm_movehdup_ps(m4));
@@ -380,8 +464,8 @@ void quantize_q8_0(const float* x, void* dst, int64_t n) {
         const __m256 id = _mm256_set1_ps(amax != 0 ? 127.0f / amax : 0.0f);
         __m256i q[4];
         for (int i = 0; i < 4; ++i)
-            q[i] = _mm256_cvtps_epi32(_mm256_round_ps(_mm256_mul_ps(v[i], id),
-                                                      _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+            q[i] = _mm256_cvtps_epi32(_mm256_round_ps(
+                _mm256_mul_ps(v[i], id), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
         const __m256i p =
             _mm256_packs_epi16(_mm256_packs_epi32(q[0], q[1]), _mm256_packs_epi32(q[2], q[3]));
         const __m256i ordered =

@@ -41,7 +41,8 @@ static inline float fp16_to_fp32(uint16_t h) {
         ++e;
         mant <<= 1;
     } while ((mant & 0x400u) == 0);
-    return f32_from_bits(sign | ((112u - static_cast<uint32_t>(e)) << 23) | ((mant & 0x3FFu) << 13));
+    return f32_from_bits(sign | ((112u - static_cast<uint32_t>(e)) << 23) |
+                         ((mant & 0x3FFu) << 13));
 }
 
 // IEEE binary32 -> binary16, round to nearest even (§2.2).
@@ -53,12 +54,12 @@ static inline uint16_t fp32_to_fp16(float f) {
         return 0x7E00;
     if (ax >= 0x477FF000u) // >= 65520 rounds to inf (65504 + half ulp, tie goes to even = inf)
         return static_cast<uint16_t>(sign | 0x7C00u);
-    if (ax < 0x38800000u) { // below the smallest normal fp16 (2^-14): subnormal or zero
+    if (ax < 0x38800000u) {   // below the smallest normal fp16 (2^-14): subnormal or zero
         if (ax < 0x33000000u) // < 2^-25: rounds to zero (2^-25 itself ties to even = 0)
             return sign;
-        const uint32_t e = ax >> 23;          // 102..112
+        const uint32_t e = ax >> 23; // 102..112
         const uint32_t m = (ax & 0x7FFFFFu) | 0x800000u;
-        const uint32_t shift = 126u - e;      // value = m * 2^(e-150); fp16 unit = 2^-24
+        const uint32_t shift = 126u - e; // value = m * 2^(e-150); fp16 unit = 2^-24
         uint32_t q = m >> shift;
         const uint32_t rem = m & ((1u << shift) - 1u);
         const uint32_t half = 1u << (shift - 1u);
@@ -75,7 +76,9 @@ static inline uint16_t fp32_to_fp16(float f) {
     return static_cast<uint16_t>(sign | h);
 }
 
-static inline float bf16_to_fp32(uint16_t b) { return f32_from_bits(static_cast<uint32_t>(b) << 16); }
+static inline float bf16_to_fp32(uint16_t b) {
+    return f32_from_bits(static_cast<uint32_t>(b) << 16);
+}
 
 static inline uint16_t fp32_to_bf16(float f) {
     const uint32_t x = f32_bits(f);

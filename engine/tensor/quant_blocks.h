@@ -68,7 +68,8 @@ static_assert(sizeof(BlockQ6K) == 210);
 static_assert(sizeof(BlockQ8K) == 292);
 
 // §2.5: twice the OCP E2M1 values, so they fit int8.
-inline constexpr int8_t kMxfp4Values[16] = {0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12};
+inline constexpr int8_t kMxfp4Values[16] = {0, 1,  2,  3,  4,  6,  8,  12,
+                                            0, -1, -2, -3, -4, -6, -8, -12};
 
 // §2.5: d = 2^(e-128) (half the E8M0 value), built bit-exactly: fp32 bits 0x00200000 << e for
 // e < 2 (the two subnormal results), (e - 1) << 23 otherwise. 0xFF is not NaN (-> 2^127).

@@ -36,9 +36,9 @@ namespace {
 
 Status check_row(DType type, int64_t n, const char* what) {
     if (!dtype_is_computable(type))
-        return make_error(ErrorCode::Unsupported,
-                          std::string(what) + ": tensor type " + std::string(dtype_name(type)) +
-                              " is not supported");
+        return make_error(ErrorCode::Unsupported, std::string(what) + ": tensor type " +
+                                                      std::string(dtype_name(type)) +
+                                                      " is not supported");
     const int64_t bs = dtype_traits(type).block_size;
     if (n < 0 || n % bs != 0)
         return make_error(ErrorCode::InvalidArgument,
@@ -135,7 +135,8 @@ void quant_q8_0(const float* x, BlockQ8_0* b, int64_t nb) {
     }
 }
 
-// §2.4: d = max / -8 with max the signed value of largest magnitude, q = min(15, trunc(x·id + 8.5)).
+// §2.4: d = max / -8 with max the signed value of largest magnitude, q = min(15, trunc(x·id
+// + 8.5)).
 void quant_q4_0(const float* x, BlockQ4_0* b, int64_t nb) {
     for (int64_t i = 0; i < nb; ++i, x += kQK4_0) {
         float amax = 0, max = 0;
@@ -275,7 +276,8 @@ void quant_q4_k(const float* x, BlockQ4K* b, int64_t nb) {
         BlockQ4K& blk = b[i];
         std::memset(blk.scales, 0, sizeof blk.scales);
         for (int j = 0; j < 8; ++j) {
-            const uint8_t ls = static_cast<uint8_t>(std::min(63, nearest_int(inv_scale * scales[j])));
+            const uint8_t ls =
+                static_cast<uint8_t>(std::min(63, nearest_int(inv_scale * scales[j])));
             const uint8_t lm = static_cast<uint8_t>(std::min(63, nearest_int(inv_min * mins[j])));
             if (j < 4) {
                 blk.scales[j] = ls;
@@ -302,7 +304,8 @@ void quant_q4_k(const float* x, BlockQ4K* b, int64_t nb) {
         }
         for (int c = 0; c < 4; ++c)
             for (int l = 0; l < 32; ++l)
-                blk.qs[32 * c + l] = static_cast<uint8_t>(L[64 * c + l] | (L[64 * c + 32 + l] << 4));
+                blk.qs[32 * c + l] =
+                    static_cast<uint8_t>(L[64 * c + l] | (L[64 * c + 32 + l] << 4));
     }
 }
 

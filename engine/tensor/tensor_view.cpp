@@ -21,9 +21,9 @@ TensorView make_tensor_view(DType type, std::array<int64_t, 4> ne, const void* d
 
 Expected<TensorView> slice_matrix(const TensorView& t, int64_t i2) {
     if (i2 < 0 || i2 >= t.ne[2])
-        return make_error(ErrorCode::InvalidArgument,
-                          "slice_matrix: index " + std::to_string(i2) + " outside [0, " +
-                              std::to_string(t.ne[2]) + ")");
+        return make_error(ErrorCode::InvalidArgument, "slice_matrix: index " + std::to_string(i2) +
+                                                          " outside [0, " +
+                                                          std::to_string(t.ne[2]) + ")");
     TensorView s = t;
     s.data = t.row(0, i2);
     s.ne[2] = 1;
@@ -39,7 +39,8 @@ Status check_tensor_view(const TensorView& t, const char* what) {
                                                       " is not supported by the kernels");
     for (int64_t n : t.ne)
         if (n < 0)
-            return make_error(ErrorCode::InvalidArgument, std::string(what) + ": negative dimension");
+            return make_error(ErrorCode::InvalidArgument,
+                              std::string(what) + ": negative dimension");
     const int64_t bs = dtype_traits(t.type).block_size;
     if (t.ne[0] % bs != 0)
         return make_error(ErrorCode::InvalidArgument,

@@ -1,13 +1,26 @@
 #include "gguf_fixtures.h"
 
 #include <algorithm>
-#include <cassert>
+#include <cstdio>
+#include <cstdlib>
 #include <fcntl.h>
 #include <fstream>
 #include <iterator>
 #include <unistd.h>
 
 namespace folio::test {
+
+namespace {
+
+// A fixture that does not match the file is a bug in the test: stop loudly in every build type.
+void require(bool ok, const char* what) {
+    if (!ok) {
+        std::fprintf(stderr, "gguf_fixtures: %s\n", what);
+        std::abort();
+    }
+}
+
+} // namespace
 
 Bytes pattern_bytes(size_t n, uint32_t seed) {
     Bytes b(n);
@@ -28,20 +41,17 @@ gguf::Writer base_writer() {
     w.set_int_array("test.array", gguf::ValueType::I32, {1, 2, 3});
     w.set_string("test.string", "hello");
     w.set_alignment(32);
-    Status s = w.add_tensor("tensor_a", {8, 4}, DType::F32, pattern_bytes(128, 1));
-    assert(s);
-    s = w.add_tensor("tensor_b", {64, 2}, DType::Q8_0, pattern_bytes(136, 2));
-    assert(s);
-    s = w.add_tensor("tensor_c", {16}, DType::F32, pattern_bytes(64, 3));
-    assert(s);
-    (void)s;
+    require(bool(w.add_tensor("tensor_a", {8, 4}, DType::F32, pattern_bytes(128, 1))), "tensor_a");
+    require(bool(w.add_tensor("tensor_b", {64, 2}, DType::Q8_0, pattern_bytes(136, 2))),
+            "tensor_b");
+    require(bool(w.add_tensor("tensor_c", {16}, DType::F32, pattern_bytes(64, 3))), "tensor_c");
     return w;
 }
 
 Bytes base_file_bytes() {
     gguf::Writer w = base_writer();
     auto header = w.serialize_header();
-    assert(header);
+    require(header.has_value(), "serialize_header failed");
     Bytes out = std::move(header).value();
     for (uint32_t seed = 1; seed <= 3; ++seed) {
         const size_t n = seed == 1 ? 128 : seed == 2 ? 136 : 64;
@@ -59,13 +69,13 @@ size_t find_bytes(const Bytes& bytes, std::string_view needle) {
 
 KvFields kv_fields(const Bytes& bytes, std::string_view key) {
     const size_t k = find_bytes(bytes, key);
-    assert(k != std::string::npos && k >= 8);
+    require(k != std::string::npos && k >= 8, "key not found in the file");
     return {k - 8, k, k + key.size(), k + key.size() + 4};
 }
 
 TensorFields tensor_fields(const Bytes& bytes, std::string_view name) {
     const size_t n = find_bytes(bytes, name);
-    assert(n != std::string::npos && n >= 8);
+    require(n != std::string::npos && n >= 8, "tensor name not found in the file");
     TensorFields f{};
     f.name_len = n - 8;
     f.name = n;

@@ -590,19 +590,33 @@ void TestGguf::malformedFile() {
     QVERIFY2(msg.contains(QStringLiteral(" at byte ")), qPrintable(msg));
     for (const QString& e : expected)
         QVERIFY2(msg.contains(e), qPrintable("missing '" + e + "' in: " + msg));
+    // The public API reports the same error.
+    auto info = inspect_model(path);
+    QVERIFY(!info);
+    QCOMPARE(q(info.error().message), msg);
 }
 
 void TestGguf::fuzzFlipsAndTruncations() {
     const Bytes base = base_file_bytes();
+    const size_t header_end = tensor_fields(base, "tensor_c").offset + 8;
     const std::string path = scratch("fuzz") + "/fuzz.gguf";
     std::mt19937 rng(1234);
     const auto start = std::chrono::steady_clock::now();
     int accepted = 0, rejected = 0;
     for (int iter = 0; iter < 2000; ++iter) {
         Bytes b = base;
-        const int kind = iter % 4;
+        const int kind = iter % 5;
         if (kind == 3) {
             b.resize(rng() % base.size());
+        } else if (kind == 4) {
+            // An extreme integer over some header field (counts, lengths, types, ne, offsets).
+            static const uint64_t extremes[] = {
+                0,          1,          3,     63,        64, 1u << 30, (1u << 30) + 1,
+                1ull << 31, 1ull << 63, ~0ull, ~0ull << 1};
+            const uint64_t v = extremes[rng() % std::size(extremes)];
+            const size_t width = rng() % 2 ? 8 : 4;
+            const size_t at = rng() % (header_end - width);
+            std::memcpy(b.data() + at, &v, width);
         } else {
             // Bias flips toward the header, where they matter most.
             const size_t limit = kind == 0 ? base.size() : 600;

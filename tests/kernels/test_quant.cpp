@@ -2,6 +2,9 @@
 // spec/GGUF_LAYOUT.md §2.
 #include <QtTest>
 
+#include "support/test_support.h"
+
+#include "gguf/gguf_file.h"
 #include "tensor/fp16.h"
 #include "tensor/quant_blocks.h"
 #include "tensor/quantize.h"
@@ -41,7 +44,9 @@ std::vector<float> random_normal(size_t n, uint32_t seed, float sigma = 1.0f) {
     return v;
 }
 
-float bits(uint32_t u) { return f32_from_bits(u); }
+float bits(uint32_t u) {
+    return f32_from_bits(u);
+}
 
 } // namespace
 
@@ -53,22 +58,22 @@ private slots:
         QCOMPARE(fp32_to_fp16(-0.0f), uint16_t(0x8000));
         QCOMPARE(fp32_to_fp16(1.0f), uint16_t(0x3C00));
         QCOMPARE(fp32_to_fp16(-2.0f), uint16_t(0xC000));
-        QCOMPARE(fp32_to_fp16(65504.0f), uint16_t(0x7BFF));        // max finite
-        QCOMPARE(fp32_to_fp16(65519.996f), uint16_t(0x7BFF));      // just below the tie
-        QCOMPARE(fp32_to_fp16(65520.0f), uint16_t(0x7C00));        // tie -> even = inf
-        QCOMPARE(fp32_to_fp16(1e10f), uint16_t(0x7C00));           // overflow -> inf
+        QCOMPARE(fp32_to_fp16(65504.0f), uint16_t(0x7BFF));   // max finite
+        QCOMPARE(fp32_to_fp16(65519.996f), uint16_t(0x7BFF)); // just below the tie
+        QCOMPARE(fp32_to_fp16(65520.0f), uint16_t(0x7C00));   // tie -> even = inf
+        QCOMPARE(fp32_to_fp16(1e10f), uint16_t(0x7C00));      // overflow -> inf
         QCOMPARE(fp32_to_fp16(-std::numeric_limits<float>::infinity()), uint16_t(0xFC00));
         QCOMPARE(fp32_to_fp16(std::numeric_limits<float>::quiet_NaN()), uint16_t(0x7E00));
         QCOMPARE(fp32_to_fp16(bits(0xFF800001u)), uint16_t(0x7E00)); // any NaN -> 0x7E00
         // Subnormals: unit 2^-24.
         QCOMPARE(fp32_to_fp16(std::ldexp(1.0f, -24)), uint16_t(0x0001));
-        QCOMPARE(fp32_to_fp16(std::ldexp(1.0f, -25)), uint16_t(0x0000));      // tie -> even 0
-        QCOMPARE(fp32_to_fp16(std::ldexp(1.5f, -25)), uint16_t(0x0001));      // above the tie
-        QCOMPARE(fp32_to_fp16(std::ldexp(3.0f, -25)), uint16_t(0x0002));      // 1.5 units -> 2
-        QCOMPARE(fp32_to_fp16(std::ldexp(5.0f, -25)), uint16_t(0x0002));      // 2.5 units -> 2
-        QCOMPARE(fp32_to_fp16(std::ldexp(1023.0f, -24)), uint16_t(0x03FF));   // largest subnormal
-        QCOMPARE(fp32_to_fp16(std::ldexp(1023.5f, -24)), uint16_t(0x0400));   // rounds to normal
-        QCOMPARE(fp32_to_fp16(std::ldexp(1.0f, -14)), uint16_t(0x0400));      // smallest normal
+        QCOMPARE(fp32_to_fp16(std::ldexp(1.0f, -25)), uint16_t(0x0000));    // tie -> even 0
+        QCOMPARE(fp32_to_fp16(std::ldexp(1.5f, -25)), uint16_t(0x0001));    // above the tie
+        QCOMPARE(fp32_to_fp16(std::ldexp(3.0f, -25)), uint16_t(0x0002));    // 1.5 units -> 2
+        QCOMPARE(fp32_to_fp16(std::ldexp(5.0f, -25)), uint16_t(0x0002));    // 2.5 units -> 2
+        QCOMPARE(fp32_to_fp16(std::ldexp(1023.0f, -24)), uint16_t(0x03FF)); // largest subnormal
+        QCOMPARE(fp32_to_fp16(std::ldexp(1023.5f, -24)), uint16_t(0x0400)); // rounds to normal
+        QCOMPARE(fp32_to_fp16(std::ldexp(1.0f, -14)), uint16_t(0x0400));    // smallest normal
         QCOMPARE(fp32_to_fp16(-std::ldexp(1.0f, -30)), uint16_t(0x8000));
         // Normal ties: 1 + 2^-11 is halfway between 0x3C00 and 0x3C01 -> even.
         QCOMPARE(fp32_to_fp16(1.0f + std::ldexp(1.0f, -11)), uint16_t(0x3C00));
@@ -160,16 +165,18 @@ private slots:
 
     // MODEL_SPEC.md §11.3 test block: exact bytes and values.
     void mxfp4SpecBlock() {
-        const std::vector<float> x = {0,    .1f, -.2f, .3f, .75f, -.75f, 1.75f, 3.5f, 5,     6,   7.9f,
-                                      -7.9f, 1,  -1,   2,   -2.5f, .25f, .5f,   1.25f, 1.5f, 3,     4,
-                                      -4,   -6,  .01f, -.01f, 2.9f, 3.1f, .6f, -.6f,  7,     -0.f};
+        const std::vector<float> x = {0,    .1f,   -.2f,  .3f,   .75f, -.75f, 1.75f, 3.5f,
+                                      5,    6,     7.9f,  -7.9f, 1,    -1,    2,     -2.5f,
+                                      .25f, .5f,   1.25f, 1.5f,  3,    4,     -4,    -6,
+                                      .01f, -.01f, 2.9f,  3.1f,  .6f,  -.6f,  7,     -0.f};
         auto q = quant(DType::MXFP4, x);
         const uint8_t expect[17] = {127,  0x00, 0x10, 0x20, 0x31, 0x51, 0x69, 0xe3, 0xf5,
                                     0x06, 0x07, 0x57, 0x5f, 0x12, 0x9a, 0x74, 0x0c};
         for (int i = 0; i < 17; ++i)
             QCOMPARE(q[i], expect[i]);
-        const float values[32] = {0, 0,  0, .5f, .5f, -.5f, 1.5f, 3, 4,  6, 6, -6, 1, -1, 2, -2,
-                                  0, .5f, 1, 1.5f, 3,  4,    -4,   -6, 0, 0, 3, 3,  .5f, -.5f, 6, 0};
+        const float values[32] = {0,  0,  0,  .5f, .5f, -.5f, 1.5f, 3,    4,    6, 6,
+                                  -6, 1,  -1, 2,   -2,  0,    .5f,  1,    1.5f, 3, 4,
+                                  -4, -6, 0,  0,   3,   3,    .5f,  -.5f, 6,    0};
         auto y = dequant(DType::MXFP4, q.data(), 32);
         for (int i = 0; i < 32; ++i)
             QCOMPARE(y[i], values[i]);
@@ -326,8 +333,8 @@ private slots:
 
     void quantizerEdgeCases_data() {
         QTest::addColumn<int>("type");
-        for (DType t : {DType::F16, DType::BF16, DType::Q8_0, DType::Q4_0, DType::Q4_K,
-                        DType::Q6_K, DType::MXFP4})
+        for (DType t : {DType::F16, DType::BF16, DType::Q8_0, DType::Q4_0, DType::Q4_K, DType::Q6_K,
+                        DType::MXFP4})
             QTest::newRow(std::string(dtype_name(t)).c_str()) << int(t);
     }
 
@@ -373,6 +380,44 @@ private slots:
         QVERIFY(!quantize_row(DType::Q4_K, dst, src, 64));
     }
 
+    // The reference quantizers against llama-quantize: every Q8_0 / MXFP4 tensor of the
+    // conformance models, re-quantized here from the F32 model, must be byte-identical.
+    void llamaQuantizeBytesMatch() {
+        FOLIO_REQUIRE_CONFORMANCE(dir);
+        const std::pair<const char*, const char*> pairs[] = {
+            {"ds2-qlora-f32.gguf", "ds2-qlora-q8_0.gguf"},
+            {"ds2-qlora-f32.gguf", "ds2-qlora-mxfp4moe.gguf"},
+            {"kimi-linear-f32.gguf", "kimi-linear-q8_0.gguf"},
+            {"kimi-linear-f32.gguf", "kimi-linear-mxfp4moe.gguf"},
+        };
+        int compared = 0;
+        for (auto [f32_name, q_name] : pairs) {
+            auto f32 = gguf::File::open((dir + "/models/" + f32_name).toStdString());
+            auto q = gguf::File::open((dir + "/models/" + q_name).toStdString());
+            if (!f32 || !q)
+                QSKIP("conformance models not readable");
+            for (const gguf::TensorInfo& t : (*q)->tensors()) {
+                if (t.type == DType::F32)
+                    continue;
+                const gguf::TensorInfo* src = (*f32)->find_tensor(t.name);
+                QVERIFY2(src && src->type == DType::F32 && src->ne == t.ne, t.name.c_str());
+                const int64_t k = t.ne[0], rows = t.n_elements() / k;
+                const size_t rb = dtype_row_bytes(t.type, static_cast<uint64_t>(k));
+                std::vector<uint8_t> mine(rb);
+                for (int64_t r = 0; r < rows; ++r) {
+                    QVERIFY(quantize_row(t.type, reinterpret_cast<const float*>(src->data) + r * k,
+                                         mine.data(), k));
+                    QVERIFY2(
+                        std::memcmp(mine.data(), t.data + r * rb, rb) == 0,
+                        qPrintable(QString("%1 %2 row %3").arg(q_name).arg(t.name.c_str()).arg(r)));
+                }
+                ++compared;
+            }
+        }
+        qInfo("%d quantized tensors byte-identical to llama-quantize", compared);
+        QVERIFY(compared > 50);
+    }
+
     void tensorViewStridesAndSlices() {
         std::vector<uint8_t> data(dtype_row_bytes(DType::Q8_0, 64) * 3 * 4);
         TensorView v = make_tensor_view(DType::Q8_0, {64, 3, 4, 1}, data.data());
@@ -393,7 +438,8 @@ private slots:
         } info{DType::F16, {8, 2, 1, 1}, data.data()};
         TensorView g = tensor_view_of(info);
         QCOMPARE(g.nb[1], size_t(16));
-        QVERIFY(!check_tensor_view(make_tensor_view(DType::Q4_K, {100, 1, 1, 1}, data.data()), "t"));
+        QVERIFY(
+            !check_tensor_view(make_tensor_view(DType::Q4_K, {100, 1, 1, 1}, data.data()), "t"));
     }
 };
 

@@ -1,0 +1,50 @@
+#include "model/attention_core.h"
+
+#include <Eigen/Core>
+
+#include <cmath>
+#include <limits>
+
+namespace folio {
+
+namespace {
+using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using ConstMap = Eigen::Map<const RowMajor, 0, Eigen::OuterStride<>>;
+using MutMap = Eigen::Map<RowMajor, 0, Eigen::OuterStride<>>;
+} // namespace
+
+void attend_causal(const AttentionBlock& b, std::vector<float>& scores) {
+    const int64_t n_keys = b.pos0 + b.nq; // the last query sees all of them
+    scores.resize(static_cast<size_t>(b.nq * n_keys));
+    ConstMap Q(b.q, b.nq, b.dqk, Eigen::OuterStride<>(b.q_stride));
+    ConstMap K(b.k, n_keys, b.dqk, Eigen::OuterStride<>(b.k_stride));
+    MutMap S(scores.data(), b.nq, n_keys, Eigen::OuterStride<>(n_keys));
+    S.noalias() = Q * K.transpose();
+
+    for (int64_t i = 0; i < b.nq; ++i) {
+        float* row = scores.data() + i * n_keys;
+        const int64_t visible = b.pos0 + i + 1;
+        float max_v = -std::numeric_limits<float>::infinity();
+        for (int64_t j = 0; j < visible; ++j) {
+            row[j] *= b.scale;
+            max_v = row[j] > max_v ? row[j] : max_v;
+        }
+        double sum = 0.0;
+        for (int64_t j = 0; j < visible; ++j) {
+            const float e = std::exp(row[j] - max_v);
+            row[j] = e;
+            sum += e;
+        }
+        const float inv = static_cast<float>(1.0 / sum);
+        for (int64_t j = 0; j < visible; ++j)
+            row[j] *= inv;
+        for (int64_t j = visible; j < n_keys; ++j)
+            row[j] = 0.0f;
+    }
+
+    ConstMap V(b.v, n_keys, b.dv, Eigen::OuterStride<>(b.v_stride));
+    MutMap O(b.out, b.nq, b.dv, Eigen::OuterStride<>(b.out_stride));
+    O.noalias() = S * V;
+}
+
+} // namespace folio

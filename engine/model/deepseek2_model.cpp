@@ -1,0 +1,88 @@
+#include "model/deepseek2_model.h"
+
+#include "kernels/get_rows.h"
+#include "kernels/matmul.h"
+#include "kernels/norm.h"
+#include "model/mla_attention.h"
+#include "model/moe_ffn.h"
+
+#include <string>
+
+namespace folio {
+
+Expected<std::unique_ptr<Deepseek2Model>> load_deepseek2(const std::string& path) {
+    FOLIO_TRY(file, gguf::File::open(path));
+    FOLIO_TRY(config, read_model_config(*file));
+    FOLIO_TRY(weights, bind_deepseek2_weights(*file, config));
+    auto model = std::make_unique<Deepseek2Model>();
+    model->file = std::move(file);
+    model->config = std::move(config);
+    model->weights = std::move(weights);
+    return model;
+}
+
+MlaCache make_mla_cache(const ModelConfig& c, int64_t max_tokens) {
+    return MlaCache(c.n_layer, c.kv_lora_rank + c.qk_rope, max_tokens);
+}
+
+Status deepseek2_eval(const Deepseek2Model& model, MlaCache& cache, Deepseek2Scratch& s,
+                      const int32_t* tokens, int64_t n, const EvalOptions& opt,
+                      std::vector<float>& logits) {
+    const ModelConfig& c = model.config;
+    const Deepseek2Weights& w = model.weights;
+    const KernelContext& k = opt.kernels;
+    const int64_t E = c.n_embd, V = c.n_vocab;
+    if (n <= 0)
+        return make_error(ErrorCode::InvalidArgument, "no tokens to evaluate");
+    for (int64_t i = 0; i < n; ++i)
+        if (tokens[i] < 0 || tokens[i] >= static_cast<int32_t>(V))
+            return make_error(ErrorCode::InvalidArgument,
+                              "token id " + std::to_string(tokens[i]) + " at index " +
+                                  std::to_string(i) + " is outside the vocabulary (" +
+                                  std::to_string(V) + " tokens)");
+    if (cache.size() + n > cache.max_tokens())
+        return make_error(ErrorCode::InvalidArgument,
+                          "context is full: " + std::to_string(cache.size()) + " + " +
+                              std::to_string(n) + " tokens exceed " + std::to_string(cache.max_tokens()));
+
+    s.x.resize(static_cast<size_t>(n * E));
+    s.xn.resize(static_cast<size_t>(n * E));
+    s.ffn_out.resize(static_cast<size_t>(n * E));
+    FOLIO_CHECK(get_rows(k, w.token_embd, tokens, n, s.x.data(), E));
+
+    for (uint32_t il = 0; il < c.n_layer; ++il) {
+        const Deepseek2Layer& L = w.layers[il];
+        rms_norm(k, s.x.data(), static_cast<const float*>(L.attn_norm.data), s.xn.data(), E, n, E, E,
+                 c.rms_eps);
+        Status st = mla_attention(c, L, il, cache, s.xn.data(), n, opt.mla, k, s, s.ffn_out.data());
+        if (!st) {
+            cache.truncate(cache.size()); // drop the rows appended by this call
+            return st;
+        }
+        for (int64_t i = 0; i < n * E; ++i)
+            s.x[i] += s.ffn_out[i];
+
+        rms_norm(k, s.x.data(), static_cast<const float*>(L.ffn_norm.data), s.xn.data(), E, n, E, E,
+                 c.rms_eps);
+        st = c.is_moe_layer(il) ? moe_ffn(c, L, k, s.xn.data(), n, s, s.ffn_out.data())
+                                : dense_ffn(k, L.ffn_gate, L.ffn_up, L.ffn_down, s.xn.data(), n, E, s,
+                                            s.ffn_out.data());
+        if (!st) {
+            cache.truncate(cache.size());
+            return st;
+        }
+        for (int64_t i = 0; i < n * E; ++i)
+            s.x[i] += s.ffn_out[i];
+    }
+    cache.commit(n);
+
+    // Final norm and the output projection for the requested rows.
+    const int64_t first = opt.all_logits ? 0 : n - 1;
+    const int64_t rows = n - first;
+    rms_norm(k, s.x.data() + first * E, static_cast<const float*>(w.output_norm.data), s.xn.data(), E,
+             rows, E, E, c.rms_eps);
+    logits.resize(static_cast<size_t>(rows * V));
+    return matmul(k, w.output, s.xn.data(), E, rows, logits.data(), V);
+}
+
+} // namespace folio

@@ -1,0 +1,179 @@
+#include "model/mla_attention.h"
+
+#include "kernels/matmul.h"
+#include "kernels/norm.h"
+#include "kernels/rope.h"
+#include "model/attention_core.h"
+#include "tensor/quantize.h"
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+
+namespace folio {
+
+namespace {
+
+constexpr int64_t kQueryBlock = 64; // queries per attention task: bounds the score scratch
+
+using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using ConstMap = Eigen::Map<const RowMajor, 0, Eigen::OuterStride<>>;
+using MutMap = Eigen::Map<RowMajor, 0, Eigen::OuterStride<>>;
+
+// Dequantizes the 2-D slice h of a 3-D weight into rows of f32.
+Status dequantize_slice(const TensorView& t, int64_t h, std::vector<float>& out) {
+    FOLIO_TRY(slice, slice_matrix(t, h));
+    out.resize(static_cast<size_t>(slice.ne[0] * slice.ne[1]));
+    for (int64_t r = 0; r < slice.ne[1]; ++r)
+        FOLIO_CHECK(dequantize_row(slice.type, slice.row(r), out.data() + r * slice.ne[0], slice.ne[0]));
+    return {};
+}
+
+// Runs fn(head, query_begin, query_end, thread_scratch) over all (head, query block) pairs.
+template <typename Fn>
+void for_each_head_block(const KernelContext& ctx, int64_t H, int64_t T, Fn fn) {
+    const int64_t n_blocks = (T + kQueryBlock - 1) / kQueryBlock;
+    const int64_t tasks = H * n_blocks;
+#pragma omp parallel num_threads(std::max(1, ctx.n_threads))
+    {
+        std::vector<float> scores;
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t task = 0; task < tasks; ++task) {
+            const int64_t h = task / n_blocks, blk = task % n_blocks;
+            const int64_t q0 = blk * kQueryBlock, q1 = std::min(T, q0 + kQueryBlock);
+            fn(h, q0, q1, scores);
+        }
+    }
+}
+
+} // namespace
+
+double mla_naive_cost(const ModelConfig& c, uint32_t il, int64_t T, int64_t n_kv) {
+    const double H = c.n_head[il], kr = c.kv_lora_rank, dk = c.qk_head(), dv = c.v_head;
+    return n_kv * kr * (c.qk_nope + dv) * H + T * (n_kv + T) * 0.5 * (dk + dv) * H;
+}
+
+double mla_absorbed_cost(const ModelConfig& c, uint32_t il, int64_t T, int64_t n_kv) {
+    const double H = c.n_head[il], kr = c.kv_lora_rank, dr = c.qk_rope;
+    return T * kr * (c.qk_nope + c.v_head) * H + T * (n_kv + T) * 0.5 * (2 * kr + dr) * H;
+}
+
+Status mla_attention(const ModelConfig& c, const Deepseek2Layer& L, uint32_t il, MlaCache& cache,
+                     const float* xn, int64_t T, MlaForm form, const KernelContext& kctx,
+                     Deepseek2Scratch& s, float* out) {
+    const int64_t E = c.n_embd, H = c.n_head[il], kr = c.kv_lora_rank, dr = c.qk_rope,
+                  dn = c.qk_nope, dk = c.qk_head(), dv = c.v_head;
+    const int64_t pos0 = cache.size();
+    const int64_t row = kr + dr;
+
+    // q = attn_q_b · RMSNorm(attn_q_a · x) (or attn_q · x): [T][H·dk], per head [nope | rope].
+    s.q.resize(static_cast<size_t>(T * H * dk));
+    if (c.q_lora_rank > 0) {
+        const int64_t qr = c.q_lora_rank;
+        s.qa.resize(static_cast<size_t>(T * qr));
+        FOLIO_CHECK(matmul(kctx, L.q_a, xn, E, T, s.qa.data(), qr));
+        rms_norm(kctx, s.qa.data(), static_cast<const float*>(L.q_a_norm.data), s.qa.data(), qr, T,
+                 qr, qr, c.rms_eps);
+        FOLIO_CHECK(matmul(kctx, L.q_b, s.qa.data(), qr, T, s.q.data(), H * dk));
+    } else {
+        FOLIO_CHECK(matmul(kctx, L.q, xn, E, T, s.q.data(), H * dk));
+    }
+
+    // [c | k_pe] = attn_kv_a_mqa · x, written straight into the cache rows.
+    FOLIO_TRY(rows, cache.append(il, T));
+    FOLIO_CHECK(matmul(kctx, L.kv_a_mqa, xn, E, T, rows, row));
+    rms_norm(kctx, rows, static_cast<const float*>(L.kv_a_norm.data), rows, kr, T, row, row, c.rms_eps);
+
+    // RoPE (NORM pairs, YaRN) on q_pe of every head and on the shared k_pe, at their positions.
+    std::vector<int32_t> positions(static_cast<size_t>(T));
+    std::iota(positions.begin(), positions.end(), static_cast<int32_t>(pos0));
+    FOLIO_CHECK(rope(kctx, c.rope, s.q.data() + dn, dr, H, T, dk, H * dk, positions.data()));
+    FOLIO_CHECK(rope(kctx, c.rope, rows + kr, dr, 1, T, row, row, positions.data()));
+
+    const float* cache_rows = cache.view(il); // rows 0 .. pos0 + T
+    const int64_t n_kv = pos0 + T;
+    // Auto: the cheaper form, but the naive one only when W_UK / W_UV are stored in float.
+    // With quantized attn_k_b / attn_v_b, llama.cpp multiplies them with Q8_0-rounded
+    // activations (absorbed form); keeping that form keeps our logits next to its own.
+    const bool float_kv_b = activation_format(L.k_b.type) == DType::F32 &&
+                            activation_format(L.v_b.type) == DType::F32;
+    const bool naive = form == MlaForm::Naive ||
+                       (form == MlaForm::Auto && T > 1 && float_kv_b &&
+                        mla_naive_cost(c, il, T, n_kv) < mla_absorbed_cost(c, il, T, n_kv));
+
+    s.o.resize(static_cast<size_t>(T * H * dv));
+    if (naive) {
+        // §4.2: per head K_h = [W_UK,h·c | k_pe], V_h = W_UV,h·c, standard causal attention.
+        s.knope.resize(static_cast<size_t>(H * n_kv * dk));
+        s.vh.resize(static_cast<size_t>(H * n_kv * dv));
+        ConstMap C(cache_rows, n_kv, kr, Eigen::OuterStride<>(row));
+        for (int64_t h = 0; h < H; ++h) {
+            FOLIO_CHECK(dequantize_slice(L.k_b, h, s.deq_k)); // kr rows of dn: row j = W_UK[:, j]
+            FOLIO_CHECK(dequantize_slice(L.v_b, h, s.deq_v)); // dv rows of kr: row d = W_UV[d, :]
+            float* Kh = s.knope.data() + h * n_kv * dk;
+            float* Vh = s.vh.data() + h * n_kv * dv;
+            ConstMap Kb(s.deq_k.data(), kr, dn, Eigen::OuterStride<>(dn));
+            ConstMap Vb(s.deq_v.data(), dv, kr, Eigen::OuterStride<>(kr));
+            MutMap Knope(Kh, n_kv, dn, Eigen::OuterStride<>(dk));
+            MutMap V(Vh, n_kv, dv, Eigen::OuterStride<>(dv));
+            Knope.noalias() = C * Kb;
+            V.noalias() = C * Vb.transpose();
+            for (int64_t t = 0; t < n_kv; ++t)
+                std::memcpy(Kh + t * dk + dn, cache_rows + t * row + kr, sizeof(float) * dr);
+        }
+        for_each_head_block(kctx, H, T, [&](int64_t h, int64_t q0, int64_t q1, std::vector<float>& scratch) {
+            AttentionBlock b;
+            b.q = s.q.data() + q0 * H * dk + h * dk;
+            b.q_stride = H * dk;
+            b.nq = q1 - q0;
+            b.dqk = dk;
+            b.k = s.knope.data() + h * n_kv * dk;
+            b.k_stride = dk;
+            b.v = s.vh.data() + h * n_kv * dv;
+            b.v_stride = dv;
+            b.dv = dv;
+            b.pos0 = pos0 + q0;
+            b.scale = c.kq_scale;
+            b.out = s.o.data() + q0 * H * dv + h * dv;
+            b.out_stride = H * dv;
+            attend_causal(b, scratch);
+        });
+    } else {
+        // §4.3: q_abs,h = W_UK,hᵀ·q_nope,h (mul_mat with the [dn, kr] slice h), attention over
+        // the cached rows with keys [c | k_pe] and values c, then o_h = W_UV,h·ō_h.
+        s.qabs.resize(static_cast<size_t>(T * H * row));
+        for (int64_t h = 0; h < H; ++h) {
+            FOLIO_CHECK(matmul_expert(kctx, L.k_b, h, s.q.data() + h * dk, H * dk, T,
+                                      s.qabs.data() + h * row, H * row));
+            for (int64_t t = 0; t < T; ++t)
+                std::memcpy(s.qabs.data() + (t * H + h) * row + kr, s.q.data() + t * H * dk + h * dk + dn,
+                            sizeof(float) * dr);
+        }
+        s.obar.resize(static_cast<size_t>(T * H * kr));
+        for_each_head_block(kctx, H, T, [&](int64_t h, int64_t q0, int64_t q1, std::vector<float>& scratch) {
+            AttentionBlock b;
+            b.q = s.qabs.data() + (q0 * H + h) * row;
+            b.q_stride = H * row;
+            b.nq = q1 - q0;
+            b.dqk = row;
+            b.k = cache_rows;
+            b.k_stride = row;
+            b.v = cache_rows; // V = c, the first kr values of each cached row
+            b.v_stride = row;
+            b.dv = kr;
+            b.pos0 = pos0 + q0;
+            b.scale = c.kq_scale;
+            b.out = s.obar.data() + (q0 * H + h) * kr;
+            b.out_stride = H * kr;
+            attend_causal(b, scratch);
+        });
+        for (int64_t h = 0; h < H; ++h)
+            FOLIO_CHECK(matmul_expert(kctx, L.v_b, h, s.obar.data() + h * kr, H * kr, T,
+                                      s.o.data() + h * dv, H * dv));
+    }
+    return matmul(kctx, L.attn_output, s.o.data(), H * dv, T, out, E);
+}
+
+} // namespace folio
