@@ -5,20 +5,28 @@
 
 namespace folio::cli {
 
+int cmd_bench(std::vector<std::string> args);
 int cmd_bench_kernels(std::vector<std::string> args);
+int cmd_bench_tokenizer(std::vector<std::string> args);
 int cmd_info(std::vector<std::string> args);
 int cmd_logits(std::vector<std::string> args);
 int cmd_make_model(std::vector<std::string> args);
 int cmd_sysinfo(std::vector<std::string> args);
+int cmd_tokenize(std::vector<std::string> args);
 
 namespace {
 
 // Keep sorted by name. Later issues add: info, logits, tokenize, generate, bench, make-model,
 // bench-kernels, quantize, summarize, serve.
 const std::array kCommands = {
+    Command{"bench", "bench -m F.gguf [-p 512] [-n 64] [-t 2] [-r 3]   prefill/decode tokens per second",
+            cmd_bench},
     Command{"bench-kernels",
             "bench-kernels [-t N] [--rows R] [--cols C]   matvec GB/s vs memory bandwidth, GFLOP/s",
             cmd_bench_kernels},
+    Command{"bench-tokenizer",
+            "bench-tokenizer -m F.gguf [--text-file F]   tokenizer MB/s and tokens/s (1 thread)",
+            cmd_bench_tokenizer},
     Command{"info",
             "info FILE.gguf [--tensors]   architecture, sizes, parameters and metadata of a model",
             cmd_info},
@@ -32,6 +40,9 @@ const std::array kCommands = {
             cmd_make_model},
     Command{"sysinfo", "sysinfo                      CPU, SIMD kernels and memory of this machine",
             cmd_sysinfo},
+    Command{"tokenize",
+            "tokenize -m F.gguf (--text T | --text-file F) [--no-special] [--no-bos]   token ids",
+            cmd_tokenize},
 };
 
 } // namespace

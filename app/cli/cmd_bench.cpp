@@ -1,0 +1,43 @@
+// folio-cli bench: prefill and decode speed of a model, llama-bench style.
+#include "cli/args.h"
+#include "cli/commands.h"
+
+#include "bench_model.h"
+
+#include <cstdio>
+
+namespace folio::cli {
+
+int cmd_bench(std::vector<std::string> args) {
+    const Command& self = *find_command("bench");
+    Args a(std::move(args));
+    bench::BenchModelOptions o;
+    auto model = a.take_value("-m", "--model");
+    auto p = a.take_int("-p", "--n-prompt");
+    auto n = a.take_int("-n", "--n-gen");
+    auto t = a.take_int("-t", "--threads");
+    auto r = a.take_int("-r", "--repetitions");
+    const bool no_bw = a.take_switch("--no-bandwidth");
+    auto rest = a.positionals();
+    if (!a.ok())
+        return usage_error(self, a.error());
+    if (!rest.empty())
+        return usage_error(self, "unexpected argument " + rest[0]);
+    if (!model)
+        return usage_error(self, "-m is required");
+    o.model = *model;
+    if (p)
+        o.n_prompt = static_cast<int>(*p);
+    if (n)
+        o.n_gen = static_cast<int>(*n);
+    if (t)
+        o.threads = static_cast<int>(*t);
+    if (r)
+        o.reps = static_cast<int>(*r);
+    o.measure_bandwidth = !no_bw;
+    if (o.n_prompt < 0 || o.n_gen < 0 || o.threads < 1 || o.reps < 1)
+        return usage_error(self, "-p/-n must be >= 0, -t and -r >= 1");
+    return bench::run_bench_model(o, stdout);
+}
+
+} // namespace folio::cli

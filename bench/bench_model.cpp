@@ -1,0 +1,136 @@
+#include "bench_model.h"
+
+#include "folio/model_info.h"
+#include "memory_bandwidth.h"
+#include "model/deepseek2_model.h"
+#include "runtime/sampler.h"
+
+#include <chrono>
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <vector>
+
+namespace folio::bench {
+
+namespace {
+
+struct Stat {
+    double mean = 0, stddev = 0;
+};
+
+Stat stats(const std::vector<double>& v) {
+    Stat s;
+    s.mean = std::accumulate(v.begin(), v.end(), 0.0) / v.size();
+    double sq = 0;
+    for (double x : v)
+        sq += (x - s.mean) * (x - s.mean);
+    s.stddev = v.size() > 1 ? std::sqrt(sq / (v.size() - 1)) : 0.0;
+    return s;
+}
+
+// Weight bytes one decode step streams: every tensor except the embedding table (one row is
+// gathered), with routed experts counted at expert_used / expert_count.
+double active_bytes_per_token(const Deepseek2Model& m) {
+    const ModelConfig& c = m.config;
+    double bytes = 0;
+    for (const auto& t : m.file->tensors()) {
+        if (t.name == "token_embd.weight") {
+            bytes += static_cast<double>(t.row_bytes());
+            continue;
+        }
+        double b = static_cast<double>(t.size_bytes);
+        if (t.name.find("_exps.") != std::string::npos && c.n_expert > 0)
+            b *= static_cast<double>(c.n_expert_used) / c.n_expert;
+        bytes += b;
+    }
+    return bytes;
+}
+
+} // namespace
+
+int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
+    auto loaded = load_deepseek2(o.model);
+    if (!loaded) {
+        std::fprintf(stderr, "error: %s\n", loaded.error().to_string().c_str());
+        return 1;
+    }
+    const Deepseek2Model& m = **loaded;
+    auto info = inspect_model(o.model);
+    const std::string size = info ? format_bytes(info->file_size) : "?";
+    const std::string params = info ? format_count(info->parameter_count) : "?";
+    std::string types;
+    if (info)
+        for (const auto& t : info->by_type)
+            types += (types.empty() ? "" : "+") + t.type_name;
+
+    EvalOptions opt;
+    opt.kernels.n_threads = o.threads;
+    std::mt19937 rng(1234);
+    std::uniform_int_distribution<int32_t> tok(0, static_cast<int32_t>(m.config.n_vocab) - 1);
+
+    std::fprintf(out, "| model | size | params | backend | threads | test | t/s |\n");
+    std::fprintf(out, "| --- | ---: | ---: | --- | ---: | ---: | ---: |\n");
+    const std::string name = m.config.arch + " " + types;
+    auto row = [&](const std::string& test, const Stat& s) {
+        std::fprintf(out, "| %s | %s | %s | CPU | %d | %s | %.2f ± %.2f |\n", name.c_str(), size.c_str(),
+                     params.c_str(), o.threads, test.c_str(), s.mean, s.stddev);
+        std::fflush(out);
+    };
+
+    Deepseek2Scratch scratch;
+    std::vector<float> logits;
+    if (o.n_prompt > 0) {
+        std::vector<int32_t> prompt(static_cast<size_t>(o.n_prompt));
+        std::vector<double> rates;
+        for (int r = 0; r <= o.reps; ++r) { // rep 0 warms up caches and page mappings
+            for (auto& t : prompt)
+                t = tok(rng);
+            MlaCache cache = make_mla_cache(m.config, o.n_prompt);
+            auto t0 = std::chrono::steady_clock::now();
+            Status s = deepseek2_eval(m, cache, scratch, prompt.data(), o.n_prompt, opt, logits);
+            auto t1 = std::chrono::steady_clock::now();
+            if (!s) {
+                std::fprintf(stderr, "error: %s\n", s.error().to_string().c_str());
+                return 1;
+            }
+            if (r > 0)
+                rates.push_back(o.n_prompt / std::chrono::duration<double>(t1 - t0).count());
+        }
+        row("pp" + std::to_string(o.n_prompt), stats(rates));
+    }
+    Stat tg;
+    if (o.n_gen > 0) {
+        std::vector<double> rates;
+        for (int r = 0; r <= o.reps; ++r) {
+            MlaCache cache = make_mla_cache(m.config, o.n_gen + 1);
+            int32_t next = tok(rng);
+            auto t0 = std::chrono::steady_clock::now();
+            for (int i = 0; i < o.n_gen; ++i) {
+                Status s = deepseek2_eval(m, cache, scratch, &next, 1, opt, logits);
+                if (!s) {
+                    std::fprintf(stderr, "error: %s\n", s.error().to_string().c_str());
+                    return 1;
+                }
+                next = argmax(logits);
+            }
+            auto t1 = std::chrono::steady_clock::now();
+            if (r > 0)
+                rates.push_back(o.n_gen / std::chrono::duration<double>(t1 - t0).count());
+        }
+        tg = stats(rates);
+        row("tg" + std::to_string(o.n_gen), tg);
+    }
+    if (o.n_gen > 0 && o.measure_bandwidth) {
+        const BandwidthResult bw = measure_read_bandwidth(size_t(1) << 30, o.threads, 5);
+        const double active = active_bytes_per_token(m);
+        std::fprintf(out,
+                     "\ndecode: %.1f MB of weights per token x %.2f t/s = %.2f GB/s; read bandwidth "
+                     "(%d threads, 1 GiB) %.2f GB/s; fraction %.2f\n",
+                     active / 1e6, tg.mean, active * tg.mean / 1e9, o.threads, bw.gb_per_s,
+                     active * tg.mean / 1e9 / bw.gb_per_s);
+    }
+    return 0;
+}
+
+} // namespace folio::bench

@@ -1,0 +1,23 @@
+#pragma once
+// `folio-cli bench`: prefill (pp) and decode (tg) tokens/s of a model in llama-bench's style
+// (model, size, params, threads, test, t/s mean ± stddev over repetitions), plus the decode
+// throughput as a fraction of this machine's read bandwidth measured in the same run.
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+namespace folio::bench {
+
+struct BenchModelOptions {
+    std::string model;
+    int n_prompt = 512; // pp test size (0 = skip)
+    int n_gen = 64;     // tg test size (0 = skip)
+    int threads = 2;
+    int reps = 3;
+    bool measure_bandwidth = true;
+};
+
+int run_bench_model(const BenchModelOptions& options, std::FILE* out);
+
+} // namespace folio::bench
