@@ -8,6 +8,8 @@ namespace folio::cli {
 int cmd_bench(std::vector<std::string> args);
 int cmd_bench_kernels(std::vector<std::string> args);
 int cmd_bench_tokenizer(std::vector<std::string> args);
+int cmd_image_embd(std::vector<std::string> args);
+int cmd_generate(std::vector<std::string> args);
 int cmd_info(std::vector<std::string> args);
 int cmd_logits(std::vector<std::string> args);
 int cmd_make_model(std::vector<std::string> args);
@@ -27,6 +29,15 @@ const std::array kCommands = {
     Command{"bench-tokenizer",
             "bench-tokenizer -m F.gguf [--text-file F]   tokenizer MB/s and tokens/s (1 thread)",
             cmd_bench_tokenizer},
+    Command{"image-embd",
+            "image-embd --mmproj P.gguf --image I.png [--dump OUT.f32] [-t N]   kimivl image "
+            "embeddings (vision encoder + projector)",
+            cmd_image_embd},
+    Command{"generate",
+            "generate -m F.gguf (-p TEXT | --tokens 1,2,3) [-n N] [--temp T] [--seed S] [--top-k K] "
+            "[--top-p P] [--min-p P] [--repeat-penalty R] [--stop S] [--chat] [--system S] [--ids] "
+            "[--ignore-eos] [-t N]   generate text",
+            cmd_generate},
     Command{"info",
             "info FILE.gguf [--tensors]   architecture, sizes, parameters and metadata of a model",
             cmd_info},
@@ -35,7 +46,7 @@ const std::array kCommands = {
             "[--mla auto|naive|absorbed]   evaluate tokens, print the top logits",
             cmd_logits},
     Command{"make-model",
-            "make-model --arch deepseek2 --preset tiny|small|bench --type f32|f16|q8_0|mxfp4-moe "
+            "make-model --arch deepseek2 --preset tiny|small|bench --type f32|f16|q8_0|q4_k_m|mxfp4-moe "
             "--seed N --out F.gguf   random-weights test model",
             cmd_make_model},
     Command{"sysinfo", "sysinfo                      CPU, SIMD kernels and memory of this machine",

@@ -23,16 +23,36 @@ using QuantizeRowFn = void (*)(const float* x, void* dst, int64_t n);
 
 inline constexpr int kMaxDotRows = 4;
 
-// Layout of a Q8_0 activation row as quantize_activations writes it for the matmul kernels:
-// k/32 BlockQ8_0 blocks, zero padding up to a multiple of 32 bytes, then k/32 floats holding
-// fp32(d) of each block (exact copies, so the fast kernels can load 4-8 scales at once instead of
-// converting fp16 per block). The reference kernels read only the blocks. (static: internal
-// linkage, see kernels/vec_dot_avx2.cpp.)
-static constexpr size_t q8_0_act_scales_offset(int64_t k) {
-    return (static_cast<size_t>(k / 32) * 34 + 31) / 32 * 32;
+// Layout of a Q8_0 activation row as quantize_activations writes it for the matmul kernels
+// (nb = k/32 blocks; every area starts at a multiple of 32 bytes from the row start):
+//   blocks      nb BlockQ8_0 (the §2.10 activation blocks; all the reference kernels read)
+//   scales      nb floats: fp32(d) of each block (exact copies of the fp16 scales)
+//   scales_dup  2·nb floats: each fp32(d) twice (d0 d0 d1 d1 ...)
+//   interleaved for each full group of 4 blocks b..b+3, 128 bytes: x_b[0..15] x_{b+2}[0..15]
+//               x_b[16..31] x_{b+2}[16..31] x_{b+1}[0..15] x_{b+3}[0..15] x_{b+1}[16..31]
+//               x_{b+3}[16..31] — the order in which the AVX2 Q4_0/MXFP4 kernels unpack two
+//               blocks' nibbles with one 256-bit load, so they need no cross-lane shuffles.
+// The extras are derived copies, so reference and AVX2 kernels still see the same numbers.
+// (static: internal linkage, see kernels/vec_dot_avx2.cpp.)
+struct Q8_0ActLayout {
+    size_t scales;
+    size_t scales_dup;
+    size_t interleaved;
+    size_t row_bytes;
+};
+
+static constexpr size_t pad32(size_t n) {
+    return (n + 31) / 32 * 32;
 }
-static constexpr size_t q8_0_act_row_bytes(int64_t k) {
-    return q8_0_act_scales_offset(k) + static_cast<size_t>(k / 32) * sizeof(float);
+
+static constexpr Q8_0ActLayout q8_0_act_layout(int64_t k) {
+    const size_t nb = static_cast<size_t>(k / 32);
+    Q8_0ActLayout l{};
+    l.scales = pad32(nb * 34);
+    l.scales_dup = l.scales + pad32(nb * 4);
+    l.interleaved = l.scales_dup + pad32(nb * 8);
+    l.row_bytes = l.interleaved + nb / 4 * 128;
+    return l;
 }
 
 struct KernelTable {

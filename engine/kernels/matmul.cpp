@@ -44,21 +44,56 @@ Status check_weight(const TensorView& w, const char* what) {
     return {};
 }
 
-// Rows of W handled together: they stay in L2 while groups of kMaxDotRows activation rows stream
-// past them.
+// The derived areas of a Q8_0 activation row (kernel_table.h Q8_0ActLayout) from its blocks.
+void fill_q8_0_act_extras(uint8_t* row, int64_t k) {
+    const Q8_0ActLayout l = q8_0_act_layout(k);
+    const auto* blocks = reinterpret_cast<const BlockQ8_0*>(row);
+    auto* scales = reinterpret_cast<float*>(row + l.scales);
+    auto* dup = reinterpret_cast<float*>(row + l.scales_dup);
+    const int64_t nb = k / kQK8_0;
+    for (int64_t b = 0; b < nb; ++b) {
+        scales[b] = fp16_to_fp32(blocks[b].d);
+        dup[2 * b] = dup[2 * b + 1] = scales[b];
+    }
+    int8_t* inter = reinterpret_cast<int8_t*>(row + l.interleaved);
+    for (int64_t b = 0; b + 4 <= nb; b += 4, inter += 128) {
+        const int64_t order[4] = {b, b + 2, b + 1, b + 3};
+        for (int p = 0; p < 2; ++p) {
+            const int8_t* x0 = blocks[order[2 * p]].qs;
+            const int8_t* x1 = blocks[order[2 * p + 1]].qs;
+            int8_t* o = inter + 64 * p;
+            std::copy(x0, x0 + 16, o);
+            std::copy(x1, x1 + 16, o + 16);
+            std::copy(x0 + 16, x0 + 32, o + 32);
+            std::copy(x1 + 16, x1 + 32, o + 48);
+        }
+    }
+}
+
+// Work is cut into tiles of kRowChunk weight rows × kTokenBlock activation rows. The rows of W in
+// a tile stay in L2 while groups of kMaxDotRows activation rows stream past them; consecutive
+// tiles share their weight rows, and the static schedule hands each thread a contiguous range
+// (so a matvec streams each thread's part of W exactly once). Tiling over tokens too keeps all
+// threads busy when N is small and T large.
 constexpr int64_t kRowChunk = 16;
+constexpr int64_t kTokenBlock = 64;
 
 void matmul_core(const KernelContext& ctx, const KernelTable& table, const TensorView& w,
                  const QuantizedActivations& x, float* y, int64_t y_stride) {
     const VecDotFn dot = dot_for(table, w.type);
     const int64_t k = w.ne[0], n = w.ne[1], t_count = x.n_rows;
     const int64_t n_chunks = (n + kRowChunk - 1) / kRowChunk;
-    const int threads = std::max(1, std::min<int>(ctx.n_threads, static_cast<int>(n_chunks)));
+    const int64_t n_tblocks = (t_count + kTokenBlock - 1) / kTokenBlock;
+    const int64_t n_tiles = n_chunks * n_tblocks;
+    const int threads =
+        static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(ctx.n_threads, n_tiles)));
 #pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
-    for (int64_t c = 0; c < n_chunks; ++c) {
+    for (int64_t tile = 0; tile < n_tiles; ++tile) {
+        const int64_t c = tile / n_tblocks, tb = tile % n_tblocks;
         const int64_t n0 = c * kRowChunk, n1 = std::min(n, n0 + kRowChunk);
-        for (int64_t t0 = 0; t0 < t_count; t0 += kMaxDotRows) {
-            const int nx = static_cast<int>(std::min<int64_t>(kMaxDotRows, t_count - t0));
+        const int64_t t_end = std::min(t_count, (tb + 1) * kTokenBlock);
+        for (int64_t t0 = tb * kTokenBlock; t0 < t_end; t0 += kMaxDotRows) {
+            const int nx = static_cast<int>(std::min<int64_t>(kMaxDotRows, t_end - t0));
             for (int64_t r = n0; r < n1; ++r)
                 dot(k, w.row(r), x.row(t0), x.row_bytes, nx, y + t0 * y_stride + r, y_stride);
         }
@@ -101,7 +136,7 @@ Status quantize_activations(const KernelContext& ctx, DType weight_type, const f
         out->rows = x;
         return {};
     }
-    out->row_bytes = format == DType::Q8_0 ? q8_0_act_row_bytes(k)
+    out->row_bytes = format == DType::Q8_0 ? q8_0_act_layout(k).row_bytes
                                            : dtype_row_bytes(format, static_cast<uint64_t>(k));
     out->storage.assign(out->row_bytes * static_cast<size_t>(n_rows), 0);
     out->rows = out->storage.data();
@@ -117,12 +152,8 @@ Status quantize_activations(const KernelContext& ctx, DType weight_type, const f
         const float* src = x + (row_ids ? row_ids[t] : t) * x_stride;
         if (quantize) {
             quantize(src, dst + t * rb, k);
-            if (format == DType::Q8_0) { // the f32 scale copies (kernel_table.h)
-                const auto* blocks = reinterpret_cast<const BlockQ8_0*>(dst + t * rb);
-                float* scales = reinterpret_cast<float*>(dst + t * rb + q8_0_act_scales_offset(k));
-                for (int64_t b = 0; b < k / kQK8_0; ++b)
-                    scales[b] = fp16_to_fp32(blocks[b].d);
-            }
+            if (format == DType::Q8_0)
+                fill_q8_0_act_extras(dst + t * rb, k);
         } else
             std::copy(src, src + k, reinterpret_cast<float*>(dst + t * rb));
     }
@@ -163,14 +194,18 @@ Status matmul_expert(const KernelContext& ctx, const TensorView& experts, int64_
 }
 
 Status matmul_expert_gathered(const KernelContext& ctx, const TensorView& experts, int64_t e,
-                              const float* x, int64_t x_stride, const int32_t* token_ids,
-                              int64_t n_ids, float* y, int64_t y_stride) {
+                              const float* x, int64_t x_stride, int64_t n_tokens,
+                              const int32_t* token_ids, int64_t n_ids, float* y, int64_t y_stride) {
     FOLIO_TRY(w, slice_matrix(experts, e));
     FOLIO_CHECK(check_weight(w, "matmul_expert_gathered"));
     for (int64_t i = 0; i < n_ids; ++i)
-        if (token_ids[i] < 0)
-            return make_error(ErrorCode::InvalidArgument,
-                              "matmul_expert_gathered: negative token index");
+        if (token_ids[i] < 0 || token_ids[i] >= n_tokens)
+            return make_error(ErrorCode::InvalidArgument, "matmul_expert_gathered: token index " +
+                                                              std::to_string(token_ids[i]) +
+                                                              " outside [0, " +
+                                                              std::to_string(n_tokens) + ")");
+    if (n_ids == 0)
+        return {};
     QuantizedActivations xq;
     FOLIO_CHECK(quantize_activations(ctx, w.type, x, w.ne[0], n_ids, x_stride, &xq, token_ids));
     const int64_t n = w.ne[1];

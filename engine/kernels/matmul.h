@@ -20,7 +20,8 @@
 // The reference kernels (kernels/reference/) implement exactly the same arithmetic in scalar
 // code, so reference and AVX2 agree up to float summation order.
 //
-// Work is split over output rows (N) across ctx.n_threads OpenMP threads.
+// Work is split over tiles of output rows (N) and, for large T, token blocks, across
+// ctx.n_threads OpenMP threads; results do not depend on the thread count.
 
 #include "folio/error.h"
 #include "kernels/kernel_context.h"
@@ -66,10 +67,11 @@ Status matmul(const KernelContext& ctx, const TensorView& w, const QuantizedActi
 // Expert e of a 3-D expert tensor [K, N, E] (no copy: pointer arithmetic over slice e).
 Status matmul_expert(const KernelContext& ctx, const TensorView& experts, int64_t e, const float* x,
                      int64_t x_stride, int64_t n_tokens, float* y, int64_t y_stride);
-// Gathered variant for tokens routed to expert e: for i < n_ids, output row token_ids[i] of y
-// (stride y_stride) = W_e · x row token_ids[i] (stride x_stride). Other rows of y are untouched.
+// Gathered variant for the tokens routed to expert e: x holds n_tokens rows (stride x_stride);
+// for i < n_ids, output row token_ids[i] of y (stride y_stride) = W_e · x row token_ids[i]. Other
+// rows of y are untouched. A token index outside [0, n_tokens) is an InvalidArgument error.
 Status matmul_expert_gathered(const KernelContext& ctx, const TensorView& experts, int64_t e,
-                              const float* x, int64_t x_stride, const int32_t* token_ids,
-                              int64_t n_ids, float* y, int64_t y_stride);
+                              const float* x, int64_t x_stride, int64_t n_tokens,
+                              const int32_t* token_ids, int64_t n_ids, float* y, int64_t y_stride);
 
 } // namespace folio

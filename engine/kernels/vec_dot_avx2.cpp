@@ -48,12 +48,8 @@ template <typename Block> const Block* x_row(const void* x, size_t xs, int j) {
 }
 
 // ---- weights with 32-element blocks against Q8_0 activations ---------------------------------
-// Blocks are handled four at a time: each block's 32 products are reduced to one exact int32
-// (maddubs, madd, then a horizontal-add tree across the four blocks), the four sums are
-// converted once and multiplied by the four products d_w·d_x in one 128-bit FMA. A Decoder
-// provides the 32 signed int8 weights of a block (one(b, &d)) and four at once (four(b, q, &d4)).
-// The activation scales come from the f32 copies after the blocks (q8_0_act_scales_offset).
 
+// §2.5 half E8M0 scales 2^(e-128), built with the exact bit patterns of e8m0_to_fp32_half.
 constexpr float kE8m0Half[256] = {
 #define FOLIO_E8M0(e) __builtin_bit_cast(float, (e) < 2 ? (0x00200000u << (e)) : ((e)-1u) << 23)
 #define FOLIO_E8M0_8(e)                                                                            \
@@ -71,21 +67,17 @@ constexpr float kE8m0Half[256] = {
 #undef FOLIO_E8M0
 };
 
-// Two blocks' 16 packed bytes -> each block's 32 nibbles (low = elements 0..15, high = 16..31).
-inline void unpack_nibbles_2(const uint8_t* qa, const uint8_t* qb, __m256i* a, __m256i* b) {
-    const __m256i v = _mm256_inserti128_si256(
-        _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(qa))),
-        _mm_loadu_si128(reinterpret_cast<const __m128i*>(qb)), 1);
-    const __m256i m4 = _mm256_set1_epi8(0x0F);
-    const __m256i lo = _mm256_and_si256(v, m4);
-    const __m256i hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), m4);
-    *a = _mm256_permute2x128_si256(lo, hi, 0x20);
-    *b = _mm256_permute2x128_si256(lo, hi, 0x31);
-}
-
 inline __m128 fp16x4(uint16_t a, uint16_t b, uint16_t c, uint16_t d) {
     return _mm_cvtph_ps(_mm_setr_epi16(static_cast<short>(a), static_cast<short>(b),
                                        static_cast<short>(c), static_cast<short>(d), 0, 0, 0, 0));
+}
+
+// Exact int32 sum of the 8 lanes.
+inline int hsum_i32(__m256i p) {
+    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(p), _mm256_extracti128_si256(p, 1));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
+    return _mm_cvtsi128_si32(s);
 }
 
 struct DecodeQ8_0 {
@@ -101,42 +93,103 @@ struct DecodeQ8_0 {
     }
 };
 
+// 4-bit weight types: packed nibbles qs(b), a byte-wise map from nibble to signed int8 weight,
+// and the block scales.
 struct DecodeQ4_0 {
     const BlockQ4_0* w;
-    __m256i one(int64_t b, float* d) const {
-        *d = h2f(w[b].d);
-        return _mm256_sub_epi8(unpack_nibbles(w[b].qs), _mm256_set1_epi8(8));
-    }
-    void four(int64_t b, __m256i* q, __m128* d) const {
-        unpack_nibbles_2(w[b].qs, w[b + 1].qs, &q[0], &q[1]);
-        unpack_nibbles_2(w[b + 2].qs, w[b + 3].qs, &q[2], &q[3]);
-        for (int i = 0; i < 4; ++i)
-            q[i] = _mm256_sub_epi8(q[i], _mm256_set1_epi8(8));
-        *d = fp16x4(w[b].d, w[b + 1].d, w[b + 2].d, w[b + 3].d);
-    }
+    const uint8_t* qs(int64_t b) const { return w[b].qs; }
+    static __m256i map(__m256i nib) { return _mm256_sub_epi8(nib, _mm256_set1_epi8(8)); }
+    float scale(int64_t b) const { return h2f(w[b].d); }
+    __m128 scales4(int64_t b) const { return fp16x4(w[b].d, w[b + 1].d, w[b + 2].d, w[b + 3].d); }
 };
 
 struct DecodeMxfp4 {
     const BlockMxfp4* w;
-    static __m256i table() {
-        return _mm256_setr_epi8(0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12, 0, 1, 2, 3,
-                                4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12);
+    const uint8_t* qs(int64_t b) const { return w[b].qs; }
+    static __m256i map(__m256i nib) {
+        const __m256i table =
+            _mm256_setr_epi8(0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12, 0, 1, 2, 3, 4,
+                             6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12);
+        return _mm256_shuffle_epi8(table, nib);
     }
-    __m256i one(int64_t b, float* d) const {
-        *d = kE8m0Half[w[b].e];
-        return _mm256_shuffle_epi8(table(), unpack_nibbles(w[b].qs));
-    }
-    void four(int64_t b, __m256i* q, __m128* d) const {
-        unpack_nibbles_2(w[b].qs, w[b + 1].qs, &q[0], &q[1]);
-        unpack_nibbles_2(w[b + 2].qs, w[b + 3].qs, &q[2], &q[3]);
-        const __m256i t = table();
-        for (int i = 0; i < 4; ++i)
-            q[i] = _mm256_shuffle_epi8(t, q[i]);
-        *d = _mm_setr_ps(kE8m0Half[w[b].e], kE8m0Half[w[b + 1].e], kE8m0Half[w[b + 2].e],
-                         kE8m0Half[w[b + 3].e]);
+    float scale(int64_t b) const { return kE8m0Half[w[b].e]; }
+    __m128 scales4(int64_t b) const {
+        return _mm_setr_ps(kE8m0Half[w[b].e], kE8m0Half[w[b + 1].e], kE8m0Half[w[b + 2].e],
+                           kE8m0Half[w[b + 3].e]);
     }
 };
 
+// Q4_0 / MXFP4 against Q8_0 activations, four blocks per step. One 256-bit register holds the
+// packed bytes of blocks b and b+2 (b+1 and b+3 in a second): masking gives their low nibbles
+// side by side, shifting their high nibbles, which match the activation row's interleaved copy
+// (kernel_table.h) lane for lane. The two int16 product vectors of a pair are added (|sum| ≤
+// 2·2·12·127 < 2^15), widened with madd, and one hadd of the two pairs leaves lanes
+// (b, b, b+1, b+1 | b+2, b+2, b+3, b+3), which meet the duplicated scales in one FMA.
+template <int NX, typename Decoder>
+void dot_nibbles32(int64_t k, const Decoder& dec, const void* x, size_t xs, float* out,
+                   int64_t os) {
+    const int64_t nb = k / 32;
+    const Q8_0ActLayout l = q8_0_act_layout(k);
+    const uint8_t* row[NX];
+    __m256 acc[NX];
+    for (int j = 0; j < NX; ++j) {
+        row[j] = static_cast<const uint8_t*>(x) + j * xs;
+        acc[j] = _mm256_setzero_ps();
+    }
+    const __m256i m4 = _mm256_set1_epi8(0x0F);
+    const __m256i ones = _mm256_set1_epi16(1);
+    const __m256i dup_idx = _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3);
+    int64_t b = 0;
+    for (; b + 4 <= nb; b += 4) {
+        const __m256i v02 = _mm256_inserti128_si256(
+            _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(dec.qs(b)))),
+            _mm_loadu_si128(reinterpret_cast<const __m128i*>(dec.qs(b + 2))), 1);
+        const __m256i v13 = _mm256_inserti128_si256(
+            _mm256_castsi128_si256(
+                _mm_loadu_si128(reinterpret_cast<const __m128i*>(dec.qs(b + 1)))),
+            _mm_loadu_si128(reinterpret_cast<const __m128i*>(dec.qs(b + 3))), 1);
+        __m256i w[4];
+        w[0] = Decoder::map(_mm256_and_si256(v02, m4));
+        w[1] = Decoder::map(_mm256_and_si256(_mm256_srli_epi16(v02, 4), m4));
+        w[2] = Decoder::map(_mm256_and_si256(v13, m4));
+        w[3] = Decoder::map(_mm256_and_si256(_mm256_srli_epi16(v13, 4), m4));
+        __m256i aw[4];
+        for (int i = 0; i < 4; ++i)
+            aw[i] = _mm256_sign_epi8(w[i], w[i]);
+        const __m256 dw = _mm256_permutevar8x32_ps(_mm256_castps128_ps256(dec.scales4(b)), dup_idx);
+        for (int j = 0; j < NX; ++j) {
+            const int8_t* xi = reinterpret_cast<const int8_t*>(row[j] + l.interleaved) + 32 * b;
+            __m256i p[4];
+            for (int i = 0; i < 4; ++i)
+                p[i] = _mm256_maddubs_epi16(aw[i], _mm256_sign_epi8(load256(xi + 32 * i), w[i]));
+            const __m256i s02 = _mm256_madd_epi16(_mm256_add_epi16(p[0], p[1]), ones);
+            const __m256i s13 = _mm256_madd_epi16(_mm256_add_epi16(p[2], p[3]), ones);
+            const __m256i h = _mm256_hadd_epi32(s02, s13);
+            const __m256 dx =
+                _mm256_loadu_ps(reinterpret_cast<const float*>(row[j] + l.scales_dup) + 2 * b);
+            acc[j] = _mm256_fmadd_ps(_mm256_mul_ps(dw, dx), _mm256_cvtepi32_ps(h), acc[j]);
+        }
+    }
+    float tail[NX] = {};
+    for (; b < nb; ++b) {
+        const float dw = dec.scale(b);
+        const __m256i qw = Decoder::map(unpack_nibbles(dec.qs(b)));
+        const __m256i aw = _mm256_sign_epi8(qw, qw);
+        for (int j = 0; j < NX; ++j) {
+            const auto* xb = reinterpret_cast<const BlockQ8_0*>(row[j]) + b;
+            const float dx = reinterpret_cast<const float*>(row[j] + l.scales)[b];
+            const int isum = hsum_i32(dot_u8_i8(aw, _mm256_sign_epi8(load256(xb->qs), qw)));
+            tail[j] += dw * dx * static_cast<float>(isum);
+        }
+    }
+    for (int j = 0; j < NX; ++j)
+        out[j * os] = hsum(acc[j]) + tail[j];
+}
+
+// Q8_0 weights, four blocks per step: each block's 32 products are reduced to one exact int32
+// (maddubs, madd, then a horizontal-add tree across the four blocks), the four sums are
+// converted once and multiplied by the four products d_w·d_x in one 128-bit FMA. The activation
+// scales come from the f32 copies after the blocks (Q8_0ActLayout).
 template <int NX, typename Decoder>
 void dot_blocks32(int64_t k, const Decoder& dec, const void* x, size_t xs, float* out, int64_t os) {
     const int64_t nb = k / 32;
@@ -146,7 +199,7 @@ void dot_blocks32(int64_t k, const Decoder& dec, const void* x, size_t xs, float
     for (int j = 0; j < NX; ++j) {
         xb[j] = x_row<BlockQ8_0>(x, xs, j);
         xd[j] = reinterpret_cast<const float*>(reinterpret_cast<const uint8_t*>(xb[j]) +
-                                               q8_0_act_scales_offset(k));
+                                               q8_0_act_layout(k).scales);
         acc[j] = _mm_setzero_ps();
     }
     int64_t b = 0;
@@ -175,11 +228,8 @@ void dot_blocks32(int64_t k, const Decoder& dec, const void* x, size_t xs, float
         const __m256i qw = dec.one(b, &dw);
         const __m256i aw = _mm256_sign_epi8(qw, qw);
         for (int j = 0; j < NX; ++j) {
-            const __m256i p = dot_u8_i8(aw, _mm256_sign_epi8(load256(xb[j][b].qs), qw));
-            __m128i s = _mm_add_epi32(_mm256_castsi256_si128(p), _mm256_extracti128_si256(p, 1));
-            s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
-            s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
-            tail[j] += dw * xd[j][b] * static_cast<float>(_mm_cvtsi128_si32(s));
+            const int isum = hsum_i32(dot_u8_i8(aw, _mm256_sign_epi8(load256(xb[j][b].qs), qw)));
+            tail[j] += dw * xd[j][b] * static_cast<float>(isum);
         }
     }
     for (int j = 0; j < NX; ++j) {
@@ -395,6 +445,15 @@ template <typename Block, typename Decoder> struct Blocks32 {
     };
 };
 
+template <typename Block, typename Decoder> struct Nibbles32 {
+    template <int NX> struct Fn {
+        static void run(int64_t k, const void* w, const void* x, size_t xs, float* out,
+                        int64_t os) {
+            dot_nibbles32<NX>(k, Decoder{static_cast<const Block*>(w)}, x, xs, out, os);
+        }
+    };
+};
+
 template <int NX> struct Q4KFn {
     static void run(int64_t k, const void* w, const void* x, size_t xs, float* out, int64_t os) {
         dot_q4_k_n<NX>(k / kQKK, static_cast<const BlockQ4K*>(w), x, xs, out, os);
@@ -431,10 +490,10 @@ void dot_q8_0(int64_t k, const void* w, const void* x, size_t xs, int nx, float*
     by_nx<Blocks32<BlockQ8_0, DecodeQ8_0>::Fn>(nx, k, w, x, xs, out, os);
 }
 void dot_q4_0(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
-    by_nx<Blocks32<BlockQ4_0, DecodeQ4_0>::Fn>(nx, k, w, x, xs, out, os);
+    by_nx<Nibbles32<BlockQ4_0, DecodeQ4_0>::Fn>(nx, k, w, x, xs, out, os);
 }
 void dot_mxfp4(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
-    by_nx<Blocks32<BlockMxfp4, DecodeMxfp4>::Fn>(nx, k, w, x, xs, out, os);
+    by_nx<Nibbles32<BlockMxfp4, DecodeMxfp4>::Fn>(nx, k, w, x, xs, out, os);
 }
 void dot_q4_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
     by_nx<Q4KFn>(nx, k, w, x, xs, out, os);

@@ -1,6 +1,12 @@
 // folio-cli as a user runs it: exit codes and output of --version, --help and errors.
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QtTest>
+
+#include <cmath>
 
 #include "folio/version.h"
 #include "support/test_support.h"
@@ -57,6 +63,68 @@ private slots:
         Run bad = runCli({QStringLiteral("sysinfo"), QStringLiteral("--bogus")});
         QCOMPARE(bad.exitCode, 2);
         QVERIFY(bad.err.contains(QStringLiteral("unknown option --bogus")));
+    }
+
+    void logitsDumpMatchesGolden() {
+        FOLIO_REQUIRE_CONFORMANCE(dir);
+        QFile json(dir + QStringLiteral("/goldens/ds2-qlora-f32.json"));
+        QVERIFY(json.open(QIODevice::ReadOnly));
+        const QJsonObject seq0 = QJsonDocument::fromJson(json.readAll())
+                                     .object()[QStringLiteral("sequences")].toArray()[0].toObject();
+        QStringList ids;
+        for (const auto& v : seq0[QStringLiteral("tokens")].toArray())
+            ids << QString::number(v.toInt());
+        const QString out = folio::test::scratchDir(QStringLiteral("cli-logits")) + QStringLiteral("/seq0.f32");
+        for (const QString& mode : {QString(), QStringLiteral("--seq")}) {
+            QStringList args = {QStringLiteral("logits"), QStringLiteral("-m"),
+                                dir + QStringLiteral("/models/ds2-qlora-f32.gguf"), QStringLiteral("--tokens"),
+                                ids.join(QLatin1Char(',')), QStringLiteral("--dump"), out};
+            if (!mode.isEmpty())
+                args << mode;
+            Run r = runCli(args);
+            QCOMPARE(r.exitCode, 0);
+            QVERIFY(r.out.startsWith(QStringLiteral("top1 id=")));
+            QFile ours(out), ref(dir + QStringLiteral("/goldens/ds2-qlora-f32.seq0.f32"));
+            QVERIFY(ours.open(QIODevice::ReadOnly) && ref.open(QIODevice::ReadOnly));
+            const QByteArray a = ours.readAll(), b = ref.readAll();
+            QCOMPARE(a.size(), b.size());
+            const float* fa = reinterpret_cast<const float*>(a.constData());
+            const float* fb = reinterpret_cast<const float*>(b.constData());
+            double maxd = 0;
+            for (qsizetype i = 0; i < a.size() / 4; ++i)
+                maxd = std::max(maxd, double(std::abs(fa[i] - fb[i])));
+            QVERIFY2(maxd <= 1e-4, qPrintable(QString::number(maxd)));
+        }
+    }
+
+    void greedyGenerateMatchesGolden() {
+        // Prompt 2 of ds2-vl-text-f32 emits <|im_end|> at step 6: --ignore-eos must go on.
+        FOLIO_REQUIRE_CONFORMANCE(dir);
+        QFile json(dir + QStringLiteral("/goldens/ds2-vl-text-f32.json"));
+        QVERIFY(json.open(QIODevice::ReadOnly));
+        const QJsonObject g = QJsonDocument::fromJson(json.readAll())
+                                  .object()[QStringLiteral("greedy")].toArray()[1].toObject();
+        QStringList prompt, expected;
+        for (const auto& v : g[QStringLiteral("prompt_tokens")].toArray())
+            prompt << QString::number(v.toInt());
+        for (const auto& v : g[QStringLiteral("generated")].toArray())
+            expected << QString::number(v.toInt());
+        Run r = runCli({QStringLiteral("generate"), QStringLiteral("-m"),
+                        dir + QStringLiteral("/models/ds2-vl-text-f32.gguf"), QStringLiteral("--tokens"),
+                        prompt.join(QLatin1Char(',')), QStringLiteral("-n"), QString::number(expected.size()),
+                        QStringLiteral("--temp"), QStringLiteral("0"), QStringLiteral("--ignore-eos"),
+                        QStringLiteral("--ids")});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out.trimmed(), expected.join(QLatin1Char(',')));
+    }
+
+    void badTokenIsAnError() {
+        FOLIO_REQUIRE_CONFORMANCE(dir);
+        Run r = runCli({QStringLiteral("logits"), QStringLiteral("-m"), dir + QStringLiteral("/models/ds2-lite-f32.gguf"),
+                        QStringLiteral("--tokens"), QStringLiteral("1,2,99999")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.startsWith(QStringLiteral("error: ")) && r.err.contains(QStringLiteral("99999")),
+                 qPrintable(r.err));
     }
 };
 

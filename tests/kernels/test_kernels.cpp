@@ -156,6 +156,23 @@ private slots:
         }
     }
 
+    // Few output rows, many tokens: the work is tiled over token blocks as well (matmul.cpp);
+    // every tile must land in the right place whatever the thread count.
+    void matmulManyTokensFewRows() {
+        for (DType t : {DType::F32, DType::Q8_0, DType::MXFP4, DType::Q4_K}) {
+            const int64_t k = 256, n = 3, tok = 130;
+            Weight w = make_weight(t, k, n, 1, 5);
+            auto x = random_normal(static_cast<size_t>(k * tok), 6);
+            auto y_ref = run_matmul(kRef, w.view, x, tok);
+            auto y1 = run_matmul(kFast1, w.view, x, tok);
+            auto y2 = run_matmul(kFast2, w.view, x, tok);
+            for (size_t i = 0; i < y_ref.size(); ++i) {
+                QCOMPARE(y2[i], y1[i]);
+                QVERIFY(std::fabs(y1[i] - y_ref[i]) <= 1e-4f * (1 + std::fabs(y_ref[i])));
+            }
+        }
+    }
+
     void activationQuantizersIdenticalOnBothPaths() {
         auto x = random_normal(1024, 5);
         x[3] = 0.0f;
@@ -187,8 +204,8 @@ private slots:
                 // Gathered: tokens 3 and 1 only, scattered back into their rows.
                 std::vector<float> g(static_cast<size_t>(n * tok), -1.0f);
                 const int32_t ids[2] = {3, 1};
-                QVERIFY(
-                    matmul_expert_gathered(kFast2, w.view, e, x.data(), k, ids, 2, g.data(), n));
+                QVERIFY(matmul_expert_gathered(kFast2, w.view, e, x.data(), k, tok, ids, 2,
+                                               g.data(), n));
                 for (int64_t r = 0; r < n; ++r) {
                     QCOMPARE(g[3 * n + r], y[3 * n + r]);
                     QCOMPARE(g[1 * n + r], y[1 * n + r]);
@@ -196,7 +213,10 @@ private slots:
                     QCOMPARE(g[2 * n + r], -1.0f);
                 }
             }
-            std::vector<float> y(static_cast<size_t>(n));
+            std::vector<float> y(static_cast<size_t>(n * tok));
+            const int32_t bad_ids[1] = {static_cast<int32_t>(tok)};
+            QVERIFY(!matmul_expert_gathered(kRef, w.view, 0, x.data(), k, tok, bad_ids, 1, y.data(),
+                                            n));
             auto bad = matmul_expert(kRef, w.view, e_count, x.data(), k, 1, y.data(), n);
             QVERIFY(!bad);
             QCOMPARE(bad.error().code, ErrorCode::InvalidArgument);

@@ -65,12 +65,14 @@ Status plan_deepseek2(const std::string& preset, gguf::Writer& w, std::vector<Te
 
     using I = TensorPlan::Init;
     const int64_t E = s.embd, H = s.heads, V = s.vocab, dk = s.nope + s.rope;
+    int64_t current_layer = -1;
     auto add = [&](std::string name, std::vector<int64_t> ne, I init = I::Normal) {
-        plans.push_back({std::move(name), std::move(ne), init});
+        plans.push_back({std::move(name), std::move(ne), current_layer, s.layers, init});
     };
     add("token_embd.weight", {E, V});
     for (uint32_t l = 0; l < s.layers; ++l) {
         const std::string b = "blk." + std::to_string(l) + ".";
+        current_layer = l;
         add(b + "attn_norm.weight", {E}, I::Norm);
         add(b + "attn_q_a.weight", {E, s.q_lora});
         add(b + "attn_q_a_norm.weight", {s.q_lora}, I::Norm);
@@ -96,6 +98,7 @@ Status plan_deepseek2(const std::string& preset, gguf::Writer& w, std::vector<Te
             add(b + "ffn_down_shexp.weight", {s.ff_exp * s.experts_shared, E});
         }
     }
+    current_layer = -1;
     add("output_norm.weight", {E}, I::Norm);
     add("output.weight", {E, V});
     return {};

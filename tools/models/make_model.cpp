@@ -23,6 +23,8 @@ uint32_t file_type_id(const std::string& recipe) {
         return 7;
     if (recipe == "mxfp4-moe")
         return 38;
+    if (recipe == "q4_k_m")
+        return 15;
     return 0;
 }
 
@@ -80,6 +82,19 @@ DType tensor_type_for(const std::string& recipe, const TensorPlan& t) {
     const auto block = static_cast<int64_t>(32);
     if (t.ne[0] % block != 0)
         return DType::F32; // as llama-quantize falls back for rows that do not fit the blocks
+    if (recipe == "q4_k_m") {
+        // llama.cpp's Q4_K_M mixture, simplified: Q6_K for output and for ffn_down / attn_v_b
+        // in the "more bits" layers (first and last eighth, every third in between), Q4_K for
+        // the rest; rows that do not fit 256-element blocks fall back to Q8_0.
+        const int64_t n_layer = t.n_layer > 0 ? t.n_layer : 1;
+        const int64_t il = t.layer;
+        const bool more_bits = il < n_layer / 8 || il >= 7 * n_layer / 8 || (il - n_layer / 8) % 3 == 2;
+        const bool sensitive = name == "output.weight" ||
+                               (il >= 0 && more_bits && (contains(name, "ffn_down") || contains(name, "attn_v_b")));
+        if (t.ne[0] % 256 != 0)
+            return DType::Q8_0;
+        return sensitive ? DType::Q6_K : DType::Q4_K;
+    }
     if (recipe == "mxfp4-moe" &&
         (contains(name, "_exps.") || contains(name, "attn_k_b") || contains(name, "attn_v_b")))
         return DType::MXFP4;
@@ -87,9 +102,10 @@ DType tensor_type_for(const std::string& recipe, const TensorPlan& t) {
 }
 
 Status make_model(const MakeModelOptions& o) {
-    if (o.type != "f32" && o.type != "f16" && o.type != "q8_0" && o.type != "mxfp4-moe")
+    if (o.type != "f32" && o.type != "f16" && o.type != "q8_0" && o.type != "mxfp4-moe" &&
+        o.type != "q4_k_m")
         return make_error(ErrorCode::InvalidArgument,
-                          "--type '" + o.type + "' is not one of f32, f16, q8_0, mxfp4-moe");
+                          "--type '" + o.type + "' is not one of f32, f16, q8_0, q4_k_m, mxfp4-moe");
     if (o.preset != "tiny" && o.preset != "small" && o.preset != "bench")
         return make_error(ErrorCode::InvalidArgument,
                           "--preset '" + o.preset + "' is not one of tiny, small, bench");

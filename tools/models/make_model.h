@@ -16,7 +16,7 @@ namespace folio::tools {
 struct MakeModelOptions {
     std::string arch = "deepseek2"; // deepseek2 (kimi-linear, deepseek32, kimi-hybrid later)
     std::string preset = "tiny";    // tiny (< 3 MB) | small (~100 MB) | bench (~1 GB, 920M params)
-    std::string type = "f32";       // f32 | f16 | q8_0 | mxfp4-moe
+    std::string type = "f32";       // f32 | f16 | q8_0 | q4_k_m | mxfp4-moe
     uint64_t seed = 42;
     std::string out;
     // Called after each tensor with (tensors done, tensors total); may be empty.
@@ -27,6 +27,8 @@ struct MakeModelOptions {
 struct TensorPlan {
     std::string name;
     std::vector<int64_t> ne; // ggml order
+    int64_t layer = -1;      // block index for blk.N.* tensors, else -1
+    int64_t n_layer = 0;     // block count of the model
     enum class Init { Normal, Norm, SmallBias } init = Init::Normal;
 };
 

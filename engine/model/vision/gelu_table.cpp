@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 namespace folio::vision {
 
@@ -46,6 +47,7 @@ void gelu_fp16(const KernelContext& ctx, const GeluTable& table, const float* x,
         for (int64_t i = c * kChunk; i < end; ++i) {
             const float xi = x[i];
             // ggml_vec_gelu_f32 clamps the tanh form only; the quick form always uses the table.
+            if (getenv("VIS_EXACT_GELU")) { y[i] = gelu_tanh_f32(xi); continue; }
             if (tanh_form && xi <= -10.0f)
                 y[i] = 0.0f;
             else if (tanh_form && xi >= 10.0f)

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
 namespace folio::vision {
@@ -15,7 +16,7 @@ int round_by(float x, int a) { return static_cast<int>(std::round(x / static_cas
 int ceil_by(float x, int a) { return static_cast<int>(std::ceil(x / static_cast<float>(a))) * a; }
 int floor_by(float x, int a) { return static_cast<int>(std::floor(x / static_cast<float>(a))) * a; }
 
-float lerp(float s, float e, float t) { return s + (e - s) * t; }
+float lerp(float s, float e, float t) { return getenv("VIS_FMA") ? std::fma(e - s, t, s) : s + (e - s) * t; }
 
 } // namespace
 
@@ -87,8 +88,10 @@ RgbImage resize_bilinear(const RgbImage& src, int width, int height) {
     dst.width = width;
     dst.height = height;
     dst.rgb.resize(static_cast<size_t>(width) * static_cast<size_t>(height) * 3);
-    const float x_ratio = static_cast<float>(src.width - 1) / static_cast<float>(width);
-    const float y_ratio = static_cast<float>(src.height - 1) / static_cast<float>(height);
+    float x_ratio = static_cast<float>(src.width - 1) / static_cast<float>(width);
+    float y_ratio = static_cast<float>(src.height - 1) / static_cast<float>(height);
+    if (getenv("VIS_RESIZE_ALT")) { x_ratio = static_cast<float>(src.width - 1) / static_cast<float>(width-1);
+    y_ratio = static_cast<float>(src.height - 1) / static_cast<float>(height-1); }
     const int x_last = std::max(src.width - 2, 0);
     const int y_last = std::max(src.height - 2, 0);
     const size_t stride = static_cast<size_t>(src.width) * 3;
@@ -108,7 +111,7 @@ RgbImage resize_bilinear(const RgbImage& src, int width, int height) {
             for (int c = 0; c < 3; ++c) {
                 const float top = lerp(row0[3 * x0 + c], row0[3 * x1 + c], x_lerp);
                 const float bottom = lerp(row1[3 * x0 + c], row1[3 * x1 + c], x_lerp);
-                out[3 * x + c] = static_cast<uint8_t>(lerp(top, bottom, y_lerp));
+                out[3 * x + c] = static_cast<uint8_t>(lerp(top, bottom, y_lerp) + (getenv("VIS_ROUND") ? 0.5f : 0.0f));
             }
         }
     }

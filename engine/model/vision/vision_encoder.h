@@ -1,0 +1,38 @@
+#pragma once
+// MoonViT + the kimivl projector (spec/GGUF_LAYOUT.md §6.3-§6.5, spec/MODEL_SPEC.md §7): image
+// → preprocessing → patch embedding + resized position table → blocks with 2D RoPE → post-norm
+// → 2x2 merge → projector, giving one embedding of the LM's hidden size per merged token.
+
+#include "folio/error.h"
+#include "kernels/kernel_context.h"
+#include "model/vision/image_io.h"
+#include "model/vision/image_preprocess.h"
+#include "model/vision/vision_model.h"
+
+#include <vector>
+
+namespace folio::vision {
+
+// What happened to one image (for CLIs, logs and the UI).
+struct EncodeInfo {
+    ImageSize source;
+    Letterbox layout;     // canvas (target) size, resized content, offsets
+    int grid_w = 0;       // patches per row (canvas width / patch)
+    int grid_h = 0;
+    int n_tokens = 0;     // (grid_h/2)·(grid_w/2)
+    double preprocess_ms = 0;
+    double encode_ms = 0; // patch embedding to projector output
+};
+
+// Returns [n_image_tokens][n_embd_text] floats, row-major; *n_tokens (if non-null) receives the
+// number of image tokens. Results do not depend on ctx.n_threads.
+Expected<std::vector<float>> encode_image(const VisionModel& model, const RgbImage& image,
+                                          const KernelContext& ctx, int* n_tokens,
+                                          EncodeInfo* info = nullptr);
+
+// Same from an already preprocessed image (its canvas must be a multiple of patch·merge).
+Expected<std::vector<float>> encode_preprocessed(const VisionModel& model,
+                                                 const PreprocessedImage& image,
+                                                 const KernelContext& ctx, int* n_tokens);
+
+} // namespace folio::vision
