@@ -2,9 +2,10 @@
 
 #include "folio/model_info.h"
 #include "memory_bandwidth.h"
-#include "model/deepseek2_model.h"
+#include "model/decoder_model.h"
 #include "runtime/sampler.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <numeric>
@@ -31,7 +32,7 @@ Stat stats(const std::vector<double>& v) {
 
 // Weight bytes one decode step streams: every tensor except the embedding table (one row is
 // gathered), with routed experts counted at expert_used / expert_count.
-double active_bytes_per_token(const Deepseek2Model& m) {
+double active_bytes_per_token(const DecoderModel& m) {
     const ModelConfig& c = m.config;
     double bytes = 0;
     for (const auto& t : m.file->tensors()) {
@@ -50,12 +51,12 @@ double active_bytes_per_token(const Deepseek2Model& m) {
 } // namespace
 
 int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
-    auto loaded = load_deepseek2(o.model);
+    auto loaded = load_decoder(o.model);
     if (!loaded) {
         std::fprintf(stderr, "error: %s\n", loaded.error().to_string().c_str());
         return 1;
     }
-    const Deepseek2Model& m = **loaded;
+    const DecoderModel& m = **loaded;
     auto info = inspect_model(o.model);
     const std::string size = info ? format_bytes(info->file_size) : "?";
     const std::string params = info ? format_count(info->parameter_count) : "?";
@@ -73,12 +74,12 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
     std::fprintf(out, "| --- | ---: | ---: | --- | ---: | ---: | ---: |\n");
     const std::string name = m.config.arch + " " + types;
     auto row = [&](const std::string& test, const Stat& s) {
-        std::fprintf(out, "| %s | %s | %s | CPU | %d | %s | %.2f ± %.2f |\n", name.c_str(), size.c_str(),
-                     params.c_str(), o.threads, test.c_str(), s.mean, s.stddev);
+        std::fprintf(out, "| %s | %s | %s | CPU | %d | %s | %.2f ± %.2f |\n", name.c_str(),
+                     size.c_str(), params.c_str(), o.threads, test.c_str(), s.mean, s.stddev);
         std::fflush(out);
     };
 
-    Deepseek2Scratch scratch;
+    DecoderScratch scratch;
     std::vector<float> logits;
     if (o.n_prompt > 0) {
         std::vector<int32_t> prompt(static_cast<size_t>(o.n_prompt));
@@ -86,9 +87,9 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
         for (int r = 0; r <= o.reps; ++r) { // rep 0 warms up caches and page mappings
             for (auto& t : prompt)
                 t = tok(rng);
-            MlaCache cache = make_mla_cache(m.config, o.n_prompt);
+            DecoderState state = make_decoder_state(m.config, o.n_prompt);
             auto t0 = std::chrono::steady_clock::now();
-            Status s = deepseek2_eval(m, cache, scratch, prompt.data(), o.n_prompt, opt, logits);
+            Status s = decoder_eval(m, state, scratch, prompt.data(), o.n_prompt, opt, logits);
             auto t1 = std::chrono::steady_clock::now();
             if (!s) {
                 std::fprintf(stderr, "error: %s\n", s.error().to_string().c_str());
@@ -103,11 +104,11 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
     if (o.n_gen > 0) {
         std::vector<double> rates;
         for (int r = 0; r <= o.reps; ++r) {
-            MlaCache cache = make_mla_cache(m.config, o.n_gen + 1);
+            DecoderState state = make_decoder_state(m.config, o.n_gen + 1);
             int32_t next = tok(rng);
             auto t0 = std::chrono::steady_clock::now();
             for (int i = 0; i < o.n_gen; ++i) {
-                Status s = deepseek2_eval(m, cache, scratch, &next, 1, opt, logits);
+                Status s = decoder_eval(m, state, scratch, &next, 1, opt, logits);
                 if (!s) {
                     std::fprintf(stderr, "error: %s\n", s.error().to_string().c_str());
                     return 1;
@@ -121,14 +122,51 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
         tg = stats(rates);
         row("tg" + std::to_string(o.n_gen), tg);
     }
+    for (int64_t depth : o.depths) {
+        // One repetition per depth: long prefills dominate the run time.
+        DecoderState state = make_decoder_state(m.config, depth + std::max(o.n_gen, 1));
+        std::vector<int32_t> prompt(static_cast<size_t>(depth));
+        for (auto& t : prompt)
+            t = tok(rng);
+        auto t0 = std::chrono::steady_clock::now();
+        for (int64_t i = 0; i < depth; i += o.ubatch) {
+            const int64_t n = std::min<int64_t>(o.ubatch, depth - i);
+            Status s = decoder_eval(m, state, scratch, prompt.data() + i, n, opt, logits);
+            if (!s) {
+                std::fprintf(stderr, "error: %s\n", s.error().to_string().c_str());
+                return 1;
+            }
+        }
+        auto t1 = std::chrono::steady_clock::now();
+        row("pp" + std::to_string(depth),
+            {depth / std::chrono::duration<double>(t1 - t0).count(), 0.0});
+        if (o.n_gen <= 0)
+            continue;
+        int32_t next = argmax(logits);
+        t0 = std::chrono::steady_clock::now();
+        for (int i = 0; i < o.n_gen; ++i) {
+            Status s = decoder_eval(m, state, scratch, &next, 1, opt, logits);
+            if (!s) {
+                std::fprintf(stderr, "error: %s\n", s.error().to_string().c_str());
+                return 1;
+            }
+            next = argmax(logits);
+        }
+        t1 = std::chrono::steady_clock::now();
+        row("tg" + std::to_string(o.n_gen) + " @ d" + std::to_string(depth),
+            {o.n_gen / std::chrono::duration<double>(t1 - t0).count(), 0.0});
+        std::fprintf(out, "  (state at depth %lld: %.1f MiB)\n", static_cast<long long>(depth),
+                     state.bytes() / 1048576.0);
+    }
     if (o.n_gen > 0 && o.measure_bandwidth) {
         const BandwidthResult bw = measure_read_bandwidth(size_t(1) << 30, o.threads, 5);
         const double active = active_bytes_per_token(m);
-        std::fprintf(out,
-                     "\ndecode: %.1f MB of weights per token x %.2f t/s = %.2f GB/s; read bandwidth "
-                     "(%d threads, 1 GiB) %.2f GB/s; fraction %.2f\n",
-                     active / 1e6, tg.mean, active * tg.mean / 1e9, o.threads, bw.gb_per_s,
-                     active * tg.mean / 1e9 / bw.gb_per_s);
+        std::fprintf(
+            out,
+            "\ndecode: %.1f MB of weights per token x %.2f t/s = %.2f GB/s; read bandwidth "
+            "(%d threads, 1 GiB) %.2f GB/s; fraction %.2f\n",
+            active / 1e6, tg.mean, active * tg.mean / 1e9, o.threads, bw.gb_per_s,
+            active * tg.mean / 1e9 / bw.gb_per_s);
     }
     return 0;
 }

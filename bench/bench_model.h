@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace folio::bench {
 
@@ -16,6 +17,10 @@ struct BenchModelOptions {
     int threads = 2;
     int reps = 3;
     bool measure_bandwidth = true;
+    // Context depths (e.g. 4096, 32768): for each N, prefill N random tokens (in micro-batches
+    // of `ubatch`) and time it ("pp N"), then decode n_gen tokens after them ("tg n_gen @ dN").
+    std::vector<int64_t> depths;
+    int ubatch = 512;
 };
 
 int run_bench_model(const BenchModelOptions& options, std::FILE* out);

@@ -47,8 +47,8 @@ std::string synthesize_report_text(size_t bytes) {
             s += kChinese[rng() % std::size(kChinese)];
         } else {
             std::ostringstream t;
-            t << "| Segment " << ++row << " | " << (rng() % 100000) << "." << (rng() % 100)
-              << " | " << (rng() % 2000) / 10.0 << "% |\n";
+            t << "| Segment " << ++row << " | " << (rng() % 100000) << "." << (rng() % 100) << " | "
+              << (rng() % 2000) / 10.0 << "% |\n";
             s += t.str();
         }
     }
@@ -100,8 +100,9 @@ int run_bench_tokenizer(const BenchTokenizerOptions& o, std::FILE* out) {
     const double mb = static_cast<double>(text.size()) / 1e6;
 
     std::fprintf(out, "model: %s (pre-tokenizer %s, %zu tokens, %zu merges; loaded in %.1f ms)\n",
-                 o.model_path.c_str(), std::string(tokenizer::pre_type_name(tok->pre_type())).c_str(),
-                 tok->vocab_size(), tok->merge_count(), load_s * 1e3);
+                 o.model_path.c_str(),
+                 std::string(tokenizer::pre_type_name(tok->pre_type())).c_str(), tok->vocab_size(),
+                 tok->merge_count(), load_s * 1e3);
     std::fprintf(out, "text: %s, %zu bytes -> %zu tokens (%.2f bytes/token)\n",
                  o.text_path.empty() ? "synthesized report" : o.text_path.c_str(), text.size(),
                  n_tokens, static_cast<double>(text.size()) / std::max<size_t>(n_tokens, 1));

@@ -1,6 +1,8 @@
 if(FOLIO_BUILD_UI)
     folio_add_test(test_main_window SOURCES ui/test_main_window.cpp LIBS folio_ui LABELS ui TIMEOUT 180)
     add_dependencies(test_main_window folio_samples folio folio_demo_model)
+    # Measures GUI timer latency during inference: no other test may load the cores meanwhile.
+    set_tests_properties(test_main_window PROPERTIES RUN_SERIAL TRUE)
     folio_add_test(test_documents SOURCES ui/test_documents.cpp LIBS folio_ui LABELS ui TIMEOUT 180)
     add_dependencies(test_documents folio_samples)
 endif()

@@ -22,6 +22,7 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QThread>
 
 namespace folio::ui {
 
@@ -69,6 +70,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     statusBar()->addPermanentWidget(stateLabel_);
 
     createMenus();
+    startEngine();
 
     connect(documents_, &DocumentsPane::openRequested, this, &MainWindow::chooseDocuments);
     connect(documents_, &DocumentsPane::busyChanged, this, &MainWindow::onBusyChanged);
@@ -82,7 +84,119 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    // The worker's Engine cancels its requests and joins its scheduler when destroyed.
+    engineThread_->quit();
+    engineThread_->wait();
+}
+
+void MainWindow::startEngine() {
+    registerEngineTypes();
+    engineThread_ = new QThread(this);
+    engineThread_->setObjectName(QStringLiteral("EngineWorker"));
+    worker_ = new EngineWorker;
+    worker_->moveToThread(engineThread_);
+    connect(engineThread_, &QThread::finished, worker_, &QObject::deleteLater);
+    connect(this, &MainWindow::requestLoad, worker_, &EngineWorker::loadModel);
+    connect(this, &MainWindow::requestSubmit, worker_, &EngineWorker::submit);
+    connect(this, &MainWindow::requestCancel, worker_, &EngineWorker::cancel);
+    connect(worker_, &EngineWorker::modelLoaded, this, [this](const ModelFactsQ& f) {
+        engineReady_ = true;
+        contextLimit_ = f.contextLimit;
+        chat_->setModelReady(true, QString());
+        chat_->setContextUsage(0, f.contextLimit);
+        setState(tr("ready"));
+        threadsLabel_->setText(tr("threads: %1").arg(f.threads));
+        if (--modelLoads_ == 0)
+            onBusyChanged();
+    });
+    connect(worker_, &EngineWorker::loadFailed, this, [this](const QString& message) {
+        engineReady_ = false;
+        chat_->setModelReady(false, tr("The model could not be loaded: %1").arg(message));
+        chat_->appendMessage(ChatMessage::Role::Notice, tr("Cannot load model: %1").arg(message));
+        if (--modelLoads_ == 0)
+            onBusyChanged();
+    });
+    connect(worker_, &EngineWorker::progress, this, [this](qint64 id, qint64 done, qint64 total, double eta) {
+        if (id == currentRequest_)
+            chat_->setPrefillProgress(done, total, eta);
+    });
+    connect(worker_, &EngineWorker::tokenArrived, this, [this](qint64 id, const QString& text) {
+        if (id == currentRequest_)
+            chat_->appendToLast(text);
+    });
+    connect(worker_, &EngineWorker::failed, this, [this](qint64 id, const QString& message) {
+        if (id == currentRequest_)
+            chat_->appendMessage(ChatMessage::Role::Notice, message);
+    });
+    connect(worker_, &EngineWorker::finished, this, [this](qint64 id, const RequestStatsQ& st) {
+        if (id != currentRequest_)
+            return;
+        currentRequest_ = 0;
+        chat_->setGenerating(false);
+        chat_->setLastFooter(tr("%1 prompt tokens (%2 reused) · TTFT %3 ms · prefill %4 t/s · "
+                                "decode %5 t/s · %6 tokens · %7")
+                                 .arg(st.promptTokens)
+                                 .arg(st.reusedTokens)
+                                 .arg(st.ttftMs, 0, 'f', 0)
+                                 .arg(st.prefillTps, 0, 'f', 1)
+                                 .arg(st.decodeTps, 0, 'f', 1)
+                                 .arg(st.generatedTokens)
+                                 .arg(st.stopReason));
+        chat_->setContextUsage(st.promptTokens + st.generatedTokens, contextLimit_);
+        setState(tr("ready"));
+        Q_EMIT answerFinished(st.stopReason);
+    });
+    connect(worker_, &EngineWorker::statsUpdated, this, [this](const EngineStatsQ& st) {
+        devices_->setEngineStats(st);
+    });
+    connect(chat_, &ChatPane::sendRequested, this, &MainWindow::onSend);
+    connect(chat_, &ChatPane::stopRequested, this, [this] {
+        if (currentRequest_)
+            Q_EMIT requestCancel(currentRequest_);
+    });
+    engineThread_->start();
+    QMetaObject::invokeMethod(worker_, [w = worker_] { w->startStatsTimer(500); }, Qt::QueuedConnection);
+}
+
+void MainWindow::ask(const QString& question) {
+    chat_->submitText(question);
+}
+
+QString MainWindow::documentContext() const {
+    // Whole documents with page markers so answers can cite pages ("[p. 12]").
+    QString context;
+    for (const Document& d : documents_->documents()) {
+        if (d.state != Document::State::Ready || d.kind != Document::Kind::Pdf)
+            continue;
+        context += QStringLiteral("[document: %1]\n").arg(d.title);
+        for (qsizetype i = 0; i < d.pageTexts.size(); ++i)
+            context += QStringLiteral("[page %1]\n%2\n").arg(i + 1).arg(d.pageTexts[i].trimmed());
+    }
+    return context;
+}
+
+void MainWindow::onSend(const QString& text) {
+    Q_UNUSED(text); // already appended to the chat as the last user message
+    QList<ChatTurn> turns;
+    const QString docs = documentContext();
+    turns.append({QStringLiteral("system"),
+                  tr("You are Folio, an analyst's assistant. Answer from the documents below and "
+                     "cite pages as [p. N].") +
+                      (docs.isEmpty() ? QString() : QStringLiteral("\n\n") + docs)});
+    for (const ChatMessage& m : chat_->messages()) {
+        if (m.role == ChatMessage::Role::User)
+            turns.append({QStringLiteral("user"), m.text});
+        else if (m.role == ChatMessage::Role::Assistant && !m.text.isEmpty())
+            turns.append({QStringLiteral("assistant"), m.text});
+    }
+    currentRequest_ = nextRequest_++;
+    chat_->appendMessage(ChatMessage::Role::Assistant, QString());
+    chat_->setGenerating(true);
+    setState(tr("generating…"));
+    GenerationSettings settings;
+    Q_EMIT requestSubmit(currentRequest_, turns, settings);
+}
 
 void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -143,11 +257,12 @@ void MainWindow::openModel(const QString& path) {
         if (r.ok) {
             modelLabel_->setText(tr("Model: %1").arg(modelSummaryLine(r.info)));
             devices_->setModelFacts(modelFactRows(r.info));
-            chat_->setModelReady(false, tr("Model %1 (%2) is readable. Answering arrives with the "
-                                           "decoder and the engine service; until then Folio "
-                                           "reads and previews documents.")
+            chat_->setModelReady(false, tr("Loading %1 (%2)…")
                                             .arg(QString::fromStdString(r.info.name),
                                                  QString::fromStdString(r.info.architecture)));
+            engineReady_ = false;
+            ++modelLoads_; // until the engine reports
+            Q_EMIT requestLoad(path, 0, 0);
         } else {
             modelLabel_->setText(tr("No model loaded"));
             statusBar()->showMessage(r.error, 10000);

@@ -4,9 +4,12 @@
 
 #include <QMainWindow>
 
+#include "engine/engine_worker.h"
+
 class QLabel;
 class QDockWidget;
 class QMenu;
+class QThread;
 
 namespace folio::ui {
 
@@ -27,12 +30,23 @@ public:
     bool isBusy() const;
 
     DocumentsPane* documentsPane() const { return documents_; }
+    // Asks a question as if typed into the chat (for --ask and tests).
+    void ask(const QString& question);
+    // True once the engine has the model loaded and answering is possible.
+    bool modelReady() const { return engineReady_; }
     ChatPane* chatPane() const { return chat_; }
     DevicesPane* devicesPane() const { return devices_; }
 
 Q_SIGNALS:
     // Emitted when the last pending load finished.
     void idle();
+    // Emitted when an answer is complete (or stopped / failed).
+    void answerFinished(const QString& stopReason);
+    // To the engine worker (queued across threads).
+    void requestLoad(const QString& path, int threads, qint64 context);
+    void requestSubmit(qint64 requestId, const QList<folio::ui::ChatTurn>& turns,
+                       const folio::ui::GenerationSettings& settings);
+    void requestCancel(qint64 requestId);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -46,6 +60,9 @@ private:
     void updateRecentMenu();
     void setState(const QString& state);
     void onBusyChanged();
+    void startEngine();
+    void onSend(const QString& text);
+    QString documentContext() const;
 
     DocumentsPane* documents_ = nullptr;
     ChatPane* chat_ = nullptr;
@@ -57,6 +74,12 @@ private:
     QLabel* threadsLabel_ = nullptr;
     QLabel* stateLabel_ = nullptr;
     int modelLoads_ = 0;
+    QThread* engineThread_ = nullptr;
+    EngineWorker* worker_ = nullptr;
+    bool engineReady_ = false;
+    qint64 nextRequest_ = 1;
+    qint64 currentRequest_ = 0;
+    qint64 contextLimit_ = 0;
 };
 
 } // namespace folio::ui

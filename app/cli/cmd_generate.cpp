@@ -3,7 +3,7 @@
 #include "cli/commands.h"
 #include "cli/token_list.h"
 
-#include "model/deepseek2_model.h"
+#include "model/decoder_model.h"
 #include "runtime/generator.h"
 #include "tokenizer/chat_template.h"
 #include "tokenizer/tokenizer.h"
@@ -46,7 +46,7 @@ int cmd_generate(std::vector<std::string> args) {
     if (chat && !prompt_text)
         return usage_error(self, "--chat needs -p");
 
-    auto model = load_deepseek2(*model_path);
+    auto model = load_decoder(*model_path);
     if (!model)
         return fail(model.error().to_string());
     auto tok = tokenizer::Tokenizer::from_gguf(*(*model)->file);
@@ -103,12 +103,12 @@ int cmd_generate(std::vector<std::string> args) {
 
     const ModelConfig& c = (*model)->config;
     const int64_t limit = ctx ? *ctx : static_cast<int64_t>(prompt.size()) + go.max_tokens + 1;
-    MlaCache cache = make_mla_cache(c, limit);
-    Deepseek2Scratch scratch;
+    DecoderState state = make_decoder_state(c, limit);
+    DecoderScratch scratch;
     EvalOptions eo;
     eo.kernels.n_threads = threads ? static_cast<int>(std::max<long long>(1, *threads)) : 2;
     EvalFn eval = [&](const int32_t* t, int64_t count, std::vector<float>& logits) {
-        return deepseek2_eval(**model, cache, scratch, t, count, eo, logits);
+        return decoder_eval(**model, state, scratch, t, count, eo, logits);
     };
     TokenSink sink = [&](std::string_view text, int32_t) {
         if (!ids_only && !text.empty()) {

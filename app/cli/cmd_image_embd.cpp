@@ -69,8 +69,7 @@ int cmd_image_embd(std::vector<std::string> args) {
                   static_cast<std::streamsize>(embd->size() * sizeof(float)));
         if (!out.flush())
             return fail(*dump + ": write failed");
-        std::printf("wrote %s: float32 [%d][%u]\n", dump->c_str(), n_tokens,
-                    model->hp.n_embd_text);
+        std::printf("wrote %s: float32 [%d][%u]\n", dump->c_str(), n_tokens, model->hp.n_embd_text);
     }
     return 0;
 }

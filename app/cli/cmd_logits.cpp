@@ -4,7 +4,7 @@
 #include "cli/commands.h"
 #include "cli/token_list.h"
 
-#include "model/deepseek2_model.h"
+#include "model/decoder_model.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -35,7 +35,7 @@ int cmd_logits(std::vector<std::string> args) {
     if (!tokens)
         return usage_error(self, err);
 
-    auto model = load_deepseek2(*model_path);
+    auto model = load_decoder(*model_path);
     if (!model)
         return fail(model.error().to_string());
     const ModelConfig& c = (*model)->config;
@@ -50,19 +50,19 @@ int cmd_logits(std::vector<std::string> args) {
     else if (form && *form != "auto")
         return usage_error(self, "--mla must be auto, naive or absorbed");
 
-    MlaCache cache = make_mla_cache(c, std::max<int64_t>(n, 1));
-    Deepseek2Scratch scratch;
+    DecoderState state = make_decoder_state(c, std::max<int64_t>(n, 1));
+    DecoderScratch scratch;
     std::vector<float> all(static_cast<size_t>(n * V)), step;
     if (seq) {
         for (int64_t i = 0; i < n; ++i) {
-            Status s = deepseek2_eval(**model, cache, scratch, tokens->data() + i, 1, opt, step);
+            Status s = decoder_eval(**model, state, scratch, tokens->data() + i, 1, opt, step);
             if (!s)
                 return fail(s.error().to_string());
             std::copy(step.begin(), step.end(), all.begin() + i * V);
         }
     } else {
         opt.all_logits = true;
-        Status s = deepseek2_eval(**model, cache, scratch, tokens->data(), n, opt, all);
+        Status s = decoder_eval(**model, state, scratch, tokens->data(), n, opt, all);
         if (!s)
             return fail(s.error().to_string());
     }

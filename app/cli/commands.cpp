@@ -8,8 +8,9 @@ namespace folio::cli {
 int cmd_bench(std::vector<std::string> args);
 int cmd_bench_kernels(std::vector<std::string> args);
 int cmd_bench_tokenizer(std::vector<std::string> args);
-int cmd_image_embd(std::vector<std::string> args);
+int cmd_bench_vision(std::vector<std::string> args);
 int cmd_generate(std::vector<std::string> args);
+int cmd_image_embd(std::vector<std::string> args);
 int cmd_info(std::vector<std::string> args);
 int cmd_logits(std::vector<std::string> args);
 int cmd_make_model(std::vector<std::string> args);
@@ -29,15 +30,19 @@ const std::array kCommands = {
     Command{"bench-tokenizer",
             "bench-tokenizer -m F.gguf [--text-file F]   tokenizer MB/s and tokens/s (1 thread)",
             cmd_bench_tokenizer},
-    Command{"image-embd",
-            "image-embd --mmproj P.gguf --image I.png [--dump OUT.f32] [-t N]   kimivl image "
-            "embeddings (vision encoder + projector)",
-            cmd_image_embd},
+    Command{"bench-vision",
+            "bench-vision [--mmproj P.gguf] [-t 2]   kimivl vision encode time of a 1280x720 "
+            "screenshot",
+            cmd_bench_vision},
     Command{"generate",
             "generate -m F.gguf (-p TEXT | --tokens 1,2,3) [-n N] [--temp T] [--seed S] [--top-k K] "
             "[--top-p P] [--min-p P] [--repeat-penalty R] [--stop S] [--chat] [--system S] [--ids] "
             "[--ignore-eos] [-t N]   generate text",
             cmd_generate},
+    Command{"image-embd",
+            "image-embd --mmproj P.gguf --image I.png [--dump OUT.f32] [-t N]   kimivl image "
+            "embeddings (vision encoder + projector)",
+            cmd_image_embd},
     Command{"info",
             "info FILE.gguf [--tensors]   architecture, sizes, parameters and metadata of a model",
             cmd_info},

@@ -30,8 +30,13 @@ int main(int argc, char** argv) {
                                   QStringLiteral("png"));
     QCommandLineOption model(QStringLiteral("model"), QStringLiteral("GGUF model to open."),
                              QStringLiteral("gguf"));
+    QCommandLineOption ask(QStringLiteral("ask"),
+                           QStringLiteral("Once the model is loaded, ask <question> (with --screenshot: "
+                                          "the shot is taken when the answer is complete)."),
+                           QStringLiteral("question"));
     parser.addOption(screenshot);
     parser.addOption(model);
+    parser.addOption(ask);
     parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("PDFs and images to open."),
                                  QStringLiteral("[files...]"));
     parser.process(app);
@@ -53,11 +58,26 @@ int main(int argc, char** argv) {
                 QApplication::exit(ok ? 0 : 1);
             });
         };
-        if (window.isBusy())
+        if (parser.isSet(ask))
+            QObject::connect(&window, &folio::ui::MainWindow::answerFinished, &window, shoot,
+                             Qt::SingleShotConnection);
+        else if (window.isBusy())
             QObject::connect(&window, &folio::ui::MainWindow::idle, &window, shoot,
                              Qt::SingleShotConnection);
         else
             shoot();
+    }
+    if (parser.isSet(ask)) {
+        const QString question = parser.value(ask);
+        auto askNow = [&window, question] {
+            if (!window.modelReady()) {
+                std::fprintf(stderr, "error: --ask needs a loaded model (--model)\n");
+                QApplication::exit(1);
+                return;
+            }
+            window.ask(question);
+        };
+        QObject::connect(&window, &folio::ui::MainWindow::idle, &window, askNow, Qt::SingleShotConnection);
     }
     return app.exec();
 }

@@ -2,6 +2,7 @@
 
 #include <Eigen/Core>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -45,6 +46,40 @@ void attend_causal(const AttentionBlock& b, std::vector<float>& scores) {
     ConstMap V(b.v, n_keys, b.dv, Eigen::OuterStride<>(b.v_stride));
     MutMap O(b.out, b.nq, b.dv, Eigen::OuterStride<>(b.out_stride));
     O.noalias() = S * V;
+}
+
+void attend_selected(const SelectedAttention& a, std::vector<float>& gather,
+                     std::vector<float>& scores) {
+    const int64_t n = a.n_keys, d = a.dqk;
+    gather.resize(static_cast<size_t>(n * d));
+    for (int64_t j = 0; j < n; ++j)
+        std::copy(a.rows + a.keys[j] * a.row_stride, a.rows + a.keys[j] * a.row_stride + d,
+                  gather.data() + j * d);
+    scores.resize(static_cast<size_t>(a.n_heads * n));
+    ConstMap Q(a.q, a.n_heads, d, Eigen::OuterStride<>(a.q_stride));
+    ConstMap G(gather.data(), n, d, Eigen::OuterStride<>(d));
+    MutMap S(scores.data(), a.n_heads, n, Eigen::OuterStride<>(n));
+    S.noalias() = Q * G.transpose();
+    for (int64_t h = 0; h < a.n_heads; ++h) {
+        float* row = scores.data() + h * n;
+        float max_v = -std::numeric_limits<float>::infinity();
+        for (int64_t j = 0; j < n; ++j) {
+            row[j] *= a.scale;
+            max_v = row[j] > max_v ? row[j] : max_v;
+        }
+        double sum = 0.0;
+        for (int64_t j = 0; j < n; ++j) {
+            const float e = std::exp(row[j] - max_v);
+            row[j] = e;
+            sum += e;
+        }
+        const float inv = static_cast<float>(1.0 / sum);
+        for (int64_t j = 0; j < n; ++j)
+            row[j] *= inv;
+    }
+    ConstMap Vg(gather.data(), n, a.dv, Eigen::OuterStride<>(d));
+    MutMap O(a.out, a.n_heads, a.dv, Eigen::OuterStride<>(a.out_stride));
+    O.noalias() = S * Vg;
 }
 
 } // namespace folio

@@ -1,7 +1,10 @@
 #pragma once
-// Causal scaled-dot-product attention of one head over a block of queries, in f32 with Eigen
-// GEMMs: O = softmax(Q·Kᵀ·scale + causal mask)·V. Query i sits at position pos0 + i and sees
-// keys 0 .. pos0 + i. Shared by both MLA forms (MODEL_SPEC.md §4.2, §4.3).
+// Scaled-dot-product attention in f32 with Eigen GEMMs, shared by both MLA forms
+// (MODEL_SPEC.md §4.2, §4.3) and the DSA top-k restriction (§5.3):
+//  * attend_causal: one head over a block of queries, O = softmax(Q·Kᵀ·scale + causal mask)·V;
+//    query i sits at position pos0 + i and sees keys 0 .. pos0 + i.
+//  * attend_selected: all heads of one query over a chosen set of key rows (multi-query: the
+//    heads share the rows; the values are the first dv floats of each row).
 
 #include <cstdint>
 #include <vector>
@@ -27,5 +30,24 @@ struct AttentionBlock {
 // `scores` is scratch space (resized as needed). Single-threaded: callers parallelize over
 // heads and query blocks.
 void attend_causal(const AttentionBlock& b, std::vector<float>& scores);
+
+struct SelectedAttention {
+    const float* q = nullptr; // n_heads rows of dqk floats, stride q_stride
+    int64_t q_stride = 0;
+    int64_t n_heads = 0;
+    int64_t dqk = 0;
+    const float* rows = nullptr; // key rows (dqk floats) indexed by `keys`, stride row_stride
+    int64_t row_stride = 0;
+    int64_t dv = 0; // values: the first dv floats of each key row
+    const int32_t* keys = nullptr;
+    int64_t n_keys = 0;
+    float scale = 1.0f;
+    float* out = nullptr; // n_heads rows of dv floats, stride out_stride
+    int64_t out_stride = 0;
+};
+
+// `gather` and `scores` are scratch. Single-threaded.
+void attend_selected(const SelectedAttention& a, std::vector<float>& gather,
+                     std::vector<float>& scores);
 
 } // namespace folio

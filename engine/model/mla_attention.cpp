@@ -4,9 +4,11 @@
 #include "kernels/norm.h"
 #include "kernels/rope.h"
 #include "model/attention_core.h"
+#include "model/dsa_indexer.h"
 #include "tensor/quantize.h"
 
 #include <Eigen/Core>
+#include <omp.h>
 
 #include <algorithm>
 #include <cstring>
@@ -27,23 +29,58 @@ Status dequantize_slice(const TensorView& t, int64_t h, std::vector<float>& out)
     FOLIO_TRY(slice, slice_matrix(t, h));
     out.resize(static_cast<size_t>(slice.ne[0] * slice.ne[1]));
     for (int64_t r = 0; r < slice.ne[1]; ++r)
-        FOLIO_CHECK(dequantize_row(slice.type, slice.row(r), out.data() + r * slice.ne[0], slice.ne[0]));
+        FOLIO_CHECK(
+            dequantize_row(slice.type, slice.row(r), out.data() + r * slice.ne[0], slice.ne[0]));
     return {};
 }
 
 // Runs fn(head, query_begin, query_end, thread_scratch) over all (head, query block) pairs.
+// `work` estimates the multiply-adds of all tasks: tiny attention runs on one thread, since
+// waking a team costs more than it saves.
 template <typename Fn>
-void for_each_head_block(const KernelContext& ctx, int64_t H, int64_t T, Fn fn) {
+void for_each_head_block(const KernelContext& ctx, int64_t H, int64_t T, double work, Fn fn) {
     const int64_t n_blocks = (T + kQueryBlock - 1) / kQueryBlock;
     const int64_t tasks = H * n_blocks;
-#pragma omp parallel num_threads(std::max(1, ctx.n_threads))
+    const int threads =
+        work < 65536.0 ? 1 : static_cast<int>(std::min<int64_t>(std::max(1, ctx.n_threads), tasks));
+#pragma omp parallel num_threads(threads) if (threads > 1)
     {
+        omp_set_num_threads(1); // this task's ICV: Eigen's GEMMs stay serial in here
         std::vector<float> scores;
 #pragma omp for schedule(dynamic, 1)
         for (int64_t task = 0; task < tasks; ++task) {
             const int64_t h = task / n_blocks, blk = task % n_blocks;
             const int64_t q0 = blk * kQueryBlock, q1 = std::min(T, q0 + kQueryBlock);
             fn(h, q0, q1, scores);
+        }
+    }
+}
+
+// Queries [t0, T) attend to their selected keys only (absorbed form, all heads at once: the
+// selected latent rows are shared by the heads, MODEL_SPEC §5.3).
+void attend_sparse(DecoderScratch& s, int64_t H, int64_t row, int64_t kr, float scale,
+                   const float* cache_rows, int64_t t0, int64_t T, const KernelContext& ctx) {
+    const int threads = static_cast<int>(std::min<int64_t>(std::max(1, ctx.n_threads), T - t0));
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+        omp_set_num_threads(1);
+        std::vector<float> gather, scores;
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t t = t0; t < T; ++t) {
+            SelectedAttention a;
+            a.q = s.qabs.data() + t * H * row;
+            a.q_stride = row;
+            a.n_heads = H;
+            a.dqk = row;
+            a.rows = cache_rows;
+            a.row_stride = row;
+            a.dv = kr;
+            a.keys = s.selected.data() + s.sel_offset[t];
+            a.n_keys = s.sel_offset[t + 1] - s.sel_offset[t];
+            a.scale = scale;
+            a.out = s.obar.data() + t * H * kr;
+            a.out_stride = kr;
+            attend_selected(a, gather, scores);
         }
     }
 }
@@ -60,9 +97,12 @@ double mla_absorbed_cost(const ModelConfig& c, uint32_t il, int64_t T, int64_t n
     return T * kr * (c.qk_nope + c.v_head) * H + T * (n_kv + T) * 0.5 * (2 * kr + dr) * H;
 }
 
-Status mla_attention(const ModelConfig& c, const Deepseek2Layer& L, uint32_t il, MlaCache& cache,
-                     const float* xn, int64_t T, MlaForm form, const KernelContext& kctx,
-                     Deepseek2Scratch& s, float* out) {
+Status mla_attention(const ModelConfig& c, const DecoderLayer& L, uint32_t il, DecoderState& state,
+                     const float* xn, int64_t T, const EvalOptions& opt, DecoderScratch& s,
+                     float* out) {
+    const KernelContext& kctx = opt.kernels;
+    const MlaForm form = opt.mla;
+    MlaCache& cache = state.mla();
     const int64_t E = c.n_embd, H = c.n_head[il], kr = c.kv_lora_rank, dr = c.qk_rope,
                   dn = c.qk_nope, dk = c.qk_head(), dv = c.v_head;
     const int64_t pos0 = cache.size();
@@ -84,24 +124,40 @@ Status mla_attention(const ModelConfig& c, const Deepseek2Layer& L, uint32_t il,
     // [c | k_pe] = attn_kv_a_mqa · x, written straight into the cache rows.
     FOLIO_TRY(rows, cache.append(il, T));
     FOLIO_CHECK(matmul(kctx, L.kv_a_mqa, xn, E, T, rows, row));
-    rms_norm(kctx, rows, static_cast<const float*>(L.kv_a_norm.data), rows, kr, T, row, row, c.rms_eps);
+    rms_norm(kctx, rows, static_cast<const float*>(L.kv_a_norm.data), rows, kr, T, row, row,
+             c.rms_eps);
 
-    // RoPE (NORM pairs, YaRN) on q_pe of every head and on the shared k_pe, at their positions.
+    // RoPE (NORM pairs, YaRN) on q_pe of every head and on the shared k_pe, at their positions;
+    // kimi-linear's MLA layers use no position encoding at all (MODEL_SPEC §3.3).
     std::vector<int32_t> positions(static_cast<size_t>(T));
     std::iota(positions.begin(), positions.end(), static_cast<int32_t>(pos0));
-    FOLIO_CHECK(rope(kctx, c.rope, s.q.data() + dn, dr, H, T, dk, H * dk, positions.data()));
-    FOLIO_CHECK(rope(kctx, c.rope, rows + kr, dr, 1, T, row, row, positions.data()));
+    if (c.mla_rope) {
+        FOLIO_CHECK(rope(kctx, c.rope, s.q.data() + dn, dr, H, T, dk, H * dk, positions.data()));
+        FOLIO_CHECK(rope(kctx, c.rope, rows + kr, dr, 1, T, row, row, positions.data()));
+    }
+
+    // DSA (MODEL_SPEC §5.3): queries that see more than top_k keys attend only to the keys the
+    // indexer selects; the first n_dense queries see at most top_k keys and stay dense.
+    int64_t n_dense = T;
+    if (L.indexer.q_b.data != nullptr) {
+        const float* q_in = c.q_lora_rank > 0 ? s.qa.data() : xn;
+        const int64_t q_in_dim = c.q_lora_rank > 0 ? c.q_lora_rank : E;
+        FOLIO_TRY(n, dsa_index(c, L.indexer, il, state.index_keys(), q_in, q_in_dim, xn, T, pos0,
+                               kctx, s));
+        n_dense = n;
+    }
 
     const float* cache_rows = cache.view(il); // rows 0 .. pos0 + T
     const int64_t n_kv = pos0 + T;
     // Auto: the cheaper form, but the naive one only when W_UK / W_UV are stored in float.
     // With quantized attn_k_b / attn_v_b, llama.cpp multiplies them with Q8_0-rounded
     // activations (absorbed form); keeping that form keeps our logits next to its own.
-    const bool float_kv_b = activation_format(L.k_b.type) == DType::F32 &&
-                            activation_format(L.v_b.type) == DType::F32;
-    const bool naive = form == MlaForm::Naive ||
-                       (form == MlaForm::Auto && T > 1 && float_kv_b &&
-                        mla_naive_cost(c, il, T, n_kv) < mla_absorbed_cost(c, il, T, n_kv));
+    const bool float_kv_b =
+        activation_format(L.k_b.type) == DType::F32 && activation_format(L.v_b.type) == DType::F32;
+    const bool naive =
+        n_dense == T && (form == MlaForm::Naive ||
+                         (form == MlaForm::Auto && T > 1 && float_kv_b &&
+                          mla_naive_cost(c, il, T, n_kv) < mla_absorbed_cost(c, il, T, n_kv)));
 
     s.o.resize(static_cast<size_t>(T * H * dv));
     if (naive) {
@@ -123,23 +179,25 @@ Status mla_attention(const ModelConfig& c, const Deepseek2Layer& L, uint32_t il,
             for (int64_t t = 0; t < n_kv; ++t)
                 std::memcpy(Kh + t * dk + dn, cache_rows + t * row + kr, sizeof(float) * dr);
         }
-        for_each_head_block(kctx, H, T, [&](int64_t h, int64_t q0, int64_t q1, std::vector<float>& scratch) {
-            AttentionBlock b;
-            b.q = s.q.data() + q0 * H * dk + h * dk;
-            b.q_stride = H * dk;
-            b.nq = q1 - q0;
-            b.dqk = dk;
-            b.k = s.knope.data() + h * n_kv * dk;
-            b.k_stride = dk;
-            b.v = s.vh.data() + h * n_kv * dv;
-            b.v_stride = dv;
-            b.dv = dv;
-            b.pos0 = pos0 + q0;
-            b.scale = c.kq_scale;
-            b.out = s.o.data() + q0 * H * dv + h * dv;
-            b.out_stride = H * dv;
-            attend_causal(b, scratch);
-        });
+        const double work = double(H) * T * n_kv * (dk + dv);
+        for_each_head_block(kctx, H, T, work,
+                            [&](int64_t h, int64_t q0, int64_t q1, std::vector<float>& scratch) {
+                                AttentionBlock b;
+                                b.q = s.q.data() + q0 * H * dk + h * dk;
+                                b.q_stride = H * dk;
+                                b.nq = q1 - q0;
+                                b.dqk = dk;
+                                b.k = s.knope.data() + h * n_kv * dk;
+                                b.k_stride = dk;
+                                b.v = s.vh.data() + h * n_kv * dv;
+                                b.v_stride = dv;
+                                b.dv = dv;
+                                b.pos0 = pos0 + q0;
+                                b.scale = c.kq_scale;
+                                b.out = s.o.data() + q0 * H * dv + h * dv;
+                                b.out_stride = H * dv;
+                                attend_causal(b, scratch);
+                            });
     } else {
         // §4.3: q_abs,h = W_UK,hᵀ·q_nope,h (mul_mat with the [dn, kr] slice h), attention over
         // the cached rows with keys [c | k_pe] and values c, then o_h = W_UV,h·ō_h.
@@ -148,27 +206,31 @@ Status mla_attention(const ModelConfig& c, const Deepseek2Layer& L, uint32_t il,
             FOLIO_CHECK(matmul_expert(kctx, L.k_b, h, s.q.data() + h * dk, H * dk, T,
                                       s.qabs.data() + h * row, H * row));
             for (int64_t t = 0; t < T; ++t)
-                std::memcpy(s.qabs.data() + (t * H + h) * row + kr, s.q.data() + t * H * dk + h * dk + dn,
-                            sizeof(float) * dr);
+                std::memcpy(s.qabs.data() + (t * H + h) * row + kr,
+                            s.q.data() + t * H * dk + h * dk + dn, sizeof(float) * dr);
         }
         s.obar.resize(static_cast<size_t>(T * H * kr));
-        for_each_head_block(kctx, H, T, [&](int64_t h, int64_t q0, int64_t q1, std::vector<float>& scratch) {
-            AttentionBlock b;
-            b.q = s.qabs.data() + (q0 * H + h) * row;
-            b.q_stride = H * row;
-            b.nq = q1 - q0;
-            b.dqk = row;
-            b.k = cache_rows;
-            b.k_stride = row;
-            b.v = cache_rows; // V = c, the first kr values of each cached row
-            b.v_stride = row;
-            b.dv = kr;
-            b.pos0 = pos0 + q0;
-            b.scale = c.kq_scale;
-            b.out = s.obar.data() + (q0 * H + h) * kr;
-            b.out_stride = H * kr;
-            attend_causal(b, scratch);
-        });
+        const double work = double(H) * n_dense * (pos0 + n_dense) * (row + kr);
+        for_each_head_block(kctx, H, n_dense, work,
+                            [&](int64_t h, int64_t q0, int64_t q1, std::vector<float>& scratch) {
+                                AttentionBlock b;
+                                b.q = s.qabs.data() + (q0 * H + h) * row;
+                                b.q_stride = H * row;
+                                b.nq = q1 - q0;
+                                b.dqk = row;
+                                b.k = cache_rows;
+                                b.k_stride = row;
+                                b.v = cache_rows; // V = c, the first kr values of each cached row
+                                b.v_stride = row;
+                                b.dv = kr;
+                                b.pos0 = pos0 + q0;
+                                b.scale = c.kq_scale;
+                                b.out = s.obar.data() + (q0 * H + h) * kr;
+                                b.out_stride = H * kr;
+                                attend_causal(b, scratch);
+                            });
+        if (n_dense < T)
+            attend_sparse(s, H, row, kr, c.kq_scale, cache_rows, n_dense, T, kctx);
         for (int64_t h = 0; h < H; ++h)
             FOLIO_CHECK(matmul_expert(kctx, L.v_b, h, s.obar.data() + h * kr, H * kr, T,
                                       s.o.data() + h * dv, H * dv));

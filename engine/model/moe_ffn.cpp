@@ -38,7 +38,8 @@ ExpertChoice route_token(const ModelConfig& c, const float* logits, const float*
         std::vector<std::pair<float, int64_t>> group_scores;
         for (int64_t g = 0; g < G; ++g) {
             std::vector<float> v(sel.begin() + g * per, sel.begin() + (g + 1) * per);
-            std::partial_sort(v.begin(), v.begin() + std::min<int64_t>(2, per), v.end(), std::greater<float>());
+            std::partial_sort(v.begin(), v.begin() + std::min<int64_t>(2, per), v.end(),
+                              std::greater<float>());
             group_scores.push_back({per >= 2 ? v[0] + v[1] : v[0], g});
         }
         std::stable_sort(group_scores.begin(), group_scores.end(),
@@ -82,8 +83,8 @@ ExpertChoice route_token(const ModelConfig& c, const float* logits, const float*
 }
 
 Status dense_ffn(const KernelContext& kctx, const TensorView& gate, const TensorView& up,
-                 const TensorView& down, const float* xn, int64_t T, int64_t E,
-                 Deepseek2Scratch& s, float* out) {
+                 const TensorView& down, const float* xn, int64_t T, int64_t E, DecoderScratch& s,
+                 float* out) {
     const int64_t F = gate.ne[1];
     s.ffn_g.resize(static_cast<size_t>(T * F));
     s.ffn_u.resize(static_cast<size_t>(T * F));
@@ -100,8 +101,8 @@ Status dense_ffn(const KernelContext& kctx, const TensorView& gate, const Tensor
     return matmul(kctx, down, s.ffn_g.data(), F, T, out, E);
 }
 
-Status moe_ffn(const ModelConfig& c, const Deepseek2Layer& L, const KernelContext& kctx,
-               const float* xn, int64_t T, Deepseek2Scratch& s, float* out) {
+Status moe_ffn(const ModelConfig& c, const DecoderLayer& L, const KernelContext& kctx,
+               const float* xn, int64_t T, DecoderScratch& s, float* out) {
     const int64_t E = c.n_embd, X = c.n_expert;
     s.router.resize(static_cast<size_t>(T * X));
     FOLIO_CHECK(matmul(kctx, L.gate_inp, xn, E, T, s.router.data(), X));
@@ -141,9 +142,10 @@ Status moe_ffn(const ModelConfig& c, const Deepseek2Layer& L, const KernelContex
                 dst[j] += w * src[j];
         }
     }
-    if (c.n_expert_shared > 0) {
+    if (L.gate_shexp.data != nullptr) {
         s.tmp.resize(static_cast<size_t>(T * E));
-        FOLIO_CHECK(dense_ffn(kctx, L.gate_shexp, L.up_shexp, L.down_shexp, xn, T, E, s, s.tmp.data()));
+        FOLIO_CHECK(
+            dense_ffn(kctx, L.gate_shexp, L.up_shexp, L.down_shexp, xn, T, E, s, s.tmp.data()));
         for (int64_t i = 0; i < T * E; ++i)
             out[i] += s.tmp[i];
     }

@@ -1,10 +1,10 @@
 #pragma once
-// Feed-forward sub-layers of deepseek2: the dense SwiGLU MLP of the leading layers and the MoE
+// Feed-forward sub-layers of the decoder: the dense SwiGLU MLP of the leading layers and the MoE
 // with sigmoid routing, selection bias, group-limited top-k, weight normalization and scaling,
 // and shared experts (MODEL_SPEC.md §6, GGUF_LAYOUT.md §3.6).
 
 #include "folio/error.h"
-#include "model/deepseek2_model.h"
+#include "model/decoder_model.h"
 
 #include <cstdint>
 #include <vector>
@@ -22,11 +22,11 @@ ExpertChoice route_token(const ModelConfig& c, const float* logits, const float*
 
 // y[t] = down(silu(gate·x[t]) ⊙ up·x[t]) for T rows of E floats.
 Status dense_ffn(const KernelContext& kctx, const TensorView& gate, const TensorView& up,
-                 const TensorView& down, const float* xn, int64_t T, int64_t E,
-                 Deepseek2Scratch& s, float* out);
+                 const TensorView& down, const float* xn, int64_t T, int64_t E, DecoderScratch& s,
+                 float* out);
 
 // MoE: routed experts (each runs once on the tokens routed to it) plus the shared experts.
-Status moe_ffn(const ModelConfig& c, const Deepseek2Layer& L, const KernelContext& kctx,
-               const float* xn, int64_t T, Deepseek2Scratch& s, float* out);
+Status moe_ffn(const ModelConfig& c, const DecoderLayer& L, const KernelContext& kctx,
+               const float* xn, int64_t T, DecoderScratch& s, float* out);
 
 } // namespace folio

@@ -27,16 +27,15 @@ struct BpeScratch {
 
 class BpeModel {
 public:
-    // `token_to_id` maps token strings (mapped form, §7.3) to ids; `merges` as "left right" strings in
-    // rank order (split at the first space at index >= 1; the first occurrence of a pair wins).
+    // `token_to_id` maps token strings (mapped form, §7.3) to ids; `merges` as "left right" strings
+    // in rank order (split at the first space at index >= 1; the first occurrence of a pair wins).
     static BpeModel build(const std::unordered_map<std::string, int32_t>& token_to_id,
                           const std::vector<std::string>& merges);
 
     // Encodes the raw UTF-8 bytes of one piece and appends the token ids to `out`. A final
     // symbol that is not a token falls back to one-byte token strings of its mapped form
     // (llama.cpp's rarely used fallback; bytes without such a token are dropped).
-    void encode_piece(std::string_view bytes, BpeScratch& scratch,
-                      std::vector<int32_t>& out) const;
+    void encode_piece(std::string_view bytes, BpeScratch& scratch, std::vector<int32_t>& out) const;
 
     size_t merge_count() const { return n_merges_; }
 

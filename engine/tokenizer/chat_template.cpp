@@ -8,8 +8,7 @@ namespace {
 
 Error bad_role(const std::string& role, size_t index) {
     return make_error(ErrorCode::InvalidArgument, "chat template: message " +
-                                                      std::to_string(index) + " has role '" +
-                                                      role +
+                                                      std::to_string(index) + " has role '" + role +
                                                       "' (expected system, user, assistant or "
                                                       "tool)");
 }
@@ -55,9 +54,8 @@ Expected<std::string> render_kimi(bool vision, const std::vector<ChatMessage>& m
         if (!m.tool_calls.empty()) {
             out += "<|tool_calls_section_begin|>";
             for (const ToolCall& c : m.tool_calls) {
-                const std::string id = c.id.empty() ? "functions." + c.name + ":" +
-                                                          std::to_string(call_index)
-                                                    : c.id;
+                const std::string id =
+                    c.id.empty() ? "functions." + c.name + ":" + std::to_string(call_index) : c.id;
                 ++call_index;
                 out += "<|tool_call_begin|>" + id + "<|tool_call_argument_begin|>" + c.arguments +
                        "<|tool_call_end|>";
@@ -156,8 +154,7 @@ constexpr std::array kTemplateNames = {
 
 Expected<std::string> apply_chat_template(TemplateKind kind,
                                           const std::vector<ChatMessage>& messages,
-                                          bool add_generation_prompt,
-                                          const ChatOptions& options) {
+                                          bool add_generation_prompt, const ChatOptions& options) {
     switch (kind) {
     case TemplateKind::KimiK2:
         return render_kimi(false, messages, add_generation_prompt, options);

@@ -16,9 +16,9 @@ struct PreName {
 
 // The names llama.cpp maps to these pre-tokenizers (§7.1, §7.6).
 constexpr std::array kPreNames = {
-    PreName{"default", PreType::Default},      PreName{"gpt-2", PreType::Gpt2},
-    PreName{"llama-bpe", PreType::Llama3},     PreName{"llama3", PreType::Llama3},
-    PreName{"llama-v3", PreType::Llama3},      PreName{"qwen2", PreType::Qwen2},
+    PreName{"default", PreType::Default},        PreName{"gpt-2", PreType::Gpt2},
+    PreName{"llama-bpe", PreType::Llama3},       PreName{"llama3", PreType::Llama3},
+    PreName{"llama-v3", PreType::Llama3},        PreName{"qwen2", PreType::Qwen2},
     PreName{"deepseek-r1-qwen", PreType::Qwen2}, PreName{"deepseek-v3", PreType::DeepSeekV3},
     PreName{"kimi-k2", PreType::KimiK2},
 };

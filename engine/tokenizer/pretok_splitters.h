@@ -8,9 +8,9 @@
 namespace folio::tokenizer {
 
 struct FragmentView {
-    const uint32_t* cp;    // code points
-    const CpFlags* flags;  // cp_flags of each
-    const uint8_t* cls;    // collapsed classes (pretok_regex.cpp), when the splitter uses them
+    const uint32_t* cp;   // code points
+    const CpFlags* flags; // cp_flags of each
+    const uint8_t* cls;   // collapsed classes (pretok_regex.cpp), when the splitter uses them
 };
 
 // Custom splitters (pretok_custom.cpp), llama.cpp's hand-written ones: GPT-2; Llama-3 / Qwen2

@@ -17,9 +17,10 @@ uint32_t pair_index(std::string_view s, size_t pos) {
 SpecialTokenMatcher::SpecialTokenMatcher(std::vector<SpecialToken> tokens) {
     // Empty strings would match everywhere; llama.cpp never finds them useful either.
     std::erase_if(tokens, [](const SpecialToken& t) { return t.text.empty(); });
-    std::stable_sort(tokens.begin(), tokens.end(), [](const SpecialToken& a, const SpecialToken& b) {
-        return a.text.size() != b.text.size() ? a.text.size() > b.text.size() : a.id < b.id;
-    });
+    std::stable_sort(
+        tokens.begin(), tokens.end(), [](const SpecialToken& a, const SpecialToken& b) {
+            return a.text.size() != b.text.size() ? a.text.size() > b.text.size() : a.id < b.id;
+        });
     tokens_ = std::move(tokens);
 
     std::vector<uint32_t> counts(65536, 0);
@@ -54,7 +55,8 @@ void SpecialTokenMatcher::partition(std::string_view text, bool parse_special,
         const SpecialToken& t = tokens_[idx];
         if (!parse_special && !t.always)
             return;
-        if (t.text.size() <= n - pos && std::memcmp(text.data() + pos, t.text.data(), t.text.size()) == 0)
+        if (t.text.size() <= n - pos &&
+            std::memcmp(text.data() + pos, t.text.data(), t.text.size()) == 0)
             occ.push_back({idx, pos});
     };
     if (!tokens_.empty()) {

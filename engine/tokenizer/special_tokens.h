@@ -39,9 +39,9 @@ public:
     size_t size() const { return tokens_.size(); }
 
 private:
-    std::vector<SpecialToken> tokens_;           // priority order: longest first, then by id
-    std::vector<uint32_t> single_byte_[256];     // one-byte tokens by their byte
-    std::vector<uint32_t> pair_start_;           // CSR index by first two bytes (65537 entries)
+    std::vector<SpecialToken> tokens_;       // priority order: longest first, then by id
+    std::vector<uint32_t> single_byte_[256]; // one-byte tokens by their byte
+    std::vector<uint32_t> pair_start_;       // CSR index by first two bytes (65537 entries)
     std::vector<uint32_t> pair_items_;
     bool first_byte_[256] = {};
 };

@@ -93,17 +93,18 @@ void Tokenizer::encode_fragment(std::string_view text, EncodeState& st,
             const auto offset = static_cast<uint32_t>(st.cached_ids.size());
             st.cached_ids.insert(st.cached_ids.end(), out.begin() + static_cast<long>(before),
                                  out.end());
-            st.cache.emplace(st.piece,
-                             EncodeState::CacheEntry{offset, static_cast<uint32_t>(out.size() - before)});
+            st.cache.emplace(st.piece, EncodeState::CacheEntry{
+                                           offset, static_cast<uint32_t>(out.size() - before)});
         }
     }
 }
 
 Expected<std::string> Tokenizer::token_to_piece(int32_t id, bool render_special) const {
     if (!valid(id))
-        return make_error(ErrorCode::InvalidArgument,
-                          "tokenizer: token id " + std::to_string(id) + " outside the vocabulary (" +
-                              std::to_string(texts_.size()) + " tokens)");
+        return make_error(ErrorCode::InvalidArgument, "tokenizer: token id " + std::to_string(id) +
+                                                          " outside the vocabulary (" +
+                                                          std::to_string(texts_.size()) +
+                                                          " tokens)");
     const TokenType t = types_[id];
     if (!render_special && (t == TokenType::Control || t == TokenType::Unknown))
         return std::string();

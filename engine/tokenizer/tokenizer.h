@@ -94,8 +94,7 @@ public:
 
 private:
     Tokenizer() = default;
-    void encode_fragment(std::string_view text, EncodeState& st,
-                         std::vector<int32_t>& out) const;
+    void encode_fragment(std::string_view text, EncodeState& st, std::vector<int32_t>& out) const;
 
     PreType pre_ = PreType::Default;
     bool ignore_merges_ = false; // llama-bpe: a piece that is a whole token is taken as is

@@ -14,13 +14,14 @@ namespace {
 
 // Texts llama.cpp takes as end-of-turn (the first found is the eot id) ...
 constexpr std::array<std::string_view, 11> kEotTexts = {
-    "<|eot_id|>", "<|im_end|>", "<|end|>", "<end_of_turn>", "<|endoftext|>", "<|end_of_text|>",
-    "<EOT>", "_<EOT>", "[EOT]", "<｜end▁of▁sentence｜>", "<end_of_utterance>"};
+    "<|eot_id|>",        "<|im_end|>", "<|end|>", "<end_of_turn>", "<|endoftext|>",
+    "<|end_of_text|>",   "<EOT>",      "_<EOT>",  "[EOT]",         "<｜end▁of▁sentence｜>",
+    "<end_of_utterance>"};
 // ... as end of generation ...
 constexpr std::array<std::string_view, 14> kEogTexts = {
-    "<|eot_id|>", "<|im_end|>", "<|end|>", "<|return|>", "<|call|>", "<end_of_turn>",
-    "<|endoftext|>", "<|eom_id|>", "<EOT>", "_<EOT>", "[EOT]", "[EOS]", "<|end_of_text|>",
-    "<end_of_utterance>"};
+    "<|eot_id|>",      "<|im_end|>",        "<|end|>", "<|return|>", "<|call|>", "<end_of_turn>",
+    "<|endoftext|>",   "<|eom_id|>",        "<EOT>",   "_<EOT>",     "[EOT]",    "[EOS]",
+    "<|end_of_text|>", "<end_of_utterance>"};
 // ... and as fill-in-the-middle padding, which is also end of generation.
 constexpr std::array<std::string_view, 5> kFimPadTexts = {"<|fim_pad|>", "<fim-pad>", "<fim_pad>",
                                                           "<PAD>", "[PAD]"};
@@ -86,10 +87,10 @@ Expected<Tokenizer> Tokenizer::from_gguf(const gguf::File& file) {
     FOLIO_TRY(types, file.get_int_array("tokenizer.ggml.token_type"));
     if (types) {
         if (types->size() != n)
-            return make_error(ErrorCode::Format,
-                              where + "tokenizer.ggml.token_type has " +
-                                  std::to_string(types->size()) + " entries for " +
-                                  std::to_string(n) + " tokens");
+            return make_error(ErrorCode::Format, where + "tokenizer.ggml.token_type has " +
+                                                     std::to_string(types->size()) +
+                                                     " entries for " + std::to_string(n) +
+                                                     " tokens");
         for (size_t i = 0; i < n; ++i)
             t.types_[i] = token_type_from((*types)[i]);
     }
@@ -172,8 +173,8 @@ Expected<Tokenizer> Tokenizer::from_gguf(const gguf::File& file) {
         case TokenType::Unknown:
         case TokenType::UserDefined:
             t.pieces_[i] = t.texts_[i];
-            specials.push_back({static_cast<int32_t>(i), t.texts_[i],
-                                t.types_[i] == TokenType::UserDefined});
+            specials.push_back(
+                {static_cast<int32_t>(i), t.texts_[i], t.types_[i] == TokenType::UserDefined});
             break;
         default:
             break; // UNUSED, BYTE, undefined: nothing

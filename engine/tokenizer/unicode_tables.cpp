@@ -6,6 +6,7 @@
 
 namespace folio::tokenizer {
 
+// clang-format off
 const char* const kUnicodeTablesVersion = "15.0.0";
 
 const UnicodeClassRange kUnicodeClassRanges[1563] = {
@@ -1588,5 +1589,6 @@ const CodepointRange kWhitespaceRanges[10] = {
     {0x03000, 0x03000},
 };
 const size_t kWhitespaceRangeCount = 10;
+// clang-format on
 
 } // namespace folio::tokenizer

@@ -173,6 +173,30 @@ private slots:
         }
     }
 
+    // MXFP4 scales at the edges of E8M0 (subnormal 2^-128 / 2^-127, 2^-126, 1, 2^72): the AVX2
+    // path's scale table must give the reference's bit patterns, so the results agree to float
+    // rounding of the summation (1e-6 relative), including subnormal results.
+    void mxfp4ExtremeScales() {
+        const int64_t k = 160; // 4-block groups plus one tail block
+        std::vector<BlockMxfp4> w(k / 32);
+        std::vector<float> x(k);
+        for (int64_t i = 0; i < k; ++i)
+            x[i] = 1.0f + static_cast<float>(i % 7);
+        for (int e : {0, 1, 2, 127, 200}) {
+            for (size_t b = 0; b < w.size(); ++b) {
+                w[b].e = static_cast<uint8_t>(e);
+                for (int j = 0; j < 16; ++j)
+                    w[b].qs[j] = static_cast<uint8_t>((j + b) % 16 | (((j * 3 + b) % 16) << 4));
+            }
+            TensorView v = make_tensor_view(DType::MXFP4, {k, 1, 1, 1}, w.data());
+            float y_ref = 0, y_fast = 0;
+            QVERIFY(matmul(kRef, v, x.data(), k, 1, &y_ref, 1));
+            QVERIFY(matmul(kFast1, v, x.data(), k, 1, &y_fast, 1));
+            QVERIFY2(y_ref != 0 && std::fabs(y_fast - y_ref) <= 1e-6f * std::fabs(y_ref),
+                     qPrintable(QString("e=%1 ref %2 fast %3").arg(e).arg(y_ref).arg(y_fast)));
+        }
+    }
+
     void activationQuantizersIdenticalOnBothPaths() {
         auto x = random_normal(1024, 5);
         x[3] = 0.0f;

@@ -4,7 +4,7 @@
 #include <QtTest>
 
 #include "gguf/gguf_writer.h"
-#include "model/deepseek2_model.h"
+#include "model/decoder_model.h"
 #include "model/goldens.h"
 #include "model/moe_ffn.h"
 #include "runtime/sampler.h"
@@ -20,8 +20,8 @@ constexpr const char* kF32Models[] = {"ds2-qlora-f32", "ds2-lite-f32", "ds2-yarn
                                       "ds2-vl-text-f32"};
 constexpr const char* kQuantModels[] = {"ds2-qlora-q8_0", "ds2-qlora-mxfp4moe"};
 
-std::unique_ptr<Deepseek2Model> load(const QString& path) {
-    auto m = load_deepseek2(path.toStdString());
+std::unique_ptr<DecoderModel> load(const QString& path) {
+    auto m = load_decoder(path.toStdString());
     if (!m) {
         qWarning("%s", m.error().to_string().c_str());
         return nullptr;
@@ -30,10 +30,10 @@ std::unique_ptr<Deepseek2Model> load(const QString& path) {
 }
 
 // All-position logits of `tokens` from an empty cache, as one batch or one token at a time.
-std::vector<float> evaluate(const Deepseek2Model& m, const std::vector<int32_t>& tokens, bool seq,
+std::vector<float> evaluate(const DecoderModel& m, const std::vector<int32_t>& tokens, bool seq,
                             MlaForm form = MlaForm::Auto, int threads = 2) {
-    MlaCache cache = make_mla_cache(m.config, static_cast<int64_t>(tokens.size()));
-    Deepseek2Scratch s;
+    DecoderState state = make_decoder_state(m.config, static_cast<int64_t>(tokens.size()));
+    DecoderScratch s;
     EvalOptions opt;
     opt.kernels.n_threads = threads;
     opt.mla = form;
@@ -41,14 +41,14 @@ std::vector<float> evaluate(const Deepseek2Model& m, const std::vector<int32_t>&
     std::vector<float> all;
     if (!seq) {
         opt.all_logits = true;
-        if (!deepseek2_eval(m, cache, s, tokens.data(), n, opt, all))
+        if (!decoder_eval(m, state, s, tokens.data(), n, opt, all))
             return {};
         return all;
     }
     all.resize(static_cast<size_t>(n * V));
     std::vector<float> step;
     for (int64_t i = 0; i < n; ++i) {
-        if (!deepseek2_eval(m, cache, s, tokens.data() + i, 1, opt, step))
+        if (!decoder_eval(m, state, s, tokens.data() + i, 1, opt, step))
             return {};
         std::copy(step.begin(), step.end(), all.begin() + i * V);
     }
@@ -119,18 +119,18 @@ private slots:
             auto m = load(g.modelPath);
             QVERIFY(m);
             for (const auto& gr : g.greedy) {
-                MlaCache cache = make_mla_cache(m->config, 512);
-                Deepseek2Scratch s;
+                DecoderState state = make_decoder_state(m->config, 512);
+                DecoderScratch s;
                 EvalOptions opt;
                 opt.kernels.n_threads = 2;
                 std::vector<float> logits;
-                QVERIFY(deepseek2_eval(*m, cache, s, gr.prompt.data(), int64_t(gr.prompt.size()), opt, logits)
+                QVERIFY(decoder_eval(*m, state, s, gr.prompt.data(), int64_t(gr.prompt.size()), opt, logits)
                             .has_value());
                 std::vector<int32_t> out;
                 for (size_t i = 0; i < gr.generated.size(); ++i) {
                     const int32_t next = argmax(logits);
                     out.push_back(next);
-                    QVERIFY(deepseek2_eval(*m, cache, s, &next, 1, opt, logits).has_value());
+                    QVERIFY(decoder_eval(*m, state, s, &next, 1, opt, logits).has_value());
                 }
                 QVERIFY2(out == gr.generated, name);
             }
@@ -157,19 +157,19 @@ private slots:
         const auto& tokens = g.sequences[1].tokens; // 64 tokens
         const auto oneShot = evaluate(*m, tokens, false);
         // 40-token prefill, then 24 single-token decode steps (different MLA forms, same cache).
-        MlaCache cache = make_mla_cache(m->config, 64);
-        Deepseek2Scratch s;
+        DecoderState state = make_decoder_state(m->config, 64);
+        DecoderScratch s;
         EvalOptions opt;
         opt.kernels.n_threads = 2;
         opt.all_logits = true;
         std::vector<float> all, step;
-        QVERIFY(deepseek2_eval(*m, cache, s, tokens.data(), 40, opt, all).has_value());
+        QVERIFY(decoder_eval(*m, state, s, tokens.data(), 40, opt, all).has_value());
         opt.all_logits = false;
         for (size_t i = 40; i < tokens.size(); ++i) {
-            QVERIFY(deepseek2_eval(*m, cache, s, tokens.data() + i, 1, opt, step).has_value());
+            QVERIFY(decoder_eval(*m, state, s, tokens.data() + i, 1, opt, step).has_value());
             all.insert(all.end(), step.begin(), step.end());
         }
-        QCOMPARE(cache.size(), int64_t(64));
+        QCOMPARE(state.size(), int64_t(64));
         const auto c = test::compareLogits(all, oneShot, g.n_vocab);
         QVERIFY2(c.maxAbsDiff < 1e-5, qPrintable(QString::number(c.maxAbsDiff)));
         // One thread gives the same numbers as two.
@@ -204,19 +204,19 @@ private slots:
         FOLIO_REQUIRE_CONFORMANCE(dir);
         auto m = load(dir + QStringLiteral("/models/ds2-lite-f32.gguf"));
         QVERIFY(m);
-        MlaCache cache = make_mla_cache(m->config, 8);
-        Deepseek2Scratch s;
+        DecoderState state = make_decoder_state(m->config, 8);
+        DecoderScratch s;
         EvalOptions opt;
         std::vector<float> logits;
         const int32_t bad[2] = {5, 320};
-        Status st = deepseek2_eval(*m, cache, s, bad, 2, opt, logits);
+        Status st = decoder_eval(*m, state, s, bad, 2, opt, logits);
         QVERIFY(!st);
         QVERIFY(st.error().message.find("token id 320") != std::string::npos);
-        QCOMPARE(cache.size(), int64_t(0));
-        // Context overflow is an error too, and the cache stays usable.
+        QCOMPARE(state.size(), int64_t(0));
+        // Context overflow is an error too, and the state stays usable.
         std::vector<int32_t> nine(9, 1);
-        QVERIFY(!deepseek2_eval(*m, cache, s, nine.data(), 9, opt, logits));
-        QVERIFY(deepseek2_eval(*m, cache, s, nine.data(), 8, opt, logits).has_value());
+        QVERIFY(!decoder_eval(*m, state, s, nine.data(), 9, opt, logits));
+        QVERIFY(decoder_eval(*m, state, s, nine.data(), 8, opt, logits).has_value());
 
         // A file whose tensor contradicts the metadata is refused, naming the tensor.
         auto src = gguf::File::open((dir + QStringLiteral("/models/ds2-lite-f32.gguf")).toStdString());
@@ -231,7 +231,7 @@ private slots:
         }
         const std::string path = (test::scratchDir(QStringLiteral("ds2-bad")) + QStringLiteral("/bad.gguf")).toStdString();
         QVERIFY(w.write(path).has_value());
-        auto badModel = load_deepseek2(path);
+        auto badModel = load_decoder(path);
         QVERIFY(!badModel);
         QVERIFY2(badModel.error().message.find("blk.0.attn_kv_a_mqa.weight") != std::string::npos,
                  badModel.error().message.c_str());

@@ -152,7 +152,7 @@ private slots:
         QCOMPARE(tiny_->pad(), 273);
         QVERIFY(tiny_->add_bos());
         QVERIFY(!tiny_->add_eos());
-        QCOMPARE(tiny_->eot(), 266); // <|im_end|>
+        QCOMPARE(tiny_->eot(), 266);       // <|im_end|>
         for (int32_t id : {265, 266, 273}) // [EOS], <|im_end|>, [PAD] (§7.2)
             QVERIFY2(tiny_->is_eog(id), qPrintable(QString::number(id)));
         for (int32_t id : {264, 267, 100, 319, -1, 320})
@@ -196,7 +196,8 @@ private slots:
         FOLIO_REQUIRE_CONFORMANCE(dir);
         QVERIFY(need_vocabs());
         std::vector<std::string> texts;
-        for (const TokenizerCase& c : read_tokenizer_cases(dir + "/tokenizer", "tiny-vocab-ids.jsonl"))
+        for (const TokenizerCase& c :
+             read_tokenizer_cases(dir + "/tokenizer", "tiny-vocab-ids.jsonl"))
             texts.push_back(c.text);
         std::mt19937 rng(99);
         for (int i = 0; i < 200; ++i)
@@ -237,7 +238,8 @@ private slots:
         // A lead byte followed by a non-continuation byte: U+FFFD, then the byte.
         StreamDecoder broken(*tiny_);
         QCOMPARE(broken.push(0xE4).value(), std::string());
-        QCOMPARE(broken.push('A').value(), std::string("\xEF\xBF\xBD" "A"));
+        QCOMPARE(broken.push('A').value(), std::string("\xEF\xBF\xBD"
+                                                       "A"));
     }
 
     void decode_errors() {
@@ -250,10 +252,38 @@ private slots:
         QVERIFY(!d.has_value());
         QCOMPARE(d.error().code, ErrorCode::InvalidArgument);
         QVERIFY(q(d.error().message).contains("99999"));
-        QCOMPARE(tiny_->token_to_piece(300, true).value(), std::string()); // UNUSED
+        QCOMPARE(tiny_->token_to_piece(300, true).value(), std::string());  // UNUSED
         QCOMPARE(tiny_->token_to_piece(264, false).value(), std::string()); // [BOS] CONTROL
         QCOMPARE(tiny_->token_to_piece(264, true).value(), std::string("[BOS]"));
         QCOMPARE(tiny_->token_to_piece(259, false).value(), std::string(" the"));
+    }
+
+    // The generated tables (tools/unicode/gen_unicode_tables.py) on a few known code points.
+    void unicode_classes() {
+        QCOMPARE(cp_flags('A'), CpFlags{kLetter});
+        QCOMPARE(cp_flags('7'), CpFlags{kNumber});
+        QCOMPARE(cp_flags('~'), CpFlags{kSymbol});
+        QCOMPARE(cp_flags('_'), CpFlags{kPunctuation});
+        QCOMPARE(cp_flags(' '), CpFlags(kSeparator | kWhitespace));
+        QCOMPARE(cp_flags('\n'), CpFlags(kControl | kWhitespace));
+        QCOMPARE(cp_flags(0x85), CpFlags(kControl | kWhitespace));
+        QCOMPARE(cp_flags(0x1C), CpFlags{kControl}); // not White_Space
+        QCOMPARE(cp_flags(0x0301), CpFlags{kMark});
+        QCOMPARE(cp_flags(0x00B2), CpFlags{kNumber}); // superscript two (No)
+        QCOMPARE(cp_flags(0x3000), CpFlags(kSeparator | kWhitespace));
+        QCOMPARE(cp_flags(0x4E2D), CpFlags{kLetter});
+        QCOMPARE(cp_flags(0xAC01), CpFlags{kLetter});  // inside the Hangul First/Last range
+        QCOMPARE(cp_flags(0x2A6D0), CpFlags{kLetter}); // CJK Extension B, plane 2
+        QCOMPARE(cp_flags(0x1F600), CpFlags{kSymbol});
+        QCOMPARE(cp_flags(0x200D), CpFlags{kControl}); // ZWJ (Cf)
+        QCOMPARE(cp_flags(0xE123), CpFlags{kControl}); // private use (Co)
+        QCOMPARE(cp_flags(0x0378), CpFlags{0});        // unassigned
+        QCOMPARE(cp_flags(0x110000), CpFlags{0});
+        std::vector<uint32_t> cps;
+        utf8_decode("a\xE4\xB8\xAD"
+                    "b\xFF\xE4\xB8",
+                    cps); // invalid bytes -> U+FFFD each
+        QCOMPARE(cps, (std::vector<uint32_t>{'a', 0x4E2D, 'b', 0xFFFD, 0xFFFD, 0xFFFD}));
     }
 
     // Piece boundaries of each pre-tokenizer (§7.6) on inputs whose splits the regexes fix.
@@ -276,8 +306,7 @@ private slots:
         row("deepseek words", PreType::DeepSeekV3, "Hello world", {"Hello", " world"});
         row("deepseek digits", PreType::DeepSeekV3, "1234567", {"123", "456", "7"});
         row("deepseek cjk", PreType::DeepSeekV3, "数据📈上涨", {"数据", "📈", "上涨"});
-        row("deepseek kana", PreType::DeepSeekV3, "日本語のテキスト",
-            {"日本語のテキスト"});
+        row("deepseek kana", PreType::DeepSeekV3, "日本語のテキスト", {"日本語のテキスト"});
         row("deepseek punct word", PreType::DeepSeekV3, "don't .NET", {"don", "'t", " .", "NET"});
         row("deepseek marks", PreType::DeepSeekV3, "e\xCC\x81t\xC3\xA9", {"e\xCC\x81t\xC3\xA9"});
         row("deepseek ws", PreType::DeepSeekV3, "a  b \n c", {"a", " ", " b", " \n", " c"});
@@ -306,8 +335,7 @@ private slots:
         QVERIFY(gpt2.has_value());
         QCOMPARE(gpt2->encode("abc", false, false).value(), (std::vector<int32_t>{258}));
         QCOMPARE(gpt2->encode("abab", false, false).value(), (std::vector<int32_t>{257, 257}));
-        QCOMPARE(gpt2->encode("xyz", false, false).value(),
-                 (std::vector<int32_t>{'x', 'y', 'z'}));
+        QCOMPARE(gpt2->encode("xyz", false, false).value(), (std::vector<int32_t>{'x', 'y', 'z'}));
         auto llama = load_tokenizer(q(write_vocab_gguf(dir, "llama-bpe", extra, merges)));
         QVERIFY(llama.has_value());
         QCOMPARE(llama->encode("xyz", false, false).value(), (std::vector<int32_t>{259}));
@@ -388,12 +416,10 @@ private slots:
     }
 
     void chat_kimi_tool_call() {
-        std::vector<ChatMessage> chat = {{"user", "Weather in Paris?", 0, {}},
-                                         {"assistant", "", 0, {}},
-                                         {"tool", "{\"temp\": 21}", 0, {}},
-                                         {"assistant", "It is 21 degrees.", 0, {}},
-                                         {"user", "And Rome?", 0, {}},
-                                         {"assistant", "", 0, {}}};
+        std::vector<ChatMessage> chat = {
+            {"user", "Weather in Paris?", 0, {}}, {"assistant", "", 0, {}},
+            {"tool", "{\"temp\": 21}", 0, {}},    {"assistant", "It is 21 degrees.", 0, {}},
+            {"user", "And Rome?", 0, {}},         {"assistant", "", 0, {}}};
         chat[1].tool_calls = {{"", "get_weather", "{\"city\": \"Paris\"}"}};
         chat[5].tool_calls = {{"", "get_weather", "{\"city\": \"Rome\"}"},
                               {"call_x", "get_time", "{}"}};
@@ -438,9 +464,10 @@ private slots:
                                                {"user", "Hi", 0, {}},
                                                {"assistant", "Hello!", 0, {}},
                                                {"user", "What is 2+2?", 0, {}}};
-        QCOMPARE(apply_chat_template(TemplateKind::DeepSeekV3, chat, true).value(),
-                 std::string("You are helpful.<｜User｜>Hi<｜Assistant｜>Hello!<｜end▁of▁sentence｜>"
-                             "<｜User｜>What is 2+2?<｜Assistant｜>"));
+        QCOMPARE(
+            apply_chat_template(TemplateKind::DeepSeekV3, chat, true).value(),
+            std::string("You are helpful.<｜User｜>Hi<｜Assistant｜>Hello!<｜end▁of▁sentence｜>"
+                        "<｜User｜>What is 2+2?<｜Assistant｜>"));
 
         std::vector<ChatMessage> tools = {{"system", "A.", 0, {}},
                                           {"system", "B.", 0, {}},
@@ -453,21 +480,21 @@ private slots:
                                {"", "get_rain", "{\"city\": \"Paris\"}"}};
         const std::string rendered =
             apply_chat_template(TemplateKind::DeepSeekV3, tools, true).value();
-        QCOMPARE(rendered,
-                 std::string("A.\n\nB.<｜User｜>Weather in Paris?<｜Assistant｜><｜tool▁calls▁begin｜>"
-                             "<｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n"
-                             "{\"city\": \"Paris\"}\n```<｜tool▁call▁end｜>\n"
-                             "<｜tool▁call▁begin｜>function<｜tool▁sep｜>get_rain\n```json\n"
-                             "{\"city\": \"Paris\"}\n```<｜tool▁call▁end｜>"
-                             "<｜tool▁calls▁end｜><｜end▁of▁sentence｜>"
-                             "<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>{\"temp\": 21}"
-                             "<｜tool▁output▁end｜>\n<｜tool▁output▁begin｜>{\"rain\": 0}"
-                             "<｜tool▁output▁end｜><｜tool▁outputs▁end｜>It is 21 degrees."
-                             "<｜end▁of▁sentence｜><｜Assistant｜>"));
+        QCOMPARE(
+            rendered,
+            std::string("A.\n\nB.<｜User｜>Weather in Paris?<｜Assistant｜><｜tool▁calls▁begin｜>"
+                        "<｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n"
+                        "{\"city\": \"Paris\"}\n```<｜tool▁call▁end｜>\n"
+                        "<｜tool▁call▁begin｜>function<｜tool▁sep｜>get_rain\n```json\n"
+                        "{\"city\": \"Paris\"}\n```<｜tool▁call▁end｜>"
+                        "<｜tool▁calls▁end｜><｜end▁of▁sentence｜>"
+                        "<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>{\"temp\": 21}"
+                        "<｜tool▁output▁end｜>\n<｜tool▁output▁begin｜>{\"rain\": 0}"
+                        "<｜tool▁output▁end｜><｜tool▁outputs▁end｜>It is 21 degrees."
+                        "<｜end▁of▁sentence｜><｜Assistant｜>"));
         // Ending on tool outputs closes them and adds no generation prompt (the Jinja rule).
         tools.pop_back();
-        const std::string open =
-            apply_chat_template(TemplateKind::DeepSeekV3, tools, true).value();
+        const std::string open = apply_chat_template(TemplateKind::DeepSeekV3, tools, true).value();
         QVERIFY(open.ends_with("<｜tool▁output▁end｜><｜tool▁outputs▁end｜>"));
 
         if (conf_.isEmpty() || !need_vocabs())
@@ -520,7 +547,9 @@ private slots:
         const QVariantMap g = greedy[1].toMap();
         const std::string prompt = g.value("prompt_text").toString().toStdString();
         const std::vector<ChatMessage> chat = {
-            {"user", "Summarize: revenue rose 7.4% to $4.5 billion while margins improved.", 0,
+            {"user",
+             "Summarize: revenue rose 7.4% to $4.5 billion while margins improved.",
+             0,
              {}}};
         QCOMPARE(apply_chat_template(TemplateKind::KimiK2, chat, true).value(), prompt);
         const auto want = to_ids(g.value("prompt_tokens"));
@@ -528,9 +557,9 @@ private slots:
         QCOMPARE(encode_or_fail(*tiny_, prompt, true, true), want);
         // Prompt 1 too (plain text).
         const QVariantMap g0 = greedy[0].toMap();
-        QCOMPARE(encode_or_fail(*tiny_, g0.value("prompt_text").toString().toStdString(), true,
-                                true),
-                 to_ids(g0.value("prompt_tokens")));
+        QCOMPARE(
+            encode_or_fail(*tiny_, g0.value("prompt_text").toString().toStdString(), true, true),
+            to_ids(g0.value("prompt_tokens")));
     }
 
     // Conformance README §3: the Kimi-VL prompt tokenizes to the recorded chunks, the image

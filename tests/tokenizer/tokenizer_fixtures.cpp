@@ -82,18 +82,18 @@ std::string random_unicode_text(std::mt19937& rng, size_t max_code_points) {
         uint32_t first, last;
     };
     static const Range kRanges[] = {
-        {0x20, 0x7E},       {0x30, 0x39},       {0x41, 0x5A},       {0x61, 0x7A},
-        {0xA0, 0xFF},       {0x100, 0x24F},     {0x300, 0x36F},     {0x370, 0x3FF},
-        {0x400, 0x4FF},     {0x600, 0x6FF},     {0x900, 0x97F},     {0xE00, 0xE7F},
-        {0x1100, 0x11FF},   {0x2000, 0x206F},   {0x20A0, 0x20CF},   {0x2190, 0x22FF},
-        {0x2E80, 0x2FDF},   {0x3000, 0x303F},   {0x3040, 0x30FF},   {0x3400, 0x4DBF},
-        {0x4E00, 0x9FFF},   {0xAC00, 0xD7A3},   {0xE000, 0xE0FF},   {0xF900, 0xFAFF},
-        {0xFE00, 0xFE0F},   {0xFF00, 0xFFEF},   {0x10000, 0x1007F}, {0x1D400, 0x1D7FF},
-        {0x1F300, 0x1F5FF}, {0x1F600, 0x1F64F}, {0x1F900, 0x1F9FF}, {0x20000, 0x2A6DF},
+        {0x20, 0x7E},       {0x30, 0x39},       {0x41, 0x5A},        {0x61, 0x7A},
+        {0xA0, 0xFF},       {0x100, 0x24F},     {0x300, 0x36F},      {0x370, 0x3FF},
+        {0x400, 0x4FF},     {0x600, 0x6FF},     {0x900, 0x97F},      {0xE00, 0xE7F},
+        {0x1100, 0x11FF},   {0x2000, 0x206F},   {0x20A0, 0x20CF},    {0x2190, 0x22FF},
+        {0x2E80, 0x2FDF},   {0x3000, 0x303F},   {0x3040, 0x30FF},    {0x3400, 0x4DBF},
+        {0x4E00, 0x9FFF},   {0xAC00, 0xD7A3},   {0xE000, 0xE0FF},    {0xF900, 0xFAFF},
+        {0xFE00, 0xFE0F},   {0xFF00, 0xFFEF},   {0x10000, 0x1007F},  {0x1D400, 0x1D7FF},
+        {0x1F300, 0x1F5FF}, {0x1F600, 0x1F64F}, {0x1F900, 0x1F9FF},  {0x20000, 0x2A6DF},
         {0x2F800, 0x2FA1F}, {0xE0000, 0xE007F}, {0x10FF00, 0x10FFFD}};
-    static const char* const kAtoms[] = {" ", "  ", "\t", "\n", "\r\n", "\r\n\r\n", " \n ",
-                                         "\xC2\xA0", "\xE3\x80\x80", "\xE2\x80\x8D",
-                                         "\xEF\xB8\x8F", "'s", "'LL", "   \t"};
+    static const char* const kAtoms[] = {
+        " ",        "  ",           "\t",           "\n",           "\r\n", "\r\n\r\n", " \n ",
+        "\xC2\xA0", "\xE3\x80\x80", "\xE2\x80\x8D", "\xEF\xB8\x8F", "'s",   "'LL",      "   \t"};
     std::string s;
     const size_t n = std::uniform_int_distribution<size_t>(1, max_code_points)(rng);
     for (size_t i = 0; i < n; ++i) {
@@ -166,7 +166,8 @@ std::string write_vocab_gguf(const QString& dir, const std::string& pre,
     w.set_string_array("tokenizer.ggml.merges", merges);
     w.set_u32("tokenizer.ggml.bos_token_id", 0);
     w.set_u32("tokenizer.ggml.eos_token_id", 1);
-    const std::string path = (dir + "/vocab-" + QString::fromStdString(pre) + ".gguf").toStdString();
+    const std::string path =
+        (dir + "/vocab-" + QString::fromStdString(pre) + ".gguf").toStdString();
     auto st = w.write(path);
     if (!st)
         qWarning("%s", st.error().to_string().c_str());

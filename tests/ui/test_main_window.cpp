@@ -4,7 +4,11 @@
 #include <QDockWidget>
 #include <QImage>
 #include <QLabel>
+#include <QElapsedTimer>
 #include <QListWidget>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTimer>
 #include <QMenuBar>
 #include <QProcess>
 #include <QSignalSpy>
@@ -137,6 +141,55 @@ private slots:
         for (const auto& m : w.chatPane()->messages())
             noticed |= m.text.contains(QStringLiteral("broken.gguf"));
         QVERIFY(noticed);
+    }
+
+    void askingStreamsAnAnswerWhileTheGuiStaysResponsive() {
+        MainWindow w;
+        w.show();
+        QSignalSpy idle(&w, &MainWindow::idle);
+        w.openModel(folio::test::builtProgram(QStringLiteral("generated/models/demo-deepseek2.gguf")));
+        QVERIFY(idle.wait(30000));
+        QTRY_VERIFY_WITH_TIMEOUT(w.modelReady(), 30000);
+        auto* send = w.findChild<QPushButton*>(QStringLiteral("sendButton"));
+        auto* stop = w.findChild<QPushButton*>(QStringLiteral("stopButton"));
+        QVERIFY(send->isEnabled() && !stop->isEnabled());
+
+        // A long question (thousands of tokens with the demo vocabulary): the prefill runs on
+        // the engine thread while a 10 ms GUI timer keeps ticking.
+        QString question;
+        while (question.size() < 4200)
+            question += QStringLiteral("Revenue rose 7.4% to $4.5 billion while margins improved. ");
+        w.findChild<QPlainTextEdit*>(QStringLiteral("chatInput"))->setPlainText(question);
+        QSignalSpy done(&w, &MainWindow::answerFinished);
+        QElapsedTimer clock;
+        qint64 last = 0, worstGap = 0;
+        QTimer tick;
+        QObject::connect(&tick, &QTimer::timeout, [&] {
+            const qint64 now = clock.elapsed();
+            worstGap = std::max(worstGap, now - last);
+            last = now;
+        });
+        clock.start();
+        tick.start(10);
+        send->click();
+        QVERIFY(stop->isEnabled());
+        // Stop as soon as some answer text is there.
+        QTRY_VERIFY_WITH_TIMEOUT(!w.chatPane()->messages().isEmpty() &&
+                                     !w.chatPane()->messages().last().text.isEmpty(),
+                                 120000);
+        // The random demo model may end its answer by itself (an end-of-generation token)
+        // before the click lands; otherwise Stop must cancel it.
+        const bool endedAlready = !done.isEmpty();
+        if (!endedAlready)
+            stop->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), 30000);
+        tick.stop();
+        if (!endedAlready)
+            QCOMPARE(done.first().first().toString(), QStringLiteral("cancelled"));
+        QVERIFY2(worstGap < 50, qPrintable(QStringLiteral("GUI stalled %1 ms").arg(worstGap)));
+        QVERIFY(send->isEnabled() && !stop->isEnabled());
+        const auto& msgs = w.chatPane()->messages();
+        QCOMPARE(msgs.last().role, folio::ui::ChatMessage::Role::Assistant);
     }
 
     void screenshotModeWritesTheWindow() {

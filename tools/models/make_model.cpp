@@ -41,6 +41,11 @@ Expected<std::vector<uint8_t>> draw_tensor(const TensorPlan& plan, DType type, u
     case TensorPlan::Init::SmallBias:
         fill_normal(values, seed, plan.name, 0.0f, 0.1f);
         break;
+    case TensorPlan::Init::NegativeDecay: // KDA ssm_a = −exp(A_log), A_log ~ N(0.5, 0.3²)
+        fill_normal(values, seed, plan.name, 0.5f, 0.3f);
+        for (float& v : values)
+            v = -std::exp(v);
+        break;
     case TensorPlan::Init::Normal: {
         // N(0, 1/fan_in) as the conformance models; token embeddings N(0, 1).
         const float stddev = plan.name == "token_embd.weight"
@@ -116,10 +121,15 @@ Status make_model(const MakeModelOptions& o) {
     std::vector<TensorPlan> plans;
     if (o.arch == "deepseek2") {
         FOLIO_CHECK(plan_deepseek2(o.preset, writer, plans));
+    } else if (o.arch == "deepseek32") {
+        FOLIO_CHECK(plan_deepseek32(o.preset, writer, plans));
+    } else if (o.arch == "kimi-linear") {
+        FOLIO_CHECK(plan_kimi_linear(o.preset, writer, plans));
+    } else if (o.arch == "kimi-hybrid") {
+        FOLIO_CHECK(plan_kimi_hybrid(o.preset, writer, plans));
     } else {
         return make_error(ErrorCode::Unsupported,
-                          "--arch '" + o.arch + "': only deepseek2 is generated so far "
-                          "(kimi-linear, deepseek32 and kimi-hybrid come with their issues)");
+                          "--arch '" + o.arch + "' is not one of deepseek2, deepseek32, kimi-linear, kimi-hybrid");
     }
     writer.set_u32("general.file_type", file_type_id(o.type));
     writer.set_u32("general.quantization_version", 2);

@@ -14,7 +14,7 @@
 namespace folio::tools {
 
 struct MakeModelOptions {
-    std::string arch = "deepseek2"; // deepseek2 (kimi-linear, deepseek32, kimi-hybrid later)
+    std::string arch = "deepseek2"; // deepseek2 | deepseek32 | kimi-linear | kimi-hybrid
     std::string preset = "tiny";    // tiny (< 3 MB) | small (~100 MB) | bench (~1 GB, 920M params)
     std::string type = "f32";       // f32 | f16 | q8_0 | q4_k_m | mxfp4-moe
     uint64_t seed = 42;
@@ -29,7 +29,7 @@ struct TensorPlan {
     std::vector<int64_t> ne; // ggml order
     int64_t layer = -1;      // block index for blk.N.* tensors, else -1
     int64_t n_layer = 0;     // block count of the model
-    enum class Init { Normal, Norm, SmallBias } init = Init::Normal;
+    enum class Init { Normal, Norm, SmallBias, NegativeDecay } init = Init::Normal;
 };
 
 // Storage type of one tensor under a --type recipe, following llama.cpp's converter and

@@ -112,6 +112,7 @@ def main():
     out.append("")
     out.append("namespace folio::tokenizer {")
     out.append("")
+    out.append("// clang-format off")
     out.append(f"const char* const kUnicodeTablesVersion = \"{version}\";")
     out.append("")
     out.append(f"const UnicodeClassRange kUnicodeClassRanges[{len(cat_ranges)}] = {{")
@@ -125,6 +126,7 @@ def main():
         out.append(f"    {{0x{lo:05X}, 0x{hi:05X}}},")
     out.append("};")
     out.append(f"const size_t kWhitespaceRangeCount = {len(ws_ranges)};")
+    out.append("// clang-format on")
     out.append("")
     out.append("} // namespace folio::tokenizer")
     with open(args.out, "w", encoding="utf-8") as f:

@@ -6,6 +6,8 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollBar>
+#include <QTimer>
 #include <QShortcut>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -79,12 +81,53 @@ ChatPane::ChatPane(QWidget* parent) : QWidget(parent) {
 
 void ChatPane::appendMessage(ChatMessage::Role role, const QString& text) {
     messages_.append({role, text, QDateTime::currentDateTime()});
+    footers_.append(QString());
     render();
+}
+
+void ChatPane::appendToLast(const QString& text) {
+    if (messages_.isEmpty())
+        return;
+    messages_.last().text += text;
+    scheduleRender();
+}
+
+void ChatPane::setLastFooter(const QString& footer) {
+    if (footers_.isEmpty())
+        return;
+    footers_.last() = footer;
+    scheduleRender();
+}
+
+void ChatPane::setGenerating(bool generating) {
+    generating_ = generating;
+    sendButton_->setEnabled(modelReady_ && !generating);
+    stopButton_->setEnabled(generating);
+}
+
+void ChatPane::setPrefillProgress(qint64 done, qint64 total, double etaSeconds) {
+    contextGauge_->setRange(0, 1000);
+    contextGauge_->setValue(total > 0 ? static_cast<int>(done * 1000 / total) : 0);
+    contextGauge_->setFormat(tr("reading the prompt: %L1 / %L2 tokens · %3 s left")
+                                 .arg(done)
+                                 .arg(total)
+                                 .arg(etaSeconds, 0, 'f', 1));
+}
+
+// Streaming tokens arrive quickly: repaint at most every 50 ms.
+void ChatPane::scheduleRender() {
+    if (renderScheduled_)
+        return;
+    renderScheduled_ = true;
+    QTimer::singleShot(50, this, [this] {
+        renderScheduled_ = false;
+        render();
+    });
 }
 
 void ChatPane::setModelReady(bool ready, const QString& reason) {
     modelReady_ = ready;
-    sendButton_->setEnabled(ready);
+    sendButton_->setEnabled(ready && !generating_);
     modelNotice_->setVisible(!ready);
     modelNotice_->setText(reason);
 }
@@ -100,9 +143,14 @@ void ChatPane::setContextUsage(qint64 used, qint64 limit) {
     contextGauge_->setFormat(tr("context: %L1 / %L2 tokens").arg(used).arg(limit));
 }
 
+void ChatPane::submitText(const QString& text) {
+    input_->setPlainText(text);
+    send();
+}
+
 void ChatPane::send() {
     const QString text = input_->toPlainText().trimmed();
-    if (!modelReady_ || text.isEmpty())
+    if (!modelReady_ || generating_ || text.isEmpty())
         return;
     appendMessage(ChatMessage::Role::User, text);
     input_->clear();
@@ -117,15 +165,19 @@ void ChatPane::render() {
                   "documents in the model's context, with page markers so answers can cite "
                   "pages like [p. 12].</p></div>");
     }
-    for (const ChatMessage& m : messages_) {
+    for (qsizetype i = 0; i < messages_.size(); ++i) {
+        const ChatMessage& m = messages_[i];
         const QString color = m.role == ChatMessage::Role::User        ? QStringLiteral("#1f4e8c")
                               : m.role == ChatMessage::Role::Assistant ? QStringLiteral("#1b7a3d")
                                                                        : QStringLiteral("#8a6d00");
         html += QStringLiteral("<p><b style='color:%1'>%2</b> <span style='color:#999'>%3</span><br>%4</p>")
                     .arg(color, roleName(m.role), m.time.toString(QStringLiteral("HH:mm")),
                          m.text.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
+        if (i < footers_.size() && !footers_[i].isEmpty())
+            html += QStringLiteral("<p style='color:#888; font-size:small'>%1</p>").arg(footers_[i].toHtmlEscaped());
     }
     transcript_->setHtml(html);
+    transcript_->verticalScrollBar()->setValue(transcript_->verticalScrollBar()->maximum());
 }
 
 } // namespace folio::ui

@@ -23,6 +23,14 @@ public:
 
     const QList<ChatMessage>& messages() const { return messages_; }
     void appendMessage(ChatMessage::Role role, const QString& text);
+    // Sends `text` as if typed and sent by the user.
+    void submitText(const QString& text);
+    // Streaming: text appended to the last (assistant) message, and a footer under it.
+    void appendToLast(const QString& text);
+    void setLastFooter(const QString& footer);
+    // While generating: Send disabled, Stop enabled.
+    void setGenerating(bool generating);
+    void setPrefillProgress(qint64 done, qint64 total, double etaSeconds);
     // Enables sending when a model is ready; `reason` is shown when it is not.
     void setModelReady(bool ready, const QString& reason);
     void setContextUsage(qint64 used, qint64 limit);
@@ -33,6 +41,7 @@ Q_SIGNALS:
 
 private:
     void render();
+    void scheduleRender();
     void send();
 
     QTextBrowser* transcript_ = nullptr;
@@ -43,6 +52,9 @@ private:
     QProgressBar* contextGauge_ = nullptr;
     QList<ChatMessage> messages_;
     bool modelReady_ = false;
+    bool generating_ = false;
+    bool renderScheduled_ = false;
+    QList<QString> footers_; // per message, may be empty
 };
 
 } // namespace folio::ui

@@ -1,8 +1,10 @@
 #include "devices/devices_pane.h"
 
+#include "engine/engine_worker.h"
 #include "folio/system_info.h"
 
 #include <QChart>
+#include <QDateTime>
 #include <QChartView>
 #include <QGroupBox>
 #include <QHeaderView>
@@ -113,6 +115,28 @@ void DevicesPane::setModelFacts(const QList<QPair<QString, QString>>& facts) {
         new QTreeWidgetItem(model_, {key, value});
 }
 
+void DevicesPane::setEngineStats(const EngineStatsQ& st) {
+    kvBytes_ = st.kvBytes;
+    weightsBytes_ = st.weightsBytes;
+    if (!st.modelLoaded) {
+        cache_->setText(tr("Empty: no model loaded."));
+        return;
+    }
+    cache_->setText(tr("%1 of KV in RAM · context %L2 / %L3 tokens · prefix hits %L4 tokens · "
+                       "speculation acceptance %5%")
+                        .arg(bytesText(st.kvBytes))
+                        .arg(st.contextUsed)
+                        .arg(st.contextLimit)
+                        .arg(st.prefixHitTokens)
+                        .arg(st.specAcceptance * 100, 0, 'f', 0));
+    if (st.state == QLatin1String("decode") && st.windowDecodeTps > 0) {
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        if (startMs_ == 0)
+            startMs_ = now;
+        addThroughputSample((now - startMs_) / 1000.0, st.windowDecodeTps);
+    }
+}
+
 void DevicesPane::addThroughputSample(double seconds, double tokensPerSecond) {
     throughput_->append(seconds, tokensPerSecond);
     axisX_->setMax(qMax(axisX_->max(), seconds));
@@ -125,8 +149,11 @@ void DevicesPane::refreshMemory() {
     devices_->clear();
     for (const MemoryNode& node : info.memory_nodes) {
         const quint64 used = node.total_bytes > node.free_bytes ? node.total_bytes - node.free_bytes : 0;
-        new QTreeWidgetItem(devices_, {tr("RAM node %1").arg(node.id), tr("ram"), bytesText(used),
-                                       bytesText(node.total_bytes)});
+        auto* item = new QTreeWidgetItem(devices_, {tr("RAM node %1").arg(node.id), tr("ram"), bytesText(used),
+                                                    bytesText(node.total_bytes)});
+        if (weightsBytes_ || kvBytes_)
+            item->setToolTip(0, tr("model weights (mmapped) %1 · KV cache %2")
+                                    .arg(bytesText(weightsBytes_), bytesText(kvBytes_)));
     }
     new QTreeWidgetItem(devices_, {tr("Disk cache"), tr("disk"), bytesText(0), tr("not configured")});
 }

@@ -14,6 +14,8 @@ class QValueAxis;
 
 namespace folio::ui {
 
+struct EngineStatsQ;
+
 class DevicesPane : public QWidget {
     Q_OBJECT
 public:
@@ -21,6 +23,8 @@ public:
 
     // Facts about the loaded model, shown as "key: value" lines (empty list: no model).
     void setModelFacts(const QList<QPair<QString, QString>>& facts);
+    // Live figures from the engine (2-4 Hz).
+    void setEngineStats(const EngineStatsQ& stats);
     // Appends a throughput sample (tokens/s) to the chart.
     void addThroughputSample(double seconds, double tokensPerSecond);
 
@@ -35,6 +39,9 @@ private:
     QValueAxis* axisX_ = nullptr;
     QValueAxis* axisY_ = nullptr;
     QTimer* timer_ = nullptr;
+    qint64 startMs_ = 0;
+    quint64 kvBytes_ = 0;
+    quint64 weightsBytes_ = 0;
 };
 
 } // namespace folio::ui

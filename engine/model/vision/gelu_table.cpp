@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 
 namespace folio::vision {
 
@@ -47,7 +46,6 @@ void gelu_fp16(const KernelContext& ctx, const GeluTable& table, const float* x,
         for (int64_t i = c * kChunk; i < end; ++i) {
             const float xi = x[i];
             // ggml_vec_gelu_f32 clamps the tanh form only; the quick form always uses the table.
-            if (getenv("VIS_EXACT_GELU")) { y[i] = gelu_tanh_f32(xi); continue; }
             if (tanh_form && xi <= -10.0f)
                 y[i] = 0.0f;
             else if (tanh_form && xi >= 10.0f)
@@ -55,6 +53,15 @@ void gelu_fp16(const KernelContext& ctx, const GeluTable& table, const float* x,
             else
                 y[i] = v[fp32_to_fp16(xi)];
         }
+    });
+}
+
+void gelu_f32(const KernelContext& ctx, GeluKind kind, const float* x, float* y, int64_t n) {
+    constexpr int64_t kChunk = 4096;
+    parallel_rows(ctx, (n + kChunk - 1) / kChunk, kChunk, [&](int64_t c) {
+        const int64_t end = std::min(n, (c + 1) * kChunk);
+        for (int64_t i = c * kChunk; i < end; ++i)
+            y[i] = kind == GeluKind::Tanh ? gelu_tanh_f32(x[i]) : gelu_quick_f32(x[i]);
     });
 }
 

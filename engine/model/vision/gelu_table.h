@@ -24,4 +24,7 @@ GeluTable make_gelu_table(GeluKind kind);
 void gelu_fp16(const KernelContext& ctx, const GeluTable& table, const float* x, float* y,
                int64_t n);
 
+// The same function evaluated in f32 without the table (tanh form: MODEL_SPEC.md §1.3).
+void gelu_f32(const KernelContext& ctx, GeluKind kind, const float* x, float* y, int64_t n);
+
 } // namespace folio::vision

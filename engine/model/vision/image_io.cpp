@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <utility>
 
 namespace folio::vision {
 
@@ -25,8 +26,8 @@ Format sniff(std::span<const uint8_t> b) {
         return Format::Jpeg;
     if (b.size() >= 2 && b[0] == 'B' && b[1] == 'M')
         return Format::Bmp;
-    if (b.size() >= 6 && (std::memcmp(b.data(), "GIF87a", 6) == 0 ||
-                          std::memcmp(b.data(), "GIF89a", 6) == 0))
+    if (b.size() >= 6 &&
+        (std::memcmp(b.data(), "GIF87a", 6) == 0 || std::memcmp(b.data(), "GIF89a", 6) == 0))
         return Format::Gif;
     return Format::Unknown;
 }
@@ -87,10 +88,10 @@ const char* truncation_problem(Format f, std::span<const uint8_t> b) {
         const uint32_t compression = le32(b, 30);
         if (compression != 0 && compression != 3) // RLE: size not known up front
             return nullptr;
-        const uint64_t abs_h = h < 0 ? static_cast<uint64_t>(-static_cast<int64_t>(h))
-                                     : static_cast<uint64_t>(h);
-        const uint64_t row = (static_cast<uint64_t>(bpp) * static_cast<uint64_t>(w < 0 ? 0 : w) +
-                              31) / 32 * 4;
+        const uint64_t abs_h =
+            h < 0 ? static_cast<uint64_t>(-static_cast<int64_t>(h)) : static_cast<uint64_t>(h);
+        const uint64_t row =
+            (static_cast<uint64_t>(bpp) * static_cast<uint64_t>(w < 0 ? 0 : w) + 31) / 32 * 4;
         if (static_cast<uint64_t>(pixel_offset) + row * abs_h > b.size())
             return "truncated BMP: pixel data shorter than the header says";
         return nullptr;
@@ -98,6 +99,34 @@ const char* truncation_problem(Format f, std::span<const uint8_t> b) {
     default:
         return nullptr;
     }
+}
+
+uint32_t be32(std::span<const uint8_t> b, size_t at) {
+    return static_cast<uint32_t>(b[at]) << 24 | static_cast<uint32_t>(b[at + 1]) << 16 |
+           static_cast<uint32_t>(b[at + 2]) << 8 | static_cast<uint32_t>(b[at + 3]);
+}
+
+// Width and height straight from the header for PNG (IHDR), GIF (logical screen) and BMP, so
+// that the pixel limit gives its own message even where stb refuses first (stb rejects PNGs
+// whose decoded size exceeds 1 GiB as "unknown image type"). JPEG: 0 (stbi_info reads it).
+std::pair<uint64_t, uint64_t> header_dims(Format f, std::span<const uint8_t> b) {
+    if (f == Format::Png && b.size() >= 24 && std::memcmp(b.data() + 12, "IHDR", 4) == 0)
+        return {be32(b, 16), be32(b, 20)};
+    if (f == Format::Gif && b.size() >= 10)
+        return {static_cast<uint64_t>(b[6] | b[7] << 8), static_cast<uint64_t>(b[8] | b[9] << 8)};
+    if (f == Format::Bmp && b.size() >= 26) {
+        const int64_t w = static_cast<int32_t>(le32(b, 18));
+        const int64_t h = static_cast<int32_t>(le32(b, 22));
+        return {static_cast<uint64_t>(w < 0 ? -w : w), static_cast<uint64_t>(h < 0 ? -h : h)};
+    }
+    return {0, 0};
+}
+
+Error too_many_pixels(const std::string& name, uint64_t w, uint64_t h, uint64_t max_pixels) {
+    return make_error(ErrorCode::InvalidArgument,
+                      name + ": image is " + std::to_string(w) + "x" + std::to_string(h) + " = " +
+                          std::to_string(w * h) + " pixels, over the limit of " +
+                          std::to_string(max_pixels));
 }
 
 struct StbFree {
@@ -119,20 +148,20 @@ Expected<RgbImage> decode_image(std::span<const uint8_t> bytes, const std::strin
     const int len = static_cast<int>(bytes.size());
 
     // Header only: refuse huge images before any pixel memory is allocated.
+    const auto [hw, hh] = header_dims(format, bytes);
+    if (hw * hh > max_pixels)
+        return too_many_pixels(name, hw, hh, max_pixels);
     int w = 0, h = 0, comp = 0;
     if (!stbi_info_from_memory(bytes.data(), len, &w, &h, &comp))
         return make_error(ErrorCode::Format, name + ": corrupt " + format_name(format) +
                                                  " header (" + stbi_failure_reason() + ")");
     if (w <= 0 || h <= 0)
-        return make_error(ErrorCode::Format, name + ": image has no pixels (" +
-                                                 std::to_string(w) + "x" + std::to_string(h) +
-                                                 ")");
+        return make_error(ErrorCode::Format, name + ": image has no pixels (" + std::to_string(w) +
+                                                 "x" + std::to_string(h) + ")");
     const uint64_t pixels = static_cast<uint64_t>(w) * static_cast<uint64_t>(h);
     if (pixels > max_pixels)
-        return make_error(ErrorCode::InvalidArgument,
-                          name + ": image is " + std::to_string(w) + "x" + std::to_string(h) +
-                              " = " + std::to_string(pixels) + " pixels, over the limit of " +
-                              std::to_string(max_pixels));
+        return too_many_pixels(name, static_cast<uint64_t>(w), static_cast<uint64_t>(h),
+                               max_pixels);
     if (const char* problem = truncation_problem(format, bytes))
         return make_error(ErrorCode::Format, name + ": " + problem);
 
@@ -177,9 +206,9 @@ Expected<RgbImage> image_from_rgb8(int width, int height, std::span<const uint8_
                               std::to_string(height) + " has no pixels");
     const uint64_t pixels = static_cast<uint64_t>(width) * static_cast<uint64_t>(height);
     if (pixels > max_pixels)
-        return make_error(ErrorCode::InvalidArgument,
-                          "raw RGB image: " + std::to_string(pixels) +
-                              " pixels, over the limit of " + std::to_string(max_pixels));
+        return make_error(ErrorCode::InvalidArgument, "raw RGB image: " + std::to_string(pixels) +
+                                                          " pixels, over the limit of " +
+                                                          std::to_string(max_pixels));
     const size_t row = static_cast<size_t>(width) * 3;
     if (row_stride == 0)
         row_stride = row;
@@ -187,11 +216,12 @@ Expected<RgbImage> image_from_rgb8(int width, int height, std::span<const uint8_
         return make_error(ErrorCode::InvalidArgument, "raw RGB image: row stride " +
                                                           std::to_string(row_stride) +
                                                           " < 3·width = " + std::to_string(row));
-    const uint64_t needed = static_cast<uint64_t>(row_stride) * static_cast<uint64_t>(height - 1) + row;
+    const uint64_t needed =
+        static_cast<uint64_t>(row_stride) * static_cast<uint64_t>(height - 1) + row;
     if (rgb.size() < needed)
-        return make_error(ErrorCode::InvalidArgument,
-                          "raw RGB image: buffer has " + std::to_string(rgb.size()) +
-                              " bytes, " + std::to_string(needed) + " needed");
+        return make_error(ErrorCode::InvalidArgument, "raw RGB image: buffer has " +
+                                                          std::to_string(rgb.size()) + " bytes, " +
+                                                          std::to_string(needed) + " needed");
     RgbImage img;
     img.width = width;
     img.height = height;

@@ -5,26 +5,33 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <string>
 
 namespace folio::vision {
 
 namespace {
 
-int round_by(float x, int a) { return static_cast<int>(std::round(x / static_cast<float>(a))) * a; }
-int ceil_by(float x, int a) { return static_cast<int>(std::ceil(x / static_cast<float>(a))) * a; }
-int floor_by(float x, int a) { return static_cast<int>(std::floor(x / static_cast<float>(a))) * a; }
+int round_by(float x, int a) {
+    return static_cast<int>(std::round(x / static_cast<float>(a))) * a;
+}
+int ceil_by(float x, int a) {
+    return static_cast<int>(std::ceil(x / static_cast<float>(a))) * a;
+}
+int floor_by(float x, int a) {
+    return static_cast<int>(std::floor(x / static_cast<float>(a))) * a;
+}
 
-float lerp(float s, float e, float t) { return getenv("VIS_FMA") ? std::fma(e - s, t, s) : s + (e - s) * t; }
+float lerp(float s, float e, float t) {
+    return s + (e - s) * t;
+}
 
 } // namespace
 
 Expected<ImageSize> target_size(int width, int height, const PreprocessParams& p) {
     if (width <= 0 || height <= 0)
-        return make_error(ErrorCode::InvalidArgument,
-                          "image size " + std::to_string(width) + "x" + std::to_string(height) +
-                              " has no pixels");
+        return make_error(ErrorCode::InvalidArgument, "image size " + std::to_string(width) + "x" +
+                                                          std::to_string(height) +
+                                                          " has no pixels");
     if (p.patch_size <= 0 || p.merge <= 0 || p.min_tokens <= 0 || p.max_tokens < p.min_tokens)
         return make_error(ErrorCode::InvalidArgument,
                           "preprocessing: need patch_size, merge > 0 and 0 < min_tokens <= "
@@ -39,13 +46,11 @@ Expected<ImageSize> target_size(int width, int height, const PreprocessParams& p
     int h_bar = std::max(a, round_by(static_cast<float>(height), a));
     int w_bar = std::max(a, round_by(static_cast<float>(width), a));
     if (static_cast<int64_t>(h_bar) * w_bar > max_pixels) {
-        const float beta =
-            std::sqrt(static_cast<float>(area) / static_cast<float>(max_pixels));
+        const float beta = std::sqrt(static_cast<float>(area) / static_cast<float>(max_pixels));
         h_bar = std::max(a, floor_by(static_cast<float>(height) / beta, a));
         w_bar = std::max(a, floor_by(static_cast<float>(width) / beta, a));
     } else if (static_cast<int64_t>(h_bar) * w_bar < min_pixels) {
-        const float beta =
-            std::sqrt(static_cast<float>(min_pixels) / static_cast<float>(area));
+        const float beta = std::sqrt(static_cast<float>(min_pixels) / static_cast<float>(area));
         h_bar = ceil_by(static_cast<float>(height) * beta, a);
         w_bar = ceil_by(static_cast<float>(width) * beta, a);
     }
@@ -88,30 +93,29 @@ RgbImage resize_bilinear(const RgbImage& src, int width, int height) {
     dst.width = width;
     dst.height = height;
     dst.rgb.resize(static_cast<size_t>(width) * static_cast<size_t>(height) * 3);
-    float x_ratio = static_cast<float>(src.width - 1) / static_cast<float>(width);
-    float y_ratio = static_cast<float>(src.height - 1) / static_cast<float>(height);
-    if (getenv("VIS_RESIZE_ALT")) { x_ratio = static_cast<float>(src.width - 1) / static_cast<float>(width-1);
-    y_ratio = static_cast<float>(src.height - 1) / static_cast<float>(height-1); }
-    const int x_last = std::max(src.width - 2, 0);
-    const int y_last = std::max(src.height - 2, 0);
+    // Corner-aligned: output pixel 0 samples source pixel 0, the last samples the last.
+    const float x_ratio =
+        width > 1 ? static_cast<float>(src.width - 1) / static_cast<float>(width - 1) : 0.0f;
+    const float y_ratio =
+        height > 1 ? static_cast<float>(src.height - 1) / static_cast<float>(height - 1) : 0.0f;
     const size_t stride = static_cast<size_t>(src.width) * 3;
     for (int y = 0; y < height; ++y) {
-        const float py = y_ratio * static_cast<float>(y);
-        const int y0 = std::min(static_cast<int>(py), y_last);
+        const float py = static_cast<float>(y) * y_ratio;
+        const int y0 = std::min(static_cast<int>(py), src.height - 1);
         const int y1 = std::min(y0 + 1, src.height - 1);
-        const float y_lerp = py - static_cast<float>(y0);
+        const float yf = py - static_cast<float>(y0);
         const uint8_t* row0 = src.rgb.data() + static_cast<size_t>(y0) * stride;
         const uint8_t* row1 = src.rgb.data() + static_cast<size_t>(y1) * stride;
         uint8_t* out = dst.rgb.data() + static_cast<size_t>(y) * static_cast<size_t>(width) * 3;
         for (int x = 0; x < width; ++x) {
-            const float px = x_ratio * static_cast<float>(x);
-            const int x0 = std::min(static_cast<int>(px), x_last);
+            const float px = static_cast<float>(x) * x_ratio;
+            const int x0 = std::min(static_cast<int>(px), src.width - 1);
             const int x1 = std::min(x0 + 1, src.width - 1);
-            const float x_lerp = px - static_cast<float>(x0);
+            const float xf = px - static_cast<float>(x0);
             for (int c = 0; c < 3; ++c) {
-                const float top = lerp(row0[3 * x0 + c], row0[3 * x1 + c], x_lerp);
-                const float bottom = lerp(row1[3 * x0 + c], row1[3 * x1 + c], x_lerp);
-                out[3 * x + c] = static_cast<uint8_t>(lerp(top, bottom, y_lerp) + (getenv("VIS_ROUND") ? 0.5f : 0.0f));
+                const float top = lerp(row0[3 * x0 + c], row0[3 * x1 + c], xf);
+                const float bottom = lerp(row1[3 * x0 + c], row1[3 * x1 + c], xf);
+                out[3 * x + c] = static_cast<uint8_t>(lerp(top, bottom, yf));
             }
         }
     }

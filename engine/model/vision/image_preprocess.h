@@ -14,8 +14,8 @@ namespace folio::vision {
 
 struct PreprocessParams {
     int patch_size = 14;
-    int merge = 2;        // clip.vision.projector.scale_factor
-    int min_tokens = 8;   // merged (LM) tokens; llama.cpp's kimivl limits 8..1024
+    int merge = 2;      // clip.vision.projector.scale_factor
+    int min_tokens = 8; // merged (LM) tokens; llama.cpp's kimivl limits 8..1024
     int max_tokens = 1024;
     std::array<float, 3> mean{0.5f, 0.5f, 0.5f};
     std::array<float, 3> std{0.5f, 0.5f, 0.5f};

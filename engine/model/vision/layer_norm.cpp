@@ -6,9 +6,8 @@
 
 namespace folio::vision {
 
-void layer_norm(const KernelContext& ctx, const float* x, const float* w, const float* b,
-                float* y, int64_t n, int64_t n_rows, int64_t x_stride, int64_t y_stride,
-                float eps) {
+void layer_norm(const KernelContext& ctx, const float* x, const float* w, const float* b, float* y,
+                int64_t n, int64_t n_rows, int64_t x_stride, int64_t y_stride, float eps) {
     parallel_rows(ctx, n_rows, n * 4, [&](int64_t r) {
         const float* xr = x + r * x_stride;
         float* yr = y + r * y_stride;

@@ -10,8 +10,7 @@
 namespace folio::vision {
 
 // For rows r < n_rows of n floats (strides in floats). w and b may be null.
-void layer_norm(const KernelContext& ctx, const float* x, const float* w, const float* b,
-                float* y, int64_t n, int64_t n_rows, int64_t x_stride, int64_t y_stride,
-                float eps);
+void layer_norm(const KernelContext& ctx, const float* x, const float* w, const float* b, float* y,
+                int64_t n, int64_t n_rows, int64_t x_stride, int64_t y_stride, float eps);
 
 } // namespace folio::vision

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 
 namespace folio::vision {
 
@@ -20,7 +19,7 @@ struct Taps {
 // taps [trunc(centre − support + 0.5), trunc(centre + support + 0.5)) clipped to the source.
 std::vector<Taps> axis_taps(int src, int dst) {
     const float sf = static_cast<float>(dst) / static_cast<float>(src);
-    const float support = getenv("VIS_POS_PLAIN") ? 1.0f : std::max(1.0f, 1.0f / sf);
+    const float support = std::max(1.0f, 1.0f / sf);
     const float invscale = 1.0f / support;
     constexpr float kOffset = 0.5f;
     std::vector<Taps> taps(static_cast<size_t>(dst));
@@ -31,9 +30,8 @@ std::vector<Taps> axis_taps(int src, int dst) {
         Taps& t = taps[static_cast<size_t>(i)];
         t.first = lo;
         for (int64_t s = lo; s < hi; ++s)
-            t.weights.push_back(
-                std::max(1.0f - std::fabs((static_cast<float>(s) - centre + kOffset) * invscale),
-                         0.0f));
+            t.weights.push_back(std::max(
+                1.0f - std::fabs((static_cast<float>(s) - centre + kOffset) * invscale), 0.0f));
     }
     return taps;
 }

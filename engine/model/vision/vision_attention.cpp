@@ -44,11 +44,11 @@ Status attention(const KernelContext& ctx, const float* q, const float* k, const
         const TensorView vh = make_tensor_view(DType::F32, {n, head_dim, 1, 1}, vt.data());
         for (int64_t q0 = 0; q0 < n; q0 += kQueryBlock) {
             const int64_t nq = std::min(kQueryBlock, n - q0);
-            FOLIO_CHECK(matmul(ctx, kh, q + q0 * stride + h * head_dim, stride, nq,
-                               scores.data(), n));
+            FOLIO_CHECK(
+                matmul(ctx, kh, q + q0 * stride + h * head_dim, stride, nq, scores.data(), n));
             softmax(ctx, scores.data(), n, nq, n, scale);
-            FOLIO_CHECK(matmul(ctx, vh, scores.data(), n, nq, out + q0 * stride + h * head_dim,
-                               stride));
+            FOLIO_CHECK(
+                matmul(ctx, vh, scores.data(), n, nq, out + q0 * stride + h * head_dim, stride));
         }
     }
     return {};

@@ -7,10 +7,9 @@
 #include "model/vision/layer_norm.h"
 #include "model/vision/pos_embd_resize.h"
 #include "model/vision/vision_attention.h"
-
 #include "tensor/fp16.h"
+
 #include <chrono>
-#include <cstdlib>
 #include <cmath>
 #include <string>
 
@@ -76,15 +75,29 @@ std::vector<float> merge_2x2(const float* x, int64_t e, int grid_w, int grid_h) 
     return out;
 }
 
+void round_to_fp16(std::vector<float>& v) {
+    for (float& f : v)
+        f = fp16_to_fp32(fp32_to_fp16(f));
+}
+
+// GELU (tanh or quick form per `table`): through the fp16 table like llama.cpp, or in f32.
+void gelu(const KernelContext& ctx, const GeluTable& table, const EncodeOptions& opt, float* x,
+          int64_t n) {
+    if (opt.fp16_gelu_table)
+        gelu_fp16(ctx, table, x, x, n);
+    else
+        gelu_f32(ctx, table.kind, x, x, n);
+}
+
 double ms_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-        .count();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
 } // namespace
 
 Expected<std::vector<float>> encode_preprocessed(const VisionModel& m, const PreprocessedImage& img,
-                                                 const KernelContext& ctx, int* n_tokens) {
+                                                 const KernelContext& ctx, int* n_tokens,
+                                                 const EncodeOptions& opt) {
     const VisionHParams& hp = m.hp;
     const int p = static_cast<int>(hp.patch_size);
     const int64_t e = hp.n_embd, ff = hp.n_ff, n_head = hp.n_head, dh = hp.head_dim();
@@ -99,18 +112,24 @@ Expected<std::vector<float>> encode_preprocessed(const VisionModel& m, const Pre
     const int grid_w = canvas.width / p, grid_h = canvas.height / p;
     const int64_t n = static_cast<int64_t>(grid_w) * grid_h;
 
-    // 1. Patch embedding.
+    // 1. Patch embedding (optionally with llama.cpp's F16 im2col and kernel).
     std::vector<float> x(static_cast<size_t>(n * e));
     {
-        const std::vector<float> patches = patch_vectors(ctx, img, p, grid_w, grid_h);
-        FOLIO_CHECK(linear(ctx, m.patch_w, m.patch_b, patches.data(), n, x.data()));
+        std::vector<float> patches = patch_vectors(ctx, img, p, grid_w, grid_h);
+        if (opt.fp16_patch_embedding) {
+            round_to_fp16(patches);
+            const TensorView w16 = make_tensor_view(DType::F32, m.patch_w.ne, m.patch_w_f16.data());
+            FOLIO_CHECK(linear(ctx, w16, m.patch_b, patches.data(), n, x.data()));
+        } else {
+            FOLIO_CHECK(linear(ctx, m.patch_w, m.patch_b, patches.data(), n, x.data()));
+        }
     }
     // 2. Learned position table, resized to the grid (bilinear + antialias).
     {
         const int side = static_cast<int>(hp.pos_grid);
         const std::vector<float> pos =
             resize_pos_embd(ctx, m.pos_embd.data(), e, side, side, grid_w, grid_h);
-        if (!getenv("VIS_NO_POS")) add_into(ctx, x.data(), pos.data(), n, e);
+        add_into(ctx, x.data(), pos.data(), n, e);
     }
 
     // 3. Encoder blocks.
@@ -127,40 +146,32 @@ Expected<std::vector<float>> encode_preprocessed(const VisionModel& m, const Pre
         FOLIO_CHECK(linear(ctx, L.q_w, L.q_b, a.data(), n, q.data()));
         FOLIO_CHECK(linear(ctx, L.k_w, L.k_b, a.data(), n, k.data()));
         FOLIO_CHECK(linear(ctx, L.v_w, L.v_b, a.data(), n, v.data()));
-        if (!getenv("VIS_NO_ROPE")) {
-        const int32_t* A = getenv("VIS_SWAP") ? rows.data() : cols.data();
-        const int32_t* B = getenv("VIS_SWAP") ? cols.data() : rows.data();
-        FOLIO_CHECK(rope_2d(ctx, q.data(), n, n_head, dh, A, B, hp.rope_theta));
-        FOLIO_CHECK(rope_2d(ctx, k.data(), n, n_head, dh, A, B, hp.rope_theta));
-        }
-        if (getenv("VIS_KV16")) { for (auto* buf : {&k, &v}) for (float& f : *buf) f = fp16_to_fp32(fp32_to_fp16(f)); }
-        if (getenv("VIS_Q16")) { for (float& f : q) f = fp16_to_fp32(fp32_to_fp16(f)); }
-        FOLIO_CHECK(attention(ctx, q.data(), k.data(), v.data(), o.data(), n, n_head, dh, kq_scale));
+        FOLIO_CHECK(rope_2d(ctx, q.data(), n, n_head, dh, cols.data(), rows.data(), hp.rope_theta));
+        FOLIO_CHECK(rope_2d(ctx, k.data(), n, n_head, dh, cols.data(), rows.data(), hp.rope_theta));
+        FOLIO_CHECK(
+            attention(ctx, q.data(), k.data(), v.data(), o.data(), n, n_head, dh, kq_scale));
         FOLIO_CHECK(linear(ctx, L.o_w, L.o_b, o.data(), n, a.data()));
         add_into(ctx, x.data(), a.data(), n, e);
 
         layer_norm(ctx, x.data(), L.ln2_w.data(), L.ln2_b.data(), a.data(), e, n, e, e, hp.eps);
         FOLIO_CHECK(linear(ctx, L.up_w, L.up_b, a.data(), n, up.data()));
-        if (getenv("VIS_FFN_ERF")) { for (float& f : up) f = 0.5f * f * (1.0f + std::erf(f * 0.70710678118654752440f)); }
-        else gelu_fp16(ctx, m.ffn_gelu(), up.data(), up.data(), n * ff);
+        gelu(ctx, m.ffn_gelu(), opt, up.data(), n * ff);
         FOLIO_CHECK(linear(ctx, L.down_w, L.down_b, up.data(), n, a.data()));
         add_into(ctx, x.data(), a.data(), n, e);
     }
     // 4. Post-norm.
-    layer_norm(ctx, x.data(), m.post_ln_w.data(), m.post_ln_b.data(), x.data(), e, n, e, e,
-               hp.eps);
+    layer_norm(ctx, x.data(), m.post_ln_w.data(), m.post_ln_b.data(), x.data(), e, n, e, e, hp.eps);
 
     // 5.-6. 2x2 merge, then the projector norm on each E-sized quarter.
     const int64_t n_out = n / 4, t = hp.n_embd_text;
     std::vector<float> z = merge_2x2(x.data(), e, grid_w, grid_h);
-    layer_norm(ctx, z.data(), m.mm_norm_w.data(), m.mm_norm_b.data(), z.data(), e, n_out * 4, e,
-               e, kProjectorNormEps);
+    layer_norm(ctx, z.data(), m.mm_norm_w.data(), m.mm_norm_b.data(), z.data(), e, n_out * 4, e, e,
+               kProjectorNormEps);
 
     // 7. mm.2 · GELU(mm.1 · z + b1) + b2.
     std::vector<float> hidden(static_cast<size_t>(n_out * 4 * e));
     FOLIO_CHECK(linear(ctx, m.mm1_w, m.mm1_b, z.data(), n_out, hidden.data()));
-    if (getenv("VIS_PROJ_ERF")) { for (float& f : hidden) f = 0.5f * f * (1.0f + std::erf(f * 0.70710678118654752440f)); }
-    else gelu_fp16(ctx, m.gelu_tanh, hidden.data(), hidden.data(), n_out * 4 * e);
+    gelu(ctx, m.gelu_tanh, opt, hidden.data(), n_out * 4 * e);
     std::vector<float> out(static_cast<size_t>(n_out * t));
     FOLIO_CHECK(linear(ctx, m.mm2_w, m.mm2_b, hidden.data(), n_out, out.data()));
     if (n_tokens != nullptr)
@@ -169,14 +180,14 @@ Expected<std::vector<float>> encode_preprocessed(const VisionModel& m, const Pre
 }
 
 Expected<std::vector<float>> encode_image(const VisionModel& m, const RgbImage& image,
-                                          const KernelContext& ctx, int* n_tokens,
-                                          EncodeInfo* info) {
+                                          const KernelContext& ctx, int* n_tokens, EncodeInfo* info,
+                                          const EncodeOptions& options) {
     const auto t0 = std::chrono::steady_clock::now();
     FOLIO_TRY(pre, preprocess_image(image, m.preprocess_params()));
     const double pre_ms = ms_since(t0);
     const auto t1 = std::chrono::steady_clock::now();
     int count = 0;
-    FOLIO_TRY(out, encode_preprocessed(m, pre, ctx, &count));
+    FOLIO_TRY(out, encode_preprocessed(m, pre, ctx, &count, options));
     if (n_tokens != nullptr)
         *n_tokens = count;
     if (info != nullptr) {

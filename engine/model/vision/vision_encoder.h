@@ -16,23 +16,34 @@ namespace folio::vision {
 // What happened to one image (for CLIs, logs and the UI).
 struct EncodeInfo {
     ImageSize source;
-    Letterbox layout;     // canvas (target) size, resized content, offsets
-    int grid_w = 0;       // patches per row (canvas width / patch)
+    Letterbox layout; // canvas (target) size, resized content, offsets
+    int grid_w = 0;   // patches per row (canvas width / patch)
     int grid_h = 0;
-    int n_tokens = 0;     // (grid_h/2)·(grid_w/2)
+    int n_tokens = 0; // (grid_h/2)·(grid_w/2)
     double preprocess_ms = 0;
     double encode_ms = 0; // patch embedding to projector output
+};
+
+// Arithmetic switches. The defaults reproduce llama.cpp's CPU backend, which the conformance
+// goldens come from (spec/GGUF_LAYOUT.md §2.10): its conv_2d builds the patch matrix (im2col) in
+// F16 and so multiplies F16-rounded pixels by an F16-rounded kernel, and its GELU goes through
+// the fp16 table. Both off = plain f32 math (differs from llama.cpp by ~1e-3 on the golden).
+struct EncodeOptions {
+    bool fp16_patch_embedding = true;
+    bool fp16_gelu_table = true;
 };
 
 // Returns [n_image_tokens][n_embd_text] floats, row-major; *n_tokens (if non-null) receives the
 // number of image tokens. Results do not depend on ctx.n_threads.
 Expected<std::vector<float>> encode_image(const VisionModel& model, const RgbImage& image,
                                           const KernelContext& ctx, int* n_tokens,
-                                          EncodeInfo* info = nullptr);
+                                          EncodeInfo* info = nullptr,
+                                          const EncodeOptions& options = {});
 
 // Same from an already preprocessed image (its canvas must be a multiple of patch·merge).
 Expected<std::vector<float>> encode_preprocessed(const VisionModel& model,
                                                  const PreprocessedImage& image,
-                                                 const KernelContext& ctx, int* n_tokens);
+                                                 const KernelContext& ctx, int* n_tokens,
+                                                 const EncodeOptions& options = {});
 
 } // namespace folio::vision

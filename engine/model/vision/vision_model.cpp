@@ -1,6 +1,7 @@
 // Loading a kimivl mmproj file (spec/GGUF_LAYOUT.md §6.1 keys, §6.2 tensors).
 #include "model/vision/vision_model.h"
 
+#include "tensor/fp16.h"
 #include "tensor/quantize.h"
 
 #include <cmath>
@@ -64,8 +65,8 @@ public:
             Status s = dequantize_row(t->type, t->data + static_cast<size_t>(r) * t->row_bytes(),
                                       out.data() + r * t->ne[0], t->ne[0]);
             if (!s)
-                return make_error(s.error().code, f_.path() + ": tensor '" + name + "': " +
-                                                      s.error().message);
+                return make_error(s.error().code,
+                                  f_.path() + ": tensor '" + name + "': " + s.error().message);
         }
         return out;
     }
@@ -146,8 +147,8 @@ Status read_hparams(const Loader& l, VisionHParams* hp) {
             return l.missing(key);
         const std::vector<float>& v = **arr;
         if (v.size() < 3)
-            return make_error(ErrorCode::Format, path + ": key '" + std::string(key) +
-                                                     "' needs at least 3 values");
+            return make_error(ErrorCode::Format,
+                              path + ": key '" + std::string(key) + "' needs at least 3 values");
         std::array<float, 3>& dst =
             std::string_view(key) == "clip.vision.image_mean" ? hp->image_mean : hp->image_std;
         for (size_t c = 0; c < 3; ++c)
@@ -162,14 +163,14 @@ Status read_hparams(const Loader& l, VisionHParams* hp) {
         n_embd_text > 262144)
         return make_error(ErrorCode::Format, path + ": implausible vision hyper-parameters");
     if (n_embd % n_head != 0 || (n_embd / n_head) % 4 != 0)
-        return make_error(ErrorCode::Format,
-                          path + ": head size embedding_length/head_count = " +
-                              std::to_string(n_embd) + "/" + std::to_string(n_head) +
-                              " must be a multiple of 4 (2D RoPE, §6.5)");
+        return make_error(
+            ErrorCode::Format,
+            path + ": head size embedding_length/head_count = " + std::to_string(n_embd) + "/" +
+                std::to_string(n_head) + " must be a multiple of 4 (2D RoPE, §6.5)");
     if (hp->merge != 2)
-        return make_error(ErrorCode::Unsupported,
-                          path + ": clip.vision.projector.scale_factor = " +
-                              std::to_string(hp->merge) + ", kimivl needs 2 (2x2 merge)");
+        return make_error(ErrorCode::Unsupported, path + ": clip.vision.projector.scale_factor = " +
+                                                      std::to_string(hp->merge) +
+                                                      ", kimivl needs 2 (2x2 merge)");
     return {};
 }
 
@@ -196,6 +197,12 @@ Expected<VisionModel> load_vision_model(const std::string& path) {
 
     FOLIO_TRY(patch, l.tensor("v.patch_embd.weight", {p, p, 3, e}));
     m.patch_w = make_tensor_view(patch->type, {p * p * 3, e, 1, 1}, patch->data);
+    {
+        FOLIO_TRY(w, l.floats("v.patch_embd.weight", {p, p, 3, e}));
+        for (float& f : w)
+            f = fp16_to_fp32(fp32_to_fp16(f));
+        m.patch_w_f16 = std::move(w);
+    }
     FOLIO_TRY(patch_b, l.floats("v.patch_embd.bias", {e}));
     m.patch_b = std::move(patch_b);
 
@@ -203,7 +210,8 @@ Expected<VisionModel> load_vision_model(const std::string& path) {
     if (pos == nullptr)
         return make_error(ErrorCode::NotFound,
                           path + ": tensor 'v.position_embd.weight' is missing (kimivl mmproj)");
-    const auto side = static_cast<int64_t>(std::llround(std::sqrt(static_cast<double>(pos->ne[1]))));
+    const auto side =
+        static_cast<int64_t>(std::llround(std::sqrt(static_cast<double>(pos->ne[1]))));
     if (side <= 0 || side * side != pos->ne[1])
         return make_error(ErrorCode::Format, path + ": v.position_embd.weight has " +
                                                  std::to_string(pos->ne[1]) +

@@ -49,6 +49,7 @@ struct VisionModel {
     VisionHParams hp;
     std::unique_ptr<gguf::File> file; // owns the mapping the TensorViews point into
     TensorView patch_w;               // viewed as [3·p·p, E]
+    std::vector<float> patch_w_f16;   // the same kernel rounded to fp16 (llama.cpp's conv_2d)
     std::vector<float> patch_b;
     std::vector<float> pos_embd; // [pos_grid²][E], row index row·pos_grid + col
     std::vector<VisionLayer> layers;

@@ -1,0 +1,162 @@
+#pragma once
+// The engine service: one object that loads a model in the background, holds chat sessions,
+// schedules their work on one worker thread (chunked prefill, decode steps with priority for
+// interactive sessions, speculative decoding) and reports tokens, progress and statistics
+// through callbacks. Everything the UI, the CLI and the tests need, std only.
+//
+// Threading: every callback runs on the engine's worker thread. Callbacks must be quick and
+// must not call back into the Engine synchronously (queue the work instead, as EngineWorker
+// does with Qt signals). All public methods are thread-safe and never block on inference.
+
+#include "folio/error.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace folio {
+
+struct ModelSpec {
+    std::string gguf;         // the text model
+    std::string mmproj;       // optional vision projector (Kimi-VL), "" for none
+    int threads = 0;          // 0: all logical cores
+    int64_t context = 0;      // tokens per session; 0: min(model limit, 32768)
+    int prefill_chunk = 512;  // tokens per prefill step (cancel and interleave granularity)
+};
+
+struct ModelFacts {
+    std::string path;
+    std::string name;
+    std::string architecture;
+    uint64_t file_bytes = 0;
+    uint64_t parameters = 0;
+    uint64_t active_parameters = 0;
+    int64_t context_limit = 0;   // what sessions get
+    int64_t model_context = 0;   // what the model was trained for
+    uint32_t vocab_size = 0;
+    std::string chat_template;   // "kimi-k2", "deepseek-v3", ...
+    int threads = 0;
+};
+
+struct Sampling {
+    float temperature = 0.7f; // 0: greedy
+    int top_k = 40;
+    float top_p = 0.95f;
+    float min_p = 0.05f;
+    float repetition_penalty = 1.0f;
+    float presence_penalty = 0.0f;
+    uint64_t seed = 0;
+};
+
+enum class SpeculationMode { Off, PromptLookup };
+
+struct Message {
+    std::string role; // system | user | assistant | tool
+    std::string content;
+};
+
+struct RequestStats {
+    int64_t prompt_tokens = 0;
+    int64_t reused_tokens = 0;    // prompt tokens whose KV was already in the session (prefix hit)
+    int64_t generated_tokens = 0;
+    double ttft_ms = 0;           // request submitted -> first token
+    double prefill_tps = 0;
+    double decode_tps = 0;
+    int64_t spec_drafted = 0;
+    int64_t spec_accepted = 0;
+    std::string stop_reason;      // "eos" | "stop" | "length" | "cancelled" | "error"
+    std::string text;             // the whole answer
+};
+
+struct RequestCallbacks {
+    std::function<void(int64_t done, int64_t total, double eta_seconds)> on_prefill_progress;
+    std::function<void(std::string_view text, int32_t id)> on_token;
+    std::function<void(const RequestStats&)> on_done;
+    std::function<void(const Error&)> on_error;
+};
+
+struct Request {
+    // Either a conversation rendered with the model's chat template ...
+    std::vector<Message> messages;
+    // ... or raw prompt tokens / text used as given (tokens win when both are set).
+    std::vector<int32_t> prompt_tokens;
+    std::string prompt_text;
+    Sampling sampling;
+    int max_tokens = 512;
+    std::vector<std::string> stop;
+    bool ignore_eos = false;
+    bool interactive = true; // interactive decode steps run before background work
+    SpeculationMode speculation = SpeculationMode::Off;
+    RequestCallbacks callbacks;
+};
+
+struct EngineStats {
+    bool model_loaded = false;
+    std::string state; // "idle" | "loading" | "prefill" | "decode"
+    int64_t context_used = 0;   // tokens cached in the most recent session
+    int64_t context_limit = 0;
+    uint64_t weights_bytes = 0; // mmapped model file
+    uint64_t kv_bytes = 0;      // all sessions' caches
+    uint64_t scratch_bytes = 0;
+    double last_prefill_tps = 0;
+    double last_decode_tps = 0;
+    double window_decode_tps = 0; // over the last ~30 s of decoding
+    double last_ttft_ms = 0;
+    int64_t prefix_hit_tokens = 0; // total over requests
+    double spec_acceptance = 0;    // accepted / drafted over all requests
+    int sessions = 0;
+    int queued_requests = 0;
+};
+
+struct EngineOptions {
+    // Added to the nice value of the scheduler thread and the compute threads it starts, so an
+    // interactive application stays responsive while inference saturates the cores (Linux:
+    // per-thread nice). 0 leaves priorities alone.
+    int worker_nice = 0;
+};
+
+using SessionId = int64_t;
+using RequestId = int64_t;
+
+class Engine {
+public:
+    explicit Engine(EngineOptions options = {});
+    ~Engine(); // cancels everything and joins the worker
+    Engine(const Engine&) = delete;
+    Engine& operator=(const Engine&) = delete;
+
+    // Loads in the background; cancels running requests and replaces the current model.
+    // on_done receives the facts or the error. Returns immediately.
+    void load(ModelSpec spec, std::function<void(Expected<ModelFacts>)> on_done);
+    // Blocking convenience for the CLI and tests.
+    Expected<ModelFacts> load_sync(ModelSpec spec);
+    void unload();
+    bool loaded() const;
+
+    SessionId create_session();
+    void close_session(SessionId id);
+    // Forgets the session's cached tokens (the next request prefills from scratch).
+    void reset_session(SessionId id);
+
+    // Queues a request for a session (one running request per session: a new one waits).
+    // Errors (unknown session, no model) arrive through on_error.
+    RequestId submit(SessionId session, Request request);
+    // Stops a queued or running request within one decode step or one prefill chunk; its
+    // on_done reports stop_reason "cancelled" with the text so far.
+    void cancel(RequestId id);
+    void cancel_all();
+
+    // Blocks until the request has finished (for the CLI and tests; never from a callback).
+    void wait(RequestId id);
+
+    EngineStats stats() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace folio

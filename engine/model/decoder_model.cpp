@@ -1,0 +1,106 @@
+#include "model/decoder_model.h"
+
+#include "kernels/get_rows.h"
+#include "kernels/matmul.h"
+#include "kernels/norm.h"
+#include "model/kda_attention.h"
+#include "model/mla_attention.h"
+#include "model/moe_ffn.h"
+
+#include <string>
+
+namespace folio {
+
+Expected<std::unique_ptr<DecoderModel>> load_decoder(const std::string& path) {
+    FOLIO_TRY(file, gguf::File::open(path));
+    FOLIO_TRY(config, read_model_config(*file));
+    FOLIO_TRY(weights, bind_decoder_weights(*file, config));
+    auto model = std::make_unique<DecoderModel>();
+    model->file = std::move(file);
+    model->config = std::move(config);
+    model->weights = std::move(weights);
+    return model;
+}
+
+DecoderState make_decoder_state(const ModelConfig& c, int64_t max_tokens) {
+    return DecoderState(c, max_tokens);
+}
+
+namespace {
+
+// One block (MODEL_SPEC §3.1): x += Mixer(RMSNorm(x)); x += FFN(RMSNorm(x)).
+Status eval_layer(const DecoderModel& model, uint32_t il, DecoderState& state, DecoderScratch& s,
+                  int64_t n, const EvalOptions& opt) {
+    const ModelConfig& c = model.config;
+    const DecoderLayer& L = model.weights.layers[il];
+    const KernelContext& k = opt.kernels;
+    const int64_t E = c.n_embd;
+    rms_norm(k, s.x.data(), static_cast<const float*>(L.attn_norm.data), s.xn.data(), E, n, E, E,
+             c.rms_eps);
+    FOLIO_CHECK(c.is_kda_layer(il)
+                    ? kda_attention(c, L, il, state, s.xn.data(), n, opt, s, s.ffn_out.data())
+                    : mla_attention(c, L, il, state, s.xn.data(), n, opt, s, s.ffn_out.data()));
+    for (int64_t i = 0; i < n * E; ++i)
+        s.x[i] += s.ffn_out[i];
+
+    rms_norm(k, s.x.data(), static_cast<const float*>(L.ffn_norm.data), s.xn.data(), E, n, E, E,
+             c.rms_eps);
+    FOLIO_CHECK(c.is_moe_layer(il) ? moe_ffn(c, L, k, s.xn.data(), n, s, s.ffn_out.data())
+                                   : dense_ffn(k, L.ffn_gate, L.ffn_up, L.ffn_down, s.xn.data(), n,
+                                               E, s, s.ffn_out.data()));
+    for (int64_t i = 0; i < n * E; ++i)
+        s.x[i] += s.ffn_out[i];
+    return {};
+}
+
+} // namespace
+
+Status decoder_eval(const DecoderModel& model, DecoderState& state, DecoderScratch& s,
+                    const int32_t* tokens, int64_t n, const EvalOptions& opt,
+                    std::vector<float>& logits) {
+    const ModelConfig& c = model.config;
+    const DecoderWeights& w = model.weights;
+    const KernelContext& k = opt.kernels;
+    const int64_t E = c.n_embd, V = c.n_vocab;
+    if (n <= 0)
+        return make_error(ErrorCode::InvalidArgument, "no tokens to evaluate");
+    for (int64_t i = 0; i < n; ++i)
+        if (tokens[i] < 0 || tokens[i] >= static_cast<int32_t>(V))
+            return make_error(ErrorCode::InvalidArgument, "token id " + std::to_string(tokens[i]) +
+                                                              " at index " + std::to_string(i) +
+                                                              " is outside the vocabulary (" +
+                                                              std::to_string(V) + " tokens)");
+    if (state.size() + n > state.max_tokens())
+        return make_error(ErrorCode::InvalidArgument,
+                          "context is full: " + std::to_string(state.size()) + " + " +
+                              std::to_string(n) + " tokens exceed " +
+                              std::to_string(state.max_tokens()));
+
+    s.x.resize(static_cast<size_t>(n * E));
+    s.xn.resize(static_cast<size_t>(n * E));
+    s.ffn_out.resize(static_cast<size_t>(n * E));
+    FOLIO_CHECK(get_rows(k, w.token_embd, tokens, n, s.x.data(), E));
+
+    for (uint32_t il = 0; il < c.n_layer; ++il) {
+        Status st = eval_layer(model, il, state, s, n, opt);
+        if (!st) {
+            // Cache rows of this call are dropped; KDA states may be half-updated: start over.
+            if (state.has_kda())
+                state.clear();
+            else
+                (void)state.truncate(state.size());
+            return st;
+        }
+    }
+    state.commit(n);
+
+    // Final norm and the output projection for the requested rows.
+    const int64_t first = opt.all_logits ? 0 : n - 1;
+    const int64_t rows = n - first;
+    rms_norm(k, s.x.data() + first * E, static_cast<const float*>(w.output_norm.data), s.xn.data(),
+             E, rows, E, E, c.rms_eps);
+    logits.resize(static_cast<size_t>(rows * V));
+    return matmul(k, w.output, s.xn.data(), E, rows, logits.data(), V);
+}
+
+} // namespace folio

@@ -1,0 +1,70 @@
+#pragma once
+// Everything a decoder keeps per sequence between calls (MODEL_SPEC §2.7, §4.4, §5.4):
+//  * the MLA cache: per MLA layer one row [normalized latent c | k_pe] per token,
+//  * the DSA index-key cache: per indexer layer one d_I-float index key per token,
+//  * per KDA layer the recurrent state S (H × d_k × d_v, fp32) and the short-convolution state
+//    (the last W−1 raw q/k/v projections), constant in the sequence length.
+// The caches keep the narrow append / view / size / truncate / commit interface of MlaCache so a
+// paged cache can replace them locally. KDA states cannot be rewound token by token: truncate()
+// works back to 0, to size(), or to the position of the last checkpoint().
+
+#include "folio/error.h"
+#include "model/mla_cache.h"
+#include "model/model_config.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace folio {
+
+// Recurrent state of one KDA layer. s: per head a row-major [d_k][d_v] matrix S[i][j] (i = key
+// channel). conv: per projection (q, k, v) W−1 rows of P floats, oldest first.
+struct KdaLayerState {
+    std::vector<float> s;
+    std::vector<float> conv_q, conv_k, conv_v;
+};
+
+class DecoderState {
+public:
+    DecoderState() = default;
+    DecoderState(const ModelConfig& c, int64_t max_tokens);
+
+    int64_t size() const { return mla_.size(); }             // tokens evaluated so far
+    int64_t max_tokens() const { return mla_.max_tokens(); } // context limit
+
+    // Drops everything from position n on. Error (state unchanged) when KDA layers would have to
+    // be rewound to a position other than 0, size() or the checkpoint.
+    Status truncate(int64_t n);
+    void clear();
+    // Remembers the KDA states at size() so truncate() can return here (e.g. after a prompt).
+    void checkpoint();
+    int64_t checkpoint_position() const { return checkpoint_pos_; }
+    bool can_truncate_to(int64_t n) const;
+    size_t bytes() const;
+
+    MlaCache& mla() { return mla_; }
+    const MlaCache& mla() const { return mla_; }
+    MlaCache& index_keys() { return index_keys_; }
+    const MlaCache& index_keys() const { return index_keys_; }
+    KdaLayerState& kda(uint32_t layer) { return kda_[layer]; }
+    const KdaLayerState& kda(uint32_t layer) const { return kda_[layer]; }
+    bool has_kda() const { return has_kda_; }
+
+    // After every layer appended its rows: the n tokens become part of the sequence.
+    void commit(int64_t n) {
+        mla_.commit(n);
+        index_keys_.commit(n);
+    }
+
+private:
+    void reset_kda(std::vector<KdaLayerState>& states) const;
+
+    MlaCache mla_;
+    MlaCache index_keys_; // the same per-layer row store, rows of indexer_head_dim floats
+    std::vector<KdaLayerState> kda_; // one per layer; empty for MLA layers
+    std::vector<KdaLayerState> checkpoint_;
+    int64_t checkpoint_pos_ = -1;
+    bool has_kda_ = false;
+};
+
+} // namespace folio

@@ -1,0 +1,35 @@
+#pragma once
+// The DSA lightning indexer of an MLA layer (MODEL_SPEC.md §5, GGUF_LAYOUT.md §4.3 and the
+// conformance README §6.2, as llama.cpp computes it):
+//   k^I_s  = LayerNorm_{1e-6}(attn_k·x_s)·w + b                     (one d_I key per token, cached)
+//   q^I_t  = indexer.attn_q_b · (q-LoRA latent of t)  → H_I heads of d_I
+//   both split [rope | nope] with the rope part FIRST, NEOX RoPE at their positions
+//   w_t    = (proj·x_t) / sqrt(d_I·H_I)
+//   I(t,s) = Σ_h w_t,h · ReLU(q^I_t,h · k^I_s)                       for s ≤ t
+//   top    = the top_k keys by I(t,·) (O(n) selection; ties: the lower position wins)
+// llama.cpp also rotates q and k by an orthonormal Hadamard matrix, which leaves the scores
+// unchanged in exact arithmetic; we skip it. A query that sees at most top_k keys selects all of
+// them, i.e. it is dense MLA.
+
+#include "folio/error.h"
+#include "model/decoder_model.h"
+
+#include <utility>
+#include <vector>
+
+namespace folio {
+
+// Appends the index keys of the T new tokens to `keys` (layer il) and selects the keys of every
+// query that sees more than top_k of them: for t ≥ the returned n_dense, query t attends to
+// s.selected[s.sel_offset[t] .. s.sel_offset[t + 1]) (ascending positions). q_in: the rows that
+// feed indexer.attn_q_b (q-LoRA latents, q_in_dim floats each); xn: the normalized hidden rows.
+Expected<int64_t> dsa_index(const ModelConfig& c, const IndexerWeights& ix, uint32_t il,
+                            MlaCache& keys, const float* q_in, int64_t q_in_dim, const float* xn,
+                            int64_t T, int64_t pos0, const KernelContext& kctx, DecoderScratch& s);
+
+// Positions of the k largest of n scores, in ascending order, written to out[0..k). Ties at the
+// threshold go to the lower position. O(n) (nth_element + one scan); `work` is scratch.
+void select_top_k(const float* scores, int64_t n, int64_t k,
+                  std::vector<std::pair<float, int32_t>>& work, int32_t* out);
+
+} // namespace folio

@@ -1,0 +1,147 @@
+#include "model/kda_attention.h"
+
+#include "kernels/activations.h"
+#include "kernels/matmul.h"
+#include "kernels/norm.h"
+#include "model/kda_delta_rule.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <omp.h>
+
+namespace folio {
+
+namespace {
+
+constexpr int64_t kChunk = 64; // chunk length of the chunked form (MODEL_SPEC §2.6)
+
+// softplus with PyTorch's threshold 20 (MODEL_SPEC §1.3).
+float softplus(float x) {
+    return x > 20.0f ? x : std::log1p(std::exp(x));
+}
+
+} // namespace
+
+void short_conv(float* x, int64_t T, int64_t P, const float* weight, int64_t W, float* conv_state,
+                std::vector<float>& ext) {
+    // ext = [state (W−1 rows) ; x (T rows)]; y_t[c] = Σ_j w[c][j]·ext[t + j][c].
+    ext.resize(static_cast<size_t>((W - 1 + T) * P));
+    std::memcpy(ext.data(), conv_state, sizeof(float) * (W - 1) * P);
+    std::memcpy(ext.data() + (W - 1) * P, x, sizeof(float) * T * P);
+    for (int64_t t = 0; t < T; ++t) {
+        float* y = x + t * P;
+        for (int64_t c = 0; c < P; ++c) {
+            const float* w = weight + c * W;
+            float acc = 0.0f;
+            for (int64_t j = 0; j < W; ++j)
+                acc += w[j] * ext[(t + j) * P + c];
+            y[c] = acc;
+        }
+    }
+    std::memcpy(conv_state, ext.data() + T * P, sizeof(float) * (W - 1) * P);
+}
+
+Status kda_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t il,
+                     DecoderState& state, const float* xn, int64_t T, const EvalOptions& opt,
+                     DecoderScratch& s, float* out) {
+    const KernelContext& k = opt.kernels;
+    const KdaWeights& L = layer.kda;
+    KdaLayerState& st = state.kda(il);
+    const int64_t E = c.n_embd, H = c.n_head[il], D = c.kda_head_dim, P = H * D, W = c.conv_kernel;
+    const size_t TP = static_cast<size_t>(T * P);
+
+    // q̃, k̃, ṽ (activations converted once when the three weights share a format).
+    s.kq.resize(TP);
+    s.kk.resize(TP);
+    s.kv_.resize(TP);
+    QuantizedActivations qa;
+    FOLIO_CHECK(quantize_activations(k, L.q.type, xn, E, T, E, &qa));
+    FOLIO_CHECK(matmul(k, L.q, qa, s.kq.data(), P));
+    for (auto [w, y] : {std::pair{&L.k, &s.kk}, std::pair{&L.v, &s.kv_}}) {
+        if (activation_format(w->type) == qa.format)
+            FOLIO_CHECK(matmul(k, *w, qa, y->data(), P));
+        else
+            FOLIO_CHECK(matmul(k, *w, xn, E, T, y->data(), P));
+    }
+
+    // Short convolution + SiLU (§2.3), then per-head L2 norm of q and k; q also gets d_k^−1/2.
+    std::vector<float>& ext = s.tmp;
+    short_conv(s.kq.data(), T, P, static_cast<const float*>(L.conv_q.data), W, st.conv_q.data(),
+               ext);
+    short_conv(s.kk.data(), T, P, static_cast<const float*>(L.conv_k.data), W, st.conv_k.data(),
+               ext);
+    short_conv(s.kv_.data(), T, P, static_cast<const float*>(L.conv_v.data), W, st.conv_v.data(),
+               ext);
+    silu(k, s.kq.data(), s.kq.data(), T * P);
+    silu(k, s.kk.data(), s.kk.data(), T * P);
+    silu(k, s.kv_.data(), s.kv_.data(), T * P);
+    l2_norm(k, s.kq.data(), s.kq.data(), D, T * H, D, D, c.rms_eps);
+    l2_norm(k, s.kk.data(), s.kk.data(), D, T * H, D, D, c.rms_eps);
+    const float q_scale = 1.0f / std::sqrt(static_cast<float>(D));
+    for (float& v : s.kq)
+        v *= q_scale;
+
+    // Decay g = ssm_a[h]·softplus(f_b·(f_a·x) + dt_bias) (≤ 0), β = σ(ssm_beta·x).
+    s.klow.resize(static_cast<size_t>(T * D));
+    s.kg.resize(TP);
+    s.kbeta.resize(static_cast<size_t>(T * H));
+    FOLIO_CHECK(matmul(k, L.f_a, xn, E, T, s.klow.data(), D));
+    FOLIO_CHECK(matmul(k, L.f_b, s.klow.data(), D, T, s.kg.data(), P));
+    const float* dt = static_cast<const float*>(L.dt_bias.data);
+    const float* a = static_cast<const float*>(L.a.data);
+    for (int64_t t = 0; t < T; ++t)
+        for (int64_t ch = 0; ch < P; ++ch) {
+            float& g = s.kg[t * P + ch];
+            g = a[ch / D] * softplus(g + dt[ch]);
+        }
+    FOLIO_CHECK(matmul(k, L.beta, xn, E, T, s.kbeta.data(), H));
+    for (float& b : s.kbeta)
+        b = 1.0f / (1.0f + std::exp(-b));
+
+    // The delta rule, heads in parallel (§2.4 decode / §2.6 prefill).
+    s.ko.resize(TP);
+    const bool chunked = opt.kda == KdaForm::Chunked || (opt.kda == KdaForm::Auto && T > 1);
+    const int threads = static_cast<int>(std::min<int64_t>(std::max(1, k.n_threads), H));
+    const bool parallel = threads > 1 && T * D * D * H >= 65536;
+#pragma omp parallel num_threads(threads) if (parallel)
+    {
+        omp_set_num_threads(1); // this task's ICV: Eigen's GEMMs stay serial in here
+        KdaChunkScratch scratch;
+#pragma omp for schedule(static)
+        for (int64_t h = 0; h < H; ++h) {
+            KdaSequence seq;
+            seq.n_tokens = T;
+            seq.dk = D;
+            seq.dv = D;
+            seq.q = s.kq.data() + h * D;
+            seq.k = s.kk.data() + h * D;
+            seq.qk_stride = P;
+            seq.v = s.kv_.data() + h * D;
+            seq.v_stride = P;
+            seq.g = s.kg.data() + h * D;
+            seq.g_stride = P;
+            seq.beta = s.kbeta.data() + h;
+            seq.beta_stride = H;
+            seq.out = s.ko.data() + h * D;
+            seq.out_stride = P;
+            float* S = st.s.data() + h * D * D;
+            if (chunked)
+                kda_chunked(seq, kChunk, S, scratch);
+            else
+                kda_recurrent(seq, S);
+        }
+    }
+
+    // Output (§2.5): RMSNorm per head · o_norm, times σ(g_b·(g_a·x)), then attn_output.
+    s.kgate.resize(TP);
+    FOLIO_CHECK(matmul(k, L.g_a, xn, E, T, s.klow.data(), D));
+    FOLIO_CHECK(matmul(k, L.g_b, s.klow.data(), D, T, s.kgate.data(), P));
+    rms_norm(k, s.ko.data(), static_cast<const float*>(L.o_norm.data), s.ko.data(), D, T * H, D, D,
+             c.rms_eps);
+    for (size_t i = 0; i < TP; ++i)
+        s.ko[i] *= 1.0f / (1.0f + std::exp(-s.kgate[i]));
+    return matmul(k, layer.attn_output, s.ko.data(), P, T, out, E);
+}
+
+} // namespace folio

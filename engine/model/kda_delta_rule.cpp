@@ -1,0 +1,103 @@
+#include "model/kda_delta_rule.h"
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <cmath>
+
+namespace folio {
+
+namespace {
+
+using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using RowArray = Eigen::Array<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using ConstMap = Eigen::Map<const RowMajor, 0, Eigen::OuterStride<>>;
+using MutMap = Eigen::Map<RowMajor, 0, Eigen::OuterStride<>>;
+using Row = Eigen::Matrix<float, 1, Eigen::Dynamic>;
+
+} // namespace
+
+void kda_recurrent(const KdaSequence& q, float* state) {
+    const int64_t dk = q.dk, dv = q.dv;
+    MutMap S(state, dk, dv, Eigen::OuterStride<>(dv));
+    Row u(dv);
+    for (int64_t t = 0; t < q.n_tokens; ++t) {
+        const float* g = q.g + t * q.g_stride;
+        Eigen::Map<const Row> k(q.k + t * q.qk_stride, dk);
+        Eigen::Map<const Row> qt(q.q + t * q.qk_stride, dk);
+        Eigen::Map<const Row> v(q.v + t * q.v_stride, dv);
+        Eigen::Map<Row> o(q.out + t * q.out_stride, dv);
+        for (int64_t i = 0; i < dk; ++i)
+            S.row(i) *= std::exp(g[i]);
+        u.noalias() = k * S;
+        u = q.beta[t * q.beta_stride] * (v - u);
+        S.noalias() += k.transpose() * u;
+        o.noalias() = qt * S;
+    }
+}
+
+void kda_chunked(const KdaSequence& q, int64_t chunk, float* state, KdaChunkScratch& w) {
+    const int64_t dk = q.dk, dv = q.dv;
+    MutMap S(state, dk, dv, Eigen::OuterStride<>(dv));
+    for (int64_t t0 = 0; t0 < q.n_tokens; t0 += chunk) {
+        const int64_t n = std::min(chunk, q.n_tokens - t0);
+        ConstMap K(q.k + t0 * q.qk_stride, n, dk, Eigen::OuterStride<>(q.qk_stride));
+        ConstMap Q(q.q + t0 * q.qk_stride, n, dk, Eigen::OuterStride<>(q.qk_stride));
+        ConstMap V(q.v + t0 * q.v_stride, n, dv, Eigen::OuterStride<>(q.v_stride));
+        MutMap O(q.out + t0 * q.out_stride, n, dv, Eigen::OuterStride<>(q.out_stride));
+
+        // G_r = Σ_{i≤r} g_i (≤ 0, non-increasing), exp(G).
+        w.G.resize(static_cast<size_t>(n * dk));
+        w.eG.resize(static_cast<size_t>(n * dk));
+        Eigen::Map<RowMajor> G(w.G.data(), n, dk);
+        for (int64_t r = 0; r < n; ++r) {
+            const float* g = q.g + (t0 + r) * q.g_stride;
+            for (int64_t d = 0; d < dk; ++d)
+                G(r, d) = (r ? G(r - 1, d) : 0.0f) + g[d];
+        }
+        Eigen::Map<RowMajor> eG(w.eG.data(), n, dk);
+        eG = G.array().exp().matrix();
+
+        // Pairwise in-chunk terms, exponents G_r − G_i ≤ 0 for i ≤ r:
+        //   A[r, i] = Σ_d q_r k_i exp(G_r − G_i)        (i ≤ r)
+        //   L[r, i] = β_r Σ_d k_r k_i exp(G_r − G_i)    (i < r)
+        w.L.assign(static_cast<size_t>(n * n), 0.0f);
+        w.A.assign(static_cast<size_t>(n * n), 0.0f);
+        Eigen::Map<RowMajor> L(w.L.data(), n, n);
+        Eigen::Map<RowMajor> A(w.A.data(), n, n);
+        w.D.resize(static_cast<size_t>(n * dk));
+        for (int64_t r = 0; r < n; ++r) {
+            Eigen::Map<RowArray> D(w.D.data(), r + 1, dk);
+            D = ((-G.topRows(r + 1)).rowwise() + G.row(r)).array().exp() * K.topRows(r + 1).array();
+            A.row(r).head(r + 1).noalias() = Q.row(r) * D.matrix().transpose();
+            if (r > 0)
+                L.row(r).head(r).noalias() = q.beta[(t0 + r) * q.beta_stride] *
+                                             (K.row(r) * D.topRows(r).matrix().transpose());
+        }
+
+        // R = diag(β)·(V − (exp(G) ⊙ K)·S); V_new = (I + L)⁻¹·R by forward substitution.
+        w.R.resize(static_cast<size_t>(n * dv));
+        Eigen::Map<RowMajor> R(w.R.data(), n, dv);
+        w.tmp.resize(static_cast<size_t>(n * dk));
+        Eigen::Map<RowMajor> EK(w.tmp.data(), n, dk);
+        EK = (eG.array() * K.array()).matrix();
+        R.noalias() = V - EK * S;
+        for (int64_t r = 0; r < n; ++r)
+            R.row(r) *= q.beta[(t0 + r) * q.beta_stride];
+        L.triangularView<Eigen::UnitLower>().solveInPlace(R);
+
+        // O = (Q ⊙ exp(G))·S + A·V_new
+        EK = (eG.array() * Q.array()).matrix();
+        O.noalias() = EK * S;
+        O.noalias() += A * R;
+
+        // S ← diag(exp(G_n))·S + (exp(G_n − G) ⊙ K)ᵀ·V_new
+        EK = ((-G).rowwise() + G.row(n - 1)).array().exp().matrix();
+        EK = (EK.array() * K.array()).matrix();
+        for (int64_t i = 0; i < dk; ++i)
+            S.row(i) *= eG(n - 1, i);
+        S.noalias() += EK.transpose() * R;
+    }
+}
+
+} // namespace folio

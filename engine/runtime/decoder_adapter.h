@@ -1,0 +1,56 @@
+#pragma once
+// The runtime's only window onto the decoder models (engine/model/): load, per-sequence
+// state, evaluation and rollback. Keeping it in one place keeps the scheduler independent of
+// how the model code is organised.
+
+#include "folio/error.h"
+#include "tokenizer/chat_template.h"
+#include "tokenizer/tokenizer.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace folio {
+
+struct DecoderHandle;   // a loaded model (weights mmapped) + tokenizer
+struct DecoderSequence; // one sequence's cache and scratch
+
+struct DecoderFacts {
+    std::string architecture;
+    std::string name;
+    uint32_t vocab_size = 0;
+    int64_t context_length = 0;
+    bool can_rollback = true; // attention-only state: any suffix can be dropped (speculation)
+};
+
+Expected<std::shared_ptr<DecoderHandle>> load_decoder_handle(const std::string& path);
+const DecoderFacts& decoder_facts(const DecoderHandle& h);
+const tokenizer::Tokenizer& decoder_tokenizer(const DecoderHandle& h);
+// The chat template the model's metadata asks for.
+Expected<tokenizer::TemplateKind> decoder_chat_template(const DecoderHandle& h);
+uint64_t decoder_weight_bytes(const DecoderHandle& h);
+
+std::unique_ptr<DecoderSequence> new_sequence(const DecoderHandle& h, int64_t max_tokens);
+void destroy_sequence(DecoderSequence* s);
+int64_t sequence_length(const DecoderSequence& s);
+size_t sequence_bytes(const DecoderSequence& s);
+// Keeps the first n tokens (n <= length). Recurrent (KDA) states rewind only to 0, to the
+// current length or to the last checkpoint: anything else is an error and changes nothing.
+bool sequence_can_truncate_to(const DecoderSequence& s, int64_t n);
+Status truncate_sequence(DecoderSequence& s, int64_t n);
+// Remembers the current position as a rewind point (the end of a prompt).
+void checkpoint_sequence(DecoderSequence& s);
+int64_t sequence_checkpoint(const DecoderSequence& s); // -1 when none
+
+// Appends n tokens; logits of every new position ([n][vocab]) or of the last one.
+Status eval_tokens(const DecoderHandle& h, DecoderSequence& s, const int32_t* tokens, int64_t n,
+                   bool all_logits, int threads, std::vector<float>& logits);
+
+} // namespace folio
+
+// unique_ptr<DecoderSequence> needs a deleter visible where it is destroyed.
+template <> struct std::default_delete<folio::DecoderSequence> {
+    void operator()(folio::DecoderSequence* s) const { folio::destroy_sequence(s); }
+};

@@ -1,0 +1,689 @@
+// Engine: the scheduler thread, sessions and requests (see folio/engine.h).
+#include "folio/engine.h"
+
+#include "folio/model_info.h"
+#include "runtime/decoder_adapter.h"
+#include "runtime/output_stream.h"
+#include "runtime/prompt_lookup.h"
+#include "runtime/sampler.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+namespace folio {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_between(Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+const char* kStopNames[] = {"eos", "stop", "length", "cancelled", "error"};
+enum class Stop { Eos, StopString, Length, Cancelled, Error };
+
+} // namespace
+
+struct Engine::Impl {
+    struct Session {
+        std::unique_ptr<DecoderSequence> seq;
+        std::vector<int32_t> tokens; // exactly the tokens whose KV is in seq
+        bool closing = false;
+    };
+
+    struct Job {
+        RequestId id = 0;
+        SessionId session = 0;
+        Request req;
+        enum class Phase { Queued, Prefill, Decode } phase = Phase::Queued;
+        std::vector<int32_t> prompt;
+        int64_t prefill_pos = 0;
+        std::vector<float> logits; // for the next token
+        std::unique_ptr<Sampler> sampler;
+        std::unique_ptr<OutputStream> out;
+        std::vector<int32_t> history;
+        RequestStats stats;
+        Clock::time_point submitted, prefill_start, decode_start;
+        int64_t prefill_tokens_done = 0;
+        double decode_seconds = 0;
+        std::atomic<bool> cancel{false};
+        bool finished = false;
+        Clock::time_point last_step;
+    };
+
+    // --- shared state (guarded by m) ---
+    mutable std::mutex m;
+    std::condition_variable cv;      // wakes the worker
+    std::condition_variable done_cv; // wakes wait()
+    bool quit = false;
+    std::shared_ptr<DecoderHandle> model;
+    ModelFacts facts;
+    int threads = 1;
+    int prefill_chunk = 512;
+    int64_t context_limit = 0;
+    std::optional<ModelSpec> load_request;
+    std::function<void(Expected<ModelFacts>)> load_done;
+    bool loading = false;
+    bool unload_request = false;
+    std::map<SessionId, Session> sessions;
+    SessionId next_session = 1;
+    std::map<RequestId, std::shared_ptr<Job>> jobs;
+    std::deque<RequestId> order;
+    RequestId next_request = 1;
+    EngineStats st;
+    std::deque<std::pair<Clock::time_point, double>> decode_window; // (time, seconds per token)
+    int64_t spec_drafted = 0, spec_accepted = 0;
+    double last_decode_step_s = 0.02; // recent decode step time (for prefill interleaving)
+    double prefill_tps_estimate = 0;
+
+    std::thread worker;
+
+    explicit Impl(EngineOptions options) {
+        worker = std::thread([this, options] {
+            if (options.worker_nice != 0) {
+                // Threads this one creates (the OpenMP team) inherit its nice value.
+                const auto tid = static_cast<id_t>(syscall(SYS_gettid));
+                setpriority(PRIO_PROCESS, tid, getpriority(PRIO_PROCESS, tid) + options.worker_nice);
+            }
+            run();
+        });
+    }
+    ~Impl() {
+        {
+            std::lock_guard lk(m);
+            quit = true;
+            for (auto& [id, job] : jobs)
+                job->cancel = true;
+        }
+        cv.notify_all();
+        worker.join();
+    }
+
+    // ---------------------------------------------------------------- worker
+    void run() {
+        for (;;) {
+            std::unique_lock lk(m);
+            cv.wait(lk, [&] { return quit || load_request || unload_request || runnable() != nullptr; });
+            if (quit)
+                break;
+            if (load_request || unload_request) {
+                handle_load(lk);
+                continue;
+            }
+            std::shared_ptr<Job> job = runnable();
+            st.state = job->phase == Job::Phase::Decode ? "decode" : "prefill";
+            Session* session = &sessions[job->session];
+            const bool interleave = interactive_decode_waiting(job.get());
+            lk.unlock();
+            step(*job, *session, interleave);
+            lk.lock();
+            job->last_step = Clock::now();
+            if (job->finished) {
+                jobs.erase(job->id);
+                order.erase(std::remove(order.begin(), order.end(), job->id), order.end());
+                auto it = sessions.find(job->session);
+                if (it != sessions.end() && it->second.closing && !session_has_jobs(job->session))
+                    sessions.erase(it);
+                done_cv.notify_all();
+            }
+            refresh_stats_locked();
+            if (jobs.empty())
+                st.state = "idle";
+        }
+        // Finish whatever is left as cancelled (callbacks still run).
+        std::vector<std::shared_ptr<Job>> left;
+        {
+            std::lock_guard lk(m);
+            for (auto& [id, job] : jobs)
+                left.push_back(job);
+            jobs.clear();
+            order.clear();
+        }
+        for (auto& job : left)
+            finish(*job, Stop::Cancelled);
+        done_cv.notify_all();
+    }
+
+    bool session_has_jobs(SessionId s) const {
+        for (const auto& [id, job] : jobs)
+            if (job->session == s)
+                return true;
+        return false;
+    }
+
+    // The job to step next: one active job per session (the oldest), interactive decode first,
+    // then interactive prefill, then background decode, then background prefill; among equals
+    // the one that waited longest.
+    std::shared_ptr<Job> runnable() const {
+        if (!model)
+            return order.empty() ? nullptr : jobs.at(order.front()); // fails them with an error
+        std::map<SessionId, std::shared_ptr<Job>> active;
+        for (RequestId id : order) {
+            const auto& job = jobs.at(id);
+            if (!active.count(job->session))
+                active[job->session] = job;
+        }
+        std::shared_ptr<Job> best;
+        int best_class = 99;
+        for (const auto& [sid, job] : active) {
+            int cls = (job->req.interactive ? 0 : 2) + (job->phase == Job::Phase::Decode ? 0 : 1);
+            if (job->cancel)
+                cls = -1; // finish cancellations at once
+            if (cls < best_class || (cls == best_class && job->last_step < best->last_step)) {
+                best = job;
+                best_class = cls;
+            }
+        }
+        return best;
+    }
+
+    bool interactive_decode_waiting(const Job* except) const {
+        for (const auto& [id, job] : jobs)
+            if (job.get() != except && job->req.interactive && job->phase == Job::Phase::Decode)
+                return true;
+        return false;
+    }
+
+    void handle_load(std::unique_lock<std::mutex>& lk) {
+        std::optional<ModelSpec> spec = std::move(load_request);
+        load_request.reset();
+        auto done = std::move(load_done);
+        load_done = nullptr;
+        unload_request = false;
+        // Cancel every request and drop the sessions' caches (they belong to the old model).
+        std::vector<std::shared_ptr<Job>> cancelled;
+        for (auto& [id, job] : jobs)
+            cancelled.push_back(job);
+        jobs.clear();
+        order.clear();
+        for (auto& [sid, s] : sessions) {
+            s.seq.reset();
+            s.tokens.clear();
+        }
+        model.reset();
+        st = EngineStats{};
+        st.sessions = static_cast<int>(sessions.size());
+        loading = spec.has_value();
+        st.state = loading ? "loading" : "idle";
+        lk.unlock();
+        for (auto& job : cancelled) {
+            job->cancel = true;
+            finish(*job, Stop::Cancelled);
+        }
+        done_cv.notify_all();
+        if (!spec) {
+            lk.lock();
+            return;
+        }
+        auto loaded = load_decoder_handle(spec->gguf);
+        Expected<ModelFacts> result = make_error(ErrorCode::Internal, "not loaded");
+        lk.lock();
+        loading = false;
+        st.state = "idle";
+        if (!loaded) {
+            result = loaded.error();
+        } else {
+            model = *loaded;
+            const DecoderFacts& df = decoder_facts(*model);
+            ModelFacts f;
+            f.path = spec->gguf;
+            f.name = df.name;
+            f.architecture = df.architecture;
+            f.vocab_size = df.vocab_size;
+            f.model_context = df.context_length;
+            f.context_limit = spec->context > 0 ? std::min(spec->context, df.context_length)
+                                                : std::min<int64_t>(df.context_length, 32768);
+            f.file_bytes = decoder_weight_bytes(*model);
+            auto info = inspect_model(spec->gguf);
+            if (info) {
+                f.parameters = info->parameter_count;
+                f.active_parameters = info->active_parameter_count;
+            }
+            auto tmpl = decoder_chat_template(*model);
+            f.chat_template = tmpl ? std::string(tokenizer::template_name(*tmpl)) : "";
+            threads = spec->threads > 0 ? spec->threads
+                                        : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+            f.threads = threads;
+            prefill_chunk = std::max(1, spec->prefill_chunk);
+            context_limit = f.context_limit;
+            facts = f;
+            st.model_loaded = true;
+            st.context_limit = context_limit;
+            st.weights_bytes = f.file_bytes;
+            result = f;
+        }
+        lk.unlock();
+        if (done)
+            done(std::move(result));
+        lk.lock();
+    }
+
+    // ---------------------------------------------------------------- one step of a job
+    void step(Job& job, Session& session, bool interleave) {
+        if (job.cancel) {
+            finish(job, Stop::Cancelled);
+            return;
+        }
+        if (!model) {
+            fail(job, make_error(ErrorCode::InvalidArgument, "no model is loaded"));
+            return;
+        }
+        if (job.phase == Job::Phase::Queued) {
+            Status s = start(job, session);
+            if (!s)
+                fail(job, s.error());
+            return;
+        }
+        if (job.phase == Job::Phase::Prefill) {
+            Status s = prefill_chunk_step(job, session, interleave);
+            if (!s)
+                fail(job, s.error());
+            return;
+        }
+        Status s = decode_step(job, session);
+        if (!s)
+            fail(job, s.error());
+    }
+
+    Status start(Job& job, Session& session) {
+        const DecoderHandle& h = *model;
+        const tokenizer::Tokenizer& tok = decoder_tokenizer(h);
+        Request& r = job.req;
+        if (!r.prompt_tokens.empty()) {
+            job.prompt = r.prompt_tokens;
+        } else if (!r.messages.empty()) {
+            FOLIO_TRY(kind, decoder_chat_template(h));
+            std::vector<tokenizer::ChatMessage> msgs;
+            for (const Message& msg : r.messages)
+                msgs.push_back({msg.role, msg.content, 0, {}});
+            FOLIO_TRY(text, tokenizer::apply_chat_template(kind, msgs, true));
+            FOLIO_TRY(ids, tok.encode(text, true, true));
+            job.prompt = std::move(ids);
+        } else {
+            FOLIO_TRY(ids, tok.encode(r.prompt_text, true, true));
+            job.prompt = std::move(ids);
+        }
+        if (job.prompt.empty())
+            return make_error(ErrorCode::InvalidArgument, "the prompt is empty");
+        for (int32_t id : job.prompt)
+            if (!tok.valid(id))
+                return make_error(ErrorCode::InvalidArgument,
+                                  "prompt token id " + std::to_string(id) + " is outside the vocabulary");
+        if (static_cast<int64_t>(job.prompt.size()) >= context_limit)
+            return make_error(ErrorCode::InvalidArgument,
+                              "the prompt has " + std::to_string(job.prompt.size()) +
+                                  " tokens; the context holds " + std::to_string(context_limit));
+
+        // Prefix reuse: keep the KV of the longest common prefix with what the session holds.
+        if (!session.seq)
+            session.seq = new_sequence(h, context_limit);
+        int64_t common = 0;
+        const int64_t have = static_cast<int64_t>(session.tokens.size());
+        while (common < have && common < static_cast<int64_t>(job.prompt.size()) &&
+               session.tokens[common] == job.prompt[common])
+            ++common;
+        if (common == static_cast<int64_t>(job.prompt.size()))
+            --common; // the last prompt token is evaluated again for its logits
+        if (common < have) {
+            // Attention caches drop any suffix; recurrent (KDA) states rewind only to the
+            // checkpoint taken at the end of the previous prompt, or start over.
+            const int64_t checkpoint = sequence_checkpoint(*session.seq);
+            if (!sequence_can_truncate_to(*session.seq, common))
+                common = checkpoint >= 0 && checkpoint <= common ? checkpoint : 0;
+            if (!truncate_sequence(*session.seq, common)) {
+                session.seq = new_sequence(h, context_limit);
+                common = 0;
+            }
+            session.tokens.resize(static_cast<size_t>(common));
+        }
+        job.prefill_pos = common;
+        job.stats.prompt_tokens = static_cast<int64_t>(job.prompt.size());
+        job.stats.reused_tokens = common;
+        job.sampler = std::make_unique<Sampler>(SamplingParams{
+            r.sampling.temperature, r.sampling.top_k, r.sampling.top_p, r.sampling.min_p,
+            r.sampling.repetition_penalty, r.sampling.presence_penalty, 64, r.sampling.seed});
+        job.out = std::make_unique<OutputStream>(tok, r.stop);
+        job.history = job.prompt;
+        job.phase = Job::Phase::Prefill;
+        job.prefill_start = Clock::now();
+        return {};
+    }
+
+    Status prefill_chunk_step(Job& job, Session& session, bool interleave) {
+        const int64_t total = static_cast<int64_t>(job.prompt.size());
+        int64_t chunk = prefill_chunk;
+        if (interleave && prefill_tps_estimate > 0) {
+            // Another session is decoding interactively: keep this step about as long as one of
+            // its decode steps, so its latency stays close to idle.
+            chunk = std::clamp<int64_t>(static_cast<int64_t>(prefill_tps_estimate * last_decode_step_s), 1,
+                                        prefill_chunk);
+        }
+        const int64_t n = std::min(chunk, total - job.prefill_pos);
+        const auto t0 = Clock::now();
+        FOLIO_CHECK(eval_tokens(*model, *session.seq, job.prompt.data() + job.prefill_pos, n, false, threads,
+                                job.logits));
+        const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
+        if (secs > 0)
+            prefill_tps_estimate = prefill_tps_estimate > 0 ? 0.7 * prefill_tps_estimate + 0.3 * (n / secs) : n / secs;
+        session.tokens.insert(session.tokens.end(), job.prompt.begin() + job.prefill_pos,
+                              job.prompt.begin() + job.prefill_pos + n);
+        job.prefill_pos += n;
+        job.prefill_tokens_done += n;
+        const int64_t todo = total - job.stats.reused_tokens;
+        const double elapsed = std::chrono::duration<double>(Clock::now() - job.prefill_start).count();
+        const double eta = job.prefill_tokens_done > 0
+                               ? elapsed / job.prefill_tokens_done * (total - job.prefill_pos)
+                               : 0.0;
+        if (job.req.callbacks.on_prefill_progress)
+            job.req.callbacks.on_prefill_progress(job.prefill_tokens_done, todo, eta);
+        if (job.prefill_pos == total) {
+            checkpoint_sequence(*session.seq); // the next question can rewind to here
+            job.stats.prefill_tps = elapsed > 0 ? job.prefill_tokens_done / elapsed : 0;
+            job.phase = Job::Phase::Decode;
+            job.decode_start = Clock::now();
+        }
+        return {};
+    }
+
+    // Emits one accepted token; true when the job finished.
+    bool emit(Job& job, int32_t id) {
+        const tokenizer::Tokenizer& tok = decoder_tokenizer(*model);
+        job.history.push_back(id);
+        if (job.stats.generated_tokens == 0)
+            job.stats.ttft_ms = ms_between(job.submitted, Clock::now());
+        ++job.stats.generated_tokens;
+        if (!job.req.ignore_eos && tok.is_eog(id)) {
+            finish(job, Stop::Eos);
+            return true;
+        }
+        auto step = job.out->push(id);
+        if (!step) {
+            fail(job, step.error());
+            return true;
+        }
+        if (job.req.callbacks.on_token) // also with empty text: the UI counts tokens
+            job.req.callbacks.on_token(step->text, id);
+        if (step->stopped) {
+            finish(job, Stop::StopString);
+            return true;
+        }
+        if (job.stats.generated_tokens >= job.req.max_tokens) {
+            finish(job, Stop::Length);
+            return true;
+        }
+        return false;
+    }
+
+    Status decode_step(Job& job, Session& session) {
+        const auto t0 = Clock::now();
+        const int32_t id = job.sampler->sample(job.logits, job.history);
+        const int64_t room = context_limit - sequence_length(*session.seq);
+        if (emit(job, id))
+            return {};
+        if (room <= 1) {
+            finish(job, Stop::Length); // the context is full
+            return {};
+        }
+        std::vector<int32_t> batch{id};
+        if (job.req.speculation == SpeculationMode::PromptLookup && decoder_facts(*model).can_rollback) {
+            PromptLookupParams p;
+            p.max_draft = static_cast<int>(std::min<int64_t>(
+                {p.max_draft, room - 1, job.req.max_tokens - job.stats.generated_tokens}));
+            if (p.max_draft > 0) {
+                auto draft = draft_prompt_lookup(job.history, p);
+                batch.insert(batch.end(), draft.begin(), draft.end());
+            }
+        }
+        const int64_t before = sequence_length(*session.seq);
+        std::vector<float> rows;
+        FOLIO_CHECK(eval_tokens(*model, *session.seq, batch.data(), static_cast<int64_t>(batch.size()),
+                                batch.size() > 1, threads, rows));
+        const int64_t V = decoder_facts(*model).vocab_size;
+        size_t accepted = 0;
+        bool finished = false;
+        // Verify drafts: the model's own choice after batch[i] must equal batch[i + 1].
+        for (size_t i = 1; i < batch.size(); ++i) {
+            std::span<const float> row(rows.data() + (i - 1) * V, static_cast<size_t>(V));
+            const int32_t choice = job.sampler->sample(row, job.history);
+            ++job.stats.spec_drafted;
+            if (choice != batch[i]) {
+                // The rejected draft's slot holds the model's own token: it is emitted and the
+                // next step continues from it.
+                job.logits.clear();
+                finished = emit(job, choice);
+                if (!finished) {
+                    FOLIO_CHECK(truncate_sequence(*session.seq, before + static_cast<int64_t>(i)));
+                    session.tokens.insert(session.tokens.end(), batch.begin(), batch.begin() + static_cast<long>(i));
+                    // Evaluate the model's token to get the logits after it.
+                    FOLIO_CHECK(eval_tokens(*model, *session.seq, &choice, 1, false, threads, job.logits));
+                    session.tokens.push_back(choice);
+                } else {
+                    FOLIO_CHECK(truncate_sequence(*session.seq, before + static_cast<int64_t>(i)));
+                    session.tokens.insert(session.tokens.end(), batch.begin(), batch.begin() + static_cast<long>(i));
+                }
+                record_decode(job, t0, accepted + 2);
+                return {};
+            }
+            ++job.stats.spec_accepted;
+            ++accepted;
+            if (emit(job, batch[i])) {
+                finished = true;
+                FOLIO_CHECK(truncate_sequence(*session.seq, before + static_cast<int64_t>(i) + 1));
+                session.tokens.insert(session.tokens.end(), batch.begin(), batch.begin() + static_cast<long>(i) + 1);
+                record_decode(job, t0, accepted + 1);
+                return {};
+            }
+        }
+        session.tokens.insert(session.tokens.end(), batch.begin(), batch.end());
+        const size_t last = batch.size() - 1;
+        job.logits.assign(rows.begin() + static_cast<long>(last * V), rows.begin() + static_cast<long>((last + 1) * V));
+        record_decode(job, t0, accepted + 1);
+        (void)finished;
+        return {};
+    }
+
+    void record_decode(Job& job, Clock::time_point t0, size_t tokens) {
+        const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
+        job.decode_seconds += secs;
+        if (job.req.interactive)
+            last_decode_step_s = secs / std::max<size_t>(1, tokens);
+        std::lock_guard lk(m);
+        const auto now = Clock::now();
+        decode_window.push_back({now, secs / std::max<size_t>(1, tokens)});
+        while (!decode_window.empty() && now - decode_window.front().first > std::chrono::seconds(30))
+            decode_window.pop_front();
+    }
+
+    void fail(Job& job, const Error& e) {
+        if (job.req.callbacks.on_error)
+            job.req.callbacks.on_error(e);
+        finish(job, Stop::Error);
+    }
+
+    void finish(Job& job, Stop why) {
+        if (job.finished)
+            return;
+        job.finished = true;
+        if (job.out && why != Stop::StopString && why != Stop::Error) {
+            const std::string rest = job.out->finish();
+            if (!rest.empty() && job.req.callbacks.on_token)
+                job.req.callbacks.on_token(rest, -1);
+        }
+        RequestStats& s = job.stats;
+        s.stop_reason = kStopNames[static_cast<int>(why)];
+        s.text = job.out ? job.out->text() : "";
+        if (job.phase == Job::Phase::Decode) {
+            const double secs = std::chrono::duration<double>(Clock::now() - job.decode_start).count();
+            s.decode_tps = s.generated_tokens > 1 && secs > 0 ? (s.generated_tokens - 1) / secs : 0;
+        }
+        {
+            std::lock_guard lk(m);
+            st.last_prefill_tps = s.prefill_tps > 0 ? s.prefill_tps : st.last_prefill_tps;
+            st.last_decode_tps = s.decode_tps > 0 ? s.decode_tps : st.last_decode_tps;
+            st.last_ttft_ms = s.ttft_ms > 0 ? s.ttft_ms : st.last_ttft_ms;
+            st.prefix_hit_tokens += s.reused_tokens;
+            spec_drafted += s.spec_drafted;
+            spec_accepted += s.spec_accepted;
+        }
+        if (job.req.callbacks.on_done)
+            job.req.callbacks.on_done(s);
+    }
+
+    void refresh_stats_locked() {
+        uint64_t kv = 0;
+        for (const auto& [sid, s] : sessions)
+            if (s.seq)
+                kv += sequence_bytes(*s.seq);
+        st.kv_bytes = kv;
+        st.sessions = static_cast<int>(sessions.size());
+        st.queued_requests = static_cast<int>(jobs.size());
+        double sum = 0;
+        for (const auto& [t, spt] : decode_window)
+            sum += spt;
+        st.window_decode_tps = decode_window.empty() ? 0 : decode_window.size() / sum;
+        st.spec_acceptance = spec_drafted > 0 ? double(spec_accepted) / spec_drafted : 0;
+        int64_t used = 0;
+        for (const auto& [sid, s] : sessions)
+            used = std::max<int64_t>(used, static_cast<int64_t>(s.tokens.size()));
+        st.context_used = used;
+    }
+};
+
+Engine::Engine(EngineOptions options) : impl_(std::make_unique<Impl>(options)) {}
+Engine::~Engine() = default;
+
+void Engine::load(ModelSpec spec, std::function<void(Expected<ModelFacts>)> on_done) {
+    {
+        std::lock_guard lk(impl_->m);
+        impl_->load_request = std::move(spec);
+        impl_->load_done = std::move(on_done);
+        impl_->st.state = "loading";
+        for (auto& [id, job] : impl_->jobs)
+            job->cancel = true;
+    }
+    impl_->cv.notify_all();
+}
+
+Expected<ModelFacts> Engine::load_sync(ModelSpec spec) {
+    std::mutex mu;
+    std::condition_variable done;
+    std::optional<Expected<ModelFacts>> result;
+    load(std::move(spec), [&](Expected<ModelFacts> r) {
+        std::lock_guard lk(mu);
+        result.emplace(std::move(r));
+        done.notify_all();
+    });
+    std::unique_lock lk(mu);
+    done.wait(lk, [&] { return result.has_value(); });
+    return std::move(*result);
+}
+
+void Engine::unload() {
+    {
+        std::lock_guard lk(impl_->m);
+        impl_->unload_request = true;
+    }
+    impl_->cv.notify_all();
+}
+
+bool Engine::loaded() const {
+    std::lock_guard lk(impl_->m);
+    return impl_->model != nullptr;
+}
+
+SessionId Engine::create_session() {
+    std::lock_guard lk(impl_->m);
+    const SessionId id = impl_->next_session++;
+    impl_->sessions[id];
+    impl_->st.sessions = static_cast<int>(impl_->sessions.size());
+    return id;
+}
+
+void Engine::close_session(SessionId id) {
+    std::lock_guard lk(impl_->m);
+    auto it = impl_->sessions.find(id);
+    if (it == impl_->sessions.end())
+        return;
+    if (impl_->session_has_jobs(id)) {
+        it->second.closing = true;
+        for (auto& [rid, job] : impl_->jobs)
+            if (job->session == id)
+                job->cancel = true;
+        impl_->cv.notify_all();
+    } else {
+        impl_->sessions.erase(it);
+    }
+}
+
+void Engine::reset_session(SessionId id) {
+    std::lock_guard lk(impl_->m);
+    auto it = impl_->sessions.find(id);
+    if (it != impl_->sessions.end() && !impl_->session_has_jobs(id)) {
+        it->second.seq.reset();
+        it->second.tokens.clear();
+    }
+}
+
+RequestId Engine::submit(SessionId session, Request request) {
+    auto job = std::make_shared<Impl::Job>();
+    job->session = session;
+    job->req = std::move(request);
+    job->submitted = Clock::now();
+    {
+        std::lock_guard lk(impl_->m);
+        if (!impl_->sessions.count(session) || impl_->sessions[session].closing) {
+            job->id = 0;
+        } else {
+            job->id = impl_->next_request++;
+            impl_->jobs[job->id] = job;
+            impl_->order.push_back(job->id);
+            impl_->st.queued_requests = static_cast<int>(impl_->jobs.size());
+        }
+    }
+    if (job->id == 0) {
+        if (job->req.callbacks.on_error)
+            job->req.callbacks.on_error(
+                make_error(ErrorCode::InvalidArgument, "unknown session " + std::to_string(session)));
+        return 0;
+    }
+    impl_->cv.notify_all();
+    return job->id;
+}
+
+void Engine::cancel(RequestId id) {
+    std::lock_guard lk(impl_->m);
+    auto it = impl_->jobs.find(id);
+    if (it != impl_->jobs.end())
+        it->second->cancel = true;
+    impl_->cv.notify_all();
+}
+
+void Engine::cancel_all() {
+    std::lock_guard lk(impl_->m);
+    for (auto& [id, job] : impl_->jobs)
+        job->cancel = true;
+    impl_->cv.notify_all();
+}
+
+void Engine::wait(RequestId id) {
+    std::unique_lock lk(impl_->m);
+    impl_->done_cv.wait(lk, [&] { return !impl_->jobs.count(id); });
+}
+
+EngineStats Engine::stats() const {
+    std::lock_guard lk(impl_->m);
+    return impl_->st;
+}
+
+} // namespace folio

@@ -1,0 +1,1 @@
+folio_add_test(test_engine SOURCES runtime/test_engine.cpp LIBS folio_engine_internal LABELS engine TIMEOUT 300)

@@ -1,0 +1,282 @@
+// The engine service: greedy output equal to llama.cpp's goldens through the scheduler,
+// speculation on/off identical, interleaved sessions, cancellation latency, prefix reuse, errors.
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest>
+
+#include "folio/engine.h"
+#include "support/test_support.h"
+
+#include <atomic>
+#include <mutex>
+
+using namespace folio;
+
+namespace {
+
+struct Collected {
+    std::mutex m;
+    std::vector<int32_t> ids;
+    std::string text;
+    RequestStats stats;
+    std::vector<std::string> errors;
+    std::vector<int64_t> progress;
+};
+
+Request makeRequest(std::vector<int32_t> prompt, int max_tokens, Collected& out) {
+    Request r;
+    r.prompt_tokens = std::move(prompt);
+    r.max_tokens = max_tokens;
+    r.sampling.temperature = 0;
+    r.ignore_eos = true;
+    r.callbacks.on_token = [&out](std::string_view text, int32_t id) {
+        std::lock_guard lk(out.m);
+        if (id >= 0)
+            out.ids.push_back(id);
+        out.text += text;
+    };
+    r.callbacks.on_done = [&out](const RequestStats& s) {
+        std::lock_guard lk(out.m);
+        out.stats = s;
+    };
+    r.callbacks.on_error = [&out](const Error& e) {
+        std::lock_guard lk(out.m);
+        out.errors.push_back(e.to_string());
+    };
+    r.callbacks.on_prefill_progress = [&out](int64_t done, int64_t, double) {
+        std::lock_guard lk(out.m);
+        out.progress.push_back(done);
+    };
+    return r;
+}
+
+struct GreedyCase {
+    std::vector<int32_t> prompt, generated;
+};
+
+std::vector<GreedyCase> greedyCases(const QString& dir, const QString& model) {
+    QFile f(dir + QStringLiteral("/goldens/") + model + QStringLiteral(".json"));
+    std::vector<GreedyCase> out;
+    if (!f.open(QIODevice::ReadOnly))
+        return out;
+    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll());
+    const QJsonArray greedy = doc.object()[QStringLiteral("greedy")].toArray();
+    for (const auto& g : greedy) {
+        GreedyCase c;
+        for (const auto& v : g.toObject()[QStringLiteral("prompt_tokens")].toArray())
+            c.prompt.push_back(v.toInt());
+        for (const auto& v : g.toObject()[QStringLiteral("generated")].toArray())
+            c.generated.push_back(v.toInt());
+        out.push_back(c);
+    }
+    return out;
+}
+
+std::vector<int32_t> sequenceTokens(const QString& dir, const QString& model, int index) {
+    QFile f(dir + QStringLiteral("/goldens/") + model + QStringLiteral(".json"));
+    std::vector<int32_t> out;
+    if (!f.open(QIODevice::ReadOnly))
+        return out;
+    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll());
+    const QJsonObject seq = doc.object()[QStringLiteral("sequences")].toArray()[index].toObject();
+    const QJsonArray tokens = seq[QStringLiteral("tokens")].toArray();
+    for (const auto& v : tokens)
+        out.push_back(v.toInt());
+    return out;
+}
+
+} // namespace
+
+class TestEngine : public QObject {
+    Q_OBJECT
+private slots:
+    void greedyThroughSchedulerEqualsGoldenWithAndWithoutSpeculation() {
+        FOLIO_REQUIRE_CONFORMANCE(dir);
+        for (const char* name : {"ds2-qlora-f32", "ds2-lite-f32", "ds2-yarn-groups-f32", "ds2-vl-text-f32"}) {
+            Engine engine;
+            ModelSpec spec;
+            spec.gguf = (dir + QStringLiteral("/models/%1.gguf").arg(QLatin1String(name))).toStdString();
+            spec.threads = 2;
+            auto facts = engine.load_sync(spec);
+            QVERIFY2(facts.has_value(), name);
+            QCOMPARE(facts->architecture, std::string("deepseek2"));
+            const SessionId s = engine.create_session();
+            for (const auto& c : greedyCases(dir, QLatin1String(name))) {
+                for (SpeculationMode mode : {SpeculationMode::Off, SpeculationMode::PromptLookup}) {
+                    Collected out;
+                    Request r = makeRequest(c.prompt, int(c.generated.size()), out);
+                    r.speculation = mode;
+                    engine.reset_session(s);
+                    engine.wait(engine.submit(s, std::move(r)));
+                    QVERIFY2(out.errors.empty(), out.errors.empty() ? "" : out.errors[0].c_str());
+                    QVERIFY2(out.ids == c.generated, name);
+                    QCOMPARE(out.stats.stop_reason, std::string("length"));
+                }
+            }
+        }
+    }
+
+    void promptLookupDraftsOnRepetitiveText() {
+        // The document sequence repeats itself: lookup must draft, verification must keep the
+        // greedy output identical, and most drafts should be accepted on quoting text.
+        FOLIO_REQUIRE_CONFORMANCE(dir);
+        Engine engine;
+        ModelSpec spec;
+        spec.gguf = (dir + QStringLiteral("/models/ds2-qlora-f32.gguf")).toStdString();
+        spec.threads = 2;
+        QVERIFY(engine.load_sync(spec).has_value());
+        const auto doc = sequenceTokens(dir, QStringLiteral("ds2-qlora-f32"), 2);
+        std::vector<int32_t> prompt(doc.begin(), doc.begin() + 200);
+        Collected plain, spec_out;
+        const SessionId a = engine.create_session(), b = engine.create_session();
+        engine.wait(engine.submit(a, makeRequest(prompt, 40, plain)));
+        Request r = makeRequest(prompt, 40, spec_out);
+        r.speculation = SpeculationMode::PromptLookup;
+        engine.wait(engine.submit(b, std::move(r)));
+        QCOMPARE(spec_out.ids, plain.ids);
+        QVERIFY(spec_out.stats.spec_drafted > 0);
+        qInfo("prompt lookup: %lld drafted, %lld accepted", (long long)spec_out.stats.spec_drafted,
+              (long long)spec_out.stats.spec_accepted);
+    }
+
+    void twoSessionsInterleaveAndMatchSoloRuns() {
+        FOLIO_REQUIRE_CONFORMANCE(dir);
+        Engine engine;
+        ModelSpec spec;
+        spec.gguf = (dir + QStringLiteral("/models/ds2-yarn-groups-f32.gguf")).toStdString();
+        spec.threads = 2;
+        spec.prefill_chunk = 16; // several prefill steps each, so the two really interleave
+        QVERIFY(engine.load_sync(spec).has_value());
+        const auto doc = sequenceTokens(dir, QStringLiteral("ds2-yarn-groups-f32"), 2);
+        const std::vector<int32_t> p1(doc.begin(), doc.begin() + 120), p2(doc.begin() + 100, doc.begin() + 300);
+        Collected solo1, solo2, both1, both2;
+        const SessionId s1 = engine.create_session(), s2 = engine.create_session();
+        engine.wait(engine.submit(s1, makeRequest(p1, 20, solo1)));
+        engine.wait(engine.submit(s2, makeRequest(p2, 20, solo2)));
+        engine.reset_session(s1);
+        engine.reset_session(s2);
+        Request bg = makeRequest(p2, 20, both2);
+        bg.interactive = false;
+        const RequestId r2 = engine.submit(s2, std::move(bg));
+        const RequestId r1 = engine.submit(s1, makeRequest(p1, 20, both1));
+        engine.wait(r1);
+        engine.wait(r2);
+        QCOMPARE(both1.ids, solo1.ids);
+        QCOMPARE(both2.ids, solo2.ids);
+        QVERIFY(both2.progress.size() >= 2);
+    }
+
+    void cancelStopsWithinOneStep() {
+        FOLIO_REQUIRE_CONFORMANCE(dir);
+        Engine engine;
+        ModelSpec spec;
+        spec.gguf = (dir + QStringLiteral("/models/ds2-qlora-f32.gguf")).toStdString();
+        spec.threads = 2;
+        spec.prefill_chunk = 32;
+        QVERIFY(engine.load_sync(spec).has_value());
+        const auto doc = sequenceTokens(dir, QStringLiteral("ds2-qlora-f32"), 2);
+        std::vector<int32_t> longPrompt;
+        while (longPrompt.size() < 3000)
+            longPrompt.insert(longPrompt.end(), doc.begin(), doc.end());
+        longPrompt.resize(3000);
+
+        // During prefill: cancel from the first progress report.
+        const SessionId s = engine.create_session();
+        Collected pre;
+        std::atomic<RequestId> rid{0};
+        std::atomic<int> reportsAfterCancel{0};
+        std::atomic<bool> cancelled{false};
+        Request r = makeRequest(longPrompt, 10, pre);
+        r.callbacks.on_prefill_progress = [&](int64_t, int64_t, double) {
+            if (cancelled)
+                ++reportsAfterCancel;
+            else {
+                cancelled = true;
+                while (rid == 0) {
+                }
+                engine.cancel(rid);
+            }
+        };
+        rid = engine.submit(s, std::move(r));
+        engine.wait(rid);
+        QCOMPARE(pre.stats.stop_reason, std::string("cancelled"));
+        QVERIFY(reportsAfterCancel <= 1);
+        QVERIFY(pre.ids.empty());
+
+        // During decode: cancel at the third token.
+        Collected dec;
+        std::atomic<RequestId> rid2{0};
+        Request r2 = makeRequest(std::vector<int32_t>(doc.begin(), doc.begin() + 20), 200, dec);
+        std::atomic<int> seen{0};
+        r2.callbacks.on_token = [&](std::string_view, int32_t id) {
+            if (id >= 0 && ++seen == 3) {
+                while (rid2 == 0) {
+                }
+                engine.cancel(rid2);
+            }
+        };
+        rid2 = engine.submit(s, std::move(r2));
+        engine.wait(rid2);
+        QCOMPARE(dec.stats.stop_reason, std::string("cancelled"));
+        QVERIFY2(seen <= 4, qPrintable(QString::number(seen)));
+    }
+
+    void secondQuestionReusesThePrefix() {
+        FOLIO_REQUIRE_CONFORMANCE(dir);
+        Engine engine;
+        ModelSpec spec;
+        spec.gguf = (dir + QStringLiteral("/models/ds2-vl-text-f32.gguf")).toStdString();
+        spec.threads = 2;
+        QVERIFY(engine.load_sync(spec).has_value());
+        const auto doc = sequenceTokens(dir, QStringLiteral("ds2-vl-text-f32"), 2);
+        std::vector<int32_t> first(doc.begin(), doc.begin() + 250);
+        std::vector<int32_t> second(doc.begin(), doc.begin() + 300); // same document, more text
+        const SessionId s = engine.create_session();
+        Collected a, b, fresh;
+        engine.wait(engine.submit(s, makeRequest(first, 5, a)));
+        engine.wait(engine.submit(s, makeRequest(second, 12, b)));
+        QVERIFY2(b.stats.reused_tokens >= 250, qPrintable(QString::number(b.stats.reused_tokens)));
+        const SessionId t = engine.create_session();
+        engine.wait(engine.submit(t, makeRequest(second, 12, fresh)));
+        QCOMPARE(fresh.stats.reused_tokens, int64_t(0));
+        QCOMPARE(b.ids, fresh.ids);
+        QVERIFY(engine.stats().prefix_hit_tokens >= 250);
+    }
+
+    void errorsArriveThroughCallbacks() {
+        Engine engine;
+        Collected noModel;
+        const SessionId s = engine.create_session();
+        engine.wait(engine.submit(s, makeRequest({1, 2, 3}, 4, noModel)));
+        QCOMPARE(noModel.errors.size(), size_t(1));
+        QVERIFY(noModel.errors[0].find("no model") != std::string::npos);
+        Collected unknown;
+        QCOMPARE(engine.submit(999, makeRequest({1}, 1, unknown)), RequestId(0));
+        QCOMPARE(unknown.errors.size(), size_t(1));
+        ModelSpec missing;
+        missing.gguf = "/nonexistent/model.gguf";
+        auto bad = engine.load_sync(missing);
+        QVERIFY(!bad);
+        QVERIFY(!engine.loaded());
+
+        FOLIO_REQUIRE_CONFORMANCE(dir);
+        ModelSpec spec;
+        spec.gguf = (dir + QStringLiteral("/models/ds2-lite-f32.gguf")).toStdString();
+        spec.context = 64;
+        QVERIFY(engine.load_sync(spec).has_value());
+        Collected tooLong, badToken;
+        engine.wait(engine.submit(s, makeRequest(std::vector<int32_t>(100, 5), 4, tooLong)));
+        QVERIFY(!tooLong.errors.empty() && tooLong.errors[0].find("context") != std::string::npos);
+        engine.wait(engine.submit(s, makeRequest({5, 99999}, 4, badToken)));
+        QVERIFY(!badToken.errors.empty());
+        // The engine still works afterwards.
+        Collected ok;
+        engine.wait(engine.submit(s, makeRequest({5, 6, 7}, 3, ok)));
+        QCOMPARE(ok.ids.size(), size_t(3));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestEngine)
+#include "test_engine.moc"

@@ -1,0 +1,118 @@
+// deepseek32 (DeepSeek-V3.2: MLA + DSA lightning indexer + MoE) random-weight models,
+// GGUF_LAYOUT.md §4.
+#include "model_plans.h"
+
+namespace folio::tools {
+
+namespace {
+
+struct Deepseek32Shape {
+    uint32_t vocab, merges, embd, layers, dense_layers, heads, q_lora, kv_lora;
+    uint32_t nope, rope, v_head, experts, experts_used, experts_shared, ff_exp, ff_dense;
+    uint32_t index_heads, index_dim, top_k, ctx;
+    bool yarn;
+};
+
+// tiny: the conformance ds32-f32 shape (< 3 MB, top_k 32). small / bench: the deepseek2 presets
+// plus an indexer. llama.cpp needs indexer.key_length = 2·rope.dimension_count (conformance
+// README §6.2).
+Deepseek32Shape shape_for(const std::string& preset) {
+    if (preset == "bench")
+        return {32000, 400, 2048, 8,   1,    16, 384, 256,  64,     32,  64,
+                32,    6,   1,    512, 4096, 8,  64,  2048, 131072, true};
+    if (preset == "small")
+        return {4096, 400, 512, 8,  1,    8, 192, 128,  64,     32,  64,
+                16,   4,   1,   96, 1024, 4, 64,  2048, 131072, true};
+    return {384, 100, 128, 3, 1, 4, 64, 64, 32, 32, 32, 4, 2, 1, 32, 128, 16, 64, 32, 4096, false};
+}
+
+} // namespace
+
+Status plan_deepseek32(const std::string& preset, gguf::Writer& w, std::vector<TensorPlan>& plans) {
+    const Deepseek32Shape s = shape_for(preset);
+    const std::string a = "deepseek32.";
+    w.set_string("general.architecture", "deepseek32");
+    w.set_string("general.type", "model");
+    w.set_string("general.name", "folio-deepseek32-" + preset + "-random");
+    w.set_u32(a + "context_length", s.ctx);
+    w.set_u32(a + "embedding_length", s.embd);
+    w.set_u32(a + "feed_forward_length", s.ff_dense);
+    w.set_u32(a + "block_count", s.layers); // no MTP layers (nextn_predict_layers absent)
+    w.set_u32(a + "attention.head_count", s.heads);
+    w.set_u32(a + "attention.head_count_kv", 1);
+    w.set_f32(a + "attention.layer_norm_rms_epsilon", 1e-6f);
+    w.set_f32(a + "rope.freq_base", 50000.0f);
+    w.set_u32(a + "vocab_size", s.vocab);
+    w.set_u32(a + "attention.q_lora_rank", s.q_lora);
+    w.set_u32(a + "attention.kv_lora_rank", s.kv_lora);
+    w.set_u32(a + "attention.key_length", s.kv_lora + s.rope);
+    w.set_u32(a + "attention.value_length", s.kv_lora);
+    w.set_u32(a + "attention.key_length_mla", s.nope + s.rope);
+    w.set_u32(a + "attention.value_length_mla", s.v_head);
+    w.set_u32(a + "rope.dimension_count", s.rope);
+    w.set_u32(a + "attention.indexer.head_count", s.index_heads);
+    w.set_u32(a + "attention.indexer.key_length", s.index_dim);
+    w.set_u32(a + "attention.indexer.top_k", s.top_k);
+    if (s.yarn) {
+        w.set_string(a + "rope.scaling.type", "yarn");
+        w.set_f32(a + "rope.scaling.factor", 32.0f);
+        w.set_u32(a + "rope.scaling.original_context_length", 4096);
+        w.set_f32(a + "rope.scaling.yarn_log_multiplier", 0.1f);
+    }
+    w.set_u32(a + "expert_count", s.experts);
+    w.set_u32(a + "expert_used_count", s.experts_used);
+    w.set_u32(a + "expert_shared_count", s.experts_shared);
+    w.set_u32(a + "expert_feed_forward_length", s.ff_exp);
+    w.set_u32(a + "leading_dense_block_count", s.dense_layers);
+    w.set_f32(a + "expert_weights_scale", 2.5f);
+    w.set_bool(a + "expert_weights_norm", true);
+    w.set_u32(a + "expert_gating_func", 2);
+    write_tokenizer(w, build_tiny_vocab(s.vocab, s.merges));
+
+    using I = TensorPlan::Init;
+    const int64_t E = s.embd, H = s.heads, V = s.vocab, dk = s.nope + s.rope;
+    int64_t current_layer = -1;
+    auto add = [&](std::string name, std::vector<int64_t> ne, I init = I::Normal) {
+        plans.push_back({std::move(name), std::move(ne), current_layer, s.layers, init});
+    };
+    add("token_embd.weight", {E, V});
+    add("output_norm.weight", {E}, I::Norm);
+    add("output.weight", {E, V});
+    for (uint32_t l = 0; l < s.layers; ++l) {
+        const std::string b = "blk." + std::to_string(l) + ".";
+        current_layer = l;
+        add(b + "attn_norm.weight", {E}, I::Norm);
+        add(b + "attn_q_a.weight", {E, s.q_lora});
+        add(b + "attn_q_a_norm.weight", {s.q_lora}, I::Norm);
+        add(b + "attn_q_b.weight", {s.q_lora, H * dk});
+        add(b + "attn_kv_a_mqa.weight", {E, s.kv_lora + s.rope});
+        add(b + "attn_kv_a_norm.weight", {s.kv_lora}, I::Norm);
+        add(b + "attn_k_b.weight", {s.nope, s.kv_lora, H});
+        add(b + "attn_v_b.weight", {s.kv_lora, s.v_head, H});
+        add(b + "attn_output.weight", {H * s.v_head, E});
+        // Every layer has an indexer (GGUF_LAYOUT §4.2); proj stays F32.
+        add(b + "indexer.attn_q_b.weight", {s.q_lora, s.index_heads * s.index_dim});
+        add(b + "indexer.attn_k.weight", {E, s.index_dim});
+        add(b + "indexer.k_norm.weight", {s.index_dim}, I::Norm);
+        add(b + "indexer.k_norm.bias", {s.index_dim}, I::SmallBias);
+        add(b + "indexer.proj.weight", {E, s.index_heads});
+        add(b + "ffn_norm.weight", {E}, I::Norm);
+        if (l < s.dense_layers) {
+            add(b + "ffn_gate.weight", {E, s.ff_dense});
+            add(b + "ffn_up.weight", {E, s.ff_dense});
+            add(b + "ffn_down.weight", {s.ff_dense, E});
+        } else {
+            add(b + "ffn_gate_inp.weight", {E, s.experts});
+            add(b + "exp_probs_b.bias", {s.experts}, I::SmallBias);
+            add(b + "ffn_gate_exps.weight", {E, s.ff_exp, s.experts});
+            add(b + "ffn_up_exps.weight", {E, s.ff_exp, s.experts});
+            add(b + "ffn_down_exps.weight", {s.ff_exp, E, s.experts});
+            add(b + "ffn_gate_shexp.weight", {E, s.ff_exp * s.experts_shared});
+            add(b + "ffn_up_shexp.weight", {E, s.ff_exp * s.experts_shared});
+            add(b + "ffn_down_shexp.weight", {s.ff_exp * s.experts_shared, E});
+        }
+    }
+    return {};
+}
+
+} // namespace folio::tools

@@ -1,0 +1,125 @@
+// kimi-linear (Kimi-Linear: KDA + NoPE MLA + MoE) random-weight models, GGUF_LAYOUT.md §5.
+#include "model_plans.h"
+
+namespace folio::tools {
+
+namespace {
+
+struct KimiLinearShape {
+    uint32_t vocab, merges, embd, layers, dense_layers, heads, kda_head, conv, kv_lora;
+    uint32_t nope, rope, v_head, experts, experts_used, experts_shared, ff_exp, ff_dense;
+    uint32_t ctx;
+};
+
+// tiny: the conformance kimi-linear-f32 shape (< 3 MB). small: ~100 MB in F32 for long-context
+// runs. bench: the deepseek2 bench shape with Kimi-Linear's 3 KDA : 1 MLA schedule.
+KimiLinearShape shape_for(const std::string& preset) {
+    if (preset == "bench")
+        return {32000, 400, 2048, 8, 1, 16, 128, 4, 256, 64, 32, 64, 32, 6, 1, 512, 4096, 1048576};
+    if (preset == "small")
+        return {4096, 400, 512, 8, 1, 8, 64, 4, 128, 64, 32, 64, 16, 4, 1, 96, 1024, 1048576};
+    return {384, 100, 128, 4, 1, 4, 32, 4, 64, 32, 16, 32, 6, 2, 1, 32, 128, 4096};
+}
+
+// Layer il is MLA iff il + 1 is a multiple of 4 or il is the last layer (Kimi-Linear's
+// full_attn_layers pattern, MODEL_SPEC §3.2), else KDA.
+bool is_mla_layer(uint32_t il, uint32_t n_layer) {
+    return (il + 1) % 4 == 0 || il + 1 == n_layer;
+}
+
+} // namespace
+
+Status plan_kimi_linear(const std::string& preset, gguf::Writer& w,
+                        std::vector<TensorPlan>& plans) {
+    const KimiLinearShape s = shape_for(preset);
+    const std::string a = "kimi-linear.";
+    w.set_string("general.architecture", "kimi-linear");
+    w.set_string("general.type", "model");
+    w.set_string("general.name", "folio-kimi-linear-" + preset + "-random");
+    w.set_u32(a + "context_length", s.ctx);
+    w.set_u32(a + "embedding_length", s.embd);
+    w.set_u32(a + "feed_forward_length", s.ff_dense);
+    w.set_u32(a + "block_count", s.layers);
+    w.set_u32(a + "attention.head_count", s.heads);
+    // 0 = KDA (recurrent) layer, 1 = MLA layer, as an INT32 array (trap 15).
+    std::vector<int64_t> kv;
+    for (uint32_t l = 0; l < s.layers; ++l)
+        kv.push_back(is_mla_layer(l, s.layers) ? 1 : 0);
+    w.set_int_array(a + "attention.head_count_kv", gguf::ValueType::I32, kv);
+    w.set_f32(a + "attention.layer_norm_rms_epsilon", 1e-6f);
+    w.set_u32(a + "vocab_size", s.vocab);
+    w.set_u32(a + "ssm.conv_kernel", s.conv);
+    w.set_u32(a + "kda.head_dim", s.kda_head);
+    w.set_u32(a + "attention.kv_lora_rank", s.kv_lora);
+    w.set_u32(a + "rope.dimension_count", s.rope);
+    w.set_u32(a + "attention.key_length", s.kv_lora + s.rope);
+    w.set_u32(a + "attention.key_length_mla", s.nope + s.rope);
+    w.set_u32(a + "attention.value_length_mla", s.v_head);
+    w.set_u32(a + "expert_count", s.experts);
+    w.set_u32(a + "expert_used_count", s.experts_used);
+    w.set_u32(a + "expert_shared_count", s.experts_shared);
+    w.set_u32(a + "expert_feed_forward_length", s.ff_exp);
+    w.set_u32(a + "leading_dense_block_count", s.dense_layers);
+    w.set_f32(a + "expert_weights_scale", 2.446f);
+    w.set_bool(a + "expert_weights_norm", true);
+    w.set_u32(a + "expert_gating_func", 2);
+    write_tokenizer(w, build_tiny_vocab(s.vocab, s.merges));
+
+    using I = TensorPlan::Init;
+    const int64_t E = s.embd, H = s.heads, V = s.vocab, D = s.kda_head, P = H * D;
+    const int64_t dk = s.nope + s.rope;
+    int64_t current_layer = -1;
+    auto add = [&](std::string name, std::vector<int64_t> ne, I init = I::Normal) {
+        plans.push_back({std::move(name), std::move(ne), current_layer, s.layers, init});
+    };
+    add("token_embd.weight", {E, V});
+    add("output_norm.weight", {E}, I::Norm);
+    add("output.weight", {E, V});
+    for (uint32_t l = 0; l < s.layers; ++l) {
+        const std::string b = "blk." + std::to_string(l) + ".";
+        current_layer = l;
+        add(b + "attn_norm.weight", {E}, I::Norm);
+        if (!is_mla_layer(l, s.layers)) {
+            add(b + "ssm_conv1d_q.weight", {s.conv, 1, P, 1});
+            add(b + "ssm_conv1d_k.weight", {s.conv, 1, P, 1});
+            add(b + "ssm_conv1d_v.weight", {s.conv, 1, P, 1});
+            add(b + "attn_q.weight", {E, P});
+            add(b + "attn_k.weight", {E, P});
+            add(b + "attn_v.weight", {E, P});
+            add(b + "ssm_f_a.weight", {E, D});
+            add(b + "ssm_f_b.weight", {D, P});
+            add(b + "ssm_beta.weight", {E, H});
+            add(b + "ssm_a", {1, H, 1, 1}, I::NegativeDecay); // −exp(A_log) (trap 16)
+            add(b + "ssm_dt.bias", {P}, I::SmallBias);
+            add(b + "ssm_g_a.weight", {E, D});
+            add(b + "ssm_g_b.weight", {D, P});
+            add(b + "ssm_norm.weight", {D}, I::Norm);
+            add(b + "attn_output.weight", {P, E});
+        } else {
+            add(b + "attn_q.weight", {E, H * dk});
+            add(b + "attn_kv_a_mqa.weight", {E, s.kv_lora + s.rope});
+            add(b + "attn_kv_a_norm.weight", {s.kv_lora}, I::Norm);
+            add(b + "attn_k_b.weight", {s.nope, s.kv_lora, H});
+            add(b + "attn_v_b.weight", {s.kv_lora, s.v_head, H});
+            add(b + "attn_output.weight", {H * s.v_head, E});
+        }
+        add(b + "ffn_norm.weight", {E}, I::Norm);
+        if (l < s.dense_layers) {
+            add(b + "ffn_gate.weight", {E, s.ff_dense});
+            add(b + "ffn_up.weight", {E, s.ff_dense});
+            add(b + "ffn_down.weight", {s.ff_dense, E});
+        } else {
+            add(b + "ffn_gate_inp.weight", {E, s.experts});
+            add(b + "exp_probs_b.bias", {s.experts}, I::SmallBias);
+            add(b + "ffn_gate_exps.weight", {E, s.ff_exp, s.experts});
+            add(b + "ffn_up_exps.weight", {E, s.ff_exp, s.experts});
+            add(b + "ffn_down_exps.weight", {s.ff_exp, E, s.experts});
+            add(b + "ffn_gate_shexp.weight", {E, s.ff_exp * s.experts_shared});
+            add(b + "ffn_up_shexp.weight", {E, s.ff_exp * s.experts_shared});
+            add(b + "ffn_down_shexp.weight", {s.ff_exp * s.experts_shared, E});
+        }
+    }
+    return {};
+}
+
+} // namespace folio::tools
