@@ -110,6 +110,9 @@ void MainWindow::startEngine() {
         if (--modelLoads_ == 0)
             onBusyChanged();
     });
+    connect(worker_, &EngineWorker::loadProgress, this, [this](double fraction) {
+        setState(tr("loading model %1%").arg(qRound(fraction * 100)));
+    });
     connect(worker_, &EngineWorker::loadFailed, this, [this](const QString& message) {
         engineReady_ = false;
         chat_->setModelReady(false, tr("The model could not be loaded: %1").arg(message));

@@ -3,6 +3,7 @@
 #include "cli/commands.h"
 
 #include "bench_model.h"
+#include "cli/token_list.h"
 
 #include <cstdio>
 
@@ -18,6 +19,7 @@ int cmd_bench(std::vector<std::string> args) {
     auto t = a.take_int("-t", "--threads");
     auto r = a.take_int("-r", "--repetitions");
     const bool no_bw = a.take_switch("--no-bandwidth");
+    auto ctx = a.take_value("--ctx");
     auto rest = a.positionals();
     if (!a.ok())
         return usage_error(self, a.error());
@@ -35,6 +37,15 @@ int cmd_bench(std::vector<std::string> args) {
     if (r)
         o.reps = static_cast<int>(*r);
     o.measure_bandwidth = !no_bw;
+    if (ctx) {
+        std::string err;
+        auto depths = parse_token_list(*ctx, &err); // same "N,N,N" syntax
+        if (!depths)
+            return usage_error(self, "--ctx expects depths like 4096,32768");
+        for (int32_t d : *depths)
+            if (d > 0)
+                o.depths.push_back(d);
+    }
     if (o.n_prompt < 0 || o.n_gen < 0 || o.threads < 1 || o.reps < 1)
         return usage_error(self, "-p/-n must be >= 0, -t and -r >= 1");
     return bench::run_bench_model(o, stdout);

@@ -1,14 +1,13 @@
-// folio-cli generate: streams a model's continuation of a prompt (or a chat turn).
+// folio-cli generate: streams a model's continuation of a prompt (or a chat turn), through the
+// same Engine service the workbench uses (scheduler, speculation, statistics).
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/token_list.h"
 
-#include "model/decoder_model.h"
-#include "runtime/generator.h"
-#include "tokenizer/chat_template.h"
-#include "tokenizer/tokenizer.h"
+#include "folio/engine.h"
 
 #include <cstdio>
+#include <mutex>
 
 namespace folio::cli {
 
@@ -29,12 +28,14 @@ int cmd_generate(std::vector<std::string> args) {
     auto presence = a.take_double("--presence-penalty");
     auto threads = a.take_int("-t", "--threads");
     auto ctx = a.take_int("-c", "--ctx-size");
+    auto spec = a.take_value("--spec");
     std::vector<std::string> stops;
     while (auto s = a.take_value("--stop"))
         stops.push_back(*s);
     const bool chat = a.take_switch("--chat");
     const bool ids_only = a.take_switch("--ids");
     const bool ignore_eos = a.take_switch("--ignore-eos");
+    const bool print_stats = a.take_switch("--stats");
     const bool quiet = a.take_switch("--quiet");
     auto rest = a.positionals();
     if (!a.ok())
@@ -46,89 +47,94 @@ int cmd_generate(std::vector<std::string> args) {
     if (chat && !prompt_text)
         return usage_error(self, "--chat needs -p");
 
-    auto model = load_decoder(*model_path);
-    if (!model)
-        return fail(model.error().to_string());
-    auto tok = tokenizer::Tokenizer::from_gguf(*(*model)->file);
-    if (!tok)
-        return fail(tok.error().to_string());
-
-    std::vector<int32_t> prompt;
+    Request r;
     if (tokens_text) {
         std::string err;
         auto ids = parse_token_list(*tokens_text, &err);
         if (!ids)
             return usage_error(self, err);
-        prompt = *ids;
+        r.prompt_tokens = *ids;
+    } else if (chat) {
+        if (system)
+            r.messages.push_back({"system", *system});
+        r.messages.push_back({"user", *prompt_text});
     } else {
-        std::string text = *prompt_text;
-        if (chat) {
-            auto tmpl_text = (*model)->file->get_string("tokenizer.chat_template");
-            auto pre = (*model)->file->get_string("tokenizer.ggml.pre");
-            auto kind = tokenizer::detect_chat_template(tmpl_text && *tmpl_text ? **tmpl_text : "",
-                                                        pre && *pre ? **pre : "");
-            if (!kind)
-                return fail(kind.error().to_string());
-            std::vector<tokenizer::ChatMessage> messages;
-            if (system)
-                messages.push_back({"system", *system, 0, {}});
-            messages.push_back({"user", text, 0, {}});
-            auto rendered = tokenizer::apply_chat_template(*kind, messages, true);
-            if (!rendered)
-                return fail(rendered.error().to_string());
-            text = *rendered;
-        }
-        auto ids = tok->encode(text, /*add_special=*/true, /*parse_special=*/true);
-        if (!ids)
-            return fail(ids.error().to_string());
-        prompt = *ids;
+        r.prompt_text = *prompt_text; // BOS per the vocabulary, special tokens parsed
     }
+    r.max_tokens = n ? static_cast<int>(*n) : 64;
+    if (r.max_tokens < 1)
+        return usage_error(self, "-n must be at least 1");
+    r.ignore_eos = ignore_eos;
+    r.stop = stops;
+    r.interactive = true;
+    Sampling& s = r.sampling;
+    s.temperature = temp ? static_cast<float>(*temp) : 0.8f;
+    s.seed = seed ? static_cast<uint64_t>(*seed) : 0;
+    s.top_k = top_k ? static_cast<int>(*top_k) : 0;
+    s.top_p = top_p ? static_cast<float>(*top_p) : 1.0f;
+    s.min_p = min_p ? static_cast<float>(*min_p) : 0.0f;
+    s.repetition_penalty = rep ? static_cast<float>(*rep) : 1.0f;
+    s.presence_penalty = presence ? static_cast<float>(*presence) : 0.0f;
+    const std::string spec_mode = spec.value_or("off");
+    if (spec_mode == "lookup")
+        r.speculation = SpeculationMode::PromptLookup;
+    else if (spec_mode.rfind("draft:", 0) == 0 && spec_mode.size() > 6)
+        r.speculation = SpeculationMode::DraftModel;
+    else if (spec_mode != "off")
+        return usage_error(self, "--spec must be off, lookup or draft:FILE.gguf");
 
-    GenerateOptions go;
-    go.max_tokens = n ? static_cast<int>(*n) : 64;
-    go.ignore_eos = ignore_eos;
-    go.stop = stops;
-    go.sampling.temperature = temp ? static_cast<float>(*temp) : 0.8f;
-    go.sampling.seed = seed ? static_cast<uint64_t>(*seed) : 0;
-    if (top_k)
-        go.sampling.top_k = static_cast<int>(*top_k);
-    if (top_p)
-        go.sampling.top_p = static_cast<float>(*top_p);
-    if (min_p)
-        go.sampling.min_p = static_cast<float>(*min_p);
-    if (rep)
-        go.sampling.repetition_penalty = static_cast<float>(*rep);
-    if (presence)
-        go.sampling.presence_penalty = static_cast<float>(*presence);
+    Engine engine;
+    ModelSpec ms;
+    ms.gguf = *model_path;
+    ms.threads = threads ? static_cast<int>(std::max<long long>(1, *threads)) : 2;
+    ms.context = ctx ? *ctx : 0;
+    if (r.speculation == SpeculationMode::DraftModel)
+        ms.draft_gguf = spec_mode.substr(6);
+    auto facts = engine.load_sync(ms);
+    if (!facts)
+        return fail(facts.error().to_string());
 
-    const ModelConfig& c = (*model)->config;
-    const int64_t limit = ctx ? *ctx : static_cast<int64_t>(prompt.size()) + go.max_tokens + 1;
-    DecoderState state = make_decoder_state(c, limit);
-    DecoderScratch scratch;
-    EvalOptions eo;
-    eo.kernels.n_threads = threads ? static_cast<int>(std::max<long long>(1, *threads)) : 2;
-    EvalFn eval = [&](const int32_t* t, int64_t count, std::vector<float>& logits) {
-        return decoder_eval(**model, state, scratch, t, count, eo, logits);
-    };
-    TokenSink sink = [&](std::string_view text, int32_t) {
+    std::mutex mu; // callbacks run on the engine thread; main() only reads after wait()
+    std::vector<int32_t> ids;
+    RequestStats stats;
+    std::string error;
+    r.callbacks.on_token = [&](std::string_view text, int32_t id) {
+        std::lock_guard lk(mu);
+        if (id >= 0)
+            ids.push_back(id);
         if (!ids_only && !text.empty()) {
             std::fwrite(text.data(), 1, text.size(), stdout);
             std::fflush(stdout);
         }
-        return true;
     };
-    auto result = generate(eval, *tok, prompt, go, sink);
-    if (!result)
-        return fail(result.error().to_string());
-    if (ids_only) {
-        for (size_t i = 0; i < result->tokens.size(); ++i)
-            std::printf("%s%d", i ? "," : "", result->tokens[i]);
-    }
+    r.callbacks.on_done = [&](const RequestStats& st) {
+        std::lock_guard lk(mu);
+        stats = st;
+    };
+    r.callbacks.on_error = [&](const Error& e) {
+        std::lock_guard lk(mu);
+        error = e.to_string();
+    };
+    const SessionId session = engine.create_session();
+    engine.wait(engine.submit(session, std::move(r)));
+    std::lock_guard lk(mu);
+    if (!error.empty())
+        return fail(error);
+    if (ids_only)
+        for (size_t i = 0; i < ids.size(); ++i)
+            std::printf("%s%d", i ? "," : "", ids[i]);
     std::printf("\n");
-    if (!quiet)
-        std::fprintf(stderr, "prompt %lld tokens, %.2f t/s; generated %zu tokens, %.2f t/s\n",
-                     static_cast<long long>(result->n_prompt), result->n_prompt / std::max(1e-9, result->prefill_seconds),
-                     result->tokens.size(), result->tokens.size() / std::max(1e-9, result->decode_seconds));
+    if (print_stats)
+        std::printf("stats: ttft_ms=%.2f prefill_tps=%.2f decode_tps=%.2f spec_accept=%.3f spec_drafted=%lld "
+                    "prompt_tokens=%lld generated=%lld stop=%s\n",
+                    stats.ttft_ms, stats.prefill_tps, stats.decode_tps,
+                    stats.spec_drafted > 0 ? double(stats.spec_accepted) / stats.spec_drafted : 0.0,
+                    static_cast<long long>(stats.spec_drafted), static_cast<long long>(stats.prompt_tokens),
+                    static_cast<long long>(stats.generated_tokens), stats.stop_reason.c_str());
+    else if (!quiet)
+        std::fprintf(stderr, "prompt %lld tokens, %.2f t/s; generated %lld tokens, %.2f t/s\n",
+                     static_cast<long long>(stats.prompt_tokens), stats.prefill_tps,
+                     static_cast<long long>(stats.generated_tokens), stats.decode_tps);
     return 0;
 }
 

@@ -8,6 +8,7 @@
 #include "tokenizer/tokenizer.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,6 +28,10 @@ struct DecoderFacts {
 
 Expected<std::shared_ptr<DecoderHandle>> load_decoder_handle(const std::string& path);
 const DecoderFacts& decoder_facts(const DecoderHandle& h);
+// Reads every page of the mapped weights once (so they are resident before the first answer),
+// reporting the fraction done; stops early and returns false when `cancelled()` says so.
+bool prefault_weights(const DecoderHandle& h, const std::function<void(double)>& progress,
+                      const std::function<bool()>& cancelled);
 const tokenizer::Tokenizer& decoder_tokenizer(const DecoderHandle& h);
 // The chat template the model's metadata asks for.
 Expected<tokenizer::TemplateKind> decoder_chat_template(const DecoderHandle& h);

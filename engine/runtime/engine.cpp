@@ -33,12 +33,23 @@ double ms_between(Clock::time_point a, Clock::time_point b) {
 const char* kStopNames[] = {"eos", "stop", "length", "cancelled", "error"};
 enum class Stop { Eos, StopString, Length, Cancelled, Error };
 
+bool same_vocabulary(const tokenizer::Tokenizer& a, const tokenizer::Tokenizer& b) {
+    if (a.vocab_size() != b.vocab_size())
+        return false;
+    for (size_t i = 0; i < a.vocab_size(); ++i)
+        if (a.token_text(static_cast<int32_t>(i)) != b.token_text(static_cast<int32_t>(i)))
+            return false;
+    return true;
+}
+
 } // namespace
 
 struct Engine::Impl {
     struct Session {
         std::unique_ptr<DecoderSequence> seq;
         std::vector<int32_t> tokens; // exactly the tokens whose KV is in seq
+        std::unique_ptr<DecoderSequence> draft_seq; // the draft model's view of the same text
+        std::vector<int32_t> draft_tokens;
         bool closing = false;
     };
 
@@ -68,12 +79,14 @@ struct Engine::Impl {
     std::condition_variable done_cv; // wakes wait()
     bool quit = false;
     std::shared_ptr<DecoderHandle> model;
+    std::shared_ptr<DecoderHandle> draft; // optional draft model (same vocabulary)
     ModelFacts facts;
     int threads = 1;
     int prefill_chunk = 512;
     int64_t context_limit = 0;
     std::optional<ModelSpec> load_request;
     std::function<void(Expected<ModelFacts>)> load_done;
+    std::function<void(double)> load_progress;
     bool loading = false;
     bool unload_request = false;
     std::map<SessionId, Session> sessions;
@@ -200,6 +213,8 @@ struct Engine::Impl {
         load_request.reset();
         auto done = std::move(load_done);
         load_done = nullptr;
+        auto progress = std::move(load_progress);
+        load_progress = nullptr;
         unload_request = false;
         // Cancel every request and drop the sessions' caches (they belong to the old model).
         std::vector<std::shared_ptr<Job>> cancelled;
@@ -210,8 +225,11 @@ struct Engine::Impl {
         for (auto& [sid, s] : sessions) {
             s.seq.reset();
             s.tokens.clear();
+            s.draft_seq.reset();
+            s.draft_tokens.clear();
         }
         model.reset();
+        draft.reset();
         st = EngineStats{};
         st.sessions = static_cast<int>(sessions.size());
         loading = spec.has_value();
@@ -227,13 +245,37 @@ struct Engine::Impl {
             return;
         }
         auto loaded = load_decoder_handle(spec->gguf);
+        std::shared_ptr<DecoderHandle> draft_handle;
+        std::optional<Error> draft_error;
+        if (loaded && !spec->draft_gguf.empty()) {
+            auto d = load_decoder_handle(spec->draft_gguf);
+            if (!d)
+                draft_error = d.error();
+            else if (!same_vocabulary(decoder_tokenizer(**loaded), decoder_tokenizer(**d)))
+                draft_error = make_error(ErrorCode::InvalidArgument,
+                                         spec->draft_gguf + ": the draft model's vocabulary differs from " +
+                                             spec->gguf + "'s");
+            else
+                draft_handle = *d;
+        }
         Expected<ModelFacts> result = make_error(ErrorCode::Internal, "not loaded");
+        if (loaded && !draft_error) {
+            auto superseded = [this] {
+                std::lock_guard g(m);
+                return quit || load_request.has_value() || unload_request;
+            };
+            if (!prefault_weights(**loaded, progress, superseded))
+                draft_error = make_error(ErrorCode::Cancelled, spec->gguf + ": loading was cancelled");
+        }
         lk.lock();
         loading = false;
         st.state = "idle";
         if (!loaded) {
             result = loaded.error();
+        } else if (draft_error) {
+            result = *draft_error;
         } else {
+            draft = draft_handle;
             model = *loaded;
             const DecoderFacts& df = decoder_facts(*model);
             ModelFacts f;
@@ -255,6 +297,7 @@ struct Engine::Impl {
             threads = spec->threads > 0 ? spec->threads
                                         : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
             f.threads = threads;
+            f.draft_name = draft ? decoder_facts(*draft).name : "";
             prefill_chunk = std::max(1, spec->prefill_chunk);
             context_limit = f.context_limit;
             facts = f;
@@ -436,13 +479,19 @@ struct Engine::Impl {
             return {};
         }
         std::vector<int32_t> batch{id};
-        if (job.req.speculation == SpeculationMode::PromptLookup && decoder_facts(*model).can_rollback) {
-            PromptLookupParams p;
-            p.max_draft = static_cast<int>(std::min<int64_t>(
-                {p.max_draft, room - 1, job.req.max_tokens - job.stats.generated_tokens}));
-            if (p.max_draft > 0) {
-                auto draft = draft_prompt_lookup(job.history, p);
-                batch.insert(batch.end(), draft.begin(), draft.end());
+        const int max_draft = static_cast<int>(
+            std::min<int64_t>({8, room - 1, job.req.max_tokens - job.stats.generated_tokens}));
+        if (max_draft > 0 && decoder_facts(*model).can_rollback) {
+            if (job.req.speculation == SpeculationMode::PromptLookup) {
+                PromptLookupParams p;
+                p.max_draft = max_draft;
+                auto drafted = draft_prompt_lookup(job.history, p);
+                batch.insert(batch.end(), drafted.begin(), drafted.end());
+            } else if (job.req.speculation == SpeculationMode::DraftModel && draft) {
+                std::vector<int32_t> context = session.tokens;
+                context.push_back(id);
+                FOLIO_TRY(drafted, draft_with_model(session, context, std::min(max_draft, 4)));
+                batch.insert(batch.end(), drafted.begin(), drafted.end());
             }
         }
         const int64_t before = sequence_length(*session.seq);
@@ -491,6 +540,43 @@ struct Engine::Impl {
         record_decode(job, t0, accepted + 1);
         (void)finished;
         return {};
+    }
+
+    // Greedy draft of up to k tokens by the draft model continuing `context`. The draft
+    // sequence is kept in step with the main one: only what changed since the last call is
+    // evaluated (everything the first time).
+    Expected<std::vector<int32_t>> draft_with_model(Session& session, const std::vector<int32_t>& context, int k) {
+        const DecoderHandle& d = *draft;
+        if (!session.draft_seq)
+            session.draft_seq = new_sequence(d, context_limit);
+        size_t common = 0;
+        while (common < session.draft_tokens.size() && common < context.size() &&
+               session.draft_tokens[common] == context[common])
+            ++common;
+        if (common == context.size())
+            --common; // re-evaluate the last token for its logits
+        if (common < session.draft_tokens.size()) {
+            if (!sequence_can_truncate_to(*session.draft_seq, static_cast<int64_t>(common)) ||
+                !truncate_sequence(*session.draft_seq, static_cast<int64_t>(common))) {
+                session.draft_seq = new_sequence(d, context_limit);
+                common = 0;
+            }
+            session.draft_tokens.resize(common);
+        }
+        std::vector<float> logits;
+        FOLIO_CHECK(eval_tokens(d, *session.draft_seq, context.data() + common,
+                                static_cast<int64_t>(context.size() - common), false, threads, logits));
+        session.draft_tokens.assign(context.begin(), context.end());
+        std::vector<int32_t> out;
+        for (int i = 0; i < k; ++i) {
+            const int32_t next = argmax(logits);
+            out.push_back(next);
+            if (i + 1 == k || sequence_length(*session.draft_seq) + 1 >= context_limit)
+                break;
+            FOLIO_CHECK(eval_tokens(d, *session.draft_seq, &next, 1, false, threads, logits));
+            session.draft_tokens.push_back(next);
+        }
+        return out;
     }
 
     void record_decode(Job& job, Clock::time_point t0, size_t tokens) {
@@ -563,16 +649,26 @@ struct Engine::Impl {
 Engine::Engine(EngineOptions options) : impl_(std::make_unique<Impl>(options)) {}
 Engine::~Engine() = default;
 
-void Engine::load(ModelSpec spec, std::function<void(Expected<ModelFacts>)> on_done) {
+void Engine::load(ModelSpec spec, std::function<void(Expected<ModelFacts>)> on_done,
+                  std::function<void(double)> on_progress) {
+    std::function<void(Expected<ModelFacts>)> superseded;
+    std::string superseded_path;
     {
         std::lock_guard lk(impl_->m);
+        if (impl_->load_request && impl_->load_done) {
+            superseded = std::move(impl_->load_done); // a load not started yet: it never will
+            superseded_path = impl_->load_request->gguf;
+        }
         impl_->load_request = std::move(spec);
         impl_->load_done = std::move(on_done);
+        impl_->load_progress = std::move(on_progress);
         impl_->st.state = "loading";
         for (auto& [id, job] : impl_->jobs)
             job->cancel = true;
     }
     impl_->cv.notify_all();
+    if (superseded)
+        superseded(make_error(ErrorCode::Cancelled, superseded_path + ": loading was superseded by another load"));
 }
 
 Expected<ModelFacts> Engine::load_sync(ModelSpec spec) {

@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <mutex>
+#include <optional>
 
 using namespace folio;
 
@@ -141,6 +142,43 @@ private slots:
               (long long)spec_out.stats.spec_accepted);
     }
 
+    void draftModelSpeculationKeepsGreedyOutput() {
+        // ds2-lite shares the tiny vocabulary: as a draft for ds2-qlora it proposes tokens the
+        // target often rejects, yet the output must equal the plain greedy golden. With the
+        // model as its own draft every proposal is accepted.
+        FOLIO_REQUIRE_CONFORMANCE(dir);
+        const auto cases = greedyCases(dir, QStringLiteral("ds2-qlora-f32"));
+        QVERIFY(!cases.empty());
+        for (const char* draftName : {"ds2-lite-f32", "ds2-qlora-f32"}) {
+            Engine engine;
+            ModelSpec spec;
+            spec.gguf = (dir + QStringLiteral("/models/ds2-qlora-f32.gguf")).toStdString();
+            spec.draft_gguf = (dir + QStringLiteral("/models/%1.gguf").arg(QLatin1String(draftName))).toStdString();
+            spec.threads = 2;
+            auto facts = engine.load_sync(spec);
+            QVERIFY(facts.has_value());
+            QVERIFY(!facts->draft_name.empty());
+            const SessionId s = engine.create_session();
+            for (const auto& c : cases) {
+                Collected out;
+                Request r = makeRequest(c.prompt, int(c.generated.size()), out);
+                r.speculation = SpeculationMode::DraftModel;
+                engine.reset_session(s);
+                engine.wait(engine.submit(s, std::move(r)));
+                QVERIFY2(out.ids == c.generated, draftName);
+                QVERIFY(out.stats.spec_drafted > 0);
+                if (std::string(draftName) == "ds2-qlora-f32")
+                    QCOMPARE(out.stats.spec_accepted, out.stats.spec_drafted);
+            }
+        }
+        // A draft with another vocabulary is refused at load.
+        Engine engine;
+        ModelSpec bad;
+        bad.gguf = (dir + QStringLiteral("/models/ds2-qlora-f32.gguf")).toStdString();
+        bad.draft_gguf = (dir + QStringLiteral("/tokenizer/deepseek-v3-vocab.gguf")).toStdString();
+        QVERIFY(!engine.load_sync(bad));
+    }
+
     void twoSessionsInterleaveAndMatchSoloRuns() {
         FOLIO_REQUIRE_CONFORMANCE(dir);
         Engine engine;
@@ -243,6 +281,37 @@ private slots:
         QCOMPARE(fresh.stats.reused_tokens, int64_t(0));
         QCOMPARE(b.ids, fresh.ids);
         QVERIFY(engine.stats().prefix_hit_tokens >= 250);
+    }
+
+    void loadReportsProgressAndASecondLoadSupersedesTheFirst() {
+        FOLIO_REQUIRE_CONFORMANCE(dir);
+        Engine engine;
+        ModelSpec a, b;
+        a.gguf = (dir + QStringLiteral("/models/ds2-qlora-f32.gguf")).toStdString();
+        b.gguf = (dir + QStringLiteral("/models/ds2-lite-f32.gguf")).toStdString();
+        std::mutex mu;
+        std::vector<double> progress;
+        std::optional<Expected<ModelFacts>> first;
+        engine.load(a, [&](Expected<ModelFacts> r) {
+            std::lock_guard lk(mu);
+            first.emplace(std::move(r));
+        }, [&](double f) {
+            std::lock_guard lk(mu);
+            progress.push_back(f);
+        });
+        auto second = engine.load_sync(b); // queued behind or superseding the first
+        QVERIFY(second.has_value());
+        QVERIFY(second->path.find("ds2-lite-f32") != std::string::npos);
+        std::lock_guard lk(mu);
+        QVERIFY(first.has_value()); // it finished (loaded) or was cancelled: never left hanging
+        if (first->has_value()) {
+            QVERIFY(!progress.empty());
+            QCOMPARE(progress.back(), 1.0);
+        } else {
+            QCOMPARE(first->error().code, ErrorCode::Cancelled);
+        }
+        QVERIFY(engine.loaded());
+        QVERIFY(engine.stats().weights_bytes > 1000000);
     }
 
     void errorsArriveThroughCallbacks() {

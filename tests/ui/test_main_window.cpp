@@ -164,9 +164,10 @@ private slots:
         QElapsedTimer clock;
         qint64 last = 0, worstGap = 0;
         QTimer tick;
+        tick.setTimerType(Qt::PreciseTimer);
         QObject::connect(&tick, &QTimer::timeout, [&] {
             const qint64 now = clock.elapsed();
-            worstGap = std::max(worstGap, now - last);
+            worstGap = std::max(worstGap, now - last - 10); // lateness beyond the 10 ms period
             last = now;
         });
         clock.start();
@@ -186,7 +187,8 @@ private slots:
         tick.stop();
         if (!endedAlready)
             QCOMPARE(done.first().first().toString(), QStringLiteral("cancelled"));
-        QVERIFY2(worstGap < 50, qPrintable(QStringLiteral("GUI stalled %1 ms").arg(worstGap)));
+        qInfo("worst GUI timer lateness during the answer: %lld ms", static_cast<long long>(worstGap));
+        QVERIFY2(worstGap < 50, qPrintable(QStringLiteral("GUI timer %1 ms late").arg(worstGap)));
         QVERIFY(send->isEnabled() && !stop->isEnabled());
         const auto& msgs = w.chatPane()->messages();
         QCOMPARE(msgs.last().role, folio::ui::ChatMessage::Role::Assistant);

@@ -10,6 +10,7 @@
 #include <QTimer>
 #include <QShortcut>
 #include <QTextBrowser>
+#include <QTextCursor>
 #include <QVBoxLayout>
 
 namespace folio::ui {
@@ -89,7 +90,14 @@ void ChatPane::appendToLast(const QString& text) {
     if (messages_.isEmpty())
         return;
     messages_.last().text += text;
-    scheduleRender();
+    if (renderScheduled_)
+        return; // a full render is coming anyway
+    // Streaming: append at the end of the document instead of re-laying out the transcript,
+    // so each token costs the GUI thread almost nothing however long the chat is.
+    QTextCursor cursor(transcript_->document());
+    cursor.movePosition(QTextCursor::End);
+    cursor.insertText(text);
+    transcript_->verticalScrollBar()->setValue(transcript_->verticalScrollBar()->maximum());
 }
 
 void ChatPane::setLastFooter(const QString& footer) {

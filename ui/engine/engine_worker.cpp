@@ -64,7 +64,7 @@ void EngineWorker::loadModel(const QString& path, int threads, qint64 context) {
         f.fileBytes = static_cast<qint64>(r->file_bytes);
         f.threads = r->threads;
         Q_EMIT modelLoaded(f);
-    });
+    }, [this](double fraction) { Q_EMIT loadProgress(fraction); });
 }
 
 void EngineWorker::submit(qint64 requestId, const QList<ChatTurn>& turns, const GenerationSettings& s) {

@@ -74,6 +74,7 @@ public Q_SLOTS:
 Q_SIGNALS:
     void modelLoaded(const folio::ui::ModelFactsQ& facts);
     void loadFailed(const QString& message);
+    void loadProgress(double fraction);
     void progress(qint64 requestId, qint64 done, qint64 total, double etaSeconds);
     void tokenArrived(qint64 requestId, const QString& text);
     void finished(qint64 requestId, const folio::ui::RequestStatsQ& stats);

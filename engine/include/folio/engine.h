@@ -25,6 +25,8 @@ struct ModelSpec {
     int threads = 0;          // 0: all logical cores
     int64_t context = 0;      // tokens per session; 0: min(model limit, 32768)
     int prefill_chunk = 512;  // tokens per prefill step (cancel and interleave granularity)
+    std::string draft_gguf;   // optional small model with the same vocabulary, for
+                              // SpeculationMode::DraftModel
 };
 
 struct ModelFacts {
@@ -39,6 +41,7 @@ struct ModelFacts {
     uint32_t vocab_size = 0;
     std::string chat_template;   // "kimi-k2", "deepseek-v3", ...
     int threads = 0;
+    std::string draft_name;      // the draft model, "" when none
 };
 
 struct Sampling {
@@ -51,7 +54,10 @@ struct Sampling {
     uint64_t seed = 0;
 };
 
-enum class SpeculationMode { Off, PromptLookup };
+// PromptLookup drafts from earlier occurrences of the last n-gram in the context; DraftModel
+// drafts greedily with ModelSpec::draft_gguf. Either way the model verifies every draft token,
+// so greedy output is the same as without speculation.
+enum class SpeculationMode { Off, PromptLookup, DraftModel };
 
 struct Message {
     std::string role; // system | user | assistant | tool
@@ -129,8 +135,13 @@ public:
     Engine& operator=(const Engine&) = delete;
 
     // Loads in the background; cancels running requests and replaces the current model.
-    // on_done receives the facts or the error. Returns immediately.
-    void load(ModelSpec spec, std::function<void(Expected<ModelFacts>)> on_done);
+    // The weights are mapped, then read through once so the first answer does not stall on
+    // page faults; on_progress (0..1) follows that pass. A newer load() or unload() cancels a
+    // load in progress (its on_done then reports Cancelled; for a load that had not started,
+    // from the thread calling the newer load()). on_done receives the facts or the
+    // error. Returns immediately.
+    void load(ModelSpec spec, std::function<void(Expected<ModelFacts>)> on_done,
+              std::function<void(double fraction)> on_progress = nullptr);
     // Blocking convenience for the CLI and tests.
     Expected<ModelFacts> load_sync(ModelSpec spec);
     void unload();
