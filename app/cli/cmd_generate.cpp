@@ -1,7 +1,9 @@
 // folio-cli generate: streams a model's continuation of a prompt (or a chat turn), through the
-// same Engine service the workbench uses (scheduler, speculation, statistics).
+// same Engine service the workbench uses (scheduler, speculation, statistics). With --mmproj /
+// --image the prompt carries images and is evaluated directly (cli/generate_media.h).
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/generate_media.h"
 #include "cli/token_list.h"
 
 #include "folio/engine.h"
@@ -29,6 +31,10 @@ int cmd_generate(std::vector<std::string> args) {
     auto threads = a.take_int("-t", "--threads");
     auto ctx = a.take_int("-c", "--ctx-size");
     auto spec = a.take_value("--spec");
+    auto mmproj = a.take_value("--mmproj");
+    std::vector<std::string> images;
+    while (auto img = a.take_value("--image"))
+        images.push_back(*img);
     std::vector<std::string> stops;
     while (auto s = a.take_value("--stop"))
         stops.push_back(*s);
@@ -46,6 +52,10 @@ int cmd_generate(std::vector<std::string> args) {
         return usage_error(self, "-m and exactly one of -p / --tokens are required");
     if (chat && !prompt_text)
         return usage_error(self, "--chat needs -p");
+    if (!images.empty() && (!mmproj || !prompt_text || chat))
+        return usage_error(self, "--image needs --mmproj and -p (without --chat)");
+    if (mmproj && images.empty())
+        return usage_error(self, "--mmproj needs at least one --image");
 
     Request r;
     if (tokens_text) {
@@ -82,6 +92,27 @@ int cmd_generate(std::vector<std::string> args) {
         r.speculation = SpeculationMode::DraftModel;
     else if (spec_mode != "off")
         return usage_error(self, "--spec must be off, lookup or draft:FILE.gguf");
+
+    if (!images.empty()) {
+        if (r.speculation != SpeculationMode::Off)
+            return usage_error(self, "--spec is not available with --image");
+        MediaGenerateArgs m;
+        m.model = *model_path;
+        m.mmproj = *mmproj;
+        m.images = images;
+        m.text = *prompt_text;
+        m.threads = threads ? static_cast<int>(std::max<long long>(1, *threads)) : 2;
+        m.context = ctx ? *ctx : 0;
+        m.options.max_tokens = r.max_tokens;
+        m.options.stop = r.stop;
+        m.options.ignore_eos = r.ignore_eos;
+        m.options.sampling = {s.temperature, s.top_k, s.top_p, s.min_p, s.repetition_penalty,
+                              s.presence_penalty, 64, s.seed};
+        m.ids_only = ids_only;
+        m.quiet = quiet;
+        m.print_stats = print_stats;
+        return generate_with_images(m);
+    }
 
     Engine engine;
     ModelSpec ms;

@@ -1,10 +1,14 @@
 // folio-cli logits: evaluates a token sequence (no BOS added) and prints the top logits of the
 // last position; --dump writes float32 logits for every position ([n_tokens][n_vocab]).
+// With -p TEXT (optionally --mmproj P.gguf --image I.png ..., issue 8) it evaluates a prompt
+// with images instead (cli/media_input.h); --dump-last writes the last position's logits.
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/media_input.h"
 #include "cli/token_list.h"
 
 #include "model/decoder_model.h"
+#include "model/media_eval.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -12,6 +16,37 @@
 #include <numeric>
 
 namespace folio::cli {
+
+namespace {
+
+bool write_floats(const std::string& path, const float* data, size_t count) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(count * sizeof(float)));
+    out.close();
+    return static_cast<bool>(out);
+}
+
+// -p TEXT with images: every chunk evaluated in order, logits of the last position.
+int eval_prompt(const DecoderModel& model, const std::string& mmproj,
+                const std::vector<std::string>& images, const std::string& text,
+                const EvalOptions& opt, std::vector<float>& last) {
+    auto tok = tokenizer::Tokenizer::from_gguf(*model.file);
+    if (!tok)
+        return fail(tok.error().to_string());
+    auto prompt = prepare_media_prompt(model, *tok, mmproj, images, text, opt.kernels.n_threads);
+    if (!prompt)
+        return fail(prompt.error().to_string());
+    DecoderState state = make_decoder_state(model.config, std::max<int64_t>(prompt->n_positions, 1));
+    DecoderScratch scratch;
+    Status s = eval_media_chunks(model, state, scratch, prompt->chunks, prompt->images, opt, last);
+    if (!s)
+        return fail(s.error().to_string());
+    std::fprintf(stderr, "prompt: %lld positions (%zu images)\n",
+                 static_cast<long long>(prompt->n_positions), prompt->images.size());
+    return 0;
+}
+
+} // namespace
 
 int cmd_logits(std::vector<std::string> args) {
     const Command& self = *find_command("logits");
@@ -23,23 +58,33 @@ int cmd_logits(std::vector<std::string> args) {
     auto threads = a.take_int("-t", "--threads");
     const bool seq = a.take_switch("--seq");
     auto form = a.take_value("--mla");
+    auto prompt_text = a.take_value("-p", "--prompt");
+    auto mmproj = a.take_value("--mmproj");
+    auto dump_last = a.take_value("--dump-last");
+    std::vector<std::string> images;
+    while (auto img = a.take_value("--image"))
+        images.push_back(*img);
     auto rest = a.positionals();
     if (!a.ok())
         return usage_error(self, a.error());
     if (!rest.empty())
         return usage_error(self, "unexpected argument " + rest[0]);
-    if (!model_path || !tokens_text)
-        return usage_error(self, "-m and --tokens are required");
-    std::string err;
-    auto tokens = parse_token_list(*tokens_text, &err);
-    if (!tokens)
-        return usage_error(self, err);
-
-    auto model = load_decoder(*model_path);
-    if (!model)
-        return fail(model.error().to_string());
-    const ModelConfig& c = (*model)->config;
-    const int64_t n = static_cast<int64_t>(tokens->size()), V = c.n_vocab;
+    if (!model_path || (!tokens_text == !prompt_text))
+        return usage_error(self, "-m and exactly one of --tokens / -p are required");
+    if (!images.empty() && (!mmproj || !prompt_text))
+        return usage_error(self, "--image needs --mmproj and -p");
+    if (mmproj && images.empty())
+        return usage_error(self, "--mmproj needs at least one --image");
+    if (prompt_text && (dump || seq))
+        return usage_error(self, "--dump and --seq need --tokens (use --dump-last with -p)");
+    std::vector<int32_t> tokens;
+    if (tokens_text) {
+        std::string err;
+        auto parsed = parse_token_list(*tokens_text, &err);
+        if (!parsed)
+            return usage_error(self, err);
+        tokens = std::move(*parsed);
+    }
 
     EvalOptions opt;
     opt.kernels.n_threads = threads ? static_cast<int>(std::max<long long>(1, *threads)) : 2;
@@ -50,31 +95,37 @@ int cmd_logits(std::vector<std::string> args) {
     else if (form && *form != "auto")
         return usage_error(self, "--mla must be auto, naive or absorbed");
 
+    auto model = load_decoder(*model_path);
+    if (!model)
+        return fail(model.error().to_string());
+    const ModelConfig& c = (*model)->config;
+    const int64_t n = static_cast<int64_t>(tokens.size()), V = c.n_vocab;
+
+    std::vector<float> all(static_cast<size_t>(n * V)), step;
     DecoderState state = make_decoder_state(c, std::max<int64_t>(n, 1));
     DecoderScratch scratch;
-    std::vector<float> all(static_cast<size_t>(n * V)), step;
-    if (seq) {
+    if (prompt_text) {
+        if (int rc = eval_prompt(**model, mmproj.value_or(""), images, *prompt_text, opt, all))
+            return rc;
+    } else if (seq) {
         for (int64_t i = 0; i < n; ++i) {
-            Status s = decoder_eval(**model, state, scratch, tokens->data() + i, 1, opt, step);
+            Status s = decoder_eval(**model, state, scratch, tokens.data() + i, 1, opt, step);
             if (!s)
                 return fail(s.error().to_string());
             std::copy(step.begin(), step.end(), all.begin() + i * V);
         }
     } else {
         opt.all_logits = true;
-        Status s = decoder_eval(**model, state, scratch, tokens->data(), n, opt, all);
+        Status s = decoder_eval(**model, state, scratch, tokens.data(), n, opt, all);
         if (!s)
             return fail(s.error().to_string());
     }
 
-    if (dump) {
-        std::ofstream out(*dump, std::ios::binary);
-        out.write(reinterpret_cast<const char*>(all.data()), static_cast<std::streamsize>(all.size() * sizeof(float)));
-        out.close();
-        if (!out)
-            return fail("cannot write " + *dump);
-    }
-    const float* last = all.data() + (n - 1) * V;
+    const float* last = all.data() + all.size() - static_cast<size_t>(V);
+    if (dump && !write_floats(*dump, all.data(), all.size()))
+        return fail("cannot write " + *dump);
+    if (dump_last && !write_floats(*dump_last, last, static_cast<size_t>(V)))
+        return fail("cannot write " + *dump_last);
     std::vector<int32_t> order(static_cast<size_t>(V));
     std::iota(order.begin(), order.end(), 0);
     const int64_t k = std::clamp<int64_t>(top ? *top : 5, 1, V);

@@ -41,7 +41,8 @@ const std::array kCommands = {
     Command{"generate",
             "generate -m F.gguf (-p TEXT | --tokens 1,2,3) [-n N] [--temp T] [--seed S] [--top-k K] "
             "[--top-p P] [--min-p P] [--repeat-penalty R] [--stop S] [--chat] [--system S] [--ids] "
-            "[--ignore-eos] [--spec off|lookup|draft:F.gguf] [--stats] [-c CTX] [-t N]   generate text",
+            "[--ignore-eos] [--spec off|lookup|draft:F.gguf] [--stats] [-c CTX] [-t N] "
+            "[--mmproj P.gguf --image I.png ...]   generate text",
             cmd_generate},
     Command{"image-embd",
             "image-embd --mmproj P.gguf --image I.png [--dump OUT.f32] [-t N]   kimivl image "
@@ -51,7 +52,8 @@ const std::array kCommands = {
             "info FILE.gguf [--tensors]   architecture, sizes, parameters and metadata of a model",
             cmd_info},
     Command{"logits",
-            "logits -m F.gguf --tokens 1,2,3 [--top K] [--dump OUT.f32] [--seq] [-t N] "
+            "logits -m F.gguf (--tokens 1,2,3 | -p TEXT [--mmproj P.gguf --image I.png ...]) "
+            "[--top K] [--dump OUT.f32] [--dump-last OUT.f32] [--seq] [-t N] "
             "[--mla auto|naive|absorbed]   evaluate tokens, print the top logits",
             cmd_logits},
     Command{"make-model",

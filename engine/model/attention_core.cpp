@@ -1,5 +1,7 @@
 #include "model/attention_core.h"
 
+#include "kernels/softmax.h"
+
 #include <Eigen/Core>
 
 #include <algorithm>
@@ -12,6 +14,12 @@ namespace {
 using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using ConstMap = Eigen::Map<const RowMajor, 0, Eigen::OuterStride<>>;
 using MutMap = Eigen::Map<RowMajor, 0, Eigen::OuterStride<>>;
+// softmax(row·scale) over n values with the kernels' softmax (vectorized exp on AVX2): the
+// exponentials dominate attention at long context. One thread: callers parallelize over heads.
+void softmax_row(float* row, int64_t n, float scale) {
+    softmax(KernelContext{1, KernelPath::Auto}, row, n, 1, n, scale);
+}
+
 } // namespace
 
 void attend_causal(const AttentionBlock& b, std::vector<float>& scores) {
@@ -25,26 +33,33 @@ void attend_causal(const AttentionBlock& b, std::vector<float>& scores) {
     for (int64_t i = 0; i < b.nq; ++i) {
         float* row = scores.data() + i * n_keys;
         const int64_t visible = b.pos0 + i + 1;
-        float max_v = -std::numeric_limits<float>::infinity();
-        for (int64_t j = 0; j < visible; ++j) {
-            row[j] *= b.scale;
-            max_v = row[j] > max_v ? row[j] : max_v;
-        }
-        double sum = 0.0;
-        for (int64_t j = 0; j < visible; ++j) {
-            const float e = std::exp(row[j] - max_v);
-            row[j] = e;
-            sum += e;
-        }
-        const float inv = static_cast<float>(1.0 / sum);
-        for (int64_t j = 0; j < visible; ++j)
-            row[j] *= inv;
+        softmax_row(row, visible, b.scale);
         for (int64_t j = visible; j < n_keys; ++j)
             row[j] = 0.0f;
     }
 
     ConstMap V(b.v, n_keys, b.dv, Eigen::OuterStride<>(b.v_stride));
     MutMap O(b.out, b.nq, b.dv, Eigen::OuterStride<>(b.out_stride));
+    O.noalias() = S * V;
+}
+
+void attend_mqa_causal(const MqaBlock& b, std::vector<float>& scores) {
+    const int64_t nq = (b.n_rows + b.rows_per_query - 1) / b.rows_per_query;
+    const int64_t n_keys = b.pos0 + nq;
+    scores.resize(static_cast<size_t>(b.n_rows * n_keys));
+    ConstMap Q(b.q, b.n_rows, b.dqk, Eigen::OuterStride<>(b.q_stride));
+    ConstMap K(b.k, n_keys, b.dqk, Eigen::OuterStride<>(b.k_stride));
+    MutMap S(scores.data(), b.n_rows, n_keys, Eigen::OuterStride<>(n_keys));
+    S.noalias() = Q * K.transpose();
+    for (int64_t r = 0; r < b.n_rows; ++r) {
+        float* row = scores.data() + r * n_keys;
+        const int64_t visible = b.pos0 + r / b.rows_per_query + 1;
+        softmax_row(row, visible, b.scale);
+        for (int64_t j = visible; j < n_keys; ++j)
+            row[j] = 0.0f;
+    }
+    ConstMap V(b.v, n_keys, b.dv, Eigen::OuterStride<>(b.v_stride));
+    MutMap O(b.out, b.n_rows, b.dv, Eigen::OuterStride<>(b.out_stride));
     O.noalias() = S * V;
 }
 
@@ -61,21 +76,7 @@ void attend_selected(const SelectedAttention& a, std::vector<float>& gather,
     MutMap S(scores.data(), a.n_heads, n, Eigen::OuterStride<>(n));
     S.noalias() = Q * G.transpose();
     for (int64_t h = 0; h < a.n_heads; ++h) {
-        float* row = scores.data() + h * n;
-        float max_v = -std::numeric_limits<float>::infinity();
-        for (int64_t j = 0; j < n; ++j) {
-            row[j] *= a.scale;
-            max_v = row[j] > max_v ? row[j] : max_v;
-        }
-        double sum = 0.0;
-        for (int64_t j = 0; j < n; ++j) {
-            const float e = std::exp(row[j] - max_v);
-            row[j] = e;
-            sum += e;
-        }
-        const float inv = static_cast<float>(1.0 / sum);
-        for (int64_t j = 0; j < n; ++j)
-            row[j] *= inv;
+        softmax_row(scores.data() + h * n, n, a.scale);
     }
     ConstMap Vg(gather.data(), n, a.dv, Eigen::OuterStride<>(d));
     MutMap O(a.out, a.n_heads, a.dv, Eigen::OuterStride<>(a.out_stride));

@@ -31,6 +31,28 @@ struct AttentionBlock {
 // heads and query blocks.
 void attend_causal(const AttentionBlock& b, std::vector<float>& scores);
 
+// Multi-query form (all heads share K and V, as MLA's absorbed form, MODEL_SPEC §4.3 and
+// §11.6): n_rows contiguous query rows, rows_per_query of them (heads) per query position;
+// row r belongs to the query at position pos0 + r / rows_per_query. The keys are read once for
+// all rows instead of once per head.
+struct MqaBlock {
+    const float* q = nullptr; // n_rows rows of dqk floats, stride q_stride
+    int64_t q_stride = 0;
+    int64_t n_rows = 0;
+    int64_t rows_per_query = 1;
+    int64_t dqk = 0;
+    const float* k = nullptr;
+    int64_t k_stride = 0;
+    const float* v = nullptr;
+    int64_t v_stride = 0;
+    int64_t dv = 0;
+    int64_t pos0 = 0;
+    float scale = 1.0f;
+    float* out = nullptr; // n_rows rows of dv floats, stride out_stride
+    int64_t out_stride = 0;
+};
+void attend_mqa_causal(const MqaBlock& b, std::vector<float>& scores);
+
 struct SelectedAttention {
     const float* q = nullptr; // n_heads rows of dqk floats, stride q_stride
     int64_t q_stride = 0;

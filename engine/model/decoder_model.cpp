@@ -53,33 +53,38 @@ Status eval_layer(const DecoderModel& model, uint32_t il, DecoderState& state, D
     return {};
 }
 
-} // namespace
-
-Status decoder_eval(const DecoderModel& model, DecoderState& state, DecoderScratch& s,
-                    const int32_t* tokens, int64_t n, const EvalOptions& opt,
-                    std::vector<float>& logits) {
-    const ModelConfig& c = model.config;
-    const DecoderWeights& w = model.weights;
-    const KernelContext& k = opt.kernels;
-    const int64_t E = c.n_embd, V = c.n_vocab;
+Status check_batch(const DecoderState& state, int64_t n) {
     if (n <= 0)
         return make_error(ErrorCode::InvalidArgument, "no tokens to evaluate");
+    if (state.size() + n > state.max_tokens())
+        return make_error(ErrorCode::InvalidArgument,
+                          "context is full: " + std::to_string(state.size()) + " + " +
+                              std::to_string(n) + " tokens exceed " +
+                              std::to_string(state.max_tokens()));
+    return {};
+}
+
+Status check_tokens(const ModelConfig& c, const int32_t* tokens, int64_t n) {
+    const int64_t V = c.n_vocab;
     for (int64_t i = 0; i < n; ++i)
         if (tokens[i] < 0 || tokens[i] >= static_cast<int32_t>(V))
             return make_error(ErrorCode::InvalidArgument, "token id " + std::to_string(tokens[i]) +
                                                               " at index " + std::to_string(i) +
                                                               " is outside the vocabulary (" +
                                                               std::to_string(V) + " tokens)");
-    if (state.size() + n > state.max_tokens())
-        return make_error(ErrorCode::InvalidArgument,
-                          "context is full: " + std::to_string(state.size()) + " + " +
-                              std::to_string(n) + " tokens exceed " +
-                              std::to_string(state.max_tokens()));
+    return {};
+}
 
-    s.x.resize(static_cast<size_t>(n * E));
+// The layer stack, final norm and output projection (MODEL_SPEC §3.1) on the n input rows
+// already in s.x ([n][n_embd]); the batch was checked by the caller.
+Status eval_rows(const DecoderModel& model, DecoderState& state, DecoderScratch& s, int64_t n,
+                 const EvalOptions& opt, std::vector<float>& logits) {
+    const ModelConfig& c = model.config;
+    const DecoderWeights& w = model.weights;
+    const KernelContext& k = opt.kernels;
+    const int64_t E = c.n_embd, V = c.n_vocab;
     s.xn.resize(static_cast<size_t>(n * E));
     s.ffn_out.resize(static_cast<size_t>(n * E));
-    FOLIO_CHECK(get_rows(k, w.token_embd, tokens, n, s.x.data(), E));
 
     for (uint32_t il = 0; il < c.n_layer; ++il) {
         Status st = eval_layer(model, il, state, s, n, opt);
@@ -101,6 +106,37 @@ Status decoder_eval(const DecoderModel& model, DecoderState& state, DecoderScrat
              E, rows, E, E, c.rms_eps);
     logits.resize(static_cast<size_t>(rows * V));
     return matmul(k, w.output, s.xn.data(), E, rows, logits.data(), V);
+}
+
+} // namespace
+
+Status decoder_embed_tokens(const DecoderModel& model, const int32_t* tokens, int64_t n, float* out,
+                            const KernelContext& kernels) {
+    if (n <= 0)
+        return make_error(ErrorCode::InvalidArgument, "no tokens to embed");
+    FOLIO_CHECK(check_tokens(model.config, tokens, n));
+    return get_rows(kernels, model.weights.token_embd, tokens, n, out, model.config.n_embd);
+}
+
+Status decoder_eval(const DecoderModel& model, DecoderState& state, DecoderScratch& s,
+                    const int32_t* tokens, int64_t n, const EvalOptions& opt,
+                    std::vector<float>& logits) {
+    if (n <= 0)
+        return make_error(ErrorCode::InvalidArgument, "no tokens to evaluate");
+    FOLIO_CHECK(check_tokens(model.config, tokens, n));
+    FOLIO_CHECK(check_batch(state, n));
+    s.x.resize(static_cast<size_t>(n * model.config.n_embd));
+    FOLIO_CHECK(decoder_embed_tokens(model, tokens, n, s.x.data(), opt.kernels));
+    return eval_rows(model, state, s, n, opt, logits);
+}
+
+Status decoder_eval_embeddings(const DecoderModel& model, DecoderState& state, DecoderScratch& s,
+                               const float* embd, int64_t n, const EvalOptions& opt,
+                               std::vector<float>& logits) {
+    FOLIO_CHECK(check_batch(state, n));
+    const size_t count = static_cast<size_t>(n * model.config.n_embd);
+    s.x.assign(embd, embd + count);
+    return eval_rows(model, state, s, n, opt, logits);
 }
 
 } // namespace folio

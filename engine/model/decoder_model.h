@@ -65,4 +65,16 @@ Status decoder_eval(const DecoderModel& model, DecoderState& state, DecoderScrat
                     const int32_t* tokens, int64_t n, const EvalOptions& options,
                     std::vector<float>& logits);
 
+// The input rows decoder_eval starts from: token_embd rows of `tokens`, written to
+// out[n][n_embd]. Ids outside the vocabulary are errors.
+Status decoder_embed_tokens(const DecoderModel& model, const int32_t* tokens, int64_t n, float* out,
+                            const KernelContext& kernels);
+
+// decoder_eval on input rows given as embeddings, embd[n][n_embd] (e.g. an image's projector
+// output in place of its placeholder tokens, MODEL_SPEC §7): one position per row, same state,
+// error and logits rules. decoder_eval(tokens) == decoder_eval_embeddings(embed(tokens)).
+Status decoder_eval_embeddings(const DecoderModel& model, DecoderState& state,
+                               DecoderScratch& scratch, const float* embd, int64_t n,
+                               const EvalOptions& options, std::vector<float>& logits);
+
 } // namespace folio
