@@ -22,6 +22,8 @@ int cmd_make_model(std::vector<std::string> args) {
         o.type = *v;
     if (auto v = a.take_int("--seed"))
         o.seed = static_cast<uint64_t>(*v);
+    if (auto v = a.take_int("--n-embd-text"))
+        o.n_embd_text = static_cast<uint32_t>(*v);
     if (auto v = a.take_value("--out", "-o"))
         o.out = *v;
     const bool quiet = a.take_switch("--quiet");

@@ -57,7 +57,7 @@ const std::array kCommands = {
             "[--mla auto|naive|absorbed]   evaluate tokens, print the top logits",
             cmd_logits},
     Command{"make-model",
-            "make-model --arch deepseek2|kimi-linear|deepseek32|kimi-hybrid --preset tiny|small|bench --type f32|f16|q8_0|q4_k_m|mxfp4-moe "
+            "make-model --arch deepseek2|kimi-linear|deepseek32|kimi-hybrid|kimivl [--n-embd-text N] --preset tiny|small|bench --type f32|f16|q8_0|q4_k_m|mxfp4-moe "
             "--seed N --out F.gguf   random-weights test model",
             cmd_make_model},
     Command{"sysinfo", "sysinfo                      CPU, SIMD kernels and memory of this machine",

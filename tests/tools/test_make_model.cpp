@@ -5,6 +5,7 @@
 #include "gguf/gguf_file.h"
 #include "models/make_model.h"
 #include "models/tiny_vocab.h"
+#include "model/vision/vision_model.h"
 #include "support/test_support.h"
 #include "tensor/quantize.h"
 
@@ -167,6 +168,22 @@ private slots:
         QCOMPARE(v.tokens[0x20], std::string("\xC4\xA0")); // space -> U+0120 'Ġ' (§7.3)
         QCOMPARE(v.tokens['a'], std::string("a"));
         QCOMPARE(v.token_types.back(), 5);
+    }
+
+    void kimivlPairLoads() {
+        // make-model --arch kimivl writes the projector paired with the deepseek2 preset of the
+        // same name: its projection size is that model's hidden size.
+        const QString dir = test::scratchDir(QStringLiteral("make-model-kimivl"));
+        tools::MakeModelOptions o;
+        o.arch = "kimivl";
+        o.preset = "tiny";
+        o.out = (dir + QStringLiteral("/mmproj.gguf")).toStdString();
+        QVERIFY(tools::make_model(o).has_value());
+        auto vm = vision::load_vision_model(o.out);
+        QVERIFY2(vm.has_value(), vm ? "" : vm.error().to_string().c_str());
+        QCOMPARE(vm->hp.n_embd_text, 128u);
+        o.preset = "bench";
+        QVERIFY(!tools::make_model(o));
     }
 
     void badOptionsAreNamed() {

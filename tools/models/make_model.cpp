@@ -1,6 +1,7 @@
 #include "make_model.h"
 
 #include "gguf/gguf_writer.h"
+#include "kimivl_mmproj.h"
 #include "model_plans.h"
 #include "random_weights.h"
 #include "tensor/quantize.h"
@@ -116,6 +117,14 @@ Status make_model(const MakeModelOptions& o) {
                           "--preset '" + o.preset + "' is not one of tiny, small, bench");
     if (o.out.empty())
         return make_error(ErrorCode::InvalidArgument, "--out is required");
+    if (o.arch == "kimivl") {
+        // The vision projector of a Kimi-VL pair (all F32, as llama.cpp's converter writes
+        // mmproj files), projecting to the hidden size of the deepseek2 model of the same preset.
+        if (o.preset == "bench")
+            return make_error(ErrorCode::InvalidArgument, "--arch kimivl has presets tiny and small");
+        const uint32_t n_embd_text = o.n_embd_text > 0 ? o.n_embd_text : (o.preset == "tiny" ? 128u : 512u);
+        return make_kimivl_mmproj(o.preset, n_embd_text, o.seed, o.out);
+    }
 
     gguf::Writer writer;
     std::vector<TensorPlan> plans;
@@ -129,7 +138,7 @@ Status make_model(const MakeModelOptions& o) {
         FOLIO_CHECK(plan_kimi_hybrid(o.preset, writer, plans));
     } else {
         return make_error(ErrorCode::Unsupported,
-                          "--arch '" + o.arch + "' is not one of deepseek2, deepseek32, kimi-linear, kimi-hybrid");
+                          "--arch '" + o.arch + "' is not one of deepseek2, deepseek32, kimi-linear, kimi-hybrid, kimivl");
     }
     writer.set_u32("general.file_type", file_type_id(o.type));
     writer.set_u32("general.quantization_version", 2);
