@@ -81,6 +81,20 @@ Status truncate_sequence(DecoderSequence& s, int64_t n) { return s.state.truncat
 void checkpoint_sequence(DecoderSequence& s) { s.state.checkpoint(); }
 int64_t sequence_checkpoint(const DecoderSequence& s) { return s.state.checkpoint_position(); }
 
+int64_t decoder_embedding_size(const DecoderHandle& h) { return h.model->config.n_embd; }
+
+Status embed_tokens(const DecoderHandle& h, const int32_t* tokens, int64_t n, float* out) {
+    return decoder_embed_tokens(*h.model, tokens, n, out, KernelContext{1, KernelPath::Auto});
+}
+
+Status eval_embeddings(const DecoderHandle& h, DecoderSequence& s, const float* rows, int64_t n,
+                       bool all_logits, int threads, std::vector<float>& logits) {
+    EvalOptions opt;
+    opt.kernels.n_threads = threads;
+    opt.all_logits = all_logits;
+    return decoder_eval_embeddings(*h.model, s.state, s.scratch, rows, n, opt, logits);
+}
+
 Status eval_tokens(const DecoderHandle& h, DecoderSequence& s, const int32_t* tokens, int64_t n,
                    bool all_logits, int threads, std::vector<float>& logits) {
     EvalOptions opt;

@@ -49,6 +49,14 @@ Status truncate_sequence(DecoderSequence& s, int64_t n);
 void checkpoint_sequence(DecoderSequence& s);
 int64_t sequence_checkpoint(const DecoderSequence& s); // -1 when none
 
+// Width of one input row (the text model's hidden size).
+int64_t decoder_embedding_size(const DecoderHandle& h);
+// token_embd rows of `tokens` into out[n][embedding_size].
+Status embed_tokens(const DecoderHandle& h, const int32_t* tokens, int64_t n, float* out);
+// Appends n rows given as embeddings (image rows mixed with embedded tokens).
+Status eval_embeddings(const DecoderHandle& h, DecoderSequence& s, const float* rows, int64_t n,
+                       bool all_logits, int threads, std::vector<float>& logits);
+
 // Appends n tokens; logits of every new position ([n][vocab]) or of the last one.
 Status eval_tokens(const DecoderHandle& h, DecoderSequence& s, const int32_t* tokens, int64_t n,
                    bool all_logits, int threads, std::vector<float>& logits);

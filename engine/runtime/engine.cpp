@@ -2,6 +2,9 @@
 #include "folio/engine.h"
 
 #include "folio/model_info.h"
+#include "model/vision/image_io.h"
+#include "model/vision/vision_encoder.h"
+#include "model/vision/vision_model.h"
 #include "runtime/decoder_adapter.h"
 #include "runtime/output_stream.h"
 #include "runtime/prompt_lookup.h"
@@ -33,6 +36,24 @@ double ms_between(Clock::time_point a, Clock::time_point b) {
 const char* kStopNames[] = {"eos", "stop", "length", "cancelled", "error"};
 enum class Stop { Eos, StopString, Length, Cancelled, Error };
 
+// A prompt position is identified by its token id, or, for an image row, by a key made of the
+// image's content hash and the row index (bit 63 set): prefix reuse then compares images by
+// content, not by their shared placeholder token.
+constexpr uint64_t kImageKeyBit = 1ull << 63;
+uint64_t token_key(int32_t id) { return static_cast<uint32_t>(id); }
+uint64_t image_row_key(uint64_t hash, int64_t row) {
+    return kImageKeyBit | ((hash * 0x100000001b3ull + static_cast<uint64_t>(row)) & ~kImageKeyBit);
+}
+
+uint64_t content_hash(const vision::RgbImage& img) {
+    uint64_t h = 0xcbf29ce484222325ull ^ (static_cast<uint64_t>(img.width) << 32) ^ static_cast<uint64_t>(img.height);
+    for (uint8_t b : img.rgb) {
+        h ^= b;
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
 bool same_vocabulary(const tokenizer::Tokenizer& a, const tokenizer::Tokenizer& b) {
     if (a.vocab_size() != b.vocab_size())
         return false;
@@ -47,7 +68,7 @@ bool same_vocabulary(const tokenizer::Tokenizer& a, const tokenizer::Tokenizer& 
 struct Engine::Impl {
     struct Session {
         std::unique_ptr<DecoderSequence> seq;
-        std::vector<int32_t> tokens; // exactly the tokens whose KV is in seq
+        std::vector<uint64_t> tokens; // keys (token_key / image_row_key) of exactly what seq holds
         std::unique_ptr<DecoderSequence> draft_seq; // the draft model's view of the same text
         std::vector<int32_t> draft_tokens;
         bool closing = false;
@@ -58,7 +79,10 @@ struct Engine::Impl {
         SessionId session = 0;
         Request req;
         enum class Phase { Queued, Prefill, Decode } phase = Phase::Queued;
-        std::vector<int32_t> prompt;
+        std::vector<int32_t> prompt;          // ids (image rows: the placeholder id)
+        std::vector<uint64_t> keys;           // per prompt position
+        std::vector<const float*> image_rows; // per prompt position: embedding row or null
+        std::vector<std::shared_ptr<const std::vector<float>>> images; // keeps image_rows alive
         int64_t prefill_pos = 0;
         std::vector<float> logits; // for the next token
         std::unique_ptr<Sampler> sampler;
@@ -80,6 +104,10 @@ struct Engine::Impl {
     bool quit = false;
     std::shared_ptr<DecoderHandle> model;
     std::shared_ptr<DecoderHandle> draft; // optional draft model (same vocabulary)
+    std::shared_ptr<vision::VisionModel> vision; // optional projector (ModelSpec::mmproj)
+    // Image embeddings by content hash, so a document's page images are encoded once.
+    std::map<uint64_t, std::shared_ptr<const std::vector<float>>> image_cache;
+    std::deque<uint64_t> image_cache_order;
     ModelFacts facts;
     int threads = 1;
     int prefill_chunk = 512;
@@ -230,6 +258,9 @@ struct Engine::Impl {
         }
         model.reset();
         draft.reset();
+        vision.reset();
+        image_cache.clear();
+        image_cache_order.clear();
         st = EngineStats{};
         st.sessions = static_cast<int>(sessions.size());
         loading = spec.has_value();
@@ -258,6 +289,19 @@ struct Engine::Impl {
             else
                 draft_handle = *d;
         }
+        std::shared_ptr<vision::VisionModel> vision_model;
+        if (loaded && !draft_error && !spec->mmproj.empty()) {
+            auto v = vision::load_vision_model(spec->mmproj);
+            if (!v)
+                draft_error = v.error();
+            else if (static_cast<int64_t>(v->hp.n_embd_text) != decoder_embedding_size(**loaded))
+                draft_error = make_error(ErrorCode::InvalidArgument,
+                                         spec->mmproj + ": projects to " + std::to_string(v->hp.n_embd_text) +
+                                             " values, the text model's rows have " +
+                                             std::to_string(decoder_embedding_size(**loaded)));
+            else
+                vision_model = std::make_shared<vision::VisionModel>(std::move(*v));
+        }
         Expected<ModelFacts> result = make_error(ErrorCode::Internal, "not loaded");
         if (loaded && !draft_error) {
             auto superseded = [this] {
@@ -276,6 +320,7 @@ struct Engine::Impl {
             result = *draft_error;
         } else {
             draft = draft_handle;
+            vision = vision_model;
             model = *loaded;
             const DecoderFacts& df = decoder_facts(*model);
             ModelFacts f;
@@ -348,14 +393,30 @@ struct Engine::Impl {
         } else if (!r.messages.empty()) {
             FOLIO_TRY(kind, decoder_chat_template(h));
             std::vector<tokenizer::ChatMessage> msgs;
-            for (const Message& msg : r.messages)
-                msgs.push_back({msg.role, msg.content, 0, {}});
+            std::vector<const ImageInput*> images;
+            for (const Message& msg : r.messages) {
+                msgs.push_back({msg.role, msg.content, static_cast<int>(msg.images.size()), {}});
+                for (const ImageInput& img : msg.images)
+                    images.push_back(&img);
+            }
+            if (!images.empty()) {
+                if (!vision)
+                    return make_error(ErrorCode::InvalidArgument,
+                                      "the request has images but no vision projector is loaded (mmproj)");
+                if (kind == tokenizer::TemplateKind::KimiK2)
+                    kind = tokenizer::TemplateKind::KimiVL; // Kimi-VL: same turns plus media tokens
+            }
             FOLIO_TRY(text, tokenizer::apply_chat_template(kind, msgs, true));
             FOLIO_TRY(ids, tok.encode(text, true, true));
-            job.prompt = std::move(ids);
+            FOLIO_CHECK(expand_images(job, ids, images));
         } else {
             FOLIO_TRY(ids, tok.encode(r.prompt_text, true, true));
             job.prompt = std::move(ids);
+        }
+        if (job.keys.empty()) { // text only: every position is its token
+            for (int32_t id : job.prompt)
+                job.keys.push_back(token_key(id));
+            job.image_rows.assign(job.prompt.size(), nullptr);
         }
         if (job.prompt.empty())
             return make_error(ErrorCode::InvalidArgument, "the prompt is empty");
@@ -374,7 +435,7 @@ struct Engine::Impl {
         int64_t common = 0;
         const int64_t have = static_cast<int64_t>(session.tokens.size());
         while (common < have && common < static_cast<int64_t>(job.prompt.size()) &&
-               session.tokens[common] == job.prompt[common])
+               session.tokens[common] == job.keys[common])
             ++common;
         if (common == static_cast<int64_t>(job.prompt.size()))
             --common; // the last prompt token is evaluated again for its logits
@@ -414,13 +475,27 @@ struct Engine::Impl {
         }
         const int64_t n = std::min(chunk, total - job.prefill_pos);
         const auto t0 = Clock::now();
-        FOLIO_CHECK(eval_tokens(*model, *session.seq, job.prompt.data() + job.prefill_pos, n, false, threads,
-                                job.logits));
+        const bool has_image = std::any_of(job.image_rows.begin() + job.prefill_pos,
+                                           job.image_rows.begin() + job.prefill_pos + n,
+                                           [](const float* r) { return r != nullptr; });
+        if (has_image) {
+            // Mixed rows: embed the chunk's tokens, then put the image rows in their places.
+            const int64_t E = decoder_embedding_size(*model);
+            std::vector<float> rows(static_cast<size_t>(n * E));
+            FOLIO_CHECK(embed_tokens(*model, job.prompt.data() + job.prefill_pos, n, rows.data()));
+            for (int64_t i = 0; i < n; ++i)
+                if (const float* img = job.image_rows[job.prefill_pos + i])
+                    std::copy(img, img + E, rows.begin() + i * E);
+            FOLIO_CHECK(eval_embeddings(*model, *session.seq, rows.data(), n, false, threads, job.logits));
+        } else {
+            FOLIO_CHECK(eval_tokens(*model, *session.seq, job.prompt.data() + job.prefill_pos, n, false,
+                                    threads, job.logits));
+        }
         const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
         if (secs > 0)
             prefill_tps_estimate = prefill_tps_estimate > 0 ? 0.7 * prefill_tps_estimate + 0.3 * (n / secs) : n / secs;
-        session.tokens.insert(session.tokens.end(), job.prompt.begin() + job.prefill_pos,
-                              job.prompt.begin() + job.prefill_pos + n);
+        session.tokens.insert(session.tokens.end(), job.keys.begin() + job.prefill_pos,
+                              job.keys.begin() + job.prefill_pos + n);
         job.prefill_pos += n;
         job.prefill_tokens_done += n;
         const int64_t todo = total - job.stats.reused_tokens;
@@ -488,10 +563,14 @@ struct Engine::Impl {
                 auto drafted = draft_prompt_lookup(job.history, p);
                 batch.insert(batch.end(), drafted.begin(), drafted.end());
             } else if (job.req.speculation == SpeculationMode::DraftModel && draft) {
-                std::vector<int32_t> context = session.tokens;
-                context.push_back(id);
-                FOLIO_TRY(drafted, draft_with_model(session, context, std::min(max_draft, 4)));
-                batch.insert(batch.end(), drafted.begin(), drafted.end());
+                // The draft model reads text only: no drafting over image rows.
+                if (std::none_of(session.tokens.begin(), session.tokens.end(),
+                                 [](uint64_t k) { return (k & kImageKeyBit) != 0; })) {
+                    std::vector<int32_t> context(session.tokens.begin(), session.tokens.end());
+                    context.push_back(id);
+                    FOLIO_TRY(drafted, draft_with_model(session, context, std::min(max_draft, 4)));
+                    batch.insert(batch.end(), drafted.begin(), drafted.end());
+                }
             }
         }
         const int64_t before = sequence_length(*session.seq);
@@ -513,13 +592,13 @@ struct Engine::Impl {
                 finished = emit(job, choice);
                 if (!finished) {
                     FOLIO_CHECK(truncate_sequence(*session.seq, before + static_cast<int64_t>(i)));
-                    session.tokens.insert(session.tokens.end(), batch.begin(), batch.begin() + static_cast<long>(i));
+                    append_ids(session, batch.begin(), batch.begin() + static_cast<long>(i));
                     // Evaluate the model's token to get the logits after it.
                     FOLIO_CHECK(eval_tokens(*model, *session.seq, &choice, 1, false, threads, job.logits));
-                    session.tokens.push_back(choice);
+                    session.tokens.push_back(token_key(choice));
                 } else {
                     FOLIO_CHECK(truncate_sequence(*session.seq, before + static_cast<int64_t>(i)));
-                    session.tokens.insert(session.tokens.end(), batch.begin(), batch.begin() + static_cast<long>(i));
+                    append_ids(session, batch.begin(), batch.begin() + static_cast<long>(i));
                 }
                 record_decode(job, t0, accepted + 2);
                 return {};
@@ -529,16 +608,76 @@ struct Engine::Impl {
             if (emit(job, batch[i])) {
                 finished = true;
                 FOLIO_CHECK(truncate_sequence(*session.seq, before + static_cast<int64_t>(i) + 1));
-                session.tokens.insert(session.tokens.end(), batch.begin(), batch.begin() + static_cast<long>(i) + 1);
+                append_ids(session, batch.begin(), batch.begin() + static_cast<long>(i) + 1);
                 record_decode(job, t0, accepted + 1);
                 return {};
             }
         }
-        session.tokens.insert(session.tokens.end(), batch.begin(), batch.end());
+        append_ids(session, batch.begin(), batch.end());
         const size_t last = batch.size() - 1;
         job.logits.assign(rows.begin() + static_cast<long>(last * V), rows.begin() + static_cast<long>((last + 1) * V));
         record_decode(job, t0, accepted + 1);
         (void)finished;
+        return {};
+    }
+
+    template <typename It> static void append_ids(Session& session, It begin, It end) {
+        for (It it = begin; it != end; ++it)
+            session.tokens.push_back(token_key(*it));
+    }
+
+    // The projector output for one image, from the cache when the same pixels were seen.
+    Expected<std::shared_ptr<const std::vector<float>>> embeddings_of(const ImageInput& in, uint64_t* hash) {
+        Expected<vision::RgbImage> img = in.path.empty()
+                                             ? vision::image_from_rgb8(in.width, in.height, in.rgb)
+                                             : vision::load_image_file(in.path);
+        if (!img)
+            return img.error();
+        *hash = content_hash(*img);
+        if (auto it = image_cache.find(*hash); it != image_cache.end())
+            return it->second;
+        int n_tokens = 0;
+        FOLIO_TRY(rows, vision::encode_image(*vision, *img, KernelContext{threads, KernelPath::Auto}, &n_tokens));
+        auto shared = std::make_shared<const std::vector<float>>(std::move(rows));
+        image_cache[*hash] = shared;
+        image_cache_order.push_back(*hash);
+        while (image_cache_order.size() > 64) { // bounded: about a report's worth of page images
+            image_cache.erase(image_cache_order.front());
+            image_cache_order.pop_front();
+        }
+        return shared;
+    }
+
+    // Replaces each image placeholder token of `ids` by the image's embedding rows (one position
+    // per row), between the media start/end tokens the template wrote (GGUF_LAYOUT.md §6.6).
+    Status expand_images(Job& job, const std::vector<int32_t>& ids, const std::vector<const ImageInput*>& images) {
+        const tokenizer::Tokenizer& tok = decoder_tokenizer(*model);
+        const auto placeholder = images.empty() ? std::optional<int32_t>()
+                                                : tok.find_token(tokenizer::kKimiImagePlaceholder);
+        if (!images.empty() && !placeholder)
+            return make_error(ErrorCode::Unsupported, "the vocabulary has no image placeholder token");
+        const int64_t E = decoder_embedding_size(*model);
+        size_t next = 0;
+        for (int32_t id : ids) {
+            if (placeholder && id == *placeholder && next < images.size()) {
+                uint64_t hash = 0;
+                FOLIO_TRY(rows, embeddings_of(*images[next++], &hash));
+                const int64_t n = static_cast<int64_t>(rows->size()) / E;
+                for (int64_t r = 0; r < n; ++r) {
+                    job.prompt.push_back(id);
+                    job.keys.push_back(image_row_key(hash, r));
+                    job.image_rows.push_back(rows->data() + r * E);
+                }
+                job.images.push_back(rows);
+            } else {
+                job.prompt.push_back(id);
+                job.keys.push_back(token_key(id));
+                job.image_rows.push_back(nullptr);
+            }
+        }
+        if (next != images.size())
+            return make_error(ErrorCode::Internal, "the template placed " + std::to_string(next) + " of " +
+                                                       std::to_string(images.size()) + " images");
         return {};
     }
 

@@ -314,6 +314,56 @@ private slots:
         QVERIFY(engine.stats().weights_bytes > 1000000);
     }
 
+    void imagesInMessagesMatchTheVisionGolden() {
+        // The Kimi-VL pair of the conformance data through the Engine: the chart in a user
+        // message, rendered with the Kimi-VL template, must give llama.cpp's 24 greedy tokens.
+        FOLIO_REQUIRE_CONFORMANCE(dir);
+        QFile f(dir + QStringLiteral("/goldens/vision.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonDocument doc = QJsonDocument::fromJson(f.readAll());
+        std::vector<int32_t> expected;
+        for (const auto& v : doc.object()[QStringLiteral("generated")].toArray())
+            expected.push_back(v.toInt());
+        QCOMPARE(expected.size(), size_t(24));
+        Engine engine;
+        ModelSpec spec;
+        spec.gguf = (dir + QStringLiteral("/models/ds2-vl-text-f32.gguf")).toStdString();
+        spec.mmproj = (dir + QStringLiteral("/models/kimivl-mmproj-f32.gguf")).toStdString();
+        spec.threads = 2;
+        QVERIFY(engine.load_sync(spec).has_value());
+        const SessionId s = engine.create_session();
+        Message m;
+        m.role = "user";
+        m.content = "What does this chart show?";
+        m.images.push_back({(dir + QStringLiteral("/models/chart.png")).toStdString(), 0, 0, {}});
+        Collected out;
+        Request r = makeRequest({}, 24, out);
+        r.messages = {m};
+        engine.wait(engine.submit(s, r));
+        QVERIFY2(out.errors.empty(), out.errors.empty() ? "" : out.errors[0].c_str());
+        QCOMPARE(out.stats.prompt_tokens, int64_t(92)); // 7 + 48 image rows + 37, README §3
+        QCOMPARE(out.ids, expected);
+        // Asking again about the same picture reuses its cached rows (content-hash keys).
+        Collected again;
+        Request r2 = makeRequest({}, 4, again);
+        Message m2 = m;
+        m2.content = "What does this chart show? Be brief.";
+        r2.messages = {m2};
+        engine.wait(engine.submit(s, r2));
+        QVERIFY2(again.stats.reused_tokens >= 55, qPrintable(QString::number(again.stats.reused_tokens)));
+        // Without a projector, images are a clear error.
+        Engine textOnly;
+        ModelSpec t;
+        t.gguf = spec.gguf;
+        QVERIFY(textOnly.load_sync(t).has_value());
+        Collected noVision;
+        Request r3 = makeRequest({}, 2, noVision);
+        r3.messages = {m};
+        const SessionId s3 = textOnly.create_session();
+        textOnly.wait(textOnly.submit(s3, r3));
+        QVERIFY(!noVision.errors.empty() && noVision.errors[0].find("mmproj") != std::string::npos);
+    }
+
     void errorsArriveThroughCallbacks() {
         Engine engine;
         Collected noModel;

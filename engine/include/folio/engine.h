@@ -59,9 +59,18 @@ struct Sampling {
 // so greedy output is the same as without speculation.
 enum class SpeculationMode { Off, PromptLookup, DraftModel };
 
+// An image attached to a message: a file (PNG, JPEG, BMP, GIF) or raw RGB8 pixels (e.g. a
+// rendered PDF page).
+struct ImageInput {
+    std::string path;
+    int width = 0, height = 0;
+    std::vector<uint8_t> rgb; // width * height * 3 bytes when path is empty
+};
+
 struct Message {
     std::string role; // system | user | assistant | tool
     std::string content;
+    std::vector<ImageInput> images; // user messages, with a vision projector (ModelSpec::mmproj)
 };
 
 struct RequestStats {
