@@ -75,8 +75,11 @@ int run_bench_serve(const BenchServeOptions& o, std::FILE* out) {
         return 1;
     }
     if (facts->context_limit < o.background_prefill + 64) {
-        std::fprintf(stderr, "error: the model's context (%lld) is too small for a %lld-token background prefill\n",
-                     static_cast<long long>(facts->context_limit), static_cast<long long>(o.background_prefill));
+        std::fprintf(
+            stderr,
+            "error: the model's context (%lld) is too small for a %lld-token background prefill\n",
+            static_cast<long long>(facts->context_limit),
+            static_cast<long long>(o.background_prefill));
         return 1;
     }
     std::mt19937 rng(7);
@@ -87,7 +90,8 @@ int run_bench_serve(const BenchServeOptions& o, std::FILE* out) {
             t = tok(rng);
         return v;
     };
-    std::fprintf(out, "model: %s (%s), %d threads\n\n", facts->name.c_str(), facts->architecture.c_str(), o.threads);
+    std::fprintf(out, "model: %s (%s), %d threads\n\n", facts->name.c_str(),
+                 facts->architecture.c_str(), o.threads);
 
     // 1. Interactive decode latency, idle.
     const auto question = random_tokens(64);
@@ -122,11 +126,15 @@ int run_bench_serve(const BenchServeOptions& o, std::FILE* out) {
     const double busy_ms = median(busy.gaps_during_background);
     std::fprintf(out, "interactive decode latency (median per token):\n");
     std::fprintf(out, "  idle:                                   %8.2f ms\n", idle_ms);
-    std::fprintf(out, "  during a %lld-token background prefill: %8.2f ms  (%.2fx idle, %zu tokens measured)\n",
-                 static_cast<long long>(o.background_prefill), busy_ms, idle_ms > 0 ? busy_ms / idle_ms : 0.0,
-                 busy.gaps_during_background.size());
-    std::fprintf(out, "  background prefill: %.1f s in all (%.1f t/s), of which %.1f s shared with the chat\n\n",
-                 bg_seconds, bg.stats.prefill_tps, shared_seconds);
+    std::fprintf(
+        out,
+        "  during a %lld-token background prefill: %8.2f ms  (%.2fx idle, %zu tokens measured)\n",
+        static_cast<long long>(o.background_prefill), busy_ms,
+        idle_ms > 0 ? busy_ms / idle_ms : 0.0, busy.gaps_during_background.size());
+    std::fprintf(
+        out,
+        "  background prefill: %.1f s in all (%.1f t/s), of which %.1f s shared with the chat\n\n",
+        bg_seconds, bg.stats.prefill_tps, shared_seconds);
 
     // 3. Prompt lookup on a quoting task: the context holds a passage twice, the model goes on.
     auto passage = random_tokens(200);
@@ -153,12 +161,15 @@ int run_bench_serve(const BenchServeOptions& o, std::FILE* out) {
         engine.close_session(s);
     }
     std::fprintf(out, "prompt lookup on a quoting task (%d greedy tokens):\n", o.lookup_tokens);
-    std::fprintf(out, "  off: %.2f t/s   lookup: %.2f t/s   speed-up %.2fx   acceptance %.2f (%lld of %lld drafts)   "
-                 "same output: %s\n",
-                 tps[0], tps[1], tps[0] > 0 ? tps[1] / tps[0] : 0.0,
-                 spec_stats.spec_drafted ? double(spec_stats.spec_accepted) / spec_stats.spec_drafted : 0.0,
-                 static_cast<long long>(spec_stats.spec_accepted), static_cast<long long>(spec_stats.spec_drafted),
-                 outputs[0] == outputs[1] ? "yes" : "NO");
+    std::fprintf(
+        out,
+        "  off: %.2f t/s   lookup: %.2f t/s   speed-up %.2fx   acceptance %.2f (%lld of %lld "
+        "drafts)   "
+        "same output: %s\n",
+        tps[0], tps[1], tps[0] > 0 ? tps[1] / tps[0] : 0.0,
+        spec_stats.spec_drafted ? double(spec_stats.spec_accepted) / spec_stats.spec_drafted : 0.0,
+        static_cast<long long>(spec_stats.spec_accepted),
+        static_cast<long long>(spec_stats.spec_drafted), outputs[0] == outputs[1] ? "yes" : "NO");
     return outputs[0] == outputs[1] ? 0 : 1;
 }
 

@@ -41,7 +41,8 @@ BandwidthResult measure_read_bandwidth(size_t bytes, int threads, int reps) {
         sink = sink + total;
         double secs = std::chrono::duration<double>(t1 - t0).count();
         if (secs > 0)
-            result.gb_per_s = std::max(result.gb_per_s, static_cast<double>(result.bytes) / secs / 1e9);
+            result.gb_per_s =
+                std::max(result.gb_per_s, static_cast<double>(result.bytes) / secs / 1e9);
     }
     (void)sink;
     return result;

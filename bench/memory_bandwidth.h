@@ -7,8 +7,8 @@
 namespace folio::bench {
 
 struct BandwidthResult {
-    double gb_per_s = 0;   // best of the repetitions, 1 GB = 1e9 bytes
-    size_t bytes = 0;      // bytes read per repetition
+    double gb_per_s = 0; // best of the repetitions, 1 GB = 1e9 bytes
+    size_t bytes = 0;    // bytes read per repetition
     int threads = 1;
 };
 

@@ -120,10 +120,11 @@ void MainWindow::startEngine() {
         if (--modelLoads_ == 0)
             onBusyChanged();
     });
-    connect(worker_, &EngineWorker::progress, this, [this](qint64 id, qint64 done, qint64 total, double eta) {
-        if (id == currentRequest_)
-            chat_->setPrefillProgress(done, total, eta);
-    });
+    connect(worker_, &EngineWorker::progress, this,
+            [this](qint64 id, qint64 done, qint64 total, double eta) {
+                if (id == currentRequest_)
+                    chat_->setPrefillProgress(done, total, eta);
+            });
     connect(worker_, &EngineWorker::tokenArrived, this, [this](qint64 id, const QString& text) {
         if (id == currentRequest_)
             chat_->appendToLast(text);
@@ -150,16 +151,16 @@ void MainWindow::startEngine() {
         setState(tr("ready"));
         Q_EMIT answerFinished(st.stopReason);
     });
-    connect(worker_, &EngineWorker::statsUpdated, this, [this](const EngineStatsQ& st) {
-        devices_->setEngineStats(st);
-    });
+    connect(worker_, &EngineWorker::statsUpdated, this,
+            [this](const EngineStatsQ& st) { devices_->setEngineStats(st); });
     connect(chat_, &ChatPane::sendRequested, this, &MainWindow::onSend);
     connect(chat_, &ChatPane::stopRequested, this, [this] {
         if (currentRequest_)
             Q_EMIT requestCancel(currentRequest_);
     });
     engineThread_->start();
-    QMetaObject::invokeMethod(worker_, [w = worker_] { w->startStatsTimer(500); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        worker_, [w = worker_] { w->startStatsTimer(500); }, Qt::QueuedConnection);
 }
 
 void MainWindow::ask(const QString& question) {
@@ -269,7 +270,8 @@ void MainWindow::openModel(const QString& path) {
         } else {
             modelLabel_->setText(tr("No model loaded"));
             statusBar()->showMessage(r.error, 10000);
-            chat_->appendMessage(ChatMessage::Role::Notice, tr("Cannot open model: %1").arg(r.error));
+            chat_->appendMessage(ChatMessage::Role::Notice,
+                                 tr("Cannot open model: %1").arg(r.error));
         }
         if (--modelLoads_ == 0)
             onBusyChanged();
@@ -277,7 +279,9 @@ void MainWindow::openModel(const QString& path) {
     watcher->setFuture(inspectModelAsync(path));
 }
 
-bool MainWindow::isBusy() const { return documents_->pendingLoads() > 0 || modelLoads_ > 0; }
+bool MainWindow::isBusy() const {
+    return documents_->pendingLoads() > 0 || modelLoads_ > 0;
+}
 
 void MainWindow::onBusyChanged() {
     if (isBusy()) {
@@ -288,13 +292,17 @@ void MainWindow::onBusyChanged() {
     }
 }
 
-void MainWindow::setState(const QString& state) { stateLabel_->setText(state); }
+void MainWindow::setState(const QString& state) {
+    stateLabel_->setText(state);
+}
 
 void MainWindow::chooseDocuments() {
     QSettings settings;
-    const QString dir = settings.value(QStringLiteral("documents/lastDir"),
-                                       QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
-                            .toString();
+    const QString dir =
+        settings
+            .value(QStringLiteral("documents/lastDir"),
+                   QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+            .toString();
     const QStringList paths = QFileDialog::getOpenFileNames(
         this, tr("Open documents"), dir,
         tr("Documents (*.pdf *.png *.jpg *.jpeg *.bmp *.gif);;All files (*)"));
@@ -313,9 +321,10 @@ void MainWindow::chooseModel() {
 
 void MainWindow::exportTranscript() {
     const QString defaultPath =
-        QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation) + QStringLiteral("/folio-chat.md");
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export chat"), defaultPath,
-                                                      tr("Markdown (*.md)"));
+        QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation) +
+        QStringLiteral("/folio-chat.md");
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export chat"), defaultPath, tr("Markdown (*.md)"));
     if (path.isEmpty())
         return;
     const QString error =
@@ -330,18 +339,20 @@ void MainWindow::updateRecentMenu() {
     recentMenu_->clear();
     const QStringList recent = QSettings().value(QLatin1String(kRecentKey)).toStringList();
     for (const QString& path : recent) {
-        recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] { openDocuments({path}); })
+        recentMenu_
+            ->addAction(QFileInfo(path).fileName(), this, [this, path] { openDocuments({path}); })
             ->setToolTip(path);
     }
     recentMenu_->setEnabled(!recent.isEmpty());
 }
 
 void MainWindow::about() {
-    QMessageBox::about(this, tr("About Folio"),
-                       tr("<h3>Folio %1</h3><p>A local workbench for long documents and charts.</p>"
-                          "<p>Kernels: %2</p><p>License: GPL-3.0-or-later.</p>")
-                           .arg(QString::fromLatin1(version_string()),
-                                QString::fromStdString(describe_kernel_path(detect_cpu_features()))));
+    QMessageBox::about(
+        this, tr("About Folio"),
+        tr("<h3>Folio %1</h3><p>A local workbench for long documents and charts.</p>"
+           "<p>Kernels: %2</p><p>License: GPL-3.0-or-later.</p>")
+            .arg(QString::fromLatin1(version_string()),
+                 QString::fromStdString(describe_kernel_path(detect_cpu_features()))));
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -25,7 +25,8 @@ std::optional<std::string> Args::take_value(const std::string& name) {
                 return std::nullopt;
             }
             std::string value = args_[i + 1];
-            args_.erase(args_.begin() + static_cast<long>(i), args_.begin() + static_cast<long>(i) + 2);
+            args_.erase(args_.begin() + static_cast<long>(i),
+                        args_.begin() + static_cast<long>(i) + 2);
             return value;
         }
         if (a.size() > name.size() + 1 && a.compare(0, name.size(), name) == 0 &&

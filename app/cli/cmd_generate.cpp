@@ -106,8 +106,8 @@ int cmd_generate(std::vector<std::string> args) {
         m.options.max_tokens = r.max_tokens;
         m.options.stop = r.stop;
         m.options.ignore_eos = r.ignore_eos;
-        m.options.sampling = {s.temperature, s.top_k, s.top_p, s.min_p, s.repetition_penalty,
-                              s.presence_penalty, 64, s.seed};
+        m.options.sampling = {s.temperature,      s.top_k, s.top_p, s.min_p, s.repetition_penalty,
+                              s.presence_penalty, 64,      s.seed};
         m.ids_only = ids_only;
         m.quiet = quiet;
         m.print_stats = print_stats;
@@ -156,11 +156,13 @@ int cmd_generate(std::vector<std::string> args) {
             std::printf("%s%d", i ? "," : "", ids[i]);
     std::printf("\n");
     if (print_stats)
-        std::printf("stats: ttft_ms=%.2f prefill_tps=%.2f decode_tps=%.2f spec_accept=%.3f spec_drafted=%lld "
+        std::printf("stats: ttft_ms=%.2f prefill_tps=%.2f decode_tps=%.2f spec_accept=%.3f "
+                    "spec_drafted=%lld "
                     "prompt_tokens=%lld generated=%lld stop=%s\n",
                     stats.ttft_ms, stats.prefill_tps, stats.decode_tps,
                     stats.spec_drafted > 0 ? double(stats.spec_accepted) / stats.spec_drafted : 0.0,
-                    static_cast<long long>(stats.spec_drafted), static_cast<long long>(stats.prompt_tokens),
+                    static_cast<long long>(stats.spec_drafted),
+                    static_cast<long long>(stats.prompt_tokens),
                     static_cast<long long>(stats.generated_tokens), stats.stop_reason.c_str());
     else if (!quiet)
         std::fprintf(stderr, "prompt %lld tokens, %.2f t/s; generated %lld tokens, %.2f t/s\n",

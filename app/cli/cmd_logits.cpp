@@ -21,7 +21,8 @@ namespace {
 
 bool write_floats(const std::string& path, const float* data, size_t count) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(count * sizeof(float)));
+    out.write(reinterpret_cast<const char*>(data),
+              static_cast<std::streamsize>(count * sizeof(float)));
     out.close();
     return static_cast<bool>(out);
 }
@@ -36,7 +37,8 @@ int eval_prompt(const DecoderModel& model, const std::string& mmproj,
     auto prompt = prepare_media_prompt(model, *tok, mmproj, images, text, opt.kernels.n_threads);
     if (!prompt)
         return fail(prompt.error().to_string());
-    DecoderState state = make_decoder_state(model.config, std::max<int64_t>(prompt->n_positions, 1));
+    DecoderState state =
+        make_decoder_state(model.config, std::max<int64_t>(prompt->n_positions, 1));
     DecoderScratch scratch;
     Status s = eval_media_chunks(model, state, scratch, prompt->chunks, prompt->images, opt, last);
     if (!s)
@@ -129,10 +131,12 @@ int cmd_logits(std::vector<std::string> args) {
     std::vector<int32_t> order(static_cast<size_t>(V));
     std::iota(order.begin(), order.end(), 0);
     const int64_t k = std::clamp<int64_t>(top ? *top : 5, 1, V);
-    std::partial_sort(order.begin(), order.begin() + k, order.end(),
-                      [&](int32_t x, int32_t y) { return last[x] > last[y] || (last[x] == last[y] && x < y); });
+    std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](int32_t x, int32_t y) {
+        return last[x] > last[y] || (last[x] == last[y] && x < y);
+    });
     for (int64_t i = 0; i < k; ++i)
-        std::printf("top%lld id=%d logit=%.6f\n", static_cast<long long>(i + 1), order[i], last[order[i]]);
+        std::printf("top%lld id=%d logit=%.6f\n", static_cast<long long>(i + 1), order[i],
+                    last[order[i]]);
     return 0;
 }
 

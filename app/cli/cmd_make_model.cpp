@@ -45,8 +45,8 @@ int cmd_make_model(std::vector<std::string> args) {
     if (!s)
         return fail(s.error().to_string());
     if (!quiet)
-        std::printf("wrote %s (%s %s %s, seed %llu)\n", o.out.c_str(), o.arch.c_str(), o.preset.c_str(),
-                    o.type.c_str(), static_cast<unsigned long long>(o.seed));
+        std::printf("wrote %s (%s %s %s, seed %llu)\n", o.out.c_str(), o.arch.c_str(),
+                    o.preset.c_str(), o.type.c_str(), static_cast<unsigned long long>(o.seed));
     return 0;
 }
 

@@ -12,7 +12,8 @@ int cmd_sysinfo(std::vector<std::string> args) {
     Args a(std::move(args));
     auto rest = a.positionals();
     if (!a.ok() || !rest.empty())
-        return usage_error(*find_command("sysinfo"), a.ok() ? "unexpected argument " + rest[0] : a.error());
+        return usage_error(*find_command("sysinfo"),
+                           a.ok() ? "unexpected argument " + rest[0] : a.error());
     SystemInfo info = query_system_info();
     std::printf("cpu: %s\n", info.cpu_model.c_str());
     std::printf("logical cores: %d\n", info.logical_cores);

@@ -23,13 +23,16 @@ namespace {
 // Keep sorted by name. Later issues add: info, logits, tokenize, generate, bench, make-model,
 // bench-kernels, quantize, summarize, serve.
 const std::array kCommands = {
-    Command{"bench", "bench -m F.gguf [-p 512] [-n 64] [-t 2] [-r 3] [--ctx 4096,32768]   prefill/decode tokens per second",
+    Command{"bench",
+            "bench -m F.gguf [-p 512] [-n 64] [-t 2] [-r 3] [--ctx 4096,32768]   prefill/decode "
+            "tokens per second",
             cmd_bench},
     Command{"bench-kernels",
             "bench-kernels [-t N] [--rows R] [--cols C]   matvec GB/s vs memory bandwidth, GFLOP/s",
             cmd_bench_kernels},
     Command{"bench-serve",
-            "bench-serve -m F.gguf [-t 2] [--bg-prefill 16384] [-n 128]   scheduler latency and speculation",
+            "bench-serve -m F.gguf [-t 2] [--bg-prefill 16384] [-n 128]   scheduler latency and "
+            "speculation",
             cmd_bench_serve},
     Command{"bench-tokenizer",
             "bench-tokenizer -m F.gguf [--text-file F]   tokenizer MB/s and tokens/s (1 thread)",
@@ -38,12 +41,13 @@ const std::array kCommands = {
             "bench-vision [--mmproj P.gguf] [-t 2]   kimivl vision encode time of a 1280x720 "
             "screenshot",
             cmd_bench_vision},
-    Command{"generate",
-            "generate -m F.gguf (-p TEXT | --tokens 1,2,3) [-n N] [--temp T] [--seed S] [--top-k K] "
-            "[--top-p P] [--min-p P] [--repeat-penalty R] [--stop S] [--chat] [--system S] [--ids] "
-            "[--ignore-eos] [--spec off|lookup|draft:F.gguf] [--stats] [-c CTX] [-t N] "
-            "[--mmproj P.gguf --image I.png ...]   generate text",
-            cmd_generate},
+    Command{
+        "generate",
+        "generate -m F.gguf (-p TEXT | --tokens 1,2,3) [-n N] [--temp T] [--seed S] [--top-k K] "
+        "[--top-p P] [--min-p P] [--repeat-penalty R] [--stop S] [--chat] [--system S] [--ids] "
+        "[--ignore-eos] [--spec off|lookup|draft:F.gguf] [--stats] [-c CTX] [-t N] "
+        "[--mmproj P.gguf --image I.png ...]   generate text",
+        cmd_generate},
     Command{"image-embd",
             "image-embd --mmproj P.gguf --image I.png [--dump OUT.f32] [-t N]   kimivl image "
             "embeddings (vision encoder + projector)",
@@ -57,7 +61,8 @@ const std::array kCommands = {
             "[--mla auto|naive|absorbed]   evaluate tokens, print the top logits",
             cmd_logits},
     Command{"make-model",
-            "make-model --arch deepseek2|kimi-linear|deepseek32|kimi-hybrid|kimivl [--n-embd-text N] --preset tiny|small|bench --type f32|f16|q8_0|q4_k_m|mxfp4-moe "
+            "make-model --arch deepseek2|kimi-linear|deepseek32|kimi-hybrid|kimivl [--n-embd-text "
+            "N] --preset tiny|small|bench --type f32|f16|q8_0|q4_k_m|mxfp4-moe "
             "--seed N --out F.gguf   random-weights test model",
             cmd_make_model},
     Command{"sysinfo", "sysinfo                      CPU, SIMD kernels and memory of this machine",
@@ -69,7 +74,9 @@ const std::array kCommands = {
 
 } // namespace
 
-std::span<const Command> commands() { return kCommands; }
+std::span<const Command> commands() {
+    return kCommands;
+}
 
 const Command* find_command(const std::string& name) {
     for (const Command& c : kCommands)
@@ -84,7 +91,8 @@ int fail(const std::string& message) {
 }
 
 int usage_error(const Command& command, const std::string& message) {
-    std::fprintf(stderr, "usage error: %s\nusage: folio-cli %s\n", message.c_str(), command.synopsis);
+    std::fprintf(stderr, "usage error: %s\nusage: folio-cli %s\n", message.c_str(),
+                 command.synopsis);
     return 2;
 }
 

@@ -22,7 +22,8 @@ int main(int argc, char** argv) {
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/folio/icons/folio.svg")));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Folio: ask questions about long reports and charts."));
+    parser.setApplicationDescription(
+        QStringLiteral("Folio: ask questions about long reports and charts."));
     parser.addHelpOption();
     parser.addVersionOption();
     QCommandLineOption screenshot(QStringLiteral("screenshot"),
@@ -30,14 +31,16 @@ int main(int argc, char** argv) {
                                   QStringLiteral("png"));
     QCommandLineOption model(QStringLiteral("model"), QStringLiteral("GGUF model to open."),
                              QStringLiteral("gguf"));
-    QCommandLineOption ask(QStringLiteral("ask"),
-                           QStringLiteral("Once the model is loaded, ask <question> (with --screenshot: "
-                                          "the shot is taken when the answer is complete)."),
-                           QStringLiteral("question"));
+    QCommandLineOption ask(
+        QStringLiteral("ask"),
+        QStringLiteral("Once the model is loaded, ask <question> (with --screenshot: "
+                       "the shot is taken when the answer is complete)."),
+        QStringLiteral("question"));
     parser.addOption(screenshot);
     parser.addOption(model);
     parser.addOption(ask);
-    parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("PDFs and images to open."),
+    parser.addPositionalArgument(QStringLiteral("files"),
+                                 QStringLiteral("PDFs and images to open."),
                                  QStringLiteral("[files...]"));
     parser.process(app);
 
@@ -77,7 +80,8 @@ int main(int argc, char** argv) {
             }
             window.ask(question);
         };
-        QObject::connect(&window, &folio::ui::MainWindow::idle, &window, askNow, Qt::SingleShotConnection);
+        QObject::connect(&window, &folio::ui::MainWindow::idle, &window, askNow,
+                         Qt::SingleShotConnection);
     }
     return app.exec();
 }

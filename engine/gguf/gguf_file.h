@@ -50,8 +50,8 @@ size_t value_type_size(ValueType t);
 // strings into `strings`.
 struct ArrayValue {
     ValueType element_type = ValueType::U8;
-    std::vector<int64_t> ints;      // U8 I8 U16 I16 U32 I32 I64 (U64 stored bit-cast) and Bool
-    std::vector<double> floats;     // F32 F64
+    std::vector<int64_t> ints;  // U8 I8 U16 I16 U32 I32 I64 (U64 stored bit-cast) and Bool
+    std::vector<double> floats; // F32 F64
     std::vector<std::string> strings;
     size_t size() const;
 };
@@ -76,8 +76,8 @@ struct TensorInfo {
     uint32_t n_dims = 0;
     std::array<int64_t, 4> ne{1, 1, 1, 1}; // ggml order: ne[0] contiguous
     DType type = DType::F32;
-    uint64_t offset = 0;     // relative to the data section
-    uint64_t size_bytes = 0; // payload size (unpadded)
+    uint64_t offset = 0;           // relative to the data section
+    uint64_t size_bytes = 0;       // payload size (unpadded)
     const uint8_t* data = nullptr; // points into the mapping
     int64_t n_elements() const { return ne[0] * ne[1] * ne[2] * ne[3]; }
     size_t row_bytes() const { return dtype_row_bytes(type, static_cast<uint64_t>(ne[0])); }

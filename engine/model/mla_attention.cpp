@@ -220,13 +220,15 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& L, uint32_t il, D
             const int64_t groups = n_dense == 1 ? std::min<int64_t>(H, threads) : 1;
             const int64_t blocks = (n_dense + queries_per_task - 1) / queries_per_task;
             const int64_t tasks = blocks * groups;
-#pragma omp parallel num_threads(static_cast<int>(std::min<int64_t>(threads, tasks))) if (threads > 1 && tasks > 1)
+#pragma omp parallel num_threads(                                                                  \
+    static_cast <int>(std::min <int64_t>(threads, tasks))) if (threads > 1 && tasks > 1)
             {
                 std::vector<float> scratch;
 #pragma omp for schedule(dynamic, 1)
                 for (int64_t task = 0; task < tasks; ++task) {
                     const int64_t blk = task / groups, g = task % groups;
-                    const int64_t q0 = blk * queries_per_task, q1 = std::min(n_dense, q0 + queries_per_task);
+                    const int64_t q0 = blk * queries_per_task,
+                                  q1 = std::min(n_dense, q0 + queries_per_task);
                     const int64_t h0 = g * H / groups, h1 = (g + 1) * H / groups;
                     MqaBlock b;
                     b.q = s.qabs.data() + (q0 * H + h0) * row;

@@ -6,11 +6,13 @@ namespace folio {
 
 Expected<float*> MlaCache::append(uint32_t layer, int64_t n) {
     if (layer >= layers_.size())
-        return make_error(ErrorCode::Internal, "cache layer " + std::to_string(layer) + " out of range");
+        return make_error(ErrorCode::Internal,
+                          "cache layer " + std::to_string(layer) + " out of range");
     if (n_tokens_ + n > max_tokens_)
         return make_error(ErrorCode::InvalidArgument,
-                          "context is full: " + std::to_string(n_tokens_) + " + " + std::to_string(n) +
-                              " tokens exceed the limit of " + std::to_string(max_tokens_));
+                          "context is full: " + std::to_string(n_tokens_) + " + " +
+                              std::to_string(n) + " tokens exceed the limit of " +
+                              std::to_string(max_tokens_));
     std::vector<float>& rows = layers_[layer];
     rows.resize(static_cast<size_t>((n_tokens_ + n) * row_));
     return rows.data() + n_tokens_ * row_;

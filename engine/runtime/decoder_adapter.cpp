@@ -31,7 +31,9 @@ Expected<std::shared_ptr<DecoderHandle>> load_decoder_handle(const std::string& 
     return h;
 }
 
-const DecoderFacts& decoder_facts(const DecoderHandle& h) { return h.facts; }
+const DecoderFacts& decoder_facts(const DecoderHandle& h) {
+    return h.facts;
+}
 
 bool prefault_weights(const DecoderHandle& h, const std::function<void(double)>& progress,
                       const std::function<bool()>& cancelled) {
@@ -58,7 +60,9 @@ bool prefault_weights(const DecoderHandle& h, const std::function<void(double)>&
         progress(1.0);
     return true;
 }
-const tokenizer::Tokenizer& decoder_tokenizer(const DecoderHandle& h) { return h.tok; }
+const tokenizer::Tokenizer& decoder_tokenizer(const DecoderHandle& h) {
+    return h.tok;
+}
 
 Expected<tokenizer::TemplateKind> decoder_chat_template(const DecoderHandle& h) {
     FOLIO_TRY(tmpl, h.model->file->get_string("tokenizer.chat_template"));
@@ -66,22 +70,40 @@ Expected<tokenizer::TemplateKind> decoder_chat_template(const DecoderHandle& h) 
     return tokenizer::detect_chat_template(tmpl.value_or(""), pre.value_or(""));
 }
 
-uint64_t decoder_weight_bytes(const DecoderHandle& h) { return h.model->file->file_size(); }
+uint64_t decoder_weight_bytes(const DecoderHandle& h) {
+    return h.model->file->file_size();
+}
 
 std::unique_ptr<DecoderSequence> new_sequence(const DecoderHandle& h, int64_t max_tokens) {
     return std::unique_ptr<DecoderSequence>(
         new DecoderSequence{make_decoder_state(h.model->config, max_tokens), {}});
 }
 
-void destroy_sequence(DecoderSequence* s) { delete s; }
-int64_t sequence_length(const DecoderSequence& s) { return s.state.size(); }
-size_t sequence_bytes(const DecoderSequence& s) { return s.state.bytes(); }
-bool sequence_can_truncate_to(const DecoderSequence& s, int64_t n) { return s.state.can_truncate_to(n); }
-Status truncate_sequence(DecoderSequence& s, int64_t n) { return s.state.truncate(n); }
-void checkpoint_sequence(DecoderSequence& s) { s.state.checkpoint(); }
-int64_t sequence_checkpoint(const DecoderSequence& s) { return s.state.checkpoint_position(); }
+void destroy_sequence(DecoderSequence* s) {
+    delete s;
+}
+int64_t sequence_length(const DecoderSequence& s) {
+    return s.state.size();
+}
+size_t sequence_bytes(const DecoderSequence& s) {
+    return s.state.bytes();
+}
+bool sequence_can_truncate_to(const DecoderSequence& s, int64_t n) {
+    return s.state.can_truncate_to(n);
+}
+Status truncate_sequence(DecoderSequence& s, int64_t n) {
+    return s.state.truncate(n);
+}
+void checkpoint_sequence(DecoderSequence& s) {
+    s.state.checkpoint();
+}
+int64_t sequence_checkpoint(const DecoderSequence& s) {
+    return s.state.checkpoint_position();
+}
 
-int64_t decoder_embedding_size(const DecoderHandle& h) { return h.model->config.n_embd; }
+int64_t decoder_embedding_size(const DecoderHandle& h) {
+    return h.model->config.n_embd;
+}
 
 Status embed_tokens(const DecoderHandle& h, const int32_t* tokens, int64_t n, float* out) {
     return decoder_embed_tokens(*h.model, tokens, n, out, KernelContext{1, KernelPath::Auto});

@@ -40,13 +40,16 @@ enum class Stop { Eos, StopString, Length, Cancelled, Error };
 // image's content hash and the row index (bit 63 set): prefix reuse then compares images by
 // content, not by their shared placeholder token.
 constexpr uint64_t kImageKeyBit = 1ull << 63;
-uint64_t token_key(int32_t id) { return static_cast<uint32_t>(id); }
+uint64_t token_key(int32_t id) {
+    return static_cast<uint32_t>(id);
+}
 uint64_t image_row_key(uint64_t hash, int64_t row) {
     return kImageKeyBit | ((hash * 0x100000001b3ull + static_cast<uint64_t>(row)) & ~kImageKeyBit);
 }
 
 uint64_t content_hash(const vision::RgbImage& img) {
-    uint64_t h = 0xcbf29ce484222325ull ^ (static_cast<uint64_t>(img.width) << 32) ^ static_cast<uint64_t>(img.height);
+    uint64_t h = 0xcbf29ce484222325ull ^ (static_cast<uint64_t>(img.width) << 32) ^
+                 static_cast<uint64_t>(img.height);
     for (uint8_t b : img.rgb) {
         h ^= b;
         h *= 0x100000001b3ull;
@@ -103,7 +106,7 @@ struct Engine::Impl {
     std::condition_variable done_cv; // wakes wait()
     bool quit = false;
     std::shared_ptr<DecoderHandle> model;
-    std::shared_ptr<DecoderHandle> draft; // optional draft model (same vocabulary)
+    std::shared_ptr<DecoderHandle> draft;        // optional draft model (same vocabulary)
     std::shared_ptr<vision::VisionModel> vision; // optional projector (ModelSpec::mmproj)
     // Image embeddings by content hash, so a document's page images are encoded once.
     std::map<uint64_t, std::shared_ptr<const std::vector<float>>> image_cache;
@@ -135,7 +138,8 @@ struct Engine::Impl {
             if (options.worker_nice != 0) {
                 // Threads this one creates (the OpenMP team) inherit its nice value.
                 const auto tid = static_cast<id_t>(syscall(SYS_gettid));
-                setpriority(PRIO_PROCESS, tid, getpriority(PRIO_PROCESS, tid) + options.worker_nice);
+                setpriority(PRIO_PROCESS, tid,
+                            getpriority(PRIO_PROCESS, tid) + options.worker_nice);
             }
             run();
         });
@@ -155,7 +159,9 @@ struct Engine::Impl {
     void run() {
         for (;;) {
             std::unique_lock lk(m);
-            cv.wait(lk, [&] { return quit || load_request || unload_request || runnable() != nullptr; });
+            cv.wait(lk, [&] {
+                return quit || load_request || unload_request || runnable() != nullptr;
+            });
             if (quit)
                 break;
             if (load_request || unload_request) {
@@ -283,9 +289,10 @@ struct Engine::Impl {
             if (!d)
                 draft_error = d.error();
             else if (!same_vocabulary(decoder_tokenizer(**loaded), decoder_tokenizer(**d)))
-                draft_error = make_error(ErrorCode::InvalidArgument,
-                                         spec->draft_gguf + ": the draft model's vocabulary differs from " +
-                                             spec->gguf + "'s");
+                draft_error =
+                    make_error(ErrorCode::InvalidArgument,
+                               spec->draft_gguf + ": the draft model's vocabulary differs from " +
+                                   spec->gguf + "'s");
             else
                 draft_handle = *d;
         }
@@ -295,10 +302,11 @@ struct Engine::Impl {
             if (!v)
                 draft_error = v.error();
             else if (static_cast<int64_t>(v->hp.n_embd_text) != decoder_embedding_size(**loaded))
-                draft_error = make_error(ErrorCode::InvalidArgument,
-                                         spec->mmproj + ": projects to " + std::to_string(v->hp.n_embd_text) +
-                                             " values, the text model's rows have " +
-                                             std::to_string(decoder_embedding_size(**loaded)));
+                draft_error =
+                    make_error(ErrorCode::InvalidArgument,
+                               spec->mmproj + ": projects to " + std::to_string(v->hp.n_embd_text) +
+                                   " values, the text model's rows have " +
+                                   std::to_string(decoder_embedding_size(**loaded)));
             else
                 vision_model = std::make_shared<vision::VisionModel>(std::move(*v));
         }
@@ -309,7 +317,8 @@ struct Engine::Impl {
                 return quit || load_request.has_value() || unload_request;
             };
             if (!prefault_weights(**loaded, progress, superseded))
-                draft_error = make_error(ErrorCode::Cancelled, spec->gguf + ": loading was cancelled");
+                draft_error =
+                    make_error(ErrorCode::Cancelled, spec->gguf + ": loading was cancelled");
         }
         lk.lock();
         loading = false;
@@ -339,8 +348,9 @@ struct Engine::Impl {
             }
             auto tmpl = decoder_chat_template(*model);
             f.chat_template = tmpl ? std::string(tokenizer::template_name(*tmpl)) : "";
-            threads = spec->threads > 0 ? spec->threads
-                                        : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+            threads = spec->threads > 0
+                          ? spec->threads
+                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
             f.threads = threads;
             f.draft_name = draft ? decoder_facts(*draft).name : "";
             prefill_chunk = std::max(1, spec->prefill_chunk);
@@ -401,8 +411,9 @@ struct Engine::Impl {
             }
             if (!images.empty()) {
                 if (!vision)
-                    return make_error(ErrorCode::InvalidArgument,
-                                      "the request has images but no vision projector is loaded (mmproj)");
+                    return make_error(
+                        ErrorCode::InvalidArgument,
+                        "the request has images but no vision projector is loaded (mmproj)");
                 if (kind == tokenizer::TemplateKind::KimiK2)
                     kind = tokenizer::TemplateKind::KimiVL; // Kimi-VL: same turns plus media tokens
             }
@@ -422,8 +433,9 @@ struct Engine::Impl {
             return make_error(ErrorCode::InvalidArgument, "the prompt is empty");
         for (int32_t id : job.prompt)
             if (!tok.valid(id))
-                return make_error(ErrorCode::InvalidArgument,
-                                  "prompt token id " + std::to_string(id) + " is outside the vocabulary");
+                return make_error(ErrorCode::InvalidArgument, "prompt token id " +
+                                                                  std::to_string(id) +
+                                                                  " is outside the vocabulary");
         if (static_cast<int64_t>(job.prompt.size()) >= context_limit)
             return make_error(ErrorCode::InvalidArgument,
                               "the prompt has " + std::to_string(job.prompt.size()) +
@@ -470,8 +482,8 @@ struct Engine::Impl {
         if (interleave && prefill_tps_estimate > 0) {
             // Another session is decoding interactively: keep this step about as long as one of
             // its decode steps, so its latency stays close to idle.
-            chunk = std::clamp<int64_t>(static_cast<int64_t>(prefill_tps_estimate * last_decode_step_s), 1,
-                                        prefill_chunk);
+            chunk = std::clamp<int64_t>(
+                static_cast<int64_t>(prefill_tps_estimate * last_decode_step_s), 1, prefill_chunk);
         }
         const int64_t n = std::min(chunk, total - job.prefill_pos);
         const auto t0 = Clock::now();
@@ -486,20 +498,23 @@ struct Engine::Impl {
             for (int64_t i = 0; i < n; ++i)
                 if (const float* img = job.image_rows[job.prefill_pos + i])
                     std::copy(img, img + E, rows.begin() + i * E);
-            FOLIO_CHECK(eval_embeddings(*model, *session.seq, rows.data(), n, false, threads, job.logits));
+            FOLIO_CHECK(
+                eval_embeddings(*model, *session.seq, rows.data(), n, false, threads, job.logits));
         } else {
-            FOLIO_CHECK(eval_tokens(*model, *session.seq, job.prompt.data() + job.prefill_pos, n, false,
-                                    threads, job.logits));
+            FOLIO_CHECK(eval_tokens(*model, *session.seq, job.prompt.data() + job.prefill_pos, n,
+                                    false, threads, job.logits));
         }
         const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
         if (secs > 0)
-            prefill_tps_estimate = prefill_tps_estimate > 0 ? 0.7 * prefill_tps_estimate + 0.3 * (n / secs) : n / secs;
+            prefill_tps_estimate =
+                prefill_tps_estimate > 0 ? 0.7 * prefill_tps_estimate + 0.3 * (n / secs) : n / secs;
         session.tokens.insert(session.tokens.end(), job.keys.begin() + job.prefill_pos,
                               job.keys.begin() + job.prefill_pos + n);
         job.prefill_pos += n;
         job.prefill_tokens_done += n;
         const int64_t todo = total - job.stats.reused_tokens;
-        const double elapsed = std::chrono::duration<double>(Clock::now() - job.prefill_start).count();
+        const double elapsed =
+            std::chrono::duration<double>(Clock::now() - job.prefill_start).count();
         const double eta = job.prefill_tokens_done > 0
                                ? elapsed / job.prefill_tokens_done * (total - job.prefill_pos)
                                : 0.0;
@@ -575,8 +590,9 @@ struct Engine::Impl {
         }
         const int64_t before = sequence_length(*session.seq);
         std::vector<float> rows;
-        FOLIO_CHECK(eval_tokens(*model, *session.seq, batch.data(), static_cast<int64_t>(batch.size()),
-                                batch.size() > 1, threads, rows));
+        FOLIO_CHECK(eval_tokens(*model, *session.seq, batch.data(),
+                                static_cast<int64_t>(batch.size()), batch.size() > 1, threads,
+                                rows));
         const int64_t V = decoder_facts(*model).vocab_size;
         size_t accepted = 0;
         bool finished = false;
@@ -594,7 +610,8 @@ struct Engine::Impl {
                     FOLIO_CHECK(truncate_sequence(*session.seq, before + static_cast<int64_t>(i)));
                     append_ids(session, batch.begin(), batch.begin() + static_cast<long>(i));
                     // Evaluate the model's token to get the logits after it.
-                    FOLIO_CHECK(eval_tokens(*model, *session.seq, &choice, 1, false, threads, job.logits));
+                    FOLIO_CHECK(
+                        eval_tokens(*model, *session.seq, &choice, 1, false, threads, job.logits));
                     session.tokens.push_back(token_key(choice));
                 } else {
                     FOLIO_CHECK(truncate_sequence(*session.seq, before + static_cast<int64_t>(i)));
@@ -615,7 +632,8 @@ struct Engine::Impl {
         }
         append_ids(session, batch.begin(), batch.end());
         const size_t last = batch.size() - 1;
-        job.logits.assign(rows.begin() + static_cast<long>(last * V), rows.begin() + static_cast<long>((last + 1) * V));
+        job.logits.assign(rows.begin() + static_cast<long>(last * V),
+                          rows.begin() + static_cast<long>((last + 1) * V));
         record_decode(job, t0, accepted + 1);
         (void)finished;
         return {};
@@ -627,7 +645,8 @@ struct Engine::Impl {
     }
 
     // The projector output for one image, from the cache when the same pixels were seen.
-    Expected<std::shared_ptr<const std::vector<float>>> embeddings_of(const ImageInput& in, uint64_t* hash) {
+    Expected<std::shared_ptr<const std::vector<float>>> embeddings_of(const ImageInput& in,
+                                                                      uint64_t* hash) {
         Expected<vision::RgbImage> img = in.path.empty()
                                              ? vision::image_from_rgb8(in.width, in.height, in.rgb)
                                              : vision::load_image_file(in.path);
@@ -637,7 +656,8 @@ struct Engine::Impl {
         if (auto it = image_cache.find(*hash); it != image_cache.end())
             return it->second;
         int n_tokens = 0;
-        FOLIO_TRY(rows, vision::encode_image(*vision, *img, KernelContext{threads, KernelPath::Auto}, &n_tokens));
+        FOLIO_TRY(rows, vision::encode_image(*vision, *img,
+                                             KernelContext{threads, KernelPath::Auto}, &n_tokens));
         auto shared = std::make_shared<const std::vector<float>>(std::move(rows));
         image_cache[*hash] = shared;
         image_cache_order.push_back(*hash);
@@ -650,12 +670,14 @@ struct Engine::Impl {
 
     // Replaces each image placeholder token of `ids` by the image's embedding rows (one position
     // per row), between the media start/end tokens the template wrote (GGUF_LAYOUT.md §6.6).
-    Status expand_images(Job& job, const std::vector<int32_t>& ids, const std::vector<const ImageInput*>& images) {
+    Status expand_images(Job& job, const std::vector<int32_t>& ids,
+                         const std::vector<const ImageInput*>& images) {
         const tokenizer::Tokenizer& tok = decoder_tokenizer(*model);
         const auto placeholder = images.empty() ? std::optional<int32_t>()
                                                 : tok.find_token(tokenizer::kKimiImagePlaceholder);
         if (!images.empty() && !placeholder)
-            return make_error(ErrorCode::Unsupported, "the vocabulary has no image placeholder token");
+            return make_error(ErrorCode::Unsupported,
+                              "the vocabulary has no image placeholder token");
         const int64_t E = decoder_embedding_size(*model);
         size_t next = 0;
         for (int32_t id : ids) {
@@ -676,15 +698,17 @@ struct Engine::Impl {
             }
         }
         if (next != images.size())
-            return make_error(ErrorCode::Internal, "the template placed " + std::to_string(next) + " of " +
-                                                       std::to_string(images.size()) + " images");
+            return make_error(ErrorCode::Internal, "the template placed " + std::to_string(next) +
+                                                       " of " + std::to_string(images.size()) +
+                                                       " images");
         return {};
     }
 
     // Greedy draft of up to k tokens by the draft model continuing `context`. The draft
     // sequence is kept in step with the main one: only what changed since the last call is
     // evaluated (everything the first time).
-    Expected<std::vector<int32_t>> draft_with_model(Session& session, const std::vector<int32_t>& context, int k) {
+    Expected<std::vector<int32_t>> draft_with_model(Session& session,
+                                                    const std::vector<int32_t>& context, int k) {
         const DecoderHandle& d = *draft;
         if (!session.draft_seq)
             session.draft_seq = new_sequence(d, context_limit);
@@ -704,7 +728,8 @@ struct Engine::Impl {
         }
         std::vector<float> logits;
         FOLIO_CHECK(eval_tokens(d, *session.draft_seq, context.data() + common,
-                                static_cast<int64_t>(context.size() - common), false, threads, logits));
+                                static_cast<int64_t>(context.size() - common), false, threads,
+                                logits));
         session.draft_tokens.assign(context.begin(), context.end());
         std::vector<int32_t> out;
         for (int i = 0; i < k; ++i) {
@@ -726,7 +751,8 @@ struct Engine::Impl {
         std::lock_guard lk(m);
         const auto now = Clock::now();
         decode_window.push_back({now, secs / std::max<size_t>(1, tokens)});
-        while (!decode_window.empty() && now - decode_window.front().first > std::chrono::seconds(30))
+        while (!decode_window.empty() &&
+               now - decode_window.front().first > std::chrono::seconds(30))
             decode_window.pop_front();
     }
 
@@ -749,7 +775,8 @@ struct Engine::Impl {
         s.stop_reason = kStopNames[static_cast<int>(why)];
         s.text = job.out ? job.out->text() : "";
         if (job.phase == Job::Phase::Decode) {
-            const double secs = std::chrono::duration<double>(Clock::now() - job.decode_start).count();
+            const double secs =
+                std::chrono::duration<double>(Clock::now() - job.decode_start).count();
             s.decode_tps = s.generated_tokens > 1 && secs > 0 ? (s.generated_tokens - 1) / secs : 0;
         }
         {
@@ -807,7 +834,8 @@ void Engine::load(ModelSpec spec, std::function<void(Expected<ModelFacts>)> on_d
     }
     impl_->cv.notify_all();
     if (superseded)
-        superseded(make_error(ErrorCode::Cancelled, superseded_path + ": loading was superseded by another load"));
+        superseded(make_error(ErrorCode::Cancelled,
+                              superseded_path + ": loading was superseded by another load"));
 }
 
 Expected<ModelFacts> Engine::load_sync(ModelSpec spec) {
@@ -888,8 +916,8 @@ RequestId Engine::submit(SessionId session, Request request) {
     }
     if (job->id == 0) {
         if (job->req.callbacks.on_error)
-            job->req.callbacks.on_error(
-                make_error(ErrorCode::InvalidArgument, "unknown session " + std::to_string(session)));
+            job->req.callbacks.on_error(make_error(ErrorCode::InvalidArgument,
+                                                   "unknown session " + std::to_string(session)));
         return 0;
     }
     impl_->cv.notify_all();

@@ -42,7 +42,7 @@ struct GenerateResult {
 using TokenSink = std::function<bool(std::string_view text, int32_t id)>;
 
 Expected<GenerateResult> generate(const EvalFn& eval, const tokenizer::Tokenizer& tok,
-                                  const std::vector<int32_t>& prompt, const GenerateOptions& options,
-                                  const TokenSink& sink);
+                                  const std::vector<int32_t>& prompt,
+                                  const GenerateOptions& options, const TokenSink& sink);
 
 } // namespace folio

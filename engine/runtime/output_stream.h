@@ -16,7 +16,7 @@ public:
     OutputStream(const tokenizer::Tokenizer& tok, std::vector<std::string> stop_strings);
 
     struct Step {
-        std::string text;   // newly final text (may be empty)
+        std::string text;     // newly final text (may be empty)
         bool stopped = false; // a stop string completed: generation ends, text excludes it
     };
     // Adds one generated token.

@@ -4,7 +4,8 @@
 
 namespace folio {
 
-std::vector<int32_t> draft_prompt_lookup(std::span<const int32_t> ctx, const PromptLookupParams& p) {
+std::vector<int32_t> draft_prompt_lookup(std::span<const int32_t> ctx,
+                                         const PromptLookupParams& p) {
     const int64_t n = static_cast<int64_t>(ctx.size());
     for (int64_t len = std::min<int64_t>(p.max_ngram, n - 1); len >= p.min_ngram; --len) {
         const int32_t* suffix = ctx.data() + n - len;

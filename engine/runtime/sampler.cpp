@@ -23,7 +23,8 @@ int32_t Sampler::sample(std::span<const float> logits, std::span<const int32_t> 
 
     // Penalties over the recent window (each distinct token once).
     if (params_.repetition_penalty != 1.0f || params_.presence_penalty != 0.0f) {
-        const size_t window = std::min(history.size(), static_cast<size_t>(std::max(0, params_.penalty_last_n)));
+        const size_t window =
+            std::min(history.size(), static_cast<size_t>(std::max(0, params_.penalty_last_n)));
         std::unordered_set<int32_t> seen(history.end() - static_cast<long>(window), history.end());
         for (int32_t id : seen) {
             if (id < 0 || id >= V)
@@ -41,7 +42,9 @@ int32_t Sampler::sample(std::span<const float> logits, std::span<const int32_t> 
     ids_.resize(static_cast<size_t>(V));
     std::iota(ids_.begin(), ids_.end(), 0);
     const int64_t k = params_.top_k > 0 ? std::min<int64_t>(params_.top_k, V) : V;
-    auto by_logit = [&](int32_t a, int32_t b) { return work_[a] > work_[b] || (work_[a] == work_[b] && a < b); };
+    auto by_logit = [&](int32_t a, int32_t b) {
+        return work_[a] > work_[b] || (work_[a] == work_[b] && a < b);
+    };
     std::partial_sort(ids_.begin(), ids_.begin() + k, ids_.end(), by_logit);
     ids_.resize(static_cast<size_t>(k));
 

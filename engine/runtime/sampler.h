@@ -11,10 +11,10 @@
 namespace folio {
 
 struct SamplingParams {
-    float temperature = 0.0f; // <= 0: greedy (argmax, lowest id on ties)
-    int top_k = 0;            // 0: off
-    float top_p = 1.0f;       // 1: off
-    float min_p = 0.0f;       // 0: off; keeps tokens with p >= min_p · p_max
+    float temperature = 0.0f;        // <= 0: greedy (argmax, lowest id on ties)
+    int top_k = 0;                   // 0: off
+    float top_p = 1.0f;              // 1: off
+    float min_p = 0.0f;              // 0: off; keeps tokens with p >= min_p · p_max
     float repetition_penalty = 1.0f; // 1: off; divides positive / multiplies negative logits
     float presence_penalty = 0.0f;   // subtracted once from every token already seen
     int penalty_last_n = 64;         // window of recent tokens the penalties look at

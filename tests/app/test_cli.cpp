@@ -38,7 +38,8 @@ private slots:
     void versionPrintsVersionAndExitsZero() {
         Run r = runCli({QStringLiteral("--version")});
         QCOMPARE(r.exitCode, 0);
-        QVERIFY2(r.out.startsWith(QStringLiteral("folio-cli " FOLIO_VERSION_STRING)), qPrintable(r.out));
+        QVERIFY2(r.out.startsWith(QStringLiteral("folio-cli " FOLIO_VERSION_STRING)),
+                 qPrintable(r.out));
         QVERIFY(r.out.contains(QStringLiteral("kernels")));
     }
     void helpListsCommands() {
@@ -70,15 +71,22 @@ private slots:
         QFile json(dir + QStringLiteral("/goldens/ds2-qlora-f32.json"));
         QVERIFY(json.open(QIODevice::ReadOnly));
         const QJsonObject seq0 = QJsonDocument::fromJson(json.readAll())
-                                     .object()[QStringLiteral("sequences")].toArray()[0].toObject();
+                                     .object()[QStringLiteral("sequences")]
+                                     .toArray()[0]
+                                     .toObject();
         QStringList ids;
         for (const auto& v : seq0[QStringLiteral("tokens")].toArray())
             ids << QString::number(v.toInt());
-        const QString out = folio::test::scratchDir(QStringLiteral("cli-logits")) + QStringLiteral("/seq0.f32");
+        const QString out =
+            folio::test::scratchDir(QStringLiteral("cli-logits")) + QStringLiteral("/seq0.f32");
         for (const QString& mode : {QString(), QStringLiteral("--seq")}) {
-            QStringList args = {QStringLiteral("logits"), QStringLiteral("-m"),
-                                dir + QStringLiteral("/models/ds2-qlora-f32.gguf"), QStringLiteral("--tokens"),
-                                ids.join(QLatin1Char(',')), QStringLiteral("--dump"), out};
+            QStringList args = {QStringLiteral("logits"),
+                                QStringLiteral("-m"),
+                                dir + QStringLiteral("/models/ds2-qlora-f32.gguf"),
+                                QStringLiteral("--tokens"),
+                                ids.join(QLatin1Char(',')),
+                                QStringLiteral("--dump"),
+                                out};
             if (!mode.isEmpty())
                 args << mode;
             Run r = runCli(args);
@@ -103,27 +111,32 @@ private slots:
         QFile json(dir + QStringLiteral("/goldens/ds2-vl-text-f32.json"));
         QVERIFY(json.open(QIODevice::ReadOnly));
         const QJsonObject g = QJsonDocument::fromJson(json.readAll())
-                                  .object()[QStringLiteral("greedy")].toArray()[1].toObject();
+                                  .object()[QStringLiteral("greedy")]
+                                  .toArray()[1]
+                                  .toObject();
         QStringList prompt, expected;
         for (const auto& v : g[QStringLiteral("prompt_tokens")].toArray())
             prompt << QString::number(v.toInt());
         for (const auto& v : g[QStringLiteral("generated")].toArray())
             expected << QString::number(v.toInt());
-        Run r = runCli({QStringLiteral("generate"), QStringLiteral("-m"),
-                        dir + QStringLiteral("/models/ds2-vl-text-f32.gguf"), QStringLiteral("--tokens"),
-                        prompt.join(QLatin1Char(',')), QStringLiteral("-n"), QString::number(expected.size()),
-                        QStringLiteral("--temp"), QStringLiteral("0"), QStringLiteral("--ignore-eos"),
-                        QStringLiteral("--ids")});
+        Run r =
+            runCli({QStringLiteral("generate"), QStringLiteral("-m"),
+                    dir + QStringLiteral("/models/ds2-vl-text-f32.gguf"),
+                    QStringLiteral("--tokens"), prompt.join(QLatin1Char(',')), QStringLiteral("-n"),
+                    QString::number(expected.size()), QStringLiteral("--temp"), QStringLiteral("0"),
+                    QStringLiteral("--ignore-eos"), QStringLiteral("--ids")});
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.out.trimmed(), expected.join(QLatin1Char(',')));
     }
 
     void badTokenIsAnError() {
         FOLIO_REQUIRE_CONFORMANCE(dir);
-        Run r = runCli({QStringLiteral("logits"), QStringLiteral("-m"), dir + QStringLiteral("/models/ds2-lite-f32.gguf"),
+        Run r = runCli({QStringLiteral("logits"), QStringLiteral("-m"),
+                        dir + QStringLiteral("/models/ds2-lite-f32.gguf"),
                         QStringLiteral("--tokens"), QStringLiteral("1,2,99999")});
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.err.startsWith(QStringLiteral("error: ")) && r.err.contains(QStringLiteral("99999")),
+        QVERIFY2(r.err.startsWith(QStringLiteral("error: ")) &&
+                     r.err.contains(QStringLiteral("99999")),
                  qPrintable(r.err));
     }
 };

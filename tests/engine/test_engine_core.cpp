@@ -71,8 +71,8 @@ private slots:
         struct Row {
             uint32_t id, block, bytes;
         };
-        const Row rows[] = {{0, 1, 4},    {1, 1, 2},     {2, 32, 18},   {8, 32, 34},
-                            {12, 256, 144}, {14, 256, 210}, {30, 1, 2}, {39, 32, 17}};
+        const Row rows[] = {{0, 1, 4},      {1, 1, 2},      {2, 32, 18}, {8, 32, 34},
+                            {12, 256, 144}, {14, 256, 210}, {30, 1, 2},  {39, 32, 17}};
         for (const Row& r : rows) {
             auto t = dtype_traits(r.id);
             QVERIFY2(t.has_value(), qPrintable(QString::number(r.id)));

@@ -55,7 +55,8 @@ Golden loadGolden(const QString& dir, const QString& model) {
     return g;
 }
 
-LogitComparison compareLogits(const std::vector<float>& ours, const std::vector<float>& ref, int V) {
+LogitComparison compareLogits(const std::vector<float>& ours, const std::vector<float>& ref,
+                              int V) {
     LogitComparison c;
     if (ours.size() != ref.size() || V <= 0)
         return {1e30, 1e30, 0, 0};

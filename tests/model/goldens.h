@@ -38,6 +38,7 @@ struct LogitComparison {
     int rows = 0;
 };
 
-LogitComparison compareLogits(const std::vector<float>& ours, const std::vector<float>& ref, int n_vocab);
+LogitComparison compareLogits(const std::vector<float>& ours, const std::vector<float>& ref,
+                              int n_vocab);
 
 } // namespace folio::test

@@ -101,14 +101,14 @@ private slots:
         QVERIFY(m);
         for (const auto& s : g.sequences) {
             const auto c = test::compareLogits(evaluate(*m, s.tokens, false), s.logits, g.n_vocab);
-            qInfo("%s %s: mean row max %.3g, max %.3g, argmax %d/%d", qPrintable(model), qPrintable(s.name),
-                  c.meanRowMax, c.maxAbsDiff, c.argmaxAgree, c.rows);
+            qInfo("%s %s: mean row max %.3g, max %.3g, argmax %d/%d", qPrintable(model),
+                  qPrintable(s.name), c.meanRowMax, c.maxAbsDiff, c.argmaxAgree, c.rows);
             QVERIFY(c.meanRowMax <= 0.5);
             QVERIFY(c.argmaxAgree >= 0.7 * c.rows);
         }
         // On the short sequence our Q8_0 activation path reproduces llama.cpp almost exactly.
-        const auto c0 = test::compareLogits(evaluate(*m, g.sequences[0].tokens, false), g.sequences[0].logits,
-                                            g.n_vocab);
+        const auto c0 = test::compareLogits(evaluate(*m, g.sequences[0].tokens, false),
+                                            g.sequences[0].logits, g.n_vocab);
         QVERIFY2(c0.maxAbsDiff < 1e-3, qPrintable(QString::number(c0.maxAbsDiff)));
     }
 
@@ -124,7 +124,8 @@ private slots:
                 EvalOptions opt;
                 opt.kernels.n_threads = 2;
                 std::vector<float> logits;
-                QVERIFY(decoder_eval(*m, state, s, gr.prompt.data(), int64_t(gr.prompt.size()), opt, logits)
+                QVERIFY(decoder_eval(*m, state, s, gr.prompt.data(), int64_t(gr.prompt.size()), opt,
+                                     logits)
                             .has_value());
                 std::vector<int32_t> out;
                 for (size_t i = 0; i < gr.generated.size(); ++i) {
@@ -219,7 +220,8 @@ private slots:
         QVERIFY(decoder_eval(*m, state, s, nine.data(), 8, opt, logits).has_value());
 
         // A file whose tensor contradicts the metadata is refused, naming the tensor.
-        auto src = gguf::File::open((dir + QStringLiteral("/models/ds2-lite-f32.gguf")).toStdString());
+        auto src =
+            gguf::File::open((dir + QStringLiteral("/models/ds2-lite-f32.gguf")).toStdString());
         QVERIFY(src.has_value());
         gguf::Writer w;
         for (const auto& kv : (*src)->metadata())
@@ -229,7 +231,9 @@ private slots:
             std::vector<int64_t> ne(t.ne.begin(), t.ne.begin() + t.n_dims);
             QVERIFY(w.add_tensor_view(t.name, ne, t.type, {t.data, t.size_bytes}).has_value());
         }
-        const std::string path = (test::scratchDir(QStringLiteral("ds2-bad")) + QStringLiteral("/bad.gguf")).toStdString();
+        const std::string path =
+            (test::scratchDir(QStringLiteral("ds2-bad")) + QStringLiteral("/bad.gguf"))
+                .toStdString();
         QVERIFY(w.write(path).has_value());
         auto badModel = load_decoder(path);
         QVERIFY(!badModel);

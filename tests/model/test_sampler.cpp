@@ -51,7 +51,8 @@ private slots:
     }
     void topPAndMinPDropTheTail() {
         // probabilities at T=1: softmax(log([0.5, 0.3, 0.15, 0.05]))
-        const std::vector<float> logits = {std::log(0.5f), std::log(0.3f), std::log(0.15f), std::log(0.05f)};
+        const std::vector<float> logits = {std::log(0.5f), std::log(0.3f), std::log(0.15f),
+                                           std::log(0.05f)};
         SamplingParams p;
         p.temperature = 1.0f;
         p.top_p = 0.75f; // 0.5 < 0.75 <= 0.5 + 0.3: tokens 0 and 1 only

@@ -95,10 +95,12 @@ class TestEngine : public QObject {
 private slots:
     void greedyThroughSchedulerEqualsGoldenWithAndWithoutSpeculation() {
         FOLIO_REQUIRE_CONFORMANCE(dir);
-        for (const char* name : {"ds2-qlora-f32", "ds2-lite-f32", "ds2-yarn-groups-f32", "ds2-vl-text-f32"}) {
+        for (const char* name :
+             {"ds2-qlora-f32", "ds2-lite-f32", "ds2-yarn-groups-f32", "ds2-vl-text-f32"}) {
             Engine engine;
             ModelSpec spec;
-            spec.gguf = (dir + QStringLiteral("/models/%1.gguf").arg(QLatin1String(name))).toStdString();
+            spec.gguf =
+                (dir + QStringLiteral("/models/%1.gguf").arg(QLatin1String(name))).toStdString();
             spec.threads = 2;
             auto facts = engine.load_sync(spec);
             QVERIFY2(facts.has_value(), name);
@@ -153,7 +155,9 @@ private slots:
             Engine engine;
             ModelSpec spec;
             spec.gguf = (dir + QStringLiteral("/models/ds2-qlora-f32.gguf")).toStdString();
-            spec.draft_gguf = (dir + QStringLiteral("/models/%1.gguf").arg(QLatin1String(draftName))).toStdString();
+            spec.draft_gguf =
+                (dir + QStringLiteral("/models/%1.gguf").arg(QLatin1String(draftName)))
+                    .toStdString();
             spec.threads = 2;
             auto facts = engine.load_sync(spec);
             QVERIFY(facts.has_value());
@@ -188,7 +192,8 @@ private slots:
         spec.prefill_chunk = 16; // several prefill steps each, so the two really interleave
         QVERIFY(engine.load_sync(spec).has_value());
         const auto doc = sequenceTokens(dir, QStringLiteral("ds2-yarn-groups-f32"), 2);
-        const std::vector<int32_t> p1(doc.begin(), doc.begin() + 120), p2(doc.begin() + 100, doc.begin() + 300);
+        const std::vector<int32_t> p1(doc.begin(), doc.begin() + 120),
+            p2(doc.begin() + 100, doc.begin() + 300);
         Collected solo1, solo2, both1, both2;
         const SessionId s1 = engine.create_session(), s2 = engine.create_session();
         engine.wait(engine.submit(s1, makeRequest(p1, 20, solo1)));
@@ -292,13 +297,16 @@ private slots:
         std::mutex mu;
         std::vector<double> progress;
         std::optional<Expected<ModelFacts>> first;
-        engine.load(a, [&](Expected<ModelFacts> r) {
-            std::lock_guard lk(mu);
-            first.emplace(std::move(r));
-        }, [&](double f) {
-            std::lock_guard lk(mu);
-            progress.push_back(f);
-        });
+        engine.load(
+            a,
+            [&](Expected<ModelFacts> r) {
+                std::lock_guard lk(mu);
+                first.emplace(std::move(r));
+            },
+            [&](double f) {
+                std::lock_guard lk(mu);
+                progress.push_back(f);
+            });
         auto second = engine.load_sync(b); // queued behind or superseding the first
         QVERIFY(second.has_value());
         QVERIFY(second->path.find("ds2-lite-f32") != std::string::npos);
@@ -350,7 +358,8 @@ private slots:
         m2.content = "What does this chart show? Be brief.";
         r2.messages = {m2};
         engine.wait(engine.submit(s, r2));
-        QVERIFY2(again.stats.reused_tokens >= 55, qPrintable(QString::number(again.stats.reused_tokens)));
+        QVERIFY2(again.stats.reused_tokens >= 55,
+                 qPrintable(QString::number(again.stats.reused_tokens)));
         // Without a projector, images are a clear error.
         Engine textOnly;
         ModelSpec t;

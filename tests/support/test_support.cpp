@@ -35,6 +35,8 @@ QString builtProgram(const QString& relativePath) {
     return QStringLiteral(FOLIO_TEST_BINARY_DIR) + QLatin1Char('/') + relativePath;
 }
 
-QString sourceDir() { return QStringLiteral(FOLIO_SOURCE_DIR); }
+QString sourceDir() {
+    return QStringLiteral(FOLIO_SOURCE_DIR);
+}
 
 } // namespace folio::test

@@ -3,9 +3,9 @@
 #include <QtTest>
 
 #include "gguf/gguf_file.h"
+#include "model/vision/vision_model.h"
 #include "models/make_model.h"
 #include "models/tiny_vocab.h"
-#include "model/vision/vision_model.h"
 #include "support/test_support.h"
 #include "tensor/quantize.h"
 
@@ -18,7 +18,8 @@ using namespace folio;
 
 namespace {
 
-std::string makeModel(const QString& dir, const std::string& type, uint64_t seed, const std::string& name) {
+std::string makeModel(const QString& dir, const std::string& type, uint64_t seed,
+                      const std::string& name) {
     tools::MakeModelOptions o;
     o.preset = "tiny";
     o.type = type;
@@ -72,7 +73,8 @@ private slots:
         QVERIFY(ours && ref);
         QVERIFY(ours->file_size() < 3'000'000);
         QCOMPARE(ours->tensors().size(), ref->tensors().size());
-        const int64_t ourVocab = static_cast<int64_t>(ours->get_string_array("tokenizer.ggml.tokens")->value().size());
+        const int64_t ourVocab =
+            static_cast<int64_t>(ours->get_string_array("tokenizer.ggml.tokens")->value().size());
         for (const auto& rt : ref->tensors()) {
             const gguf::TensorInfo* t = ours->find_tensor(rt.name);
             QVERIFY2(t, rt.name.c_str());
@@ -107,9 +109,10 @@ private slots:
             for (const auto& rt : ref->tensors()) {
                 const gguf::TensorInfo* t = ours->find_tensor(rt.name);
                 QVERIFY2(t, rt.name.c_str());
-                QVERIFY2(t->type == rt.type, (type + ": " + rt.name + " is " +
-                                              std::string(dtype_name(t->type)) + ", llama.cpp has " +
-                                              std::string(dtype_name(rt.type))).c_str());
+                QVERIFY2(t->type == rt.type,
+                         (type + ": " + rt.name + " is " + std::string(dtype_name(t->type)) +
+                          ", llama.cpp has " + std::string(dtype_name(rt.type)))
+                             .c_str());
                 ++compared;
             }
             QCOMPARE(compared, 70);
@@ -145,7 +148,8 @@ private slots:
         QCOMPARE(qt->type, DType::Q8_0);
         std::vector<float> row(static_cast<size_t>(qt->ne[0]));
         QVERIFY(dequantize_row(DType::Q8_0, qt->data, row.data(), qt->ne[0]).has_value());
-        const float* exact = reinterpret_cast<const float*>(f->find_tensor("blk.1.attn_q_a.weight")->data);
+        const float* exact =
+            reinterpret_cast<const float*>(f->find_tensor("blk.1.attn_q_a.weight")->data);
         for (int64_t i = 0; i < qt->ne[0]; ++i)
             QVERIFY(std::abs(row[i] - exact[i]) < 0.01f); // Q8_0 step is amax/127 of the block
     }
@@ -188,7 +192,8 @@ private slots:
 
     void badOptionsAreNamed() {
         tools::MakeModelOptions o;
-        o.out = (test::scratchDir(QStringLiteral("make-model-bad")) + QStringLiteral("/x.gguf")).toStdString();
+        o.out = (test::scratchDir(QStringLiteral("make-model-bad")) + QStringLiteral("/x.gguf"))
+                    .toStdString();
         o.type = "q3_x";
         Status s = tools::make_model(o);
         QVERIFY(!s && s.error().message.find("--type 'q3_x'") != std::string::npos);

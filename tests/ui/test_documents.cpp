@@ -75,7 +75,8 @@ private slots:
         const QString dir = folio::test::scratchDir(QStringLiteral("documents"));
         QFile src(sample(QStringLiteral("sample-report.pdf")));
         QVERIFY(src.open(QIODevice::ReadOnly));
-        writeBytes(dir + QStringLiteral("/garbage.pdf"), QByteArray("%PDF-1.4\nthis is not a pdf at all\n"));
+        writeBytes(dir + QStringLiteral("/garbage.pdf"),
+                   QByteArray("%PDF-1.4\nthis is not a pdf at all\n"));
         Document d = loadDocument(dir + QStringLiteral("/garbage.pdf"));
         QCOMPARE(d.state, Document::State::Failed);
         QVERIFY2(d.error.startsWith(QStringLiteral("garbage.pdf: ")), qPrintable(d.error));
@@ -93,7 +94,8 @@ private slots:
 
     void hugeImageIsRefusedBeforeDecoding() {
         // A PNG whose header claims 20000 x 20000 pixels (400 MP) followed by no image data.
-        QByteArray ihdr = QByteArray("IHDR") + be32(20000) + be32(20000) + QByteArray("\x08\x02\x00\x00\x00", 5);
+        QByteArray ihdr =
+            QByteArray("IHDR") + be32(20000) + be32(20000) + QByteArray("\x08\x02\x00\x00\x00", 5);
         QByteArray idat("IDAT"), iend("IEND");
         QByteArray png = QByteArray("\x89PNG\r\n\x1a\n", 8) + be32(13) + ihdr + be32(crc32(ihdr)) +
                          be32(0) + idat + be32(crc32(idat)) + be32(0) + iend + be32(crc32(iend));
@@ -101,7 +103,8 @@ private slots:
         writeBytes(dir + QStringLiteral("/huge.png"), png);
         Document d = loadDocument(dir + QStringLiteral("/huge.png"));
         QCOMPARE(d.state, Document::State::Failed);
-        QVERIFY2(d.error.contains(QStringLiteral("20000x20000")) && d.error.contains(QStringLiteral("64 MP")),
+        QVERIFY2(d.error.contains(QStringLiteral("20000x20000")) &&
+                     d.error.contains(QStringLiteral("64 MP")),
                  qPrintable(d.error));
     }
 
@@ -117,18 +120,22 @@ private slots:
         const QString dir = folio::test::scratchDir(QStringLiteral("export"));
         const QString path = dir + QStringLiteral("/chat.md");
         QList<folio::ui::ChatMessage> msgs = {
-            {folio::ui::ChatMessage::Role::User, QStringLiteral("What was revenue?"), QDateTime::currentDateTime()},
-            {folio::ui::ChatMessage::Role::Assistant, QStringLiteral("$4.50 billion [p. 2]"), QDateTime::currentDateTime()}};
+            {folio::ui::ChatMessage::Role::User, QStringLiteral("What was revenue?"),
+             QDateTime::currentDateTime()},
+            {folio::ui::ChatMessage::Role::Assistant, QStringLiteral("$4.50 billion [p. 2]"),
+             QDateTime::currentDateTime()}};
         const QString md = folio::ui::transcriptToMarkdown(QStringLiteral("Report Q&A"), msgs);
         QVERIFY(md.startsWith(QStringLiteral("# Report Q&A\n")));
-        QVERIFY(md.contains(QStringLiteral("## You (")) && md.contains(QStringLiteral("$4.50 billion [p. 2]")));
+        QVERIFY(md.contains(QStringLiteral("## You (")) &&
+                md.contains(QStringLiteral("$4.50 billion [p. 2]")));
         QCOMPARE(folio::ui::writeTextFileAtomic(path, md), QString());
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(QString::fromUtf8(f.readAll()), md);
         f.close();
         // Writing into a folder that does not exist fails with a message; the old file stays.
-        const QString err = folio::ui::writeTextFileAtomic(dir + QStringLiteral("/no/such/dir/x.md"), md);
+        const QString err =
+            folio::ui::writeTextFileAtomic(dir + QStringLiteral("/no/such/dir/x.md"), md);
         QVERIFY(!err.isEmpty());
         QVERIFY(QFile::exists(path));
         QCOMPARE(QDir(dir).entryList(QDir::Files).size(), 1); // no temp file left behind

@@ -2,16 +2,16 @@
 // --screenshot mode of the folio binary.
 #include <QApplication>
 #include <QDockWidget>
+#include <QElapsedTimer>
 #include <QImage>
 #include <QLabel>
-#include <QElapsedTimer>
 #include <QListWidget>
-#include <QPlainTextEdit>
-#include <QPushButton>
-#include <QTimer>
 #include <QMenuBar>
+#include <QPlainTextEdit>
 #include <QProcess>
+#include <QPushButton>
 #include <QSignalSpy>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QtTest>
 
@@ -35,7 +35,8 @@ private slots:
     void initTestCase() {
         QCoreApplication::setOrganizationName(QStringLiteral("FolioTests"));
         QCoreApplication::setApplicationName(QStringLiteral("test_main_window"));
-        QVERIFY2(QFile::exists(sample(QStringLiteral("sample-report.pdf"))), "sample report not generated");
+        QVERIFY2(QFile::exists(sample(QStringLiteral("sample-report.pdf"))),
+                 "sample report not generated");
     }
 
     void threePanesAreVisibleAndFilled() {
@@ -66,12 +67,14 @@ private slots:
         auto* send = w.findChild<QWidget*>(QStringLiteral("sendButton"));
         QVERIFY(send && !send->isEnabled());
         auto* notice = w.findChild<QLabel*>(QStringLiteral("chatModelNotice"));
-        QVERIFY(notice && notice->isVisible() && notice->text().contains(QStringLiteral("No model")));
+        QVERIFY(notice && notice->isVisible() &&
+                notice->text().contains(QStringLiteral("No model")));
         // Menus: File, View, Help.
         QStringList menus;
         for (QAction* a : w.menuBar()->actions())
             menus << a->text().remove(QLatin1Char('&'));
-        QCOMPARE(menus, (QStringList{QStringLiteral("File"), QStringLiteral("View"), QStringLiteral("Help")}));
+        QCOMPARE(menus, (QStringList{QStringLiteral("File"), QStringLiteral("View"),
+                                     QStringLiteral("Help")}));
     }
 
     void viewMenuTogglesPanes() {
@@ -90,7 +93,8 @@ private slots:
         MainWindow w;
         w.show();
         QSignalSpy idle(&w, &MainWindow::idle);
-        w.openDocuments({sample(QStringLiteral("sample-report.pdf")), sample(QStringLiteral("revenue-chart.png")),
+        w.openDocuments({sample(QStringLiteral("sample-report.pdf")),
+                         sample(QStringLiteral("revenue-chart.png")),
                          QStringLiteral("/nonexistent/missing.pdf")});
         QVERIFY(w.isBusy());
         QVERIFY(idle.wait(60000));
@@ -116,7 +120,8 @@ private slots:
         MainWindow w;
         w.show();
         QSignalSpy idle(&w, &MainWindow::idle);
-        const QString demo = folio::test::builtProgram(QStringLiteral("generated/models/demo-deepseek2.gguf"));
+        const QString demo =
+            folio::test::builtProgram(QStringLiteral("generated/models/demo-deepseek2.gguf"));
         QVERIFY2(QFile::exists(demo), "demo model not generated");
         w.openModel(demo);
         QVERIFY(idle.wait(30000));
@@ -126,7 +131,8 @@ private slots:
         QStringList keys;
         for (int i = 0; i < facts->topLevelItemCount(); ++i)
             keys << facts->topLevelItem(i)->text(0);
-        QVERIFY2(keys.contains(QStringLiteral("architecture")) && keys.contains(QStringLiteral("experts")),
+        QVERIFY2(keys.contains(QStringLiteral("architecture")) &&
+                     keys.contains(QStringLiteral("experts")),
                  qPrintable(keys.join(QLatin1Char(','))));
 
         // A broken model file: a clear notice, and the window keeps working.
@@ -147,7 +153,8 @@ private slots:
         MainWindow w;
         w.show();
         QSignalSpy idle(&w, &MainWindow::idle);
-        w.openModel(folio::test::builtProgram(QStringLiteral("generated/models/demo-deepseek2.gguf")));
+        w.openModel(
+            folio::test::builtProgram(QStringLiteral("generated/models/demo-deepseek2.gguf")));
         QVERIFY(idle.wait(30000));
         QTRY_VERIFY_WITH_TIMEOUT(w.modelReady(), 30000);
         auto* send = w.findChild<QPushButton*>(QStringLiteral("sendButton"));
@@ -158,7 +165,8 @@ private slots:
         // the engine thread while a 10 ms GUI timer keeps ticking.
         QString question;
         while (question.size() < 4200)
-            question += QStringLiteral("Revenue rose 7.4% to $4.5 billion while margins improved. ");
+            question +=
+                QStringLiteral("Revenue rose 7.4% to $4.5 billion while margins improved. ");
         w.findChild<QPlainTextEdit*>(QStringLiteral("chatInput"))->setPlainText(question);
         QSignalSpy done(&w, &MainWindow::answerFinished);
         QElapsedTimer clock;
@@ -187,7 +195,8 @@ private slots:
         tick.stop();
         if (!endedAlready)
             QCOMPARE(done.first().first().toString(), QStringLiteral("cancelled"));
-        qInfo("worst GUI timer lateness during the answer: %lld ms", static_cast<long long>(worstGap));
+        qInfo("worst GUI timer lateness during the answer: %lld ms",
+              static_cast<long long>(worstGap));
         QVERIFY2(worstGap < 50, qPrintable(QStringLiteral("GUI timer %1 ms late").arg(worstGap)));
         QVERIFY(send->isEnabled() && !stop->isEnabled());
         const auto& msgs = w.chatPane()->messages();
@@ -195,11 +204,13 @@ private slots:
     }
 
     void screenshotModeWritesTheWindow() {
-        const QString out = folio::test::scratchDir(QStringLiteral("screenshot")) + QStringLiteral("/shot.png");
+        const QString out =
+            folio::test::scratchDir(QStringLiteral("screenshot")) + QStringLiteral("/shot.png");
         QProcess p;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), folio::test::scratchDir(QStringLiteral("screenshot-config")));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"),
+                   folio::test::scratchDir(QStringLiteral("screenshot-config")));
         p.setProcessEnvironment(env);
         p.start(folio::test::builtProgram(QStringLiteral("app/folio")),
                 {sample(QStringLiteral("sample-report.pdf")), QStringLiteral("--screenshot"), out});

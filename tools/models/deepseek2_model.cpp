@@ -16,7 +16,8 @@ struct Deepseek2Shape {
 // bench: the 920M-parameter / ~210M-active shape the decoder issue benchmarks against.
 Deepseek2Shape shape_for(const std::string& preset) {
     if (preset == "bench")
-        return {32000, 400, 2048, 8, 1, 16, 384, 256, 64, 32, 64, 32, 6, 1, 512, 4096, 131072, true};
+        return {32000, 400, 2048, 8, 1, 16,  384,  256,    64,
+                32,    64,  32,   6, 1, 512, 4096, 131072, true};
     if (preset == "small")
         return {4096, 400, 512, 8, 1, 8, 192, 128, 64, 32, 64, 16, 4, 1, 96, 1024, 131072, true};
     return {384, 100, 128, 4, 1, 4, 64, 64, 32, 16, 32, 8, 2, 1, 32, 128, 4096, false};

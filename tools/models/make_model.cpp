@@ -13,9 +13,12 @@ namespace folio::tools {
 namespace {
 
 bool ends_with(const std::string& s, std::string_view suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return s.size() >= suffix.size() &&
+           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
-bool contains(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
+bool contains(const std::string& s, std::string_view part) {
+    return s.find(part) != std::string::npos;
+}
 
 uint32_t file_type_id(const std::string& recipe) {
     if (recipe == "f16")
@@ -78,9 +81,9 @@ Expected<std::vector<uint8_t>> draw_tensor(const TensorPlan& plan, DType type, u
 
 DType tensor_type_for(const std::string& recipe, const TensorPlan& t) {
     const std::string& name = t.name;
-    const bool matrix = t.ne.size() >= 2 && ends_with(name, ".weight") && !ends_with(name, "_norm.weight") &&
-                        !contains(name, "ffn_gate_inp") && !contains(name, "ssm_conv1d") &&
-                        !contains(name, "indexer.proj");
+    const bool matrix = t.ne.size() >= 2 && ends_with(name, ".weight") &&
+                        !ends_with(name, "_norm.weight") && !contains(name, "ffn_gate_inp") &&
+                        !contains(name, "ssm_conv1d") && !contains(name, "indexer.proj");
     if (!matrix || recipe == "f32")
         return DType::F32;
     if (recipe == "f16")
@@ -94,9 +97,11 @@ DType tensor_type_for(const std::string& recipe, const TensorPlan& t) {
         // the rest; rows that do not fit 256-element blocks fall back to Q8_0.
         const int64_t n_layer = t.n_layer > 0 ? t.n_layer : 1;
         const int64_t il = t.layer;
-        const bool more_bits = il < n_layer / 8 || il >= 7 * n_layer / 8 || (il - n_layer / 8) % 3 == 2;
-        const bool sensitive = name == "output.weight" ||
-                               (il >= 0 && more_bits && (contains(name, "ffn_down") || contains(name, "attn_v_b")));
+        const bool more_bits =
+            il < n_layer / 8 || il >= 7 * n_layer / 8 || (il - n_layer / 8) % 3 == 2;
+        const bool sensitive =
+            name == "output.weight" ||
+            (il >= 0 && more_bits && (contains(name, "ffn_down") || contains(name, "attn_v_b")));
         if (t.ne[0] % 256 != 0)
             return DType::Q8_0;
         return sensitive ? DType::Q6_K : DType::Q4_K;
@@ -111,7 +116,8 @@ Status make_model(const MakeModelOptions& o) {
     if (o.type != "f32" && o.type != "f16" && o.type != "q8_0" && o.type != "mxfp4-moe" &&
         o.type != "q4_k_m")
         return make_error(ErrorCode::InvalidArgument,
-                          "--type '" + o.type + "' is not one of f32, f16, q8_0, q4_k_m, mxfp4-moe");
+                          "--type '" + o.type +
+                              "' is not one of f32, f16, q8_0, q4_k_m, mxfp4-moe");
     if (o.preset != "tiny" && o.preset != "small" && o.preset != "bench")
         return make_error(ErrorCode::InvalidArgument,
                           "--preset '" + o.preset + "' is not one of tiny, small, bench");
@@ -121,8 +127,10 @@ Status make_model(const MakeModelOptions& o) {
         // The vision projector of a Kimi-VL pair (all F32, as llama.cpp's converter writes
         // mmproj files), projecting to the hidden size of the deepseek2 model of the same preset.
         if (o.preset == "bench")
-            return make_error(ErrorCode::InvalidArgument, "--arch kimivl has presets tiny and small");
-        const uint32_t n_embd_text = o.n_embd_text > 0 ? o.n_embd_text : (o.preset == "tiny" ? 128u : 512u);
+            return make_error(ErrorCode::InvalidArgument,
+                              "--arch kimivl has presets tiny and small");
+        const uint32_t n_embd_text =
+            o.n_embd_text > 0 ? o.n_embd_text : (o.preset == "tiny" ? 128u : 512u);
         return make_kimivl_mmproj(o.preset, n_embd_text, o.seed, o.out);
     }
 
@@ -137,8 +145,10 @@ Status make_model(const MakeModelOptions& o) {
     } else if (o.arch == "kimi-hybrid") {
         FOLIO_CHECK(plan_kimi_hybrid(o.preset, writer, plans));
     } else {
-        return make_error(ErrorCode::Unsupported,
-                          "--arch '" + o.arch + "' is not one of deepseek2, deepseek32, kimi-linear, kimi-hybrid, kimivl");
+        return make_error(
+            ErrorCode::Unsupported,
+            "--arch '" + o.arch +
+                "' is not one of deepseek2, deepseek32, kimi-linear, kimi-hybrid, kimivl");
     }
     writer.set_u32("general.file_type", file_type_id(o.type));
     writer.set_u32("general.quantization_version", 2);

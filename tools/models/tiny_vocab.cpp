@@ -25,10 +25,18 @@ const char* const kCorpus =
     "sheet remained strong with net debt below one times earnings.";
 
 // Kimi special tokens in the order the conformance vocabulary uses (README §4).
-const char* const kSpecials[] = {"[BOS]",           "[EOS]",         "<|im_end|>",
-                                 "<|im_user|>",     "<|im_assistant|>", "<|im_middle|>",
-                                 "<|media_start|>", "<|media_end|>", "[UNK]",
-                                 "[PAD]",           "<|im_system|>", "<|media_content|>",
+const char* const kSpecials[] = {"[BOS]",
+                                 "[EOS]",
+                                 "<|im_end|>",
+                                 "<|im_user|>",
+                                 "<|im_assistant|>",
+                                 "<|im_middle|>",
+                                 "<|media_start|>",
+                                 "<|media_end|>",
+                                 "[UNK]",
+                                 "[PAD]",
+                                 "<|im_system|>",
+                                 "<|media_content|>",
                                  "<|media_pad|>"};
 
 std::string utf8(uint32_t cp) {
@@ -69,7 +77,8 @@ const std::vector<std::string>& byte_to_unicode_table() {
         std::vector<std::string> t(256);
         uint32_t next = 256;
         for (uint32_t b = 0; b < 256; ++b) {
-            const bool printable = (b >= 0x21 && b <= 0x7E) || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE);
+            const bool printable =
+                (b >= 0x21 && b <= 0x7E) || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE);
             t[b] = utf8(printable ? b : next++);
         }
         return t;

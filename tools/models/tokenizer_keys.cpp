@@ -16,13 +16,14 @@ void write_tokenizer(gguf::Writer& w, const Vocab& v) {
     w.set_bool("tokenizer.ggml.add_bos_token", true);
     w.set_bool("tokenizer.ggml.add_eos_token", false);
     // Contains the marker llama.cpp uses to pick its built-in "kimi-k2" template (§8).
-    w.set_string("tokenizer.chat_template",
-                 "{%- for message in messages -%}"
-                 "{%- if message['role'] == 'system' -%}<|im_system|>system<|im_middle|>"
-                 "{%- elif message['role'] == 'user' -%}<|im_user|>user<|im_middle|>"
-                 "{%- else -%}<|im_assistant|>assistant<|im_middle|>{%- endif -%}"
-                 "{{ message['content'] }}<|im_end|>{%- endfor -%}"
-                 "{%- if add_generation_prompt -%}<|im_assistant|>assistant<|im_middle|>{%- endif -%}");
+    w.set_string(
+        "tokenizer.chat_template",
+        "{%- for message in messages -%}"
+        "{%- if message['role'] == 'system' -%}<|im_system|>system<|im_middle|>"
+        "{%- elif message['role'] == 'user' -%}<|im_user|>user<|im_middle|>"
+        "{%- else -%}<|im_assistant|>assistant<|im_middle|>{%- endif -%}"
+        "{{ message['content'] }}<|im_end|>{%- endfor -%}"
+        "{%- if add_generation_prompt -%}<|im_assistant|>assistant<|im_middle|>{%- endif -%}");
 }
 
 } // namespace folio::tools

@@ -31,7 +31,8 @@ struct Quarter {
 const Quarter kQuarters[] = {
     {"Q1", 1002.0, 1071.0}, {"Q2", 1031.0, 1108.0}, {"Q3", 1049.0, 1135.0}, {"Q4", 1108.0, 1186.0}};
 
-QFont font(int pixelSize, bool bold = false, const QString& family = QStringLiteral("DejaVu Sans")) {
+QFont font(int pixelSize, bool bold = false,
+           const QString& family = QStringLiteral("DejaVu Sans")) {
     QFont f(family);
     f.setPixelSize(pixelSize);
     f.setBold(bold);
@@ -77,8 +78,9 @@ void drawRevenueChart(QPainter& p, const QRectF& area, const QString& title) {
         p.fillRect(QRectF(x0, plot.bottom() - h1, bw, h1), c2024);
         p.fillRect(QRectF(x0 + bw + 2 * scale, plot.bottom() - h2, bw, h2), c2025);
         p.setPen(QColor(0x33, 0x33, 0x33));
-        p.drawText(QRectF(x0 - 10 * scale, plot.bottom() + 4 * scale, 2 * bw + 20 * scale, 16 * scale),
-                   Qt::AlignHCenter, QString::fromLatin1(q.label));
+        p.drawText(
+            QRectF(x0 - 10 * scale, plot.bottom() + 4 * scale, 2 * bw + 20 * scale, 16 * scale),
+            Qt::AlignHCenter, QString::fromLatin1(q.label));
         p.setFont(font(int(9 * scale)));
         p.drawText(QRectF(x0 + bw, plot.bottom() - h2 - 14 * scale, bw + 12 * scale, 12 * scale),
                    Qt::AlignLeft, QString::number(q.revenue2025, 'f', 0));
@@ -156,8 +158,8 @@ public:
         painter_.setPen(Qt::white);
         painter_.setFont(cjk ? cjkFont(10, true) : font(10, true));
         for (int c = 0; c < header.size(); ++c)
-            painter_.drawText(cellRect(c, y_), Qt::AlignVCenter | (c ? Qt::AlignRight : Qt::AlignLeft),
-                              header[c]);
+            painter_.drawText(cellRect(c, y_),
+                              Qt::AlignVCenter | (c ? Qt::AlignRight : Qt::AlignLeft), header[c]);
         y_ += rowH;
         painter_.setFont(cjk ? cjkFont(10) : font(10));
         for (int r = 0; r < rows.size(); ++r) {
@@ -166,7 +168,8 @@ public:
             painter_.setPen(QColor(0x22, 0x22, 0x22));
             for (int c = 0; c < rows[r].size(); ++c)
                 painter_.drawText(cellRect(c, y_),
-                                  Qt::AlignVCenter | (c ? Qt::AlignRight : Qt::AlignLeft), rows[r][c]);
+                                  Qt::AlignVCenter | (c ? Qt::AlignRight : Qt::AlignLeft),
+                                  rows[r][c]);
             y_ += rowH;
         }
         painter_.setPen(QPen(QColor(0x1f, 0x4e, 0x8c), 1));
@@ -252,18 +255,28 @@ void chairmansLetter(Report& r) {
 
 void highlights(Report& r) {
     r.heading(QStringLiteral("2. Financial highlights"));
-    r.paragraph(QStringLiteral("All figures in $ million unless stated otherwise. Year ended 31 December."));
+    r.paragraph(QStringLiteral(
+        "All figures in $ million unless stated otherwise. Year ended 31 December."));
     r.table({QStringLiteral("Metric"), QStringLiteral("2023"), QStringLiteral("2024"),
              QStringLiteral("2025")},
-            {{QStringLiteral("Revenue"), QStringLiteral("3,902"), QStringLiteral("4,190"), QStringLiteral("4,500")},
-             {QStringLiteral("Gross profit"), QStringLiteral("1,581"), QStringLiteral("1,718"), QStringLiteral("1,899")},
-             {QStringLiteral("Operating income"), QStringLiteral("530"), QStringLiteral("595"), QStringLiteral("711")},
-             {QStringLiteral("Operating margin (%)"), QStringLiteral("13.6"), QStringLiteral("14.2"), QStringLiteral("15.8")},
-             {QStringLiteral("Net income"), QStringLiteral("401"), QStringLiteral("457"), QStringLiteral("512")},
-             {QStringLiteral("Diluted EPS ($)"), QStringLiteral("2.67"), QStringLiteral("3.04"), QStringLiteral("3.41")},
-             {QStringLiteral("R&D expense"), QStringLiteral("331"), QStringLiteral("356"), QStringLiteral("389")},
-             {QStringLiteral("Free cash flow"), QStringLiteral("472"), QStringLiteral("538"), QStringLiteral("603")},
-             {QStringLiteral("Employees (year end)"), QStringLiteral("10,650"), QStringLiteral("11,020"), QStringLiteral("11,400")}});
+            {{QStringLiteral("Revenue"), QStringLiteral("3,902"), QStringLiteral("4,190"),
+              QStringLiteral("4,500")},
+             {QStringLiteral("Gross profit"), QStringLiteral("1,581"), QStringLiteral("1,718"),
+              QStringLiteral("1,899")},
+             {QStringLiteral("Operating income"), QStringLiteral("530"), QStringLiteral("595"),
+              QStringLiteral("711")},
+             {QStringLiteral("Operating margin (%)"), QStringLiteral("13.6"),
+              QStringLiteral("14.2"), QStringLiteral("15.8")},
+             {QStringLiteral("Net income"), QStringLiteral("401"), QStringLiteral("457"),
+              QStringLiteral("512")},
+             {QStringLiteral("Diluted EPS ($)"), QStringLiteral("2.67"), QStringLiteral("3.04"),
+              QStringLiteral("3.41")},
+             {QStringLiteral("R&D expense"), QStringLiteral("331"), QStringLiteral("356"),
+              QStringLiteral("389")},
+             {QStringLiteral("Free cash flow"), QStringLiteral("472"), QStringLiteral("538"),
+              QStringLiteral("603")},
+             {QStringLiteral("Employees (year end)"), QStringLiteral("10,650"),
+              QStringLiteral("11,020"), QStringLiteral("11,400")}});
     r.paragraph(QStringLiteral(
         "Revenue growth of 7.4% comprised 5.9% organic growth, 2.3% from the acquisition of "
         "Halden Optics and a 0.8% adverse currency effect."));
@@ -281,16 +294,20 @@ void chartPage(Report& r) {
 
 void chineseLetter(Report& r) {
     r.heading(QStringLiteral("4. 董事长致辞"), true);
-    r.paragraph(QStringLiteral(
-        "尊敬的各位股东：2025年是诺斯温仪器稳健增长的一年。公司全年营业收入增长7.4%，达到45.0亿美元，"
-        "主要受益于欧洲和亚洲市场对工业传感平台的强劲需求。随着利兹和苏州工厂整合的完成，营业利润率"
-        "由14.2%提升至15.8%。"), true);
-    r.paragraph(QStringLiteral(
-        "净利润达到5.12亿美元，同比增长12.1%；稀释每股收益为3.41美元。董事会建议派发末期股息每股58美分，"
-        "全年股息合计96美分，增长9.1%。"), true);
-    r.paragraph(QStringLiteral(
-        "研发投入增至3.89亿美元，占营业收入的8.6%。第三季度推出的NW-9光谱仪系列已获得1.41亿美元订单。"
-        "截至年末，在手订单为23.1亿美元，为2026年的持续增长奠定了基础。"), true);
+    r.paragraph(QStringLiteral("尊敬的各位股东：2025年是诺斯温仪器稳健增长的一年。公司全年营业收入"
+                               "增长7.4%，达到45.0亿美元，"
+                               "主要受益于欧洲和亚洲市场对工业传感平台的强劲需求。随着利兹和苏州工"
+                               "厂整合的完成，营业利润率"
+                               "由14.2%提升至15.8%。"),
+                true);
+    r.paragraph(QStringLiteral("净利润达到5.12亿美元，同比增长12.1%；稀释每股收益为3."
+                               "41美元。董事会建议派发末期股息每股58美分，"
+                               "全年股息合计96美分，增长9.1%。"),
+                true);
+    r.paragraph(QStringLiteral("研发投入增至3.89亿美元，占营业收入的8.6%。第三季度推出的NW-"
+                               "9光谱仪系列已获得1.41亿美元订单。"
+                               "截至年末，在手订单为23.1亿美元，为2026年的持续增长奠定了基础。"),
+                true);
 }
 
 void chineseSummary(Report& r) {
@@ -298,13 +315,19 @@ void chineseSummary(Report& r) {
     r.paragraph(QStringLiteral("单位：百万美元（另有说明除外）。截至12月31日止年度。"), true);
     r.table({QStringLiteral("项目"), QStringLiteral("2024年"), QStringLiteral("2025年"),
              QStringLiteral("变动")},
-            {{QStringLiteral("营业收入"), QStringLiteral("4,190"), QStringLiteral("4,500"), QStringLiteral("+7.4%")},
-             {QStringLiteral("营业利润"), QStringLiteral("595"), QStringLiteral("711"), QStringLiteral("+19.5%")},
-             {QStringLiteral("净利润"), QStringLiteral("457"), QStringLiteral("512"), QStringLiteral("+12.1%")},
-             {QStringLiteral("自由现金流"), QStringLiteral("538"), QStringLiteral("603"), QStringLiteral("+12.1%")},
-             {QStringLiteral("研发费用"), QStringLiteral("356"), QStringLiteral("389"), QStringLiteral("+9.3%")}},
+            {{QStringLiteral("营业收入"), QStringLiteral("4,190"), QStringLiteral("4,500"),
+              QStringLiteral("+7.4%")},
+             {QStringLiteral("营业利润"), QStringLiteral("595"), QStringLiteral("711"),
+              QStringLiteral("+19.5%")},
+             {QStringLiteral("净利润"), QStringLiteral("457"), QStringLiteral("512"),
+              QStringLiteral("+12.1%")},
+             {QStringLiteral("自由现金流"), QStringLiteral("538"), QStringLiteral("603"),
+              QStringLiteral("+12.1%")},
+             {QStringLiteral("研发费用"), QStringLiteral("356"), QStringLiteral("389"),
+              QStringLiteral("+9.3%")}},
             true);
-    r.paragraph(QStringLiteral("亚洲地区收入占比由31%上升至34%，其中中国市场收入增长11.2%。"), true);
+    r.paragraph(QStringLiteral("亚洲地区收入占比由31%上升至34%，其中中国市场收入增长11.2%。"),
+                true);
 }
 
 void outlook(Report& r) {
@@ -331,16 +354,18 @@ void scannedPage(Report& r) {
         p.setRenderHint(QPainter::Antialiasing);
         p.setPen(QColor(0x20, 0x20, 0x20));
         p.setFont(font(40, true, QStringLiteral("DejaVu Serif")));
-        p.drawText(QRectF(80, 80, 1030, 60), Qt::AlignLeft, QStringLiteral("Independent auditor's statement"));
+        p.drawText(QRectF(80, 80, 1030, 60), Qt::AlignLeft,
+                   QStringLiteral("Independent auditor's statement"));
         p.setFont(font(26, false, QStringLiteral("DejaVu Serif")));
-        p.drawText(QRectF(80, 180, 1030, 900), Qt::TextWordWrap,
-                   QStringLiteral("In our opinion the financial statements of Northwind Instruments plc "
-                                  "give a true and fair view of the state of the group's affairs as at "
-                                  "31 December 2025 and of its profit for the year then ended, and have "
-                                  "been properly prepared in accordance with the applicable framework.\n\n"
-                                  "Key audit matters: revenue recognition on multi-element contracts; "
-                                  "valuation of goodwill arising on the Halden Optics acquisition.\n\n"
-                                  "Hartley & Rowe LLP, Statutory Auditor, London, 3 March 2026"));
+        p.drawText(
+            QRectF(80, 180, 1030, 900), Qt::TextWordWrap,
+            QStringLiteral("In our opinion the financial statements of Northwind Instruments plc "
+                           "give a true and fair view of the state of the group's affairs as at "
+                           "31 December 2025 and of its profit for the year then ended, and have "
+                           "been properly prepared in accordance with the applicable framework.\n\n"
+                           "Key audit matters: revenue recognition on multi-element contracts; "
+                           "valuation of goodwill arising on the Halden Optics acquisition.\n\n"
+                           "Hartley & Rowe LLP, Statutory Auditor, London, 3 March 2026"));
         QPainterPath sig;
         sig.moveTo(120, 1150);
         sig.cubicTo(180, 1080, 240, 1220, 300, 1140);

@@ -7,10 +7,10 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollBar>
-#include <QTimer>
 #include <QShortcut>
 #include <QTextBrowser>
 #include <QTextCursor>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace folio::ui {
@@ -36,8 +36,8 @@ ChatPane::ChatPane(QWidget* parent) : QWidget(parent) {
     modelNotice_ = new QLabel(this);
     modelNotice_->setObjectName(QStringLiteral("chatModelNotice"));
     modelNotice_->setWordWrap(true);
-    modelNotice_->setStyleSheet(QStringLiteral(
-        "QLabel { background: #fff4d6; border: 1px solid #e6c877; border-radius: 4px; padding: 6px; }"));
+    modelNotice_->setStyleSheet(QStringLiteral("QLabel { background: #fff4d6; border: 1px solid "
+                                               "#e6c877; border-radius: 4px; padding: 6px; }"));
     layout->addWidget(modelNotice_);
 
     transcript_ = new QTextBrowser(this);
@@ -178,11 +178,13 @@ void ChatPane::render() {
         const QString color = m.role == ChatMessage::Role::User        ? QStringLiteral("#1f4e8c")
                               : m.role == ChatMessage::Role::Assistant ? QStringLiteral("#1b7a3d")
                                                                        : QStringLiteral("#8a6d00");
-        html += QStringLiteral("<p><b style='color:%1'>%2</b> <span style='color:#999'>%3</span><br>%4</p>")
+        html += QStringLiteral(
+                    "<p><b style='color:%1'>%2</b> <span style='color:#999'>%3</span><br>%4</p>")
                     .arg(color, roleName(m.role), m.time.toString(QStringLiteral("HH:mm")),
                          m.text.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
         if (i < footers_.size() && !footers_[i].isEmpty())
-            html += QStringLiteral("<p style='color:#888; font-size:small'>%1</p>").arg(footers_[i].toHtmlEscaped());
+            html += QStringLiteral("<p style='color:#888; font-size:small'>%1</p>")
+                        .arg(footers_[i].toHtmlEscaped());
     }
     transcript_->setHtml(html);
     transcript_->verticalScrollBar()->setValue(transcript_->verticalScrollBar()->maximum());

@@ -4,8 +4,8 @@
 #include "folio/system_info.h"
 
 #include <QChart>
-#include <QDateTime>
 #include <QChartView>
+#include <QDateTime>
 #include <QGroupBox>
 #include <QHeaderView>
 #include <QLabel>
@@ -20,7 +20,9 @@ namespace folio::ui {
 
 namespace {
 
-QString bytesText(quint64 bytes) { return QLocale().formattedDataSize(qint64(bytes), 1); }
+QString bytesText(quint64 bytes) {
+    return QLocale().formattedDataSize(qint64(bytes), 1);
+}
 
 QGroupBox* group(const QString& title, QWidget* parent) {
     auto* box = new QGroupBox(title, parent);
@@ -148,14 +150,16 @@ void DevicesPane::refreshMemory() {
     const SystemInfo info = query_system_info();
     devices_->clear();
     for (const MemoryNode& node : info.memory_nodes) {
-        const quint64 used = node.total_bytes > node.free_bytes ? node.total_bytes - node.free_bytes : 0;
-        auto* item = new QTreeWidgetItem(devices_, {tr("RAM node %1").arg(node.id), tr("ram"), bytesText(used),
-                                                    bytesText(node.total_bytes)});
+        const quint64 used =
+            node.total_bytes > node.free_bytes ? node.total_bytes - node.free_bytes : 0;
+        auto* item = new QTreeWidgetItem(devices_, {tr("RAM node %1").arg(node.id), tr("ram"),
+                                                    bytesText(used), bytesText(node.total_bytes)});
         if (weightsBytes_ || kvBytes_)
             item->setToolTip(0, tr("model weights (mmapped) %1 · KV cache %2")
                                     .arg(bytesText(weightsBytes_), bytesText(kvBytes_)));
     }
-    new QTreeWidgetItem(devices_, {tr("Disk cache"), tr("disk"), bytesText(0), tr("not configured")});
+    new QTreeWidgetItem(devices_,
+                        {tr("Disk cache"), tr("disk"), bytesText(0), tr("not configured")});
 }
 
 } // namespace folio::ui

@@ -13,13 +13,13 @@ struct Document {
     enum class State { Loading, Ready, Failed };
 
     QString path;
-    QString title;            // file name, or the PDF's title metadata
+    QString title; // file name, or the PDF's title metadata
     Kind kind = Kind::Pdf;
     State state = State::Loading;
-    QString error;            // when Failed: what went wrong, for the user
-    int pageCount = 0;        // images count as one page
-    QStringList pageTexts;    // text layer per page (empty for images and scanned pages)
-    QSize imageSize;          // images only
+    QString error;         // when Failed: what went wrong, for the user
+    int pageCount = 0;     // images count as one page
+    QStringList pageTexts; // text layer per page (empty for images and scanned pages)
+    QSize imageSize;       // images only
     qint64 fileBytes = 0;
 
     // Rough prompt cost until the model's tokenizer is loaded: ~4 characters per token for

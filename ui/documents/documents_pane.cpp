@@ -106,9 +106,9 @@ void DocumentsPane::onLoaded(int index, const Document& doc) {
             tokens += d.estimatedTokens();
         }
     }
-    summary_->setText((documents_.size() == 1 ? tr("1 document")
-                                              : tr("%1 documents").arg(documents_.size())) +
-                      tr(" · %1 pages · ~%2 tokens").arg(pages).arg(QLocale().toString(tokens)));
+    summary_->setText(
+        (documents_.size() == 1 ? tr("1 document") : tr("%1 documents").arg(documents_.size())) +
+        tr(" · %1 pages · ~%2 tokens").arg(pages).arg(QLocale().toString(tokens)));
     if (--pending_ == 0)
         Q_EMIT busyChanged(false);
 }
@@ -156,8 +156,8 @@ void DocumentsPane::showPreview(int row) {
     }
     if (d.kind == Document::Kind::Image) {
         QPixmap pixmap(d.path);
-        imageLabel_->setPixmap(pixmap.scaled(QSize(480, 480), Qt::KeepAspectRatio,
-                                             Qt::SmoothTransformation));
+        imageLabel_->setPixmap(
+            pixmap.scaled(QSize(480, 480), Qt::KeepAspectRatio, Qt::SmoothTransformation));
         preview_->setCurrentWidget(imageLabel_);
     } else {
         // The preview has its own QPdfDocument (GUI thread); the text was read by the loader.

@@ -9,11 +9,15 @@ namespace folio::ui {
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 // UTF-8 from the engine may end inside a character only if the engine broke its promise;
 // QString::fromUtf8 would substitute U+FFFD in that case, which is the right degradation.
-QString qText(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+QString qText(std::string_view s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
 
 } // namespace
 
@@ -47,27 +51,31 @@ void EngineWorker::loadModel(const QString& path, int threads, qint64 context) {
     spec.threads = threads;
     spec.context = context;
     // The callback runs on the engine's thread: signals emitted there are queued to receivers.
-    engine_->load(spec, [this](Expected<ModelFacts> r) {
-        if (!r) {
-            Q_EMIT loadFailed(q(r.error().to_string()));
-            return;
-        }
-        ModelFactsQ f;
-        f.path = q(r->path);
-        f.name = q(r->name);
-        f.architecture = q(r->architecture);
-        f.chatTemplate = q(r->chat_template);
-        f.contextLimit = r->context_limit;
-        f.modelContext = r->model_context;
-        f.parameters = static_cast<qint64>(r->parameters);
-        f.activeParameters = static_cast<qint64>(r->active_parameters);
-        f.fileBytes = static_cast<qint64>(r->file_bytes);
-        f.threads = r->threads;
-        Q_EMIT modelLoaded(f);
-    }, [this](double fraction) { Q_EMIT loadProgress(fraction); });
+    engine_->load(
+        spec,
+        [this](Expected<ModelFacts> r) {
+            if (!r) {
+                Q_EMIT loadFailed(q(r.error().to_string()));
+                return;
+            }
+            ModelFactsQ f;
+            f.path = q(r->path);
+            f.name = q(r->name);
+            f.architecture = q(r->architecture);
+            f.chatTemplate = q(r->chat_template);
+            f.contextLimit = r->context_limit;
+            f.modelContext = r->model_context;
+            f.parameters = static_cast<qint64>(r->parameters);
+            f.activeParameters = static_cast<qint64>(r->active_parameters);
+            f.fileBytes = static_cast<qint64>(r->file_bytes);
+            f.threads = r->threads;
+            Q_EMIT modelLoaded(f);
+        },
+        [this](double fraction) { Q_EMIT loadProgress(fraction); });
 }
 
-void EngineWorker::submit(qint64 requestId, const QList<ChatTurn>& turns, const GenerationSettings& s) {
+void EngineWorker::submit(qint64 requestId, const QList<ChatTurn>& turns,
+                          const GenerationSettings& s) {
     Request r;
     for (const ChatTurn& t : turns)
         r.messages.push_back({t.role.toStdString(), t.content.toStdString(), {}});
@@ -86,7 +94,9 @@ void EngineWorker::submit(qint64 requestId, const QList<ChatTurn>& turns, const 
         if (!text.empty())
             Q_EMIT tokenArrived(requestId, qText(text));
     };
-    r.callbacks.on_error = [this, requestId](const Error& e) { Q_EMIT failed(requestId, q(e.to_string())); };
+    r.callbacks.on_error = [this, requestId](const Error& e) {
+        Q_EMIT failed(requestId, q(e.to_string()));
+    };
     r.callbacks.on_done = [this, requestId](const RequestStats& st) {
         RequestStatsQ out;
         out.promptTokens = st.prompt_tokens;
@@ -110,7 +120,9 @@ void EngineWorker::cancel(qint64 requestId) {
         engine_->cancel(it.value());
 }
 
-void EngineWorker::cancelAll() { engine_->cancel_all(); }
+void EngineWorker::cancelAll() {
+    engine_->cancel_all();
+}
 
 void EngineWorker::publishStats() {
     const EngineStats s = engine_->stats();

@@ -52,7 +52,8 @@ struct EngineStatsQ {
     QString state;
     qint64 contextUsed = 0, contextLimit = 0;
     quint64 weightsBytes = 0, kvBytes = 0;
-    double lastPrefillTps = 0, lastDecodeTps = 0, windowDecodeTps = 0, lastTtftMs = 0, specAcceptance = 0;
+    double lastPrefillTps = 0, lastDecodeTps = 0, windowDecodeTps = 0, lastTtftMs = 0,
+           specAcceptance = 0;
     qint64 prefixHitTokens = 0;
 };
 

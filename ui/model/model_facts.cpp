@@ -7,7 +7,9 @@
 namespace folio::ui {
 
 namespace {
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
 } // namespace
 
 QFuture<ModelInspection> inspectModelAsync(const QString& path) {
@@ -41,17 +43,18 @@ QList<QPair<QString, QString>> modelFactRows(const ModelInfo& info) {
     rows.append({QObject::tr("parameters"), q(format_count(info.parameter_count))});
     if (info.expert_count > 0) {
         rows.append({QObject::tr("active / token"), q(format_count(info.active_parameter_count))});
-        rows.append({QObject::tr("experts"), QObject::tr("%1 routed, %2 used")
-                                                 .arg(info.expert_count)
-                                                 .arg(info.expert_used_count)});
+        rows.append(
+            {QObject::tr("experts"),
+             QObject::tr("%1 routed, %2 used").arg(info.expert_count).arg(info.expert_used_count)});
     }
     if (info.context_length > 0)
         rows.append({QObject::tr("context"), QString::number(info.context_length)});
     if (info.vocab_size > 0)
         rows.append({QObject::tr("vocabulary"), QString::number(info.vocab_size)});
     for (const TensorTypeSummary& t : info.by_type)
-        rows.append({QObject::tr("weights %1").arg(q(t.type_name)),
-                     QObject::tr("%1 in %2 tensors").arg(q(format_bytes(t.bytes))).arg(t.tensor_count)});
+        rows.append(
+            {QObject::tr("weights %1").arg(q(t.type_name)),
+             QObject::tr("%1 in %2 tensors").arg(q(format_bytes(t.bytes))).arg(t.tensor_count)});
     return rows;
 }
 

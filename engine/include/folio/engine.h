@@ -20,13 +20,13 @@
 namespace folio {
 
 struct ModelSpec {
-    std::string gguf;         // the text model
-    std::string mmproj;       // optional vision projector (Kimi-VL), "" for none
-    int threads = 0;          // 0: all logical cores
-    int64_t context = 0;      // tokens per session; 0: min(model limit, 32768)
-    int prefill_chunk = 512;  // tokens per prefill step (cancel and interleave granularity)
-    std::string draft_gguf;   // optional small model with the same vocabulary, for
-                              // SpeculationMode::DraftModel
+    std::string gguf;        // the text model
+    std::string mmproj;      // optional vision projector (Kimi-VL), "" for none
+    int threads = 0;         // 0: all logical cores
+    int64_t context = 0;     // tokens per session; 0: min(model limit, 32768)
+    int prefill_chunk = 512; // tokens per prefill step (cancel and interleave granularity)
+    std::string draft_gguf;  // optional small model with the same vocabulary, for
+                             // SpeculationMode::DraftModel
 };
 
 struct ModelFacts {
@@ -36,12 +36,12 @@ struct ModelFacts {
     uint64_t file_bytes = 0;
     uint64_t parameters = 0;
     uint64_t active_parameters = 0;
-    int64_t context_limit = 0;   // what sessions get
-    int64_t model_context = 0;   // what the model was trained for
+    int64_t context_limit = 0; // what sessions get
+    int64_t model_context = 0; // what the model was trained for
     uint32_t vocab_size = 0;
-    std::string chat_template;   // "kimi-k2", "deepseek-v3", ...
+    std::string chat_template; // "kimi-k2", "deepseek-v3", ...
     int threads = 0;
-    std::string draft_name;      // the draft model, "" when none
+    std::string draft_name; // the draft model, "" when none
 };
 
 struct Sampling {
@@ -75,15 +75,15 @@ struct Message {
 
 struct RequestStats {
     int64_t prompt_tokens = 0;
-    int64_t reused_tokens = 0;    // prompt tokens whose KV was already in the session (prefix hit)
+    int64_t reused_tokens = 0; // prompt tokens whose KV was already in the session (prefix hit)
     int64_t generated_tokens = 0;
-    double ttft_ms = 0;           // request submitted -> first token
+    double ttft_ms = 0; // request submitted -> first token
     double prefill_tps = 0;
     double decode_tps = 0;
     int64_t spec_drafted = 0;
     int64_t spec_accepted = 0;
-    std::string stop_reason;      // "eos" | "stop" | "length" | "cancelled" | "error"
-    std::string text;             // the whole answer
+    std::string stop_reason; // "eos" | "stop" | "length" | "cancelled" | "error"
+    std::string text;        // the whole answer
 };
 
 struct RequestCallbacks {
@@ -110,8 +110,8 @@ struct Request {
 
 struct EngineStats {
     bool model_loaded = false;
-    std::string state; // "idle" | "loading" | "prefill" | "decode"
-    int64_t context_used = 0;   // tokens cached in the most recent session
+    std::string state;        // "idle" | "loading" | "prefill" | "decode"
+    int64_t context_used = 0; // tokens cached in the most recent session
     int64_t context_limit = 0;
     uint64_t weights_bytes = 0; // mmapped model file
     uint64_t kv_bytes = 0;      // all sessions' caches
