@@ -1,5 +1,6 @@
 // deepseek32 (DeepSeek-V3.2: MLA + DSA lightning indexer + MoE) random-weight models,
 // GGUF_LAYOUT.md §4.
+#include "decoder_blocks.h"
 #include "model_plans.h"
 
 namespace folio::tools {
@@ -59,14 +60,8 @@ Status plan_deepseek32(const std::string& preset, gguf::Writer& w, std::vector<T
         w.set_u32(a + "rope.scaling.original_context_length", 4096);
         w.set_f32(a + "rope.scaling.yarn_log_multiplier", 0.1f);
     }
-    w.set_u32(a + "expert_count", s.experts);
-    w.set_u32(a + "expert_used_count", s.experts_used);
-    w.set_u32(a + "expert_shared_count", s.experts_shared);
-    w.set_u32(a + "expert_feed_forward_length", s.ff_exp);
-    w.set_u32(a + "leading_dense_block_count", s.dense_layers);
-    w.set_f32(a + "expert_weights_scale", 2.5f);
-    w.set_bool(a + "expert_weights_norm", true);
-    w.set_u32(a + "expert_gating_func", 2);
+    const MoeShape moe{s.experts, s.experts_used, s.experts_shared, s.ff_exp, s.dense_layers, 2.5f};
+    write_moe_keys(w, a, moe);
     write_tokenizer(w, build_tiny_vocab(s.vocab, s.merges));
 
     using I = TensorPlan::Init;
@@ -74,6 +69,9 @@ Status plan_deepseek32(const std::string& preset, gguf::Writer& w, std::vector<T
     int64_t current_layer = -1;
     auto add = [&](std::string name, std::vector<int64_t> ne, I init = I::Normal) {
         plans.push_back({std::move(name), std::move(ne), current_layer, s.layers, init});
+    };
+    const AddTensor add_plan = [&](std::string name, std::vector<int64_t> ne, I init) {
+        add(std::move(name), std::move(ne), init);
     };
     add("token_embd.weight", {E, V});
     add("output_norm.weight", {E}, I::Norm);
@@ -97,20 +95,7 @@ Status plan_deepseek32(const std::string& preset, gguf::Writer& w, std::vector<T
         add(b + "indexer.k_norm.bias", {s.index_dim}, I::SmallBias);
         add(b + "indexer.proj.weight", {E, s.index_heads});
         add(b + "ffn_norm.weight", {E}, I::Norm);
-        if (l < s.dense_layers) {
-            add(b + "ffn_gate.weight", {E, s.ff_dense});
-            add(b + "ffn_up.weight", {E, s.ff_dense});
-            add(b + "ffn_down.weight", {s.ff_dense, E});
-        } else {
-            add(b + "ffn_gate_inp.weight", {E, s.experts});
-            add(b + "exp_probs_b.bias", {s.experts}, I::SmallBias);
-            add(b + "ffn_gate_exps.weight", {E, s.ff_exp, s.experts});
-            add(b + "ffn_up_exps.weight", {E, s.ff_exp, s.experts});
-            add(b + "ffn_down_exps.weight", {s.ff_exp, E, s.experts});
-            add(b + "ffn_gate_shexp.weight", {E, s.ff_exp * s.experts_shared});
-            add(b + "ffn_up_shexp.weight", {E, s.ff_exp * s.experts_shared});
-            add(b + "ffn_down_shexp.weight", {s.ff_exp * s.experts_shared, E});
-        }
+        add_ffn_tensors(add_plan, b, E, l < s.dense_layers, s.ff_dense, moe);
     }
     return {};
 }
