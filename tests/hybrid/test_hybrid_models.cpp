@@ -6,7 +6,6 @@
 #include "model/decoder_model.h"
 #include "model/dsa_indexer.h"
 #include "model/goldens.h"
-#include "runtime/sampler.h"
 #include "support/test_support.h"
 
 using namespace folio;
@@ -16,42 +15,9 @@ namespace {
 constexpr const char* kF32Models[] = {"kimi-linear-f32", "ds32-f32"};
 constexpr const char* kQuantModels[] = {"kimi-linear-q8_0", "kimi-linear-mxfp4moe"};
 
-std::unique_ptr<DecoderModel> load(const QString& path) {
-    auto m = load_decoder(path.toStdString());
-    if (!m) {
-        qWarning("%s", m.error().to_string().c_str());
-        return nullptr;
-    }
-    return std::move(m).value();
-}
-
-// All-position logits of `tokens` from an empty state, as one batch or one token at a time.
-std::vector<float> evaluate(const DecoderModel& m, const std::vector<int32_t>& tokens, bool seq) {
-    DecoderState state = make_decoder_state(m.config, static_cast<int64_t>(tokens.size()));
-    DecoderScratch s;
-    EvalOptions opt;
-    opt.kernels.n_threads = 2;
-    const int64_t V = m.config.n_vocab, n = static_cast<int64_t>(tokens.size());
-    std::vector<float> all;
-    if (!seq) {
-        opt.all_logits = true;
-        if (!decoder_eval(m, state, s, tokens.data(), n, opt, all))
-            return {};
-        return all;
-    }
-    all.resize(static_cast<size_t>(n * V));
-    std::vector<float> step;
-    for (int64_t i = 0; i < n; ++i) {
-        if (!decoder_eval(m, state, s, tokens.data() + i, 1, opt, step))
-            return {};
-        std::copy(step.begin(), step.end(), all.begin() + i * V);
-    }
-    return all;
-}
-
 // The same weights with the indexer switched off: plain (dense) MLA.
 std::unique_ptr<DecoderModel> without_indexer(const QString& path) {
-    auto m = load(path);
+    auto m = test::loadDecoder(path);
     if (!m)
         return nullptr;
     m->config.indexer_top_k = 0;
@@ -79,11 +45,12 @@ private slots:
         FOLIO_REQUIRE_CONFORMANCE(dir);
         test::Golden g = test::loadGolden(dir, model);
         QVERIFY(g.n_vocab > 0);
-        auto m = load(g.modelPath);
+        auto m = test::loadDecoder(g.modelPath);
         QVERIFY(m);
         QCOMPARE(int(m->config.n_vocab), g.n_vocab);
         for (const auto& s : g.sequences) {
-            const auto c = test::compareLogits(evaluate(*m, s.tokens, seq), s.logits, g.n_vocab);
+            const auto c =
+                test::compareLogits(test::evaluateAll(*m, s.tokens, seq), s.logits, g.n_vocab);
             qInfo("%s %s %s: max |diff| %.3g, argmax %d/%d", qPrintable(model), qPrintable(s.name),
                   seq ? "seq" : "batch", c.maxAbsDiff, c.argmaxAgree, c.rows);
             QVERIFY2(c.maxAbsDiff <= 1e-4, qPrintable(s.name));
@@ -101,10 +68,11 @@ private slots:
         QFETCH(QString, model);
         FOLIO_REQUIRE_CONFORMANCE(dir);
         test::Golden g = test::loadGolden(dir, model);
-        auto m = load(g.modelPath);
+        auto m = test::loadDecoder(g.modelPath);
         QVERIFY(m);
         for (const auto& s : g.sequences) {
-            const auto c = test::compareLogits(evaluate(*m, s.tokens, false), s.logits, g.n_vocab);
+            const auto c =
+                test::compareLogits(test::evaluateAll(*m, s.tokens, false), s.logits, g.n_vocab);
             qInfo("%s %s: mean row max %.3g, max %.3g, argmax %d/%d", qPrintable(model),
                   qPrintable(s.name), c.meanRowMax, c.maxAbsDiff, c.argmaxAgree, c.rows);
             QVERIFY(c.meanRowMax <= 0.5);
@@ -116,26 +84,13 @@ private slots:
         FOLIO_REQUIRE_CONFORMANCE(dir);
         for (const char* name : kF32Models) {
             test::Golden g = test::loadGolden(dir, QString::fromLatin1(name));
-            auto m = load(g.modelPath);
+            auto m = test::loadDecoder(g.modelPath);
             QVERIFY(m);
             QVERIFY(!g.greedy.isEmpty());
-            for (const auto& gr : g.greedy) {
-                DecoderState state = make_decoder_state(m->config, 512);
-                DecoderScratch s;
-                EvalOptions opt;
-                opt.kernels.n_threads = 2;
-                std::vector<float> logits;
-                QVERIFY(decoder_eval(*m, state, s, gr.prompt.data(), int64_t(gr.prompt.size()), opt,
-                                     logits)
-                            .has_value());
-                std::vector<int32_t> out;
-                for (size_t i = 0; i < gr.generated.size(); ++i) {
-                    const int32_t next = argmax(logits);
-                    out.push_back(next);
-                    QVERIFY(decoder_eval(*m, state, s, &next, 1, opt, logits).has_value());
-                }
-                QVERIFY2(out == gr.generated, name);
-            }
+            for (const auto& gr : g.greedy)
+                QVERIFY2(test::greedyContinuation(*m, gr.prompt, gr.generated.size()) ==
+                             gr.generated,
+                         name);
         }
     }
 
@@ -144,20 +99,21 @@ private slots:
         // bit for bit; beyond, it differs (conformance README §5.3).
         FOLIO_REQUIRE_CONFORMANCE(dir);
         test::Golden g = test::loadGolden(dir, QStringLiteral("ds32-f32"));
-        auto sparse = load(g.modelPath);
+        auto sparse = test::loadDecoder(g.modelPath);
         auto dense = without_indexer(g.modelPath);
         QVERIFY(sparse && dense);
         QCOMPARE(sparse->config.indexer_top_k, 32u);
         const auto& seq0 = g.sequences[0].tokens; // 12 tokens <= 32
         for (bool seq : {false, true})
-            QVERIFY(evaluate(*sparse, seq0, seq) == evaluate(*dense, seq0, seq));
+            QVERIFY(test::evaluateAll(*sparse, seq0, seq) == test::evaluateAll(*dense, seq0, seq));
         // top_k >= context: the 320-token sequence is dense everywhere.
         const auto& seq2 = g.sequences[2].tokens;
         sparse->config.indexer_top_k = 320;
-        QVERIFY(evaluate(*sparse, seq2, false) == evaluate(*dense, seq2, false));
+        QVERIFY(test::evaluateAll(*sparse, seq2, false) == test::evaluateAll(*dense, seq2, false));
         // top_k = 32: the first 32 positions agree with dense MLA, later ones do not.
         sparse->config.indexer_top_k = 32;
-        const auto a = evaluate(*sparse, seq2, false), b = evaluate(*dense, seq2, false);
+        const auto a = test::evaluateAll(*sparse, seq2, false),
+                   b = test::evaluateAll(*dense, seq2, false);
         const int V = g.n_vocab;
         const std::vector<float> a32(a.begin(), a.begin() + 32 * V),
             b32(b.begin(), b.begin() + 32 * V);
@@ -180,7 +136,7 @@ private slots:
     void kimiLinearStateRewindsOnlyToCheckpoints() {
         FOLIO_REQUIRE_CONFORMANCE(dir);
         test::Golden g = test::loadGolden(dir, QStringLiteral("kimi-linear-f32"));
-        auto m = load(g.modelPath);
+        auto m = test::loadDecoder(g.modelPath);
         QVERIFY(m);
         const auto& tokens = g.sequences[1].tokens; // 64 tokens
         DecoderState state = make_decoder_state(m->config, 64);

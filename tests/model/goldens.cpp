@@ -1,5 +1,7 @@
 #include "model/goldens.h"
 
+#include "runtime/sampler.h"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -75,6 +77,60 @@ LogitComparison compareLogits(const std::vector<float>& ours, const std::vector<
     }
     c.meanRowMax = sum / c.rows;
     return c;
+}
+
+std::unique_ptr<DecoderModel> loadDecoder(const QString& path) {
+    auto m = load_decoder(path.toStdString());
+    if (!m) {
+        qWarning("%s", m.error().to_string().c_str());
+        return nullptr;
+    }
+    return std::move(m).value();
+}
+
+std::vector<float> evaluateAll(const DecoderModel& m, const std::vector<int32_t>& tokens, bool seq,
+                               MlaForm form, int threads) {
+    DecoderState state = make_decoder_state(m.config, static_cast<int64_t>(tokens.size()));
+    DecoderScratch s;
+    EvalOptions opt;
+    opt.kernels.n_threads = threads;
+    opt.mla = form;
+    const int64_t V = m.config.n_vocab, n = static_cast<int64_t>(tokens.size());
+    std::vector<float> all;
+    if (!seq) {
+        opt.all_logits = true;
+        if (!decoder_eval(m, state, s, tokens.data(), n, opt, all))
+            return {};
+        return all;
+    }
+    all.resize(static_cast<size_t>(n * V));
+    std::vector<float> step;
+    for (int64_t i = 0; i < n; ++i) {
+        if (!decoder_eval(m, state, s, tokens.data() + i, 1, opt, step))
+            return {};
+        std::copy(step.begin(), step.end(), all.begin() + i * V);
+    }
+    return all;
+}
+
+std::vector<int32_t> greedyContinuation(const DecoderModel& m, const std::vector<int32_t>& prompt,
+                                        size_t n_generate) {
+    DecoderState state =
+        make_decoder_state(m.config, static_cast<int64_t>(prompt.size() + n_generate));
+    DecoderScratch s;
+    EvalOptions opt;
+    opt.kernels.n_threads = 2;
+    std::vector<float> logits;
+    if (!decoder_eval(m, state, s, prompt.data(), static_cast<int64_t>(prompt.size()), opt, logits))
+        return {};
+    std::vector<int32_t> out;
+    for (size_t i = 0; i < n_generate; ++i) {
+        const int32_t next = argmax(logits);
+        out.push_back(next);
+        if (i + 1 < n_generate && !decoder_eval(m, state, s, &next, 1, opt, logits))
+            return {};
+    }
+    return out;
 }
 
 } // namespace folio::test

@@ -5,7 +5,10 @@
 #include <QString>
 #include <QVector>
 
+#include "model/decoder_model.h"
+
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace folio::test {
@@ -40,5 +43,18 @@ struct LogitComparison {
 
 LogitComparison compareLogits(const std::vector<float>& ours, const std::vector<float>& ref,
                               int n_vocab);
+
+// load_decoder, with the error printed as a test warning; null on failure.
+std::unique_ptr<DecoderModel> loadDecoder(const QString& path);
+
+// All-position logits of `tokens` from an empty state, as one batch or one token at a time
+// (`seq`); empty on an evaluation error.
+std::vector<float> evaluateAll(const DecoderModel& m, const std::vector<int32_t>& tokens, bool seq,
+                               MlaForm form = MlaForm::Auto, int threads = 2);
+
+// Greedy continuation as the goldens were made (README §2): the prompt as one batch, then
+// n_generate single-token steps taking the argmax. Empty on an evaluation error.
+std::vector<int32_t> greedyContinuation(const DecoderModel& m, const std::vector<int32_t>& prompt,
+                                        size_t n_generate);
 
 } // namespace folio::test

@@ -7,7 +7,6 @@
 #include "model/decoder_model.h"
 #include "model/goldens.h"
 #include "model/moe_ffn.h"
-#include "runtime/sampler.h"
 #include "support/test_support.h"
 
 #include <cmath>
@@ -19,41 +18,6 @@ namespace {
 constexpr const char* kF32Models[] = {"ds2-qlora-f32", "ds2-lite-f32", "ds2-yarn-groups-f32",
                                       "ds2-vl-text-f32"};
 constexpr const char* kQuantModels[] = {"ds2-qlora-q8_0", "ds2-qlora-mxfp4moe"};
-
-std::unique_ptr<DecoderModel> load(const QString& path) {
-    auto m = load_decoder(path.toStdString());
-    if (!m) {
-        qWarning("%s", m.error().to_string().c_str());
-        return nullptr;
-    }
-    return std::move(m).value();
-}
-
-// All-position logits of `tokens` from an empty cache, as one batch or one token at a time.
-std::vector<float> evaluate(const DecoderModel& m, const std::vector<int32_t>& tokens, bool seq,
-                            MlaForm form = MlaForm::Auto, int threads = 2) {
-    DecoderState state = make_decoder_state(m.config, static_cast<int64_t>(tokens.size()));
-    DecoderScratch s;
-    EvalOptions opt;
-    opt.kernels.n_threads = threads;
-    opt.mla = form;
-    const int64_t V = m.config.n_vocab, n = static_cast<int64_t>(tokens.size());
-    std::vector<float> all;
-    if (!seq) {
-        opt.all_logits = true;
-        if (!decoder_eval(m, state, s, tokens.data(), n, opt, all))
-            return {};
-        return all;
-    }
-    all.resize(static_cast<size_t>(n * V));
-    std::vector<float> step;
-    for (int64_t i = 0; i < n; ++i) {
-        if (!decoder_eval(m, state, s, tokens.data() + i, 1, opt, step))
-            return {};
-        std::copy(step.begin(), step.end(), all.begin() + i * V);
-    }
-    return all;
-}
 
 } // namespace
 
@@ -74,11 +38,11 @@ private slots:
         FOLIO_REQUIRE_CONFORMANCE(dir);
         test::Golden g = test::loadGolden(dir, model);
         QVERIFY(g.n_vocab > 0);
-        auto m = load(g.modelPath);
+        auto m = test::loadDecoder(g.modelPath);
         QVERIFY(m);
         QCOMPARE(int(m->config.n_vocab), g.n_vocab);
         for (const auto& s : g.sequences) {
-            const auto ours = evaluate(*m, s.tokens, seq);
+            const auto ours = test::evaluateAll(*m, s.tokens, seq);
             const auto c = test::compareLogits(ours, s.logits, g.n_vocab);
             qInfo("%s %s %s: max |diff| %.3g, argmax %d/%d", qPrintable(model), qPrintable(s.name),
                   seq ? "seq" : "batch", c.maxAbsDiff, c.argmaxAgree, c.rows);
@@ -97,17 +61,18 @@ private slots:
         QFETCH(QString, model);
         FOLIO_REQUIRE_CONFORMANCE(dir);
         test::Golden g = test::loadGolden(dir, model);
-        auto m = load(g.modelPath);
+        auto m = test::loadDecoder(g.modelPath);
         QVERIFY(m);
         for (const auto& s : g.sequences) {
-            const auto c = test::compareLogits(evaluate(*m, s.tokens, false), s.logits, g.n_vocab);
+            const auto c =
+                test::compareLogits(test::evaluateAll(*m, s.tokens, false), s.logits, g.n_vocab);
             qInfo("%s %s: mean row max %.3g, max %.3g, argmax %d/%d", qPrintable(model),
                   qPrintable(s.name), c.meanRowMax, c.maxAbsDiff, c.argmaxAgree, c.rows);
             QVERIFY(c.meanRowMax <= 0.5);
             QVERIFY(c.argmaxAgree >= 0.7 * c.rows);
         }
         // On the short sequence our Q8_0 activation path reproduces llama.cpp almost exactly.
-        const auto c0 = test::compareLogits(evaluate(*m, g.sequences[0].tokens, false),
+        const auto c0 = test::compareLogits(test::evaluateAll(*m, g.sequences[0].tokens, false),
                                             g.sequences[0].logits, g.n_vocab);
         QVERIFY2(c0.maxAbsDiff < 1e-3, qPrintable(QString::number(c0.maxAbsDiff)));
     }
@@ -116,36 +81,23 @@ private slots:
         FOLIO_REQUIRE_CONFORMANCE(dir);
         for (const char* name : kF32Models) {
             test::Golden g = test::loadGolden(dir, QString::fromLatin1(name));
-            auto m = load(g.modelPath);
+            auto m = test::loadDecoder(g.modelPath);
             QVERIFY(m);
-            for (const auto& gr : g.greedy) {
-                DecoderState state = make_decoder_state(m->config, 512);
-                DecoderScratch s;
-                EvalOptions opt;
-                opt.kernels.n_threads = 2;
-                std::vector<float> logits;
-                QVERIFY(decoder_eval(*m, state, s, gr.prompt.data(), int64_t(gr.prompt.size()), opt,
-                                     logits)
-                            .has_value());
-                std::vector<int32_t> out;
-                for (size_t i = 0; i < gr.generated.size(); ++i) {
-                    const int32_t next = argmax(logits);
-                    out.push_back(next);
-                    QVERIFY(decoder_eval(*m, state, s, &next, 1, opt, logits).has_value());
-                }
-                QVERIFY2(out == gr.generated, name);
-            }
+            for (const auto& gr : g.greedy)
+                QVERIFY2(test::greedyContinuation(*m, gr.prompt, gr.generated.size()) ==
+                             gr.generated,
+                         name);
         }
     }
 
     void naiveAndAbsorbedFormsAgree() {
         FOLIO_REQUIRE_CONFORMANCE(dir);
         test::Golden g = test::loadGolden(dir, QStringLiteral("ds2-yarn-groups-f32"));
-        auto m = load(g.modelPath);
+        auto m = test::loadDecoder(g.modelPath);
         QVERIFY(m);
         const auto& tokens = g.sequences[2].tokens;
-        const auto naive = evaluate(*m, tokens, false, MlaForm::Naive);
-        const auto absorbed = evaluate(*m, tokens, false, MlaForm::Absorbed);
+        const auto naive = test::evaluateAll(*m, tokens, false, MlaForm::Naive);
+        const auto absorbed = test::evaluateAll(*m, tokens, false, MlaForm::Absorbed);
         const auto c = test::compareLogits(naive, absorbed, g.n_vocab);
         QVERIFY2(c.maxAbsDiff < 1e-5, qPrintable(QString::number(c.maxAbsDiff)));
     }
@@ -153,10 +105,10 @@ private slots:
     void prefillThenDecodeEqualsOneShot() {
         FOLIO_REQUIRE_CONFORMANCE(dir);
         test::Golden g = test::loadGolden(dir, QStringLiteral("ds2-qlora-f32"));
-        auto m = load(g.modelPath);
+        auto m = test::loadDecoder(g.modelPath);
         QVERIFY(m);
         const auto& tokens = g.sequences[1].tokens; // 64 tokens
-        const auto oneShot = evaluate(*m, tokens, false);
+        const auto oneShot = test::evaluateAll(*m, tokens, false);
         // 40-token prefill, then 24 single-token decode steps (different MLA forms, same cache).
         DecoderState state = make_decoder_state(m->config, 64);
         DecoderScratch s;
@@ -174,7 +126,7 @@ private slots:
         const auto c = test::compareLogits(all, oneShot, g.n_vocab);
         QVERIFY2(c.maxAbsDiff < 1e-5, qPrintable(QString::number(c.maxAbsDiff)));
         // One thread gives the same numbers as two.
-        const auto single = evaluate(*m, tokens, false, MlaForm::Auto, 1);
+        const auto single = test::evaluateAll(*m, tokens, false, MlaForm::Auto, 1);
         QVERIFY(test::compareLogits(single, oneShot, g.n_vocab).maxAbsDiff < 1e-5);
     }
 
@@ -203,7 +155,7 @@ private slots:
 
     void badInputIsAnError() {
         FOLIO_REQUIRE_CONFORMANCE(dir);
-        auto m = load(dir + QStringLiteral("/models/ds2-lite-f32.gguf"));
+        auto m = test::loadDecoder(dir + QStringLiteral("/models/ds2-lite-f32.gguf"));
         QVERIFY(m);
         DecoderState state = make_decoder_state(m->config, 8);
         DecoderScratch s;
