@@ -8,6 +8,7 @@
 // must not call back into the Engine synchronously (queue the work instead, as EngineWorker
 // does with Qt signals). All public methods are thread-safe and never block on inference.
 
+#include "folio/cache.h"
 #include "folio/error.h"
 
 #include <cstdint>
@@ -27,6 +28,7 @@ struct ModelSpec {
     int prefill_chunk = 512; // tokens per prefill step (cancel and interleave granularity)
     std::string draft_gguf;  // optional small model with the same vocabulary, for
                              // SpeculationMode::DraftModel
+    CacheOptions cache;      // KV storage types, RAM budget and disk tier, prefix sharing
 };
 
 struct ModelFacts {
@@ -124,6 +126,8 @@ struct EngineStats {
     double spec_acceptance = 0;    // accepted / drafted over all requests
     int sessions = 0;
     int queued_requests = 0;
+    CacheStats cache;                      // devices, tiers, hits, bytes moved
+    std::vector<SessionBlockMap> block_map; // per session, for the cache view
 };
 
 struct EngineOptions {
