@@ -79,6 +79,8 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
         std::fflush(out);
     };
 
+    // A fresh block pool per measurement, configured as the user asked.
+    auto pool = [&] { return std::make_shared<BlockPool>(pool_config_for(m.config, o.cache)); };
     DecoderScratch scratch;
     std::vector<float> logits;
     if (o.n_prompt > 0) {
@@ -87,7 +89,7 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
         for (int r = 0; r <= o.reps; ++r) { // rep 0 warms up caches and page mappings
             for (auto& t : prompt)
                 t = tok(rng);
-            DecoderState state = make_decoder_state(m.config, o.n_prompt);
+            DecoderState state = make_decoder_state(m.config, o.n_prompt, pool());
             auto t0 = std::chrono::steady_clock::now();
             Status s = decoder_eval(m, state, scratch, prompt.data(), o.n_prompt, opt, logits);
             auto t1 = std::chrono::steady_clock::now();
@@ -104,7 +106,7 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
     if (o.n_gen > 0) {
         std::vector<double> rates;
         for (int r = 0; r <= o.reps; ++r) {
-            DecoderState state = make_decoder_state(m.config, o.n_gen + 1);
+            DecoderState state = make_decoder_state(m.config, o.n_gen + 1, pool());
             int32_t next = tok(rng);
             auto t0 = std::chrono::steady_clock::now();
             for (int i = 0; i < o.n_gen; ++i) {
@@ -124,7 +126,7 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
     }
     for (int64_t depth : o.depths) {
         // One repetition per depth: long prefills dominate the run time.
-        DecoderState state = make_decoder_state(m.config, depth + std::max(o.n_gen, 1));
+        DecoderState state = make_decoder_state(m.config, depth + std::max(o.n_gen, 1), pool());
         std::vector<int32_t> prompt(static_cast<size_t>(depth));
         for (auto& t : prompt)
             t = tok(rng);
@@ -155,8 +157,9 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
         t1 = std::chrono::steady_clock::now();
         row("tg" + std::to_string(o.n_gen) + " @ d" + std::to_string(depth),
             {o.n_gen / std::chrono::duration<double>(t1 - t0).count(), 0.0});
-        std::fprintf(out, "  (state at depth %lld: %.1f MiB)\n", static_cast<long long>(depth),
-                     state.bytes() / 1048576.0);
+        std::fprintf(out, "  (state at depth %lld: %.1f MiB in RAM, %.1f MiB on disk)\n",
+                     static_cast<long long>(depth), state.bytes() / 1048576.0,
+                     state.mla().disk_bytes() / 1048576.0);
     }
     if (o.n_gen > 0 && o.measure_bandwidth) {
         const BandwidthResult bw = measure_read_bandwidth(size_t(1) << 30, o.threads, 5);

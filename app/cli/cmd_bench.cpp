@@ -1,5 +1,6 @@
 // folio-cli bench: prefill and decode speed of a model, llama-bench style.
 #include "cli/args.h"
+#include "cli/cache_flags.h"
 #include "cli/commands.h"
 
 #include "bench_model.h"
@@ -20,6 +21,11 @@ int cmd_bench(std::vector<std::string> args) {
     auto r = a.take_int("-r", "--repetitions");
     const bool no_bw = a.take_switch("--no-bandwidth");
     auto ctx = a.take_value("--ctx");
+    CacheFlags cache;
+    std::string cache_err;
+    if (!take_cache_flags(a, cache, cache_err))
+        return usage_error(self, cache_err);
+    o.cache = cache.options;
     auto rest = a.positionals();
     if (!a.ok())
         return usage_error(self, a.error());

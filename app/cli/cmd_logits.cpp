@@ -3,6 +3,7 @@
 // With -p TEXT (optionally --mmproj P.gguf --image I.png ..., issue 8) it evaluates a prompt
 // with images instead (cli/media_input.h); --dump-last writes the last position's logits.
 #include "cli/args.h"
+#include "cli/cache_flags.h"
 #include "cli/commands.h"
 #include "cli/media_input.h"
 #include "cli/token_list.h"
@@ -30,7 +31,8 @@ bool write_floats(const std::string& path, const float* data, size_t count) {
 // -p TEXT with images: every chunk evaluated in order, logits of the last position.
 int eval_prompt(const DecoderModel& model, const std::string& mmproj,
                 const std::vector<std::string>& images, const std::string& text,
-                const EvalOptions& opt, std::vector<float>& last) {
+                const EvalOptions& opt, const std::shared_ptr<BlockPool>& pool,
+                std::vector<float>& last) {
     auto tok = tokenizer::Tokenizer::from_gguf(*model.file);
     if (!tok)
         return fail(tok.error().to_string());
@@ -38,7 +40,7 @@ int eval_prompt(const DecoderModel& model, const std::string& mmproj,
     if (!prompt)
         return fail(prompt.error().to_string());
     DecoderState state =
-        make_decoder_state(model.config, std::max<int64_t>(prompt->n_positions, 1));
+        make_decoder_state(model.config, std::max<int64_t>(prompt->n_positions, 1), pool);
     DecoderScratch scratch;
     Status s = eval_media_chunks(model, state, scratch, prompt->chunks, prompt->images, opt, last);
     if (!s)
@@ -66,9 +68,15 @@ int cmd_logits(std::vector<std::string> args) {
     std::vector<std::string> images;
     while (auto img = a.take_value("--image"))
         images.push_back(*img);
+    CacheFlags cache;
+    std::string cache_err;
+    if (!take_cache_flags(a, cache, cache_err))
+        return usage_error(self, cache_err);
     auto rest = a.positionals();
     if (!a.ok())
         return usage_error(self, a.error());
+    if (!cache.save_snapshot.empty() || !cache.load_snapshot.empty())
+        return usage_error(self, "--save-snapshot / --load-snapshot work with generate");
     if (!rest.empty())
         return usage_error(self, "unexpected argument " + rest[0]);
     if (!model_path || (!tokens_text == !prompt_text))
@@ -104,10 +112,12 @@ int cmd_logits(std::vector<std::string> args) {
     const int64_t n = static_cast<int64_t>(tokens.size()), V = c.n_vocab;
 
     std::vector<float> all(static_cast<size_t>(n * V)), step;
-    DecoderState state = make_decoder_state(c, std::max<int64_t>(n, 1));
+    auto pool = std::make_shared<BlockPool>(pool_config_for(c, cache.options));
+    DecoderState state = make_decoder_state(c, std::max<int64_t>(n, 1), pool);
     DecoderScratch scratch;
     if (prompt_text) {
-        if (int rc = eval_prompt(**model, mmproj.value_or(""), images, *prompt_text, opt, all))
+        if (int rc =
+                eval_prompt(**model, mmproj.value_or(""), images, *prompt_text, opt, pool, all))
             return rc;
     } else if (seq) {
         for (int64_t i = 0; i < n; ++i) {
@@ -123,6 +133,11 @@ int cmd_logits(std::vector<std::string> args) {
             return fail(s.error().to_string());
     }
 
+    if (cache.any) {
+        CacheStats st;
+        pool->fill_stats(st);
+        std::fprintf(stderr, "%s\n", describe_cache_stats(st).c_str());
+    }
     const float* last = all.data() + all.size() - static_cast<size_t>(V);
     if (dump && !write_floats(*dump, all.data(), all.size()))
         return fail("cannot write " + *dump);

@@ -24,8 +24,8 @@ namespace {
 // bench-kernels, quantize, summarize, serve.
 const std::array kCommands = {
     Command{"bench",
-            "bench -m F.gguf [-p 512] [-n 64] [-t 2] [-r 3] [--ctx 4096,32768]   prefill/decode "
-            "tokens per second",
+            "bench -m F.gguf [-p 512] [-n 64] [-t 2] [-r 3] [--ctx 4096,32768] [CACHE FLAGS]   "
+            "prefill/decode tokens per second",
             cmd_bench},
     Command{"bench-kernels",
             "bench-kernels [-t N] [--rows R] [--cols C]   matvec GB/s vs memory bandwidth, GFLOP/s",
@@ -46,7 +46,7 @@ const std::array kCommands = {
         "generate -m F.gguf (-p TEXT | --tokens 1,2,3) [-n N] [--temp T] [--seed S] [--top-k K] "
         "[--top-p P] [--min-p P] [--repeat-penalty R] [--stop S] [--chat] [--system S] [--ids] "
         "[--ignore-eos] [--spec off|lookup|draft:F.gguf] [--stats] [-c CTX] [-t N] "
-        "[--mmproj P.gguf --image I.png ...]   generate text",
+        "[--mmproj P.gguf --image I.png ...] [CACHE FLAGS]   generate text",
         cmd_generate},
     Command{"image-embd",
             "image-embd --mmproj P.gguf --image I.png [--dump OUT.f32] [-t N]   kimivl image "
@@ -58,7 +58,7 @@ const std::array kCommands = {
     Command{"logits",
             "logits -m F.gguf (--tokens 1,2,3 | -p TEXT [--mmproj P.gguf --image I.png ...]) "
             "[--top K] [--dump OUT.f32] [--dump-last OUT.f32] [--seq] [-t N] "
-            "[--mla auto|naive|absorbed]   evaluate tokens, print the top logits",
+            "[--mla auto|naive|absorbed] [CACHE FLAGS]   evaluate tokens, print the top logits",
             cmd_logits},
     Command{"make-model",
             "make-model --arch deepseek2|kimi-linear|deepseek32|kimi-hybrid|kimivl [--n-embd-text "

@@ -7,10 +7,14 @@ namespace folio {
 
 const char* kv_type_name(KvType t) {
     switch (t) {
-    case KvType::F32: return "f32";
-    case KvType::F16: return "f16";
-    case KvType::BF16: return "bf16";
-    case KvType::Q8_0: return "q8_0";
+    case KvType::F32:
+        return "f32";
+    case KvType::F16:
+        return "f16";
+    case KvType::BF16:
+        return "bf16";
+    case KvType::Q8_0:
+        return "q8_0";
     }
     return "?";
 }
@@ -37,11 +41,20 @@ bool parse_byte_size(const std::string& s, int64_t& out) {
         shift = 0;
     else if (suffix.size() == 1) {
         switch (std::toupper(static_cast<unsigned char>(suffix[0]))) {
-        case 'K': shift = 10; break;
-        case 'M': shift = 20; break;
-        case 'G': shift = 30; break;
-        case 'T': shift = 40; break;
-        default: return false;
+        case 'K':
+            shift = 10;
+            break;
+        case 'M':
+            shift = 20;
+            break;
+        case 'G':
+            shift = 30;
+            break;
+        case 'T':
+            shift = 40;
+            break;
+        default:
+            return false;
         }
     } else
         return false;

@@ -43,14 +43,20 @@ void attend_causal(const AttentionBlock& b, std::vector<float>& scores) {
     O.noalias() = S * V;
 }
 
-void attend_mqa_causal(const MqaBlock& b, std::vector<float>& scores) {
+void attend_mqa_causal(const MqaBlock& b, std::vector<float>& scores, std::vector<float>& block) {
+    const KvView& kv = *b.kv;
     const int64_t nq = (b.n_rows + b.rows_per_query - 1) / b.rows_per_query;
     const int64_t n_keys = b.pos0 + nq;
+    const int64_t bt = kv.block_tokens, stride = kv.row_floats;
+    const int64_t n_blocks = (n_keys + bt - 1) / bt;
     scores.resize(static_cast<size_t>(b.n_rows * n_keys));
     ConstMap Q(b.q, b.n_rows, b.dqk, Eigen::OuterStride<>(b.q_stride));
-    ConstMap K(b.k, n_keys, b.dqk, Eigen::OuterStride<>(b.k_stride));
     MutMap S(scores.data(), b.n_rows, n_keys, Eigen::OuterStride<>(n_keys));
-    S.noalias() = Q * K.transpose();
+    for (int64_t blk = 0; blk < n_blocks; ++blk) {
+        const int64_t k0 = blk * bt, nk = std::min(bt, n_keys - k0);
+        ConstMap K(kv.block(blk, block), nk, b.dqk, Eigen::OuterStride<>(stride));
+        S.middleCols(k0, nk).noalias() = Q * K.transpose();
+    }
     for (int64_t r = 0; r < b.n_rows; ++r) {
         float* row = scores.data() + r * n_keys;
         const int64_t visible = b.pos0 + r / b.rows_per_query + 1;
@@ -58,9 +64,15 @@ void attend_mqa_causal(const MqaBlock& b, std::vector<float>& scores) {
         for (int64_t j = visible; j < n_keys; ++j)
             row[j] = 0.0f;
     }
-    ConstMap V(b.v, n_keys, b.dv, Eigen::OuterStride<>(b.v_stride));
     MutMap O(b.out, b.n_rows, b.dv, Eigen::OuterStride<>(b.out_stride));
-    O.noalias() = S * V;
+    for (int64_t blk = 0; blk < n_blocks; ++blk) {
+        const int64_t k0 = blk * bt, nk = std::min(bt, n_keys - k0);
+        ConstMap V(kv.block(blk, block), nk, b.dv, Eigen::OuterStride<>(stride));
+        if (blk == 0)
+            O.noalias() = S.middleCols(k0, nk) * V;
+        else
+            O.noalias() += S.middleCols(k0, nk) * V;
+    }
 }
 
 void attend_selected(const SelectedAttention& a, std::vector<float>& gather,
@@ -68,8 +80,7 @@ void attend_selected(const SelectedAttention& a, std::vector<float>& gather,
     const int64_t n = a.n_keys, d = a.dqk;
     gather.resize(static_cast<size_t>(n * d));
     for (int64_t j = 0; j < n; ++j)
-        std::copy(a.rows + a.keys[j] * a.row_stride, a.rows + a.keys[j] * a.row_stride + d,
-                  gather.data() + j * d);
+        a.kv->read_row(a.keys[j], gather.data() + j * d, d);
     scores.resize(static_cast<size_t>(a.n_heads * n));
     ConstMap Q(a.q, a.n_heads, d, Eigen::OuterStride<>(a.q_stride));
     ConstMap G(gather.data(), n, d, Eigen::OuterStride<>(d));

@@ -6,6 +6,8 @@
 //  * attend_selected: all heads of one query over a chosen set of key rows (multi-query: the
 //    heads share the rows; the values are the first dv floats of each row).
 
+#include "cache/kv_view.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -34,33 +36,31 @@ void attend_causal(const AttentionBlock& b, std::vector<float>& scores);
 // Multi-query form (all heads share K and V, as MLA's absorbed form, MODEL_SPEC §4.3 and
 // §11.6): n_rows contiguous query rows, rows_per_query of them (heads) per query position;
 // row r belongs to the query at position pos0 + r / rows_per_query. The keys are read once for
-// all rows instead of once per head.
+// all rows instead of once per head. Keys are the cached rows (dqk floats, read block by block);
+// values are their first dv floats.
 struct MqaBlock {
     const float* q = nullptr; // n_rows rows of dqk floats, stride q_stride
     int64_t q_stride = 0;
     int64_t n_rows = 0;
     int64_t rows_per_query = 1;
     int64_t dqk = 0;
-    const float* k = nullptr;
-    int64_t k_stride = 0;
-    const float* v = nullptr;
-    int64_t v_stride = 0;
+    const KvView* kv = nullptr;
     int64_t dv = 0;
     int64_t pos0 = 0;
     float scale = 1.0f;
     float* out = nullptr; // n_rows rows of dv floats, stride out_stride
     int64_t out_stride = 0;
 };
-void attend_mqa_causal(const MqaBlock& b, std::vector<float>& scores);
+// `scores` and `block` are scratch.
+void attend_mqa_causal(const MqaBlock& b, std::vector<float>& scores, std::vector<float>& block);
 
 struct SelectedAttention {
     const float* q = nullptr; // n_heads rows of dqk floats, stride q_stride
     int64_t q_stride = 0;
     int64_t n_heads = 0;
     int64_t dqk = 0;
-    const float* rows = nullptr; // key rows (dqk floats) indexed by `keys`, stride row_stride
-    int64_t row_stride = 0;
-    int64_t dv = 0; // values: the first dv floats of each key row
+    const KvView* kv = nullptr; // key rows (the first dqk floats of cached rows) by `keys`
+    int64_t dv = 0;             // values: the first dv floats of each key row
     const int32_t* keys = nullptr;
     int64_t n_keys = 0;
     float scale = 1.0f;

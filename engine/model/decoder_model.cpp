@@ -22,8 +22,9 @@ Expected<std::unique_ptr<DecoderModel>> load_decoder(const std::string& path) {
     return model;
 }
 
-DecoderState make_decoder_state(const ModelConfig& c, int64_t max_tokens) {
-    return DecoderState(c, max_tokens);
+DecoderState make_decoder_state(const ModelConfig& c, int64_t max_tokens,
+                                std::shared_ptr<BlockPool> pool) {
+    return DecoderState(c, max_tokens, std::move(pool));
 }
 
 namespace {
@@ -86,6 +87,8 @@ Status eval_rows(const DecoderModel& model, DecoderState& state, DecoderScratch&
     s.xn.resize(static_cast<size_t>(n * E));
     s.ffn_out.resize(static_cast<size_t>(n * E));
 
+    BlockPool& pool = *state.mla().pool();
+    pool.next_step(); // blocks this call touches stay in RAM until it is done
     for (uint32_t il = 0; il < c.n_layer; ++il) {
         Status st = eval_layer(model, il, state, s, n, opt);
         if (!st) {
@@ -98,6 +101,8 @@ Status eval_rows(const DecoderModel& model, DecoderState& state, DecoderScratch&
         }
     }
     state.commit(n);
+    state.account_fixed_bytes();
+    pool.enforce_budget();
 
     // Final norm and the output projection for the requested rows.
     const int64_t first = opt.all_logits ? 0 : n - 1;

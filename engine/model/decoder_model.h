@@ -50,12 +50,15 @@ struct DecoderScratch {
     std::vector<float> kq, kk, kv_, kg, kbeta, kgate, klow, ko;
     // DSA indexer
     std::vector<float> iq, iw, iscore;
+    std::vector<float> kv_block;     // a cache block decoded to f32 (non-f32 storage)
     std::vector<int32_t> selected;   // per sparse query: top_k key positions, ascending
     std::vector<int64_t> sel_offset; // per query of the batch: start in `selected` (-1 = dense)
 };
 
 // A fresh state for one sequence of at most max_tokens tokens.
-DecoderState make_decoder_state(const ModelConfig& config, int64_t max_tokens);
+// pool: the shared block pool for its MLA rows (null: a private unlimited f32 pool).
+DecoderState make_decoder_state(const ModelConfig& config, int64_t max_tokens,
+                                std::shared_ptr<BlockPool> pool = nullptr);
 
 // Evaluates `n` tokens at positions state.size() .. state.size()+n-1, appends their cache rows,
 // advances the recurrent states, and writes logits: [n][n_vocab] with all_logits, else [n_vocab]

@@ -5,8 +5,33 @@
 
 namespace folio {
 
-DecoderState::DecoderState(const ModelConfig& c, int64_t max_tokens)
-    : mla_(c.n_layer, c.kv_lora_rank + c.qk_rope, max_tokens),
+PoolConfig pool_config_for(const ModelConfig& c, const CacheOptions& o) {
+    PoolConfig p;
+    p.block_tokens = o.block_tokens;
+    p.row_floats = c.kv_lora_rank + c.qk_rope;
+    p.type = o.kv_type;
+    p.ram_budget = o.ram_budget;
+    p.ram_shards = o.ram_shards > 0 ? o.ram_shards : 1;
+    p.offload_dir = o.offload_dir;
+    p.disk_budget = o.disk_budget;
+    return p;
+}
+
+namespace {
+
+std::vector<bool> mla_layers(const ModelConfig& c) {
+    std::vector<bool> v(c.n_layer);
+    for (uint32_t il = 0; il < c.n_layer; ++il)
+        v[il] = !c.is_kda_layer(il);
+    return v;
+}
+
+} // namespace
+
+DecoderState::DecoderState(const ModelConfig& c, int64_t max_tokens,
+                           std::shared_ptr<BlockPool> pool)
+    : mla_(pool ? std::move(pool) : std::make_shared<BlockPool>(pool_config_for(c, CacheOptions{})),
+           mla_layers(c), max_tokens),
       index_keys_(c.n_layer, c.indexer_head_dim, max_tokens), kda_(c.n_layer),
       has_kda_(c.has_kda()) {
     for (uint32_t il = 0; il < c.n_layer; ++il) {
@@ -72,13 +97,51 @@ void DecoderState::checkpoint() {
 }
 
 size_t DecoderState::bytes() const {
-    size_t total = mla_.bytes() + index_keys_.bytes();
+    return mla_.ram_bytes() + fixed_bytes();
+}
+
+size_t DecoderState::fixed_bytes() const {
+    size_t total = index_keys_.bytes();
     for (const auto* v : {&kda_, &checkpoint_})
         for (const KdaLayerState& k : *v)
             total +=
                 (k.s.capacity() + k.conv_q.capacity() + k.conv_k.capacity() + k.conv_v.capacity()) *
                 sizeof(float);
     return total;
+}
+
+} // namespace folio
+
+namespace folio {
+
+void DecoderState::account_fixed_bytes() {
+    const size_t index = index_keys_.bytes();
+    mla_.set_fixed(static_cast<int64_t>(index), static_cast<int64_t>(fixed_bytes() - index));
+}
+
+} // namespace folio
+
+namespace folio {
+
+std::shared_ptr<const std::vector<KdaLayerState>> DecoderState::kda_snapshot() const {
+    if (!has_kda_)
+        return nullptr;
+    return std::make_shared<const std::vector<KdaLayerState>>(kda_);
+}
+
+size_t DecoderState::kda_bytes() const {
+    size_t total = 0;
+    for (const KdaLayerState& k : kda_)
+        total += (k.s.size() + k.conv_q.size() + k.conv_k.size() + k.conv_v.size()) * sizeof(float);
+    return total;
+}
+
+void DecoderState::adopt_prefix(const std::vector<std::vector<BlockId>>& per_layer,
+                                int64_t n_blocks, const std::vector<KdaLayerState>* kda) {
+    clear();
+    mla_.adopt(per_layer, n_blocks);
+    if (has_kda_ && kda)
+        kda_ = *kda;
 }
 
 } // namespace folio

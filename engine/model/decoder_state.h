@@ -4,10 +4,12 @@
 //  * the DSA index-key cache: per indexer layer one d_I-float index key per token,
 //  * per KDA layer the recurrent state S (H × d_k × d_v, fp32) and the short-convolution state
 //    (the last W−1 raw q/k/v projections), constant in the sequence length.
-// The caches keep the narrow append / view / size / truncate / commit interface of MlaCache so a
-// paged cache can replace them locally. KDA states cannot be rewound token by token: truncate()
-// works back to 0, to size(), or to the position of the last checkpoint().
+// The MLA rows live in blocks of a shared BlockPool (engine/cache/: RAM shards, disk tier,
+// storage type, prefix sharing); the index keys stay in RAM in an MlaCache row store. KDA states
+// cannot be rewound token by token: truncate() works back to 0, to size(), or to the position of
+// the last checkpoint().
 
+#include "cache/paged_kv.h"
 #include "folio/error.h"
 #include "model/mla_cache.h"
 #include "model/model_config.h"
@@ -16,6 +18,9 @@
 #include <vector>
 
 namespace folio {
+
+// The block pool configuration for a model's MLA rows under the user's cache options.
+PoolConfig pool_config_for(const ModelConfig& c, const CacheOptions& options);
 
 // Recurrent state of one KDA layer. s: per head a row-major [d_k][d_v] matrix S[i][j] (i = key
 // channel). conv: per projection (q, k, v) W−1 rows of P floats, oldest first.
@@ -27,7 +32,11 @@ struct KdaLayerState {
 class DecoderState {
 public:
     DecoderState() = default;
-    DecoderState(const ModelConfig& c, int64_t max_tokens);
+    // pool: where the MLA rows go (shared between sequences); null: a private unlimited f32 pool.
+    DecoderState(const ModelConfig& c, int64_t max_tokens,
+                 std::shared_ptr<BlockPool> pool = nullptr);
+    DecoderState(DecoderState&&) = default;
+    DecoderState& operator=(DecoderState&&) = default;
 
     int64_t size() const { return mla_.size(); }             // tokens evaluated so far
     int64_t max_tokens() const { return mla_.max_tokens(); } // context limit
@@ -40,15 +49,26 @@ public:
     void checkpoint();
     int64_t checkpoint_position() const { return checkpoint_pos_; }
     bool can_truncate_to(int64_t n) const;
-    size_t bytes() const;
+    size_t bytes() const;       // RAM bytes: MLA blocks in RAM, index keys, KDA states
+    size_t fixed_bytes() const; // the part that cannot move to disk (index keys, KDA states)
+    // Tells the block pool about fixed_bytes() (counted against its RAM budget).
+    void account_fixed_bytes();
 
-    MlaCache& mla() { return mla_; }
-    const MlaCache& mla() const { return mla_; }
+    PagedKv& mla() { return mla_; }
+    const PagedKv& mla() const { return mla_; }
     MlaCache& index_keys() { return index_keys_; }
     const MlaCache& index_keys() const { return index_keys_; }
     KdaLayerState& kda(uint32_t layer) { return kda_[layer]; }
     const KdaLayerState& kda(uint32_t layer) const { return kda_[layer]; }
     bool has_kda() const { return has_kda_; }
+
+    // The KDA states now (for the prefix cache); null without KDA layers.
+    std::shared_ptr<const std::vector<KdaLayerState>> kda_snapshot() const;
+    size_t kda_bytes() const;
+    // Replaces everything with a shared prefix: `per_layer` blocks of the first n_blocks full
+    // blocks (retained) and, with KDA layers, the states at their end.
+    void adopt_prefix(const std::vector<std::vector<BlockId>>& per_layer, int64_t n_blocks,
+                      const std::vector<KdaLayerState>* kda);
 
     // After every layer appended its rows: the n tokens become part of the sequence.
     void commit(int64_t n) {
@@ -59,7 +79,7 @@ public:
 private:
     void reset_kda(std::vector<KdaLayerState>& states) const;
 
-    MlaCache mla_;
+    PagedKv mla_;
     MlaCache index_keys_; // the same per-layer row store, rows of indexer_head_dim floats
     std::vector<KdaLayerState> kda_; // one per layer; empty for MLA layers
     std::vector<KdaLayerState> checkpoint_;

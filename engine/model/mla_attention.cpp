@@ -59,7 +59,7 @@ void for_each_head_block(const KernelContext& ctx, int64_t H, int64_t T, double 
 // Queries [t0, T) attend to their selected keys only (absorbed form, all heads at once: the
 // selected latent rows are shared by the heads, MODEL_SPEC §5.3).
 void attend_sparse(DecoderScratch& s, int64_t H, int64_t row, int64_t kr, float scale,
-                   const float* cache_rows, int64_t t0, int64_t T, const KernelContext& ctx) {
+                   const KvView& cache_rows, int64_t t0, int64_t T, const KernelContext& ctx) {
     const int threads = static_cast<int>(std::min<int64_t>(std::max(1, ctx.n_threads), T - t0));
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
@@ -72,8 +72,7 @@ void attend_sparse(DecoderScratch& s, int64_t H, int64_t row, int64_t kr, float 
             a.q_stride = row;
             a.n_heads = H;
             a.dqk = row;
-            a.rows = cache_rows;
-            a.row_stride = row;
+            a.kv = &cache_rows;
             a.dv = kr;
             a.keys = s.selected.data() + s.sel_offset[t];
             a.n_keys = s.sel_offset[t + 1] - s.sel_offset[t];
@@ -102,7 +101,7 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& L, uint32_t il, D
                      float* out) {
     const KernelContext& kctx = opt.kernels;
     const MlaForm form = opt.mla;
-    MlaCache& cache = state.mla();
+    PagedKv& cache = state.mla();
     const int64_t E = c.n_embd, H = c.n_head[il], kr = c.kv_lora_rank, dr = c.qk_rope,
                   dn = c.qk_nope, dk = c.qk_head(), dv = c.v_head;
     const int64_t pos0 = cache.size();
@@ -122,7 +121,8 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& L, uint32_t il, D
     }
 
     // [c | k_pe] = attn_kv_a_mqa · x, written straight into the cache rows.
-    FOLIO_TRY(rows, cache.append(il, T));
+    s.kv.resize(static_cast<size_t>(T * row));
+    float* rows = s.kv.data();
     FOLIO_CHECK(matmul(kctx, L.kv_a_mqa, xn, E, T, rows, row));
     rms_norm(kctx, rows, static_cast<const float*>(L.kv_a_norm.data), rows, kr, T, row, row,
              c.rms_eps);
@@ -135,6 +135,7 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& L, uint32_t il, D
         FOLIO_CHECK(rope(kctx, c.rope, s.q.data() + dn, dr, H, T, dk, H * dk, positions.data()));
         FOLIO_CHECK(rope(kctx, c.rope, rows + kr, dr, 1, T, row, row, positions.data()));
     }
+    FOLIO_CHECK(cache.store(il, rows, T));
 
     // DSA (MODEL_SPEC §5.3): queries that see more than top_k keys attend only to the keys the
     // indexer selects; the first n_dense queries see at most top_k keys and stay dense.
@@ -147,7 +148,6 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& L, uint32_t il, D
         n_dense = n;
     }
 
-    const float* cache_rows = cache.view(il); // rows 0 .. pos0 + T
     const int64_t n_kv = pos0 + T;
     // Auto: the cheaper form, but the naive one only when W_UK / W_UV are stored in float.
     // With quantized attn_k_b / attn_v_b, llama.cpp multiplies them with Q8_0-rounded
@@ -159,12 +159,18 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& L, uint32_t il, D
                          (form == MlaForm::Auto && T > 1 && float_kv_b &&
                           mla_naive_cost(c, il, T, n_kv) < mla_absorbed_cost(c, il, T, n_kv)));
 
+    // Rows 0 .. pos0 + T, block by block. Sparse queries read (and mark as used) only the
+    // blocks of their selected keys.
+    const KvView cache_rows = cache.view(il, n_kv, n_dense > 0);
+    if (n_dense < T)
+        cache.mark_rows(il, s.selected.data() + s.sel_offset[n_dense],
+                        s.sel_offset[T] - s.sel_offset[n_dense]);
+
     s.o.resize(static_cast<size_t>(T * H * dv));
     if (naive) {
         // §4.2: per head K_h = [W_UK,h·c | k_pe], V_h = W_UV,h·c, standard causal attention.
         s.knope.resize(static_cast<size_t>(H * n_kv * dk));
         s.vh.resize(static_cast<size_t>(H * n_kv * dv));
-        ConstMap C(cache_rows, n_kv, kr, Eigen::OuterStride<>(row));
         for (int64_t h = 0; h < H; ++h) {
             FOLIO_CHECK(dequantize_slice(L.k_b, h, s.deq_k)); // kr rows of dn: row j = W_UK[:, j]
             FOLIO_CHECK(dequantize_slice(L.v_b, h, s.deq_v)); // dv rows of kr: row d = W_UV[d, :]
@@ -172,12 +178,18 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& L, uint32_t il, D
             float* Vh = s.vh.data() + h * n_kv * dv;
             ConstMap Kb(s.deq_k.data(), kr, dn, Eigen::OuterStride<>(dn));
             ConstMap Vb(s.deq_v.data(), dv, kr, Eigen::OuterStride<>(kr));
-            MutMap Knope(Kh, n_kv, dn, Eigen::OuterStride<>(dk));
-            MutMap V(Vh, n_kv, dv, Eigen::OuterStride<>(dv));
-            Knope.noalias() = C * Kb;
-            V.noalias() = C * Vb.transpose();
-            for (int64_t t = 0; t < n_kv; ++t)
-                std::memcpy(Kh + t * dk + dn, cache_rows + t * row + kr, sizeof(float) * dr);
+            for (int64_t blk = 0; blk < cache_rows.n_blocks(); ++blk) {
+                const int64_t t0 = blk * cache_rows.block_tokens,
+                              nt = cache_rows.rows_in_block(blk);
+                const float* crow = cache_rows.block(blk, s.kv_block);
+                ConstMap C(crow, nt, kr, Eigen::OuterStride<>(row));
+                MutMap Knope(Kh + t0 * dk, nt, dn, Eigen::OuterStride<>(dk));
+                MutMap V(Vh + t0 * dv, nt, dv, Eigen::OuterStride<>(dv));
+                Knope.noalias() = C * Kb;
+                V.noalias() = C * Vb.transpose();
+                for (int64_t t = 0; t < nt; ++t)
+                    std::memcpy(Kh + (t0 + t) * dk + dn, crow + t * row + kr, sizeof(float) * dr);
+            }
         }
         const double work = double(H) * T * n_kv * (dk + dv);
         for_each_head_block(kctx, H, T, work,
@@ -223,7 +235,7 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& L, uint32_t il, D
 #pragma omp parallel num_threads(                                                                  \
     static_cast <int>(std::min <int64_t>(threads, tasks))) if (threads > 1 && tasks > 1)
             {
-                std::vector<float> scratch;
+                std::vector<float> scratch, block;
 #pragma omp for schedule(dynamic, 1)
                 for (int64_t task = 0; task < tasks; ++task) {
                     const int64_t blk = task / groups, g = task % groups;
@@ -236,16 +248,13 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& L, uint32_t il, D
                     b.n_rows = groups == 1 ? (q1 - q0) * H : h1 - h0;
                     b.rows_per_query = groups == 1 ? H : h1 - h0;
                     b.dqk = row;
-                    b.k = cache_rows;
-                    b.k_stride = row;
-                    b.v = cache_rows; // V = c, the first kr values of each cached row
-                    b.v_stride = row;
+                    b.kv = &cache_rows; // V = c, the first kr values of each cached row
                     b.dv = kr;
                     b.pos0 = pos0 + q0;
                     b.scale = c.kq_scale;
                     b.out = s.obar.data() + (q0 * H + h0) * kr;
                     b.out_stride = kr;
-                    attend_mqa_causal(b, scratch);
+                    attend_mqa_causal(b, scratch, block);
                 }
             }
         }

@@ -1,7 +1,9 @@
 #include "runtime/decoder_adapter.h"
 
+#include "cache/prefix_index.h"
 #include "model/decoder_model.h"
 
+#include <algorithm>
 #include <filesystem>
 
 namespace folio {
@@ -10,18 +12,39 @@ struct DecoderHandle {
     std::unique_ptr<DecoderModel> model;
     tokenizer::Tokenizer tok;
     DecoderFacts facts;
+    CacheOptions cache;
+    std::shared_ptr<BlockPool> pool;     // every sequence's MLA blocks
+    std::unique_ptr<PrefixIndex> prefix; // null when prefix sharing is off or unsupported
 };
 
 struct DecoderSequence {
     DecoderState state;
     DecoderScratch scratch;
+    std::vector<uint64_t> block_hashes; // chain hash of each full block registered or adopted
 };
 
-Expected<std::shared_ptr<DecoderHandle>> load_decoder_handle(const std::string& path) {
+namespace {
+
+constexpr int64_t kRecurrentCheckpointTokens = 512; // prefill steps end here on KDA models
+constexpr int64_t kDefaultPrefixBudget = int64_t{2} << 30;
+
+} // namespace
+
+Expected<std::shared_ptr<DecoderHandle>> load_decoder_handle(const std::string& path,
+                                                             const CacheOptions& cache) {
     FOLIO_TRY(model, load_decoder(path));
     FOLIO_TRY(tok, tokenizer::Tokenizer::from_gguf(*model->file));
-    auto h = std::make_shared<DecoderHandle>(DecoderHandle{std::move(model), std::move(tok), {}});
+    DecoderFacts facts;
+    auto h = std::make_shared<DecoderHandle>(
+        DecoderHandle{std::move(model), std::move(tok), std::move(facts), cache, nullptr, nullptr});
     const ModelConfig& c = h->model->config;
+    h->pool = std::make_shared<BlockPool>(pool_config_for(c, cache));
+    // DSA index keys are not shared yet: models with an indexer recompute their prefix.
+    if (cache.prefix_cache && !c.has_indexer()) {
+        const int64_t budget = cache.ram_budget >= 0 && !h->pool->has_disk() ? cache.ram_budget / 2
+                                                                             : kDefaultPrefixBudget;
+        h->prefix = std::make_unique<PrefixIndex>(h->pool, budget);
+    }
     h->facts.architecture = c.arch;
     auto name = h->model->file->get_string("general.name");
     h->facts.name = name && *name ? **name : std::filesystem::path(path).stem().string();
@@ -76,7 +99,7 @@ uint64_t decoder_weight_bytes(const DecoderHandle& h) {
 
 std::unique_ptr<DecoderSequence> new_sequence(const DecoderHandle& h, int64_t max_tokens) {
     return std::unique_ptr<DecoderSequence>(
-        new DecoderSequence{make_decoder_state(h.model->config, max_tokens), {}});
+        new DecoderSequence{make_decoder_state(h.model->config, max_tokens, h.pool), {}, {}});
 }
 
 void destroy_sequence(DecoderSequence* s) {
@@ -92,13 +115,116 @@ bool sequence_can_truncate_to(const DecoderSequence& s, int64_t n) {
     return s.state.can_truncate_to(n);
 }
 Status truncate_sequence(DecoderSequence& s, int64_t n) {
-    return s.state.truncate(n);
+    FOLIO_CHECK(s.state.truncate(n));
+    const size_t full = static_cast<size_t>(s.state.size() / s.state.mla().block_tokens());
+    if (s.block_hashes.size() > full)
+        s.block_hashes.resize(full);
+    return {};
 }
 void checkpoint_sequence(DecoderSequence& s) {
     s.state.checkpoint();
 }
 int64_t sequence_checkpoint(const DecoderSequence& s) {
     return s.state.checkpoint_position();
+}
+
+int64_t prefix_step_end(const DecoderHandle& h, int64_t pos, int64_t total) {
+    if (!h.prefix || !h.model->config.has_kda())
+        return total;
+    const int64_t bt = h.pool->config().block_tokens;
+    int64_t end = (pos / kRecurrentCheckpointTokens + 1) * kRecurrentCheckpointTokens;
+    if (const int64_t last_block = total / bt * bt; last_block > pos)
+        end = std::min(end, last_block);
+    return std::min(end, total);
+}
+
+int64_t adopt_cached_prefix(const DecoderHandle& h, DecoderSequence& s, const uint64_t* keys,
+                            int64_t max_tokens, int64_t min_tokens) {
+    if (!h.prefix)
+        return 0;
+    std::vector<const PrefixEntry*> found = h.prefix->match(keys, max_tokens);
+    const bool recurrent = h.model->config.has_kda();
+    // A recurrent model resumes only at the end of a block that kept its state.
+    while (recurrent && !found.empty() && !found.back()->recurrent)
+        found.pop_back();
+    const int64_t bt = s.state.mla().block_tokens();
+    const int64_t n = static_cast<int64_t>(found.size());
+    if (n * bt <= min_tokens)
+        return 0;
+    std::vector<std::vector<BlockId>> per_layer(h.model->config.n_layer);
+    for (const PrefixEntry* e : found)
+        for (size_t il = 0; il < per_layer.size(); ++il)
+            per_layer[il].push_back(e->blocks[il]);
+    const auto* kda =
+        recurrent ? static_cast<const std::vector<KdaLayerState>*>(found.back()->recurrent.get())
+                  : nullptr;
+    s.state.adopt_prefix(per_layer, n, kda);
+    s.state.checkpoint(); // the request may rewind here
+    s.block_hashes.clear();
+    for (const PrefixEntry* e : found)
+        s.block_hashes.push_back(e->hash);
+    return n * bt;
+}
+
+void register_prefix(const DecoderHandle& h, DecoderSequence& s, const uint64_t* keys) {
+    if (!h.prefix)
+        return;
+    const PagedKv& kv = s.state.mla();
+    const int64_t bt = kv.block_tokens();
+    const int64_t full = s.state.size() / bt;
+    const bool at_boundary = s.state.size() % bt == 0;
+    const uint32_t L = kv.n_layers();
+    for (int64_t b = static_cast<int64_t>(s.block_hashes.size()); b < full; ++b) {
+        const uint64_t prev = b == 0 ? PrefixIndex::kSeed : s.block_hashes[b - 1];
+        s.block_hashes.push_back(PrefixIndex::chain(prev, keys + b * bt, bt));
+    }
+    for (int64_t b = 0; b < full; ++b) {
+        const bool last = b == full - 1;
+        const uint64_t hash = s.block_hashes[b];
+        if (h.prefix->contains(hash) && !(last && at_boundary && s.state.has_kda()))
+            continue;
+        std::vector<BlockId> blocks(L, -1);
+        for (uint32_t il = 0; il < L; ++il)
+            if (kv.layer_has_rows(il))
+                blocks[il] = kv.blocks(il)[b];
+        std::shared_ptr<const void> state;
+        size_t state_bytes = 0;
+        if (last && at_boundary && s.state.has_kda()) {
+            state = s.state.kda_snapshot();
+            state_bytes = s.state.kda_bytes();
+        }
+        h.prefix->insert(hash, b, keys + b * bt, blocks, std::move(state), state_bytes);
+    }
+}
+
+void fill_cache_stats(const DecoderHandle& h, CacheStats& out) {
+    h.pool->fill_stats(out);
+    if (h.prefix) {
+        out.hits = h.prefix->hits();
+        out.misses = h.prefix->misses();
+    }
+}
+
+void sequence_block_map(const DecoderSequence& s, SessionBlockMap& out) {
+    const PagedKv& kv = s.state.mla();
+    const BlockPool& pool = *kv.pool();
+    const int64_t bt = kv.block_tokens();
+    out.tokens = s.state.size();
+    const int64_t nb = (out.tokens + bt - 1) / bt;
+    out.blocks.assign(static_cast<size_t>(nb), BlockCell{});
+    for (int64_t b = 0; b < nb; ++b) {
+        bool ram = false, disk = false;
+        BlockCell& cell = out.blocks[b];
+        for (uint32_t il = 0; il < kv.n_layers(); ++il) {
+            if (!kv.layer_has_rows(il) || b >= static_cast<int64_t>(kv.blocks(il).size()))
+                continue;
+            const BlockId id = kv.blocks(il)[b];
+            (pool.on_disk(id) ? disk : ram) = true;
+            cell.shared = cell.shared || pool.refs(id) > 1;
+            cell.last_use = std::max(cell.last_use, pool.last_use(id));
+        }
+        cell.tier = ram && disk ? BlockTier::Mixed : disk ? BlockTier::Disk : BlockTier::Ram;
+    }
 }
 
 int64_t decoder_embedding_size(const DecoderHandle& h) {

@@ -3,6 +3,7 @@
 // state, evaluation and rollback. Keeping it in one place keeps the scheduler independent of
 // how the model code is organised.
 
+#include "folio/cache.h"
 #include "folio/error.h"
 #include "tokenizer/chat_template.h"
 #include "tokenizer/tokenizer.h"
@@ -26,7 +27,10 @@ struct DecoderFacts {
     bool can_rollback = true; // attention-only state: any suffix can be dropped (speculation)
 };
 
-Expected<std::shared_ptr<DecoderHandle>> load_decoder_handle(const std::string& path);
+// `cache`: the KV cache's storage type, RAM budget, disk tier and prefix sharing for every
+// sequence of this model.
+Expected<std::shared_ptr<DecoderHandle>> load_decoder_handle(const std::string& path,
+                                                             const CacheOptions& cache = {});
 const DecoderFacts& decoder_facts(const DecoderHandle& h);
 // Reads every page of the mapped weights once (so they are resident before the first answer),
 // reporting the fraction done; stops early and returns false when `cancelled()` says so.
@@ -48,6 +52,25 @@ Status truncate_sequence(DecoderSequence& s, int64_t n);
 // Remembers the current position as a rewind point (the end of a prompt).
 void checkpoint_sequence(DecoderSequence& s);
 int64_t sequence_checkpoint(const DecoderSequence& s); // -1 when none
+
+// --- The prefix cache (engine/cache/prefix_index.h) ---
+// Recurrent models keep a prefix-cache state only where a prefill step ends on a block
+// boundary. For a prompt of `total` tokens prefilled from `pos`, the position the step should
+// end at the latest: the next multiple of 512 tokens or the prompt's last block boundary
+// (`total` when it does not matter).
+int64_t prefix_step_end(const DecoderHandle& h, int64_t pos, int64_t total);
+// When the prefix cache holds more than `min_tokens` leading tokens of `keys` (at most
+// max_tokens, whole blocks, ending where a recurrent model has its state), replaces `s` with
+// them and returns how many; else returns 0 and leaves `s` alone.
+int64_t adopt_cached_prefix(const DecoderHandle& h, DecoderSequence& s, const uint64_t* keys,
+                            int64_t max_tokens, int64_t min_tokens);
+// Offers the full blocks of `s` (whose positions have keys[0 .. sequence_length)) to the prefix
+// cache, with the recurrent state when `s` ends on a block boundary.
+void register_prefix(const DecoderHandle& h, DecoderSequence& s, const uint64_t* keys);
+// The pool's and the prefix cache's statistics.
+void fill_cache_stats(const DecoderHandle& h, CacheStats& out);
+// One session's blocks for the cache view.
+void sequence_block_map(const DecoderSequence& s, SessionBlockMap& out);
 
 // Width of one input row (the text model's hidden size).
 int64_t decoder_embedding_size(const DecoderHandle& h);

@@ -281,7 +281,7 @@ struct Engine::Impl {
             lk.lock();
             return;
         }
-        auto loaded = load_decoder_handle(spec->gguf);
+        auto loaded = load_decoder_handle(spec->gguf, spec->cache);
         std::shared_ptr<DecoderHandle> draft_handle;
         std::optional<Error> draft_error;
         if (loaded && !spec->draft_gguf.empty()) {
@@ -463,6 +463,15 @@ struct Engine::Impl {
             }
             session.tokens.resize(static_cast<size_t>(common));
         }
+        // The prefix cache may hold more of this prompt (another session's document, or blocks
+        // this session already dropped): take its blocks instead of recomputing them.
+        if (const int64_t adopted =
+                adopt_cached_prefix(h, *session.seq, job.keys.data(),
+                                    static_cast<int64_t>(job.prompt.size()) - 1, common);
+            adopted > 0) {
+            session.tokens.assign(job.keys.begin(), job.keys.begin() + adopted);
+            common = adopted;
+        }
         job.prefill_pos = common;
         job.stats.prompt_tokens = static_cast<int64_t>(job.prompt.size());
         job.stats.reused_tokens = common;
@@ -485,7 +494,9 @@ struct Engine::Impl {
             chunk = std::clamp<int64_t>(
                 static_cast<int64_t>(prefill_tps_estimate * last_decode_step_s), 1, prefill_chunk);
         }
-        const int64_t n = std::min(chunk, total - job.prefill_pos);
+        int64_t n = std::min(chunk, total - job.prefill_pos);
+        // Recurrent models keep prefix-cache states where steps end on these boundaries.
+        n = std::min(n, prefix_step_end(*model, job.prefill_pos, total) - job.prefill_pos);
         const auto t0 = Clock::now();
         const bool has_image = std::any_of(job.image_rows.begin() + job.prefill_pos,
                                            job.image_rows.begin() + job.prefill_pos + n,
@@ -510,6 +521,7 @@ struct Engine::Impl {
                 prefill_tps_estimate > 0 ? 0.7 * prefill_tps_estimate + 0.3 * (n / secs) : n / secs;
         session.tokens.insert(session.tokens.end(), job.keys.begin() + job.prefill_pos,
                               job.keys.begin() + job.prefill_pos + n);
+        register_prefix(*model, *session.seq, session.tokens.data());
         job.prefill_pos += n;
         job.prefill_tokens_done += n;
         const int64_t todo = total - job.stats.reused_tokens;
@@ -785,6 +797,7 @@ struct Engine::Impl {
             st.last_decode_tps = s.decode_tps > 0 ? s.decode_tps : st.last_decode_tps;
             st.last_ttft_ms = s.ttft_ms > 0 ? s.ttft_ms : st.last_ttft_ms;
             st.prefix_hit_tokens += s.reused_tokens;
+            last_prefix_hit = s.reused_tokens;
             spec_drafted += s.spec_drafted;
             spec_accepted += s.spec_accepted;
         }
@@ -809,7 +822,41 @@ struct Engine::Impl {
         for (const auto& [sid, s] : sessions)
             used = std::max<int64_t>(used, static_cast<int64_t>(s.tokens.size()));
         st.context_used = used;
+        if (model) {
+            CacheStats cs;
+            fill_cache_stats(*model, cs);
+            const auto now = Clock::now();
+            const double dt = std::chrono::duration<double>(now - cache_rate_time).count();
+            if (dt >= 1.0) { // rates over about a second
+                cs.to_disk_rate = (cs.bytes_to_disk - cache_rate_base.bytes_to_disk) / dt;
+                cs.from_disk_rate = (cs.bytes_from_disk - cache_rate_base.bytes_from_disk) / dt;
+                cache_rate_base = cs;
+                cache_rate_time = now;
+            } else {
+                cs.to_disk_rate = st.cache.to_disk_rate;
+                cs.from_disk_rate = st.cache.from_disk_rate;
+            }
+            cs.last_prefix_hit_tokens = last_prefix_hit;
+            if (!cs.devices.empty())
+                cs.devices[0].weights = static_cast<int64_t>(st.weights_bytes);
+            st.cache = std::move(cs);
+            st.block_map.clear();
+            for (const auto& [sid, s] : sessions) {
+                if (!s.seq)
+                    continue;
+                SessionBlockMap bm;
+                bm.session = sid;
+                sequence_block_map(*s.seq, bm);
+                st.block_map.push_back(std::move(bm));
+            }
+        } else {
+            st.cache = CacheStats{};
+            st.block_map.clear();
+        }
     }
+    CacheStats cache_rate_base;
+    Clock::time_point cache_rate_time = Clock::now();
+    int64_t last_prefix_hit = 0;
 };
 
 Engine::Engine(EngineOptions options) : impl_(std::make_unique<Impl>(options)) {}

@@ -49,8 +49,8 @@ struct DeviceStats {
 enum class BlockTier : uint8_t { Ram, Disk, Mixed };
 struct BlockCell {
     BlockTier tier = BlockTier::Ram;
-    bool shared = false;    // also used by another session or the prefix cache
-    uint64_t last_use = 0;  // the cache's step counter at the last read or write
+    bool shared = false;   // also used by another session or the prefix cache
+    uint64_t last_use = 0; // the cache's step counter at the last read or write
 };
 struct SessionBlockMap {
     int64_t session = 0;
@@ -62,12 +62,12 @@ struct CacheStats {
     std::vector<DeviceStats> devices;
     int block_tokens = 64;
     int64_t blocks_ram = 0, blocks_disk = 0;
-    int64_t hits = 0, misses = 0;          // prefix blocks found / not found at request start
-    int64_t bytes_to_disk = 0;             // totals since load
+    int64_t hits = 0, misses = 0; // prefix blocks found / not found at request start
+    int64_t bytes_to_disk = 0;    // totals since load
     int64_t bytes_from_disk = 0;
     double to_disk_rate = 0, from_disk_rate = 0; // bytes per second, recent window
     int64_t last_prefix_hit_tokens = 0;          // the latest request's reused tokens
-    int64_t over_budget_bytes = 0; // peak RAM bytes above the budget (one step's blocks)
+    int64_t over_budget_bytes = 0; // peak RAM bytes above the budget (blocks of one step)
     uint64_t step = 0;             // the counter BlockCell::last_use refers to
     std::string warning;           // e.g. "offload folder not writable: ..., keeping all in RAM"
 };
