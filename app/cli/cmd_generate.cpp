@@ -2,6 +2,7 @@
 // same Engine service the workbench uses (scheduler, speculation, statistics). With --mmproj /
 // --image the prompt carries images and is evaluated directly (cli/generate_media.h).
 #include "cli/args.h"
+#include "cli/cache_flags.h"
 #include "cli/commands.h"
 #include "cli/generate_media.h"
 #include "cli/token_list.h"
@@ -43,6 +44,10 @@ int cmd_generate(std::vector<std::string> args) {
     const bool ignore_eos = a.take_switch("--ignore-eos");
     const bool print_stats = a.take_switch("--stats");
     const bool quiet = a.take_switch("--quiet");
+    CacheFlags cache;
+    std::string cache_err;
+    if (!take_cache_flags(a, cache, cache_err))
+        return usage_error(self, cache_err);
     auto rest = a.positionals();
     if (!a.ok())
         return usage_error(self, a.error());
@@ -94,6 +99,8 @@ int cmd_generate(std::vector<std::string> args) {
         return usage_error(self, "--spec must be off, lookup or draft:FILE.gguf");
 
     if (!images.empty()) {
+        if (cache.any)
+            return usage_error(self, "the cache flags are not available with --image yet");
         if (r.speculation != SpeculationMode::Off)
             return usage_error(self, "--spec is not available with --image");
         MediaGenerateArgs m;
@@ -119,6 +126,7 @@ int cmd_generate(std::vector<std::string> args) {
     ms.gguf = *model_path;
     ms.threads = threads ? static_cast<int>(std::max<long long>(1, *threads)) : 2;
     ms.context = ctx ? *ctx : 0;
+    ms.cache = cache.options;
     if (r.speculation == SpeculationMode::DraftModel)
         ms.draft_gguf = spec_mode.substr(6);
     auto facts = engine.load_sync(ms);
@@ -147,7 +155,28 @@ int cmd_generate(std::vector<std::string> args) {
         error = e.to_string();
     };
     const SessionId session = engine.create_session();
+    if (!cache.load_snapshot.empty()) {
+        // A snapshot that cannot be used is not fatal: the prompt is computed from scratch.
+        auto loaded = engine.load_snapshot(session, cache.load_snapshot);
+        if (!loaded)
+            std::fprintf(stderr, "warning: %s; computing the prompt from scratch\n",
+                         loaded.error().to_string().c_str());
+        else if (!quiet)
+            std::fprintf(stderr, "snapshot: loaded %lld tokens (%.1f MB) in %.3f s\n",
+                         static_cast<long long>(loaded->tokens), loaded->bytes / 1e6,
+                         loaded->seconds);
+    }
     engine.wait(engine.submit(session, std::move(r)));
+    if (!cache.save_snapshot.empty()) {
+        auto saved = engine.save_snapshot(session, cache.save_snapshot);
+        if (!saved)
+            return fail(saved.error().to_string());
+        if (!quiet)
+            std::fprintf(stderr, "snapshot: saved %lld tokens (%.1f MB) in %.3f s\n",
+                         static_cast<long long>(saved->tokens), saved->bytes / 1e6, saved->seconds);
+    }
+    if (cache.any && !quiet)
+        std::fprintf(stderr, "%s\n", describe_cache_stats(engine.stats().cache).c_str());
     std::lock_guard lk(mu);
     if (!error.empty())
         return fail(error);
@@ -158,11 +187,12 @@ int cmd_generate(std::vector<std::string> args) {
     if (print_stats)
         std::printf("stats: ttft_ms=%.2f prefill_tps=%.2f decode_tps=%.2f spec_accept=%.3f "
                     "spec_drafted=%lld "
-                    "prompt_tokens=%lld generated=%lld stop=%s\n",
+                    "prompt_tokens=%lld reused=%lld generated=%lld stop=%s\n",
                     stats.ttft_ms, stats.prefill_tps, stats.decode_tps,
                     stats.spec_drafted > 0 ? double(stats.spec_accepted) / stats.spec_drafted : 0.0,
                     static_cast<long long>(stats.spec_drafted),
                     static_cast<long long>(stats.prompt_tokens),
+                    static_cast<long long>(stats.reused_tokens),
                     static_cast<long long>(stats.generated_tokens), stats.stop_reason.c_str());
     else if (!quiet)
         std::fprintf(stderr, "prompt %lld tokens, %.2f t/s; generated %lld tokens, %.2f t/s\n",

@@ -156,7 +156,8 @@ size_t PagedKv::disk_bytes() const {
     return total;
 }
 
-void PagedKv::adopt(const std::vector<std::vector<BlockId>>& per_layer, int64_t n_blocks) {
+void PagedKv::adopt(const std::vector<std::vector<BlockId>>& per_layer, int64_t n_tokens) {
+    const int64_t n_blocks = (n_tokens + block_tokens() - 1) / block_tokens();
     for (size_t il = 0; il < tables_.size(); ++il) {
         if (!has_rows_[il])
             continue;
@@ -166,7 +167,7 @@ void PagedKv::adopt(const std::vector<std::vector<BlockId>>& per_layer, int64_t 
             tables_[il].push_back(id);
         }
     }
-    n_tokens_ = n_blocks * block_tokens();
+    n_tokens_ = n_tokens;
 }
 
 } // namespace folio

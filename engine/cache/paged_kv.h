@@ -52,9 +52,10 @@ public:
     uint32_t n_layers() const { return static_cast<uint32_t>(tables_.size()); }
     bool layer_has_rows(uint32_t il) const { return has_rows_[il]; }
     const std::vector<BlockId>& blocks(uint32_t layer) const { return tables_[layer]; }
-    // Takes the first n_blocks full blocks of every layer from `per_layer` (retaining them) as
-    // this sequence's first n_blocks · block_tokens tokens. The sequence must be empty.
-    void adopt(const std::vector<std::vector<BlockId>>& per_layer, int64_t n_blocks);
+    // Takes the blocks of every layer from `per_layer` (retaining them) as this sequence's first
+    // n_tokens tokens (per layer ceil(n_tokens / block_tokens) blocks). The sequence must be
+    // empty.
+    void adopt(const std::vector<std::vector<BlockId>>& per_layer, int64_t n_tokens);
     // The sequence's RAM outside the blocks, counted against the pool's budget.
     void set_fixed(int64_t kv_bytes, int64_t state_bytes) {
         pool_->set_fixed(account_, kv_bytes, state_bytes);

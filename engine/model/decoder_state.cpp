@@ -137,9 +137,9 @@ size_t DecoderState::kda_bytes() const {
 }
 
 void DecoderState::adopt_prefix(const std::vector<std::vector<BlockId>>& per_layer,
-                                int64_t n_blocks, const std::vector<KdaLayerState>* kda) {
+                                int64_t n_tokens, const std::vector<KdaLayerState>* kda) {
     clear();
-    mla_.adopt(per_layer, n_blocks);
+    mla_.adopt(per_layer, n_tokens);
     if (has_kda_ && kda)
         kda_ = *kda;
 }

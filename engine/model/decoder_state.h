@@ -48,6 +48,7 @@ public:
     // Remembers the KDA states at size() so truncate() can return here (e.g. after a prompt).
     void checkpoint();
     int64_t checkpoint_position() const { return checkpoint_pos_; }
+    const std::vector<KdaLayerState>& checkpoint_states() const { return checkpoint_; }
     bool can_truncate_to(int64_t n) const;
     size_t bytes() const;       // RAM bytes: MLA blocks in RAM, index keys, KDA states
     size_t fixed_bytes() const; // the part that cannot move to disk (index keys, KDA states)
@@ -65,9 +66,9 @@ public:
     // The KDA states now (for the prefix cache); null without KDA layers.
     std::shared_ptr<const std::vector<KdaLayerState>> kda_snapshot() const;
     size_t kda_bytes() const;
-    // Replaces everything with a shared prefix: `per_layer` blocks of the first n_blocks full
-    // blocks (retained) and, with KDA layers, the states at their end.
-    void adopt_prefix(const std::vector<std::vector<BlockId>>& per_layer, int64_t n_blocks,
+    // Replaces everything with the first n_tokens tokens held by `per_layer` blocks (retained)
+    // and, with KDA layers, the states after them. Index keys are the caller's (index_keys()).
+    void adopt_prefix(const std::vector<std::vector<BlockId>>& per_layer, int64_t n_tokens,
                       const std::vector<KdaLayerState>* kda);
 
     // After every layer appended its rows: the n tokens become part of the sequence.

@@ -1,5 +1,8 @@
 #include "runtime/decoder_adapter.h"
 
+#include "cache/snapshot_file.h"
+#include "runtime/decoder_handle.h"
+
 #include "cache/prefix_index.h"
 #include "model/decoder_model.h"
 
@@ -8,25 +11,26 @@
 
 namespace folio {
 
-struct DecoderHandle {
-    std::unique_ptr<DecoderModel> model;
-    tokenizer::Tokenizer tok;
-    DecoderFacts facts;
-    CacheOptions cache;
-    std::shared_ptr<BlockPool> pool;     // every sequence's MLA blocks
-    std::unique_ptr<PrefixIndex> prefix; // null when prefix sharing is off or unsupported
-};
-
-struct DecoderSequence {
-    DecoderState state;
-    DecoderScratch scratch;
-    std::vector<uint64_t> block_hashes; // chain hash of each full block registered or adopted
-};
-
 namespace {
 
 constexpr int64_t kRecurrentCheckpointTokens = 512; // prefill steps end here on KDA models
 constexpr int64_t kDefaultPrefixBudget = int64_t{2} << 30;
+
+// Identifies a model file for snapshots: its size, layout and samples of its weights (the first
+// and the last tensor's leading 64 KiB), without reading the whole file.
+uint64_t model_fingerprint(const DecoderModel& m) {
+    const auto& tensors = m.file->tensors();
+    uint64_t h =
+        checksum64(reinterpret_cast<const uint8_t*>(m.config.arch.data()), m.config.arch.size());
+    const uint64_t sizes[3] = {m.file->file_size(), m.file->data_offset(), tensors.size()};
+    h ^= checksum64(reinterpret_cast<const uint8_t*>(sizes), sizeof sizes);
+    for (const auto* t : {&tensors.front(), &tensors.back()}) {
+        h = h * 0x9e3779b97f4a7c15ull +
+            checksum64(t->data, std::min<uint64_t>(t->size_bytes, uint64_t{64} << 10));
+        h ^= checksum64(reinterpret_cast<const uint8_t*>(t->name.data()), t->name.size());
+    }
+    return h;
+}
 
 } // namespace
 
@@ -35,8 +39,10 @@ Expected<std::shared_ptr<DecoderHandle>> load_decoder_handle(const std::string& 
     FOLIO_TRY(model, load_decoder(path));
     FOLIO_TRY(tok, tokenizer::Tokenizer::from_gguf(*model->file));
     DecoderFacts facts;
-    auto h = std::make_shared<DecoderHandle>(
-        DecoderHandle{std::move(model), std::move(tok), std::move(facts), cache, nullptr, nullptr});
+    auto h = std::make_shared<DecoderHandle>(DecoderHandle{
+        std::move(model), std::move(tok), std::move(facts), cache, nullptr, nullptr, path, 0, 0});
+    h->file_size = h->model->file->file_size();
+    h->fingerprint = model_fingerprint(*h->model);
     const ModelConfig& c = h->model->config;
     h->pool = std::make_shared<BlockPool>(pool_config_for(c, cache));
     // DSA index keys are not shared yet: models with an indexer recompute their prefix.
@@ -158,7 +164,7 @@ int64_t adopt_cached_prefix(const DecoderHandle& h, DecoderSequence& s, const ui
     const auto* kda =
         recurrent ? static_cast<const std::vector<KdaLayerState>*>(found.back()->recurrent.get())
                   : nullptr;
-    s.state.adopt_prefix(per_layer, n, kda);
+    s.state.adopt_prefix(per_layer, n * bt, kda);
     s.state.checkpoint(); // the request may rewind here
     s.block_hashes.clear();
     for (const PrefixEntry* e : found)

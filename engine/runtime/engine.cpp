@@ -9,12 +9,14 @@
 #include "runtime/output_stream.h"
 #include "runtime/prompt_lookup.h"
 #include "runtime/sampler.h"
+#include "runtime/sequence_snapshot.h"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <future>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -131,6 +133,12 @@ struct Engine::Impl {
     double last_decode_step_s = 0.02; // recent decode step time (for prefill interleaving)
     double prefill_tps_estimate = 0;
 
+    // Sequences of reset or closed sessions: their blocks go back to the pool on the worker,
+    // which owns the pool (callers' threads never touch it).
+    std::vector<std::unique_ptr<DecoderSequence>> retired;
+    // Work run on the worker between steps (snapshots), in order.
+    std::deque<std::function<void()>> control;
+
     std::thread worker;
 
     explicit Impl(EngineOptions options) {
@@ -160,15 +168,28 @@ struct Engine::Impl {
         for (;;) {
             std::unique_lock lk(m);
             cv.wait(lk, [&] {
-                return quit || load_request || unload_request || runnable() != nullptr;
+                return quit || load_request || unload_request || !control.empty() ||
+                       !retired.empty() || runnable() != nullptr;
             });
+            retired.clear();
             if (quit)
                 break;
+            if (!control.empty()) {
+                auto task = std::move(control.front());
+                control.pop_front();
+                lk.unlock();
+                task();
+                lk.lock();
+                refresh_stats_locked();
+                continue;
+            }
             if (load_request || unload_request) {
                 handle_load(lk);
                 continue;
             }
             std::shared_ptr<Job> job = runnable();
+            if (!job) // woken only to free retired sequences
+                continue;
             st.state = job->phase == Job::Phase::Decode ? "decode" : "prefill";
             Session* session = &sessions[job->session];
             const bool interleave = interactive_decode_waiting(job.get());
@@ -200,6 +221,88 @@ struct Engine::Impl {
         for (auto& job : left)
             finish(*job, Stop::Cancelled);
         done_cv.notify_all();
+    }
+
+    void retire(Session& s) {
+        if (s.seq)
+            retired.push_back(std::move(s.seq));
+        if (s.draft_seq)
+            retired.push_back(std::move(s.draft_seq));
+    }
+
+    // Runs fn on the worker between steps and returns its result (blocking the caller).
+    template <typename T> Expected<T> run_control(std::function<Expected<T>()> fn) {
+        auto promise = std::make_shared<std::promise<Expected<T>>>();
+        auto future = promise->get_future();
+        {
+            std::lock_guard lk(m);
+            if (quit)
+                return make_error(ErrorCode::Cancelled, "the engine is shutting down");
+            control.push_back([fn = std::move(fn), promise] { promise->set_value(fn()); });
+        }
+        cv.notify_all();
+        return future.get();
+    }
+
+    Expected<SnapshotInfo> save_snapshot(SessionId id, const std::string& path) {
+        const auto t0 = Clock::now();
+        std::unique_lock lk(m);
+        if (!model)
+            return make_error(ErrorCode::InvalidArgument, "no model is loaded");
+        auto it = sessions.find(id);
+        if (it == sessions.end() || !it->second.seq || it->second.tokens.empty())
+            return make_error(ErrorCode::InvalidArgument,
+                              "session " + std::to_string(id) + " holds no cached tokens");
+        // Borrow the sequence (a close_session meanwhile then cannot free it under us).
+        std::unique_ptr<DecoderSequence> seq = std::move(it->second.seq);
+        const std::vector<uint64_t> tokens = it->second.tokens;
+        std::shared_ptr<DecoderHandle> h = model;
+        lk.unlock();
+        auto saved = save_sequence_snapshot(*h, *seq, tokens.data(), path);
+        lk.lock();
+        auto back = sessions.find(id);
+        if (back != sessions.end() && !back->second.seq)
+            back->second.seq = std::move(seq);
+        else
+            retired.push_back(std::move(seq));
+        if (!saved)
+            return saved.error();
+        return SnapshotInfo{saved->bytes, saved->tokens,
+                            std::chrono::duration<double>(Clock::now() - t0).count()};
+    }
+
+    Expected<SnapshotInfo> load_snapshot(SessionId id, const std::string& path) {
+        const auto t0 = Clock::now();
+        std::unique_lock lk(m);
+        if (!model)
+            return make_error(ErrorCode::InvalidArgument, "no model is loaded");
+        auto it = sessions.find(id);
+        if (it == sessions.end())
+            return make_error(ErrorCode::InvalidArgument, "unknown session " + std::to_string(id));
+        if (session_has_jobs(id))
+            return make_error(ErrorCode::InvalidArgument,
+                              "session " + std::to_string(id) + " is busy");
+        std::shared_ptr<DecoderHandle> h = model;
+        lk.unlock();
+        auto seq = new_sequence(*h, context_limit);
+        std::vector<uint64_t> keys;
+        auto loaded = load_sequence_snapshot(*h, *seq, path, keys);
+        lk.lock();
+        it = sessions.find(id);
+        if (!loaded || it == sessions.end()) {
+            retired.push_back(std::move(seq));
+            if (!loaded)
+                return loaded.error();
+            return make_error(ErrorCode::InvalidArgument, "the session was closed");
+        }
+        Session& session = it->second;
+        retire(session);
+        session.seq = std::move(seq);
+        session.tokens = std::move(keys);
+        session.draft_tokens.clear();
+        register_prefix(*h, *session.seq, session.tokens.data());
+        return SnapshotInfo{loaded->bytes, loaded->tokens,
+                            std::chrono::duration<double>(Clock::now() - t0).count()};
     }
 
     bool session_has_jobs(SessionId s) const {
@@ -932,7 +1035,9 @@ void Engine::close_session(SessionId id) {
                 job->cancel = true;
         impl_->cv.notify_all();
     } else {
+        impl_->retire(it->second);
         impl_->sessions.erase(it);
+        impl_->cv.notify_all();
     }
 }
 
@@ -940,9 +1045,23 @@ void Engine::reset_session(SessionId id) {
     std::lock_guard lk(impl_->m);
     auto it = impl_->sessions.find(id);
     if (it != impl_->sessions.end() && !impl_->session_has_jobs(id)) {
-        it->second.seq.reset();
+        impl_->retire(it->second);
         it->second.tokens.clear();
+        it->second.draft_tokens.clear();
+        impl_->cv.notify_all();
     }
+}
+
+Expected<SnapshotInfo> Engine::save_snapshot(SessionId session, const std::string& path) {
+    return impl_->run_control<SnapshotInfo>([this, session, path]() -> Expected<SnapshotInfo> {
+        return impl_->save_snapshot(session, path);
+    });
+}
+
+Expected<SnapshotInfo> Engine::load_snapshot(SessionId session, const std::string& path) {
+    return impl_->run_control<SnapshotInfo>([this, session, path]() -> Expected<SnapshotInfo> {
+        return impl_->load_snapshot(session, path);
+    });
 }
 
 RequestId Engine::submit(SessionId session, Request request) {

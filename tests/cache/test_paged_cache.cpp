@@ -156,7 +156,7 @@ private slots:
         const std::vector<float> rowsA = randomRows(12 * 8, 2), rowsB = randomRows(12 * 8, 3);
         QVERIFY(a.store(0, rowsA.data(), 12));
         a.commit(12);
-        b.adopt({a.blocks(0)}, 3);
+        b.adopt({a.blocks(0)}, 12);
         QCOMPARE(b.size(), int64_t(12));
         QCOMPARE(pool->refs(a.blocks(0)[1]), 2);
         b.truncate(6);

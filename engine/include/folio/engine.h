@@ -126,7 +126,7 @@ struct EngineStats {
     double spec_acceptance = 0;    // accepted / drafted over all requests
     int sessions = 0;
     int queued_requests = 0;
-    CacheStats cache;                      // devices, tiers, hits, bytes moved
+    CacheStats cache;                       // devices, tiers, hits, bytes moved
     std::vector<SessionBlockMap> block_map; // per session, for the cache view
 };
 
@@ -135,6 +135,12 @@ struct EngineOptions {
     // interactive application stays responsive while inference saturates the cores (Linux:
     // per-thread nice). 0 leaves priorities alone.
     int worker_nice = 0;
+};
+
+struct SnapshotInfo {
+    uint64_t bytes = 0;
+    int64_t tokens = 0;
+    double seconds = 0;
 };
 
 using SessionId = int64_t;
@@ -177,6 +183,14 @@ public:
     void wait(RequestId id);
 
     EngineStats stats() const;
+
+    // KV-cache snapshots: saves what the session holds (all tiers, recurrent states) to `path`
+    // (atomically), or loads one into an idle session so its next request reuses it (and other
+    // sessions through the prefix cache). They run on the worker between steps; the call blocks
+    // until done (never call it from a callback). A missing, corrupt, truncated or mismatched
+    // snapshot (another model file, kv type or block size) is an error and changes nothing.
+    Expected<SnapshotInfo> save_snapshot(SessionId session, const std::string& path);
+    Expected<SnapshotInfo> load_snapshot(SessionId session, const std::string& path);
 
 private:
     struct Impl;

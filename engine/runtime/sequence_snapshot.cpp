@@ -1,0 +1,216 @@
+#include "runtime/sequence_snapshot.h"
+
+#include "cache/kv_codec.h"
+#include "cache/snapshot_file.h"
+#include "runtime/decoder_handle.h"
+
+#include <cstring>
+
+namespace folio {
+
+namespace {
+
+// The header section (little-endian, as the x86-64 / aarch64 machines Folio runs on).
+struct Header {
+    uint32_t version = kSnapshotVersion;
+    uint32_t n_layer = 0;
+    uint64_t model_size = 0;
+    uint64_t model_fingerprint = 0;
+    uint32_t block_tokens = 0;
+    uint32_t kv_type = 0;
+    uint64_t row_floats = 0;
+    uint64_t row_bytes = 0;
+    uint64_t n_tokens = 0;
+    uint64_t index_dim = 0; // floats per index key (DSA), 0 without an indexer
+    uint64_t kda_bytes = 0; // recurrent state bytes, 0 without KDA layers
+    char arch[32] = {};
+};
+
+bool has_index_keys(const DecoderModel& m, uint32_t il) {
+    return m.weights.layers[il].indexer.q_b.data != nullptr;
+}
+
+// What a snapshot of `s` holds: everything, except that a recurrent model that went on past
+// the end of its prompt (the checkpoint) is saved at the checkpoint, where the next question
+// can continue (its state cannot be rewound to any other position).
+int64_t saved_tokens(const DecoderSequence& s) {
+    const int64_t cp = s.state.checkpoint_position();
+    return s.state.has_kda() && cp > 0 && cp < s.state.size() ? cp : s.state.size();
+}
+
+Header make_header(const DecoderHandle& h, const DecoderSequence& s) {
+    const ModelConfig& c = h.model->config;
+    const PoolConfig& pc = h.pool->config();
+    Header hd;
+    hd.n_layer = c.n_layer;
+    hd.model_size = h.file_size;
+    hd.model_fingerprint = h.fingerprint;
+    hd.block_tokens = static_cast<uint32_t>(pc.block_tokens);
+    hd.kv_type = static_cast<uint32_t>(pc.type);
+    hd.row_floats = static_cast<uint64_t>(pc.row_floats);
+    hd.row_bytes = h.pool->row_bytes();
+    hd.n_tokens = static_cast<uint64_t>(saved_tokens(s));
+    hd.index_dim = c.has_indexer() ? c.indexer_head_dim : 0;
+    hd.kda_bytes = s.state.kda_bytes();
+    std::strncpy(hd.arch, c.arch.c_str(), sizeof hd.arch - 1);
+    return hd;
+}
+
+std::vector<float>* kda_parts(KdaLayerState& k, int i) {
+    switch (i) {
+    case 0:
+        return &k.s;
+    case 1:
+        return &k.conv_q;
+    case 2:
+        return &k.conv_k;
+    default:
+        return &k.conv_v;
+    }
+}
+
+} // namespace
+
+Expected<SnapshotStats> save_sequence_snapshot(const DecoderHandle& h, const DecoderSequence& s,
+                                               const uint64_t* keys, const std::string& path) {
+    const ModelConfig& c = h.model->config;
+    const PagedKv& kv = s.state.mla();
+    const BlockPool& pool = *kv.pool();
+    const Header hd = make_header(h, s);
+    const int64_t n = saved_tokens(s);
+    const bool at_checkpoint = n < s.state.size();
+    FOLIO_TRY(w, SnapshotWriter::create(path));
+    FOLIO_CHECK(w->section(&hd, sizeof hd));
+    FOLIO_CHECK(w->section(keys, sizeof(uint64_t) * static_cast<size_t>(n)));
+    for (uint32_t il = 0; il < c.n_layer; ++il) {
+        if (!kv.layer_has_rows(il))
+            continue;
+        const int64_t nb = (n + kv.block_tokens() - 1) / kv.block_tokens();
+        for (int64_t b = 0; b < nb; ++b) // from RAM or from the disk tier's mapping
+            FOLIO_CHECK(w->section(pool.data(kv.blocks(il)[b]), pool.block_bytes()));
+    }
+    for (uint32_t il = 0; il < c.n_layer; ++il)
+        if (hd.index_dim > 0 && has_index_keys(*h.model, il))
+            FOLIO_CHECK(w->section(s.state.index_keys().view(il),
+                                   sizeof(float) * hd.index_dim * static_cast<size_t>(n)));
+    for (uint32_t il = 0; il < c.n_layer; ++il) {
+        if (!c.is_kda_layer(il))
+            continue;
+        KdaLayerState& k = const_cast<KdaLayerState&>(
+            at_checkpoint ? s.state.checkpoint_states()[il] : s.state.kda(il));
+        for (int i = 0; i < 4; ++i) {
+            const std::vector<float>& v = *kda_parts(k, i);
+            FOLIO_CHECK(w->section(v.data(), sizeof(float) * v.size()));
+        }
+    }
+    FOLIO_CHECK(w->commit());
+    return SnapshotStats{w->bytes_written(), n};
+}
+
+Expected<SnapshotStats> load_sequence_snapshot(const DecoderHandle& h, DecoderSequence& s,
+                                               const std::string& path,
+                                               std::vector<uint64_t>& keys) {
+    const ModelConfig& c = h.model->config;
+    BlockPool& pool = *h.pool;
+    FOLIO_TRY(r, SnapshotReader::open(path));
+    FOLIO_TRY(hp, r->section(sizeof(Header), "header"));
+    Header hd;
+    std::memcpy(&hd, hp, sizeof hd);
+    const Header want = make_header(h, s);
+    auto refuse = [&](const std::string& why) {
+        return Error{ErrorCode::InvalidArgument, path + ": " + why};
+    };
+    if (hd.version != kSnapshotVersion)
+        return refuse("snapshot version " + std::to_string(hd.version) + " (this Folio reads " +
+                      std::to_string(kSnapshotVersion) + ")");
+    if (hd.model_size != want.model_size || hd.model_fingerprint != want.model_fingerprint ||
+        hd.n_layer != want.n_layer || std::strncmp(hd.arch, want.arch, sizeof hd.arch) != 0)
+        return refuse(std::string("the snapshot belongs to another model file (") +
+                      std::string(hd.arch, strnlen(hd.arch, sizeof hd.arch)) + ", " +
+                      std::to_string(hd.model_size) + " bytes) than " + h.path);
+    if (hd.block_tokens != want.block_tokens || hd.kv_type != want.kv_type ||
+        hd.row_floats != want.row_floats || hd.row_bytes != want.row_bytes ||
+        hd.index_dim != want.index_dim)
+        return refuse(std::string("the snapshot was saved with kv type ") +
+                      kv_type_name(static_cast<KvType>(hd.kv_type & 3)) + " and " +
+                      std::to_string(hd.block_tokens) + "-token blocks; this cache uses " +
+                      kv_type_name(pool.config().type) + " and " +
+                      std::to_string(want.block_tokens));
+    const int64_t n = static_cast<int64_t>(hd.n_tokens);
+    if (n <= 0 || n > s.state.max_tokens())
+        return refuse("the snapshot holds " + std::to_string(n) +
+                      " tokens; the session's context holds " +
+                      std::to_string(s.state.max_tokens()));
+    if (s.state.has_kda() && hd.kda_bytes != want.kda_bytes)
+        return refuse("recurrent state size differs");
+
+    // Check every section before anything changes.
+    FOLIO_TRY(kp, r->section(sizeof(uint64_t) * static_cast<size_t>(n), "token keys"));
+    const int64_t bt = hd.block_tokens, nb = (n + bt - 1) / bt;
+    std::vector<std::vector<const uint8_t*>> blocks(c.n_layer);
+    for (uint32_t il = 0; il < c.n_layer; ++il) {
+        if (!s.state.mla().layer_has_rows(il))
+            continue;
+        for (int64_t b = 0; b < nb; ++b) {
+            FOLIO_TRY(p, r->section(pool.block_bytes(),
+                                    "layer " + std::to_string(il) + " block " + std::to_string(b)));
+            blocks[il].push_back(p);
+        }
+    }
+    std::vector<const uint8_t*> index_rows(c.n_layer, nullptr);
+    for (uint32_t il = 0; il < c.n_layer; ++il)
+        if (hd.index_dim > 0 && has_index_keys(*h.model, il)) {
+            FOLIO_TRY(p, r->section(sizeof(float) * hd.index_dim * static_cast<size_t>(n),
+                                    "layer " + std::to_string(il) + " index keys"));
+            index_rows[il] = p;
+        }
+    std::vector<KdaLayerState> kda;
+    if (s.state.has_kda()) {
+        kda.resize(c.n_layer);
+        for (uint32_t il = 0; il < c.n_layer; ++il) {
+            if (!c.is_kda_layer(il))
+                continue;
+            kda[il] = s.state.kda(il); // the sizes
+            for (int i = 0; i < 4; ++i) {
+                std::vector<float>& v = *kda_parts(kda[il], i);
+                FOLIO_TRY(p, r->section(sizeof(float) * v.size(),
+                                        "layer " + std::to_string(il) + " recurrent state"));
+                std::memcpy(v.data(), p, sizeof(float) * v.size());
+            }
+        }
+    }
+    FOLIO_CHECK(r->finish());
+
+    // Everything checked: build the blocks, then the sequence.
+    std::vector<std::vector<BlockId>> ids(c.n_layer);
+    auto release_all = [&] {
+        for (auto& layer : ids)
+            for (BlockId id : layer)
+                pool.release(id);
+    };
+    for (uint32_t il = 0; il < c.n_layer; ++il)
+        for (int64_t b = 0; b < static_cast<int64_t>(blocks[il].size()); ++b) {
+            auto id = pool.allocate(b);
+            if (!id) {
+                release_all();
+                return id.error();
+            }
+            std::memcpy(pool.data(*id), blocks[il][b], pool.block_bytes());
+            ids[il].push_back(*id);
+        }
+    s.state.adopt_prefix(ids, n, s.state.has_kda() ? &kda : nullptr);
+    release_all(); // the sequence holds them now
+    for (uint32_t il = 0; il < c.n_layer; ++il)
+        if (index_rows[il]) {
+            FOLIO_TRY(dst, s.state.index_keys().append(il, n));
+            std::memcpy(dst, index_rows[il], sizeof(float) * hd.index_dim * static_cast<size_t>(n));
+        }
+    if (hd.index_dim > 0)
+        s.state.index_keys().commit(n);
+    s.state.checkpoint();
+    s.block_hashes.clear();
+    keys.assign(reinterpret_cast<const uint64_t*>(kp), reinterpret_cast<const uint64_t*>(kp) + n);
+    return SnapshotStats{r->size(), n};
+}
+
+} // namespace folio
