@@ -6,6 +6,7 @@
 namespace folio::cli {
 
 int cmd_bench(std::vector<std::string> args);
+int cmd_bench_cache(std::vector<std::string> args);
 int cmd_bench_kernels(std::vector<std::string> args);
 int cmd_bench_serve(std::vector<std::string> args);
 int cmd_bench_tokenizer(std::vector<std::string> args);
@@ -27,6 +28,11 @@ const std::array kCommands = {
             "bench -m F.gguf [-p 512] [-n 64] [-t 2] [-r 3] [--ctx 4096,32768] [CACHE FLAGS]   "
             "prefill/decode tokens per second",
             cmd_bench},
+    Command{"bench-cache",
+            "bench-cache -m F.gguf [-t 2] [--doc 32768] [--question 20] [-n 32] "
+            "[--budget-fraction 0.1] [--offload-dir D] [--only ttft|snapshot|decode]   KV cache: "
+            "prefix TTFT, decode under a RAM budget, snapshot MB/s",
+            cmd_bench_cache},
     Command{"bench-kernels",
             "bench-kernels [-t N] [--rows R] [--cols C]   matvec GB/s vs memory bandwidth, GFLOP/s",
             cmd_bench_kernels},

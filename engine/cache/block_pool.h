@@ -70,6 +70,8 @@ public:
     void close_account(int account);
     void set_fixed(int account, int64_t kv_bytes, int64_t state_bytes);
 
+    // Changes the RAM budget (e.g. from the settings); applies at the next enforce_budget().
+    void set_ram_budget(int64_t bytes) { cfg_.ram_budget = bytes; }
     bool has_disk() const { return disk_ != nullptr; }
     const std::string& warning() const { return warning_; }
     // Fills the pool's part of `out`: devices (kv bytes, blocks), tiers, bytes moved, warning.

@@ -1,23 +1,36 @@
 #include "model/decoder_state.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <fstream>
 #include <string>
 
 namespace folio {
 
-PoolConfig pool_config_for(const ModelConfig& c, const CacheOptions& o) {
-    PoolConfig p;
-    p.block_tokens = o.block_tokens;
-    p.row_floats = c.kv_lora_rank + c.qk_rope;
-    p.type = o.kv_type;
-    p.ram_budget = o.ram_budget;
-    p.ram_shards = o.ram_shards > 0 ? o.ram_shards : 1;
-    p.offload_dir = o.offload_dir;
-    p.disk_budget = o.disk_budget;
-    return p;
-}
-
 namespace {
+
+// Memory nodes of this machine (/sys/devices/system/node/online, e.g. "0" or "0-3"); 1 when
+// unknown. One RAM shard per node by default.
+int memory_node_count() {
+    std::ifstream f("/sys/devices/system/node/online");
+    std::string s;
+    if (!(f >> s))
+        return 1;
+    int count = 0;
+    size_t pos = 0;
+    while (pos < s.size()) {
+        const size_t comma = s.find(',', pos);
+        const std::string part = s.substr(pos, comma == std::string::npos ? comma : comma - pos);
+        const size_t dash = part.find('-');
+        count += dash == std::string::npos
+                     ? 1
+                     : std::atoi(part.c_str() + dash + 1) - std::atoi(part.c_str()) + 1;
+        if (comma == std::string::npos)
+            break;
+        pos = comma + 1;
+    }
+    return std::clamp(count, 1, 1024);
+}
 
 std::vector<bool> mla_layers(const ModelConfig& c) {
     std::vector<bool> v(c.n_layer);
@@ -27,6 +40,18 @@ std::vector<bool> mla_layers(const ModelConfig& c) {
 }
 
 } // namespace
+
+PoolConfig pool_config_for(const ModelConfig& c, const CacheOptions& o) {
+    PoolConfig p;
+    p.block_tokens = o.block_tokens;
+    p.row_floats = c.kv_lora_rank + c.qk_rope;
+    p.type = o.kv_type;
+    p.ram_budget = o.ram_budget;
+    p.ram_shards = o.ram_shards > 0 ? o.ram_shards : memory_node_count();
+    p.offload_dir = o.offload_dir;
+    p.disk_budget = o.disk_budget;
+    return p;
+}
 
 DecoderState::DecoderState(const ModelConfig& c, int64_t max_tokens,
                            std::shared_ptr<BlockPool> pool)

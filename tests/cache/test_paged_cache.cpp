@@ -208,6 +208,33 @@ private slots:
         QVERIFY(QDir(dir).entryList(QDir::Files).isEmpty());
     }
 
+    // Logical block b lives on RAM shard b mod N; each shard keeps its share of the budget.
+    void ramShards() {
+        PoolConfig cfg = smallPool(16, 4);
+        cfg.ram_shards = 3;
+        cfg.offload_dir = scratchDir(QStringLiteral("cache-shards")).toStdString();
+        auto probe = std::make_shared<BlockPool>(cfg);
+        const int64_t bb = static_cast<int64_t>(probe->block_bytes());
+        probe.reset();
+        cfg.ram_budget = 3 * 2 * bb; // two blocks per shard
+        auto pool = std::make_shared<BlockPool>(cfg);
+        PagedKv kv(pool, {true}, 1000);
+        const std::vector<float> rows = randomRows(9 * 4 * 16, 9); // 9 blocks, 3 per shard
+        storeInSteps(kv, rows, 9 * 4, 4);
+        CacheStats st;
+        pool->fill_stats(st);
+        QCOMPARE(st.devices.size(), size_t(4));
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(st.devices[i].name, "ram" + std::to_string(i));
+            QCOMPARE(st.devices[i].budget, 2 * bb);
+            QCOMPARE(st.devices[i].blocks, int64_t(2)); // the oldest block of each went to disk
+        }
+        QCOMPARE(st.blocks_disk, int64_t(3));
+        QVERIFY(pool->on_disk(kv.blocks(0)[0]) && pool->on_disk(kv.blocks(0)[1]) &&
+                pool->on_disk(kv.blocks(0)[2]));
+        QCOMPARE(readAll(kv, 0, 36), rows);
+    }
+
     // Disk tier full (its budget; and a real write limit, RLIMIT_FSIZE): blocks stay in RAM,
     // the stats say why, the rows stay right.
     void diskFullFallsBackToRam() {
