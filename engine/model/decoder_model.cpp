@@ -22,8 +22,8 @@ Expected<std::unique_ptr<DecoderModel>> load_decoder(const std::string& path) {
     return model;
 }
 
-DecoderState make_decoder_state(const ModelConfig& c, int64_t max_tokens) {
-    return DecoderState(c, max_tokens);
+DecoderState make_decoder_state(const ModelConfig& c, int64_t max_tokens, KvType index_type) {
+    return DecoderState(c, max_tokens, index_type);
 }
 
 namespace {

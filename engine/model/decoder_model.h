@@ -54,8 +54,10 @@ struct DecoderScratch {
     std::vector<int64_t> sel_offset; // per query of the batch: start in `selected` (-1 = dense)
 };
 
-// A fresh state for one sequence of at most max_tokens tokens.
-DecoderState make_decoder_state(const ModelConfig& config, int64_t max_tokens);
+// A fresh state for one sequence of at most max_tokens tokens; DSA index keys stored as
+// index_type (F32, F16 or Q8_0).
+DecoderState make_decoder_state(const ModelConfig& config, int64_t max_tokens,
+                                KvType index_type = KvType::F32);
 
 // Evaluates `n` tokens at positions state.size() .. state.size()+n-1, appends their cache rows,
 // advances the recurrent states, and writes logits: [n][n_vocab] with all_logits, else [n_vocab]

@@ -5,9 +5,9 @@
 
 namespace folio {
 
-DecoderState::DecoderState(const ModelConfig& c, int64_t max_tokens)
+DecoderState::DecoderState(const ModelConfig& c, int64_t max_tokens, KvType index_type)
     : mla_(c.n_layer, c.kv_lora_rank + c.qk_rope, max_tokens),
-      index_keys_(c.n_layer, c.indexer_head_dim, max_tokens), kda_(c.n_layer),
+      index_keys_(c.n_layer, c.indexer_head_dim, max_tokens, index_type), kda_(c.n_layer),
       has_kda_(c.has_kda()) {
     for (uint32_t il = 0; il < c.n_layer; ++il) {
         if (!c.is_kda_layer(il))

@@ -9,6 +9,7 @@
 // works back to 0, to size(), or to the position of the last checkpoint().
 
 #include "folio/error.h"
+#include "model/index_key_cache.h"
 #include "model/mla_cache.h"
 #include "model/model_config.h"
 
@@ -27,7 +28,7 @@ struct KdaLayerState {
 class DecoderState {
 public:
     DecoderState() = default;
-    DecoderState(const ModelConfig& c, int64_t max_tokens);
+    DecoderState(const ModelConfig& c, int64_t max_tokens, KvType index_type = KvType::F32);
 
     int64_t size() const { return mla_.size(); }             // tokens evaluated so far
     int64_t max_tokens() const { return mla_.max_tokens(); } // context limit
@@ -44,8 +45,8 @@ public:
 
     MlaCache& mla() { return mla_; }
     const MlaCache& mla() const { return mla_; }
-    MlaCache& index_keys() { return index_keys_; }
-    const MlaCache& index_keys() const { return index_keys_; }
+    IndexKeyCache& index_keys() { return index_keys_; }
+    const IndexKeyCache& index_keys() const { return index_keys_; }
     KdaLayerState& kda(uint32_t layer) { return kda_[layer]; }
     const KdaLayerState& kda(uint32_t layer) const { return kda_[layer]; }
     bool has_kda() const { return has_kda_; }
@@ -60,7 +61,7 @@ private:
     void reset_kda(std::vector<KdaLayerState>& states) const;
 
     MlaCache mla_;
-    MlaCache index_keys_; // the same per-layer row store, rows of indexer_head_dim floats
+    IndexKeyCache index_keys_; // per layer indexer_head_dim values per token (f32, f16 or q8_0)
     std::vector<KdaLayerState> kda_; // one per layer; empty for MLA layers
     std::vector<KdaLayerState> checkpoint_;
     int64_t checkpoint_pos_ = -1;
