@@ -3,6 +3,8 @@
 // (model, size, params, threads, test, t/s mean ± stddev over repetitions), plus the decode
 // throughput as a fraction of this machine's read bandwidth measured in the same run.
 
+#include "folio/cache.h"
+
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -21,6 +23,7 @@ struct BenchModelOptions {
     // of `ubatch`) and time it ("pp N"), then decode n_gen tokens after them ("tg n_gen @ dN").
     std::vector<int64_t> depths;
     int ubatch = 512;
+    KvType index_type = KvType::F32; // storage of the DSA index keys (--index-type)
 };
 
 int run_bench_model(const BenchModelOptions& options, std::FILE* out);

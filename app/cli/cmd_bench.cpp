@@ -20,6 +20,7 @@ int cmd_bench(std::vector<std::string> args) {
     auto r = a.take_int("-r", "--repetitions");
     const bool no_bw = a.take_switch("--no-bandwidth");
     auto ctx = a.take_value("--ctx");
+    auto index_type = a.take_value("--index-type");
     auto rest = a.positionals();
     if (!a.ok())
         return usage_error(self, a.error());
@@ -46,6 +47,8 @@ int cmd_bench(std::vector<std::string> args) {
             if (d > 0)
                 o.depths.push_back(d);
     }
+    if (index_type && (!parse_kv_type(*index_type, o.index_type) || o.index_type == KvType::BF16))
+        return usage_error(self, "--index-type must be f32, f16 or q8_0");
     if (o.n_prompt < 0 || o.n_gen < 0 || o.threads < 1 || o.reps < 1)
         return usage_error(self, "-p/-n must be >= 0, -t and -r >= 1");
     return bench::run_bench_model(o, stdout);

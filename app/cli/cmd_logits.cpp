@@ -30,7 +30,7 @@ bool write_floats(const std::string& path, const float* data, size_t count) {
 // -p TEXT with images: every chunk evaluated in order, logits of the last position.
 int eval_prompt(const DecoderModel& model, const std::string& mmproj,
                 const std::vector<std::string>& images, const std::string& text,
-                const EvalOptions& opt, std::vector<float>& last) {
+                const EvalOptions& opt, KvType index_type, std::vector<float>& last) {
     auto tok = tokenizer::Tokenizer::from_gguf(*model.file);
     if (!tok)
         return fail(tok.error().to_string());
@@ -38,7 +38,7 @@ int eval_prompt(const DecoderModel& model, const std::string& mmproj,
     if (!prompt)
         return fail(prompt.error().to_string());
     DecoderState state =
-        make_decoder_state(model.config, std::max<int64_t>(prompt->n_positions, 1));
+        make_decoder_state(model.config, std::max<int64_t>(prompt->n_positions, 1), index_type);
     DecoderScratch scratch;
     Status s = eval_media_chunks(model, state, scratch, prompt->chunks, prompt->images, opt, last);
     if (!s)
@@ -63,6 +63,7 @@ int cmd_logits(std::vector<std::string> args) {
     auto prompt_text = a.take_value("-p", "--prompt");
     auto mmproj = a.take_value("--mmproj");
     auto dump_last = a.take_value("--dump-last");
+    auto index_type_text = a.take_value("--index-type");
     std::vector<std::string> images;
     while (auto img = a.take_value("--image"))
         images.push_back(*img);
@@ -79,6 +80,10 @@ int cmd_logits(std::vector<std::string> args) {
         return usage_error(self, "--mmproj needs at least one --image");
     if (prompt_text && (dump || seq))
         return usage_error(self, "--dump and --seq need --tokens (use --dump-last with -p)");
+    KvType index_type = KvType::F32;
+    if (index_type_text &&
+        (!parse_kv_type(*index_type_text, index_type) || index_type == KvType::BF16))
+        return usage_error(self, "--index-type must be f32, f16 or q8_0");
     std::vector<int32_t> tokens;
     if (tokens_text) {
         std::string err;
@@ -104,10 +109,11 @@ int cmd_logits(std::vector<std::string> args) {
     const int64_t n = static_cast<int64_t>(tokens.size()), V = c.n_vocab;
 
     std::vector<float> all(static_cast<size_t>(n * V)), step;
-    DecoderState state = make_decoder_state(c, std::max<int64_t>(n, 1));
+    DecoderState state = make_decoder_state(c, std::max<int64_t>(n, 1), index_type);
     DecoderScratch scratch;
     if (prompt_text) {
-        if (int rc = eval_prompt(**model, mmproj.value_or(""), images, *prompt_text, opt, all))
+        if (int rc = eval_prompt(**model, mmproj.value_or(""), images, *prompt_text, opt,
+                                 index_type, all))
             return rc;
     } else if (seq) {
         for (int64_t i = 0; i < n; ++i) {

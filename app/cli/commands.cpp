@@ -24,8 +24,8 @@ namespace {
 // bench-kernels, quantize, summarize, serve.
 const std::array kCommands = {
     Command{"bench",
-            "bench -m F.gguf [-p 512] [-n 64] [-t 2] [-r 3] [--ctx 4096,32768]   prefill/decode "
-            "tokens per second",
+            "bench -m F.gguf [-p 512] [-n 64] [-t 2] [-r 3] [--ctx 4096,32768] "
+            "[--index-type f32|f16|q8_0]   prefill/decode tokens per second",
             cmd_bench},
     Command{"bench-kernels",
             "bench-kernels [-t N] [--rows R] [--cols C]   matvec GB/s vs memory bandwidth, GFLOP/s",
@@ -57,7 +57,7 @@ const std::array kCommands = {
             cmd_info},
     Command{"logits",
             "logits -m F.gguf (--tokens 1,2,3 | -p TEXT [--mmproj P.gguf --image I.png ...]) "
-            "[--top K] [--dump OUT.f32] [--dump-last OUT.f32] [--seq] [-t N] "
+            "[--top K] [--dump OUT.f32] [--dump-last OUT.f32] [--seq] [-t N] [--index-type T] "
             "[--mla auto|naive|absorbed]   evaluate tokens, print the top logits",
             cmd_logits},
     Command{"make-model",
