@@ -8,8 +8,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <fstream>
 #include <numeric>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace folio::bench {
@@ -46,6 +48,20 @@ double active_bytes_per_token(const DecoderModel& m) {
         bytes += b;
     }
     return bytes;
+}
+
+// Linux: the peak resident set size of this process (VmHWM), reset by reset_peak_rss().
+double peak_rss_bytes() {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind("VmHWM:", 0) == 0)
+            return std::stod(line.substr(6)) * 1024.0;
+    return -1;
+}
+
+void reset_peak_rss() {
+    std::ofstream("/proc/self/clear_refs") << "5";
 }
 
 } // namespace
@@ -89,7 +105,8 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
         for (int r = 0; r <= o.reps; ++r) { // rep 0 warms up caches and page mappings
             for (auto& t : prompt)
                 t = tok(rng);
-            DecoderState state = make_decoder_state(m.config, o.n_prompt, pool());
+            DecoderState state =
+                make_decoder_state(m.config, o.n_prompt, pool(), o.cache.index_type);
             auto t0 = std::chrono::steady_clock::now();
             Status s = decoder_eval(m, state, scratch, prompt.data(), o.n_prompt, opt, logits);
             auto t1 = std::chrono::steady_clock::now();
@@ -106,7 +123,8 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
     if (o.n_gen > 0) {
         std::vector<double> rates;
         for (int r = 0; r <= o.reps; ++r) {
-            DecoderState state = make_decoder_state(m.config, o.n_gen + 1, pool());
+            DecoderState state =
+                make_decoder_state(m.config, o.n_gen + 1, pool(), o.cache.index_type);
             int32_t next = tok(rng);
             auto t0 = std::chrono::steady_clock::now();
             for (int i = 0; i < o.n_gen; ++i) {
@@ -126,7 +144,9 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
     }
     for (int64_t depth : o.depths) {
         // One repetition per depth: long prefills dominate the run time.
-        DecoderState state = make_decoder_state(m.config, depth + std::max(o.n_gen, 1), pool());
+        reset_peak_rss();
+        DecoderState state =
+            make_decoder_state(m.config, depth + std::max(o.n_gen, 1), pool(), o.cache.index_type);
         std::vector<int32_t> prompt(static_cast<size_t>(depth));
         for (auto& t : prompt)
             t = tok(rng);
@@ -157,9 +177,15 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
         t1 = std::chrono::steady_clock::now();
         row("tg" + std::to_string(o.n_gen) + " @ d" + std::to_string(depth),
             {o.n_gen / std::chrono::duration<double>(t1 - t0).count(), 0.0});
-        std::fprintf(out, "  (state at depth %lld: %.1f MiB in RAM, %.1f MiB on disk)\n",
+        const double peak = peak_rss_bytes();
+        std::fprintf(out,
+                     "  (state at depth %lld: %.1f MiB in RAM, %.1f MiB on disk; peak RSS %s MiB; "
+                     "index keys %s)\n",
                      static_cast<long long>(depth), state.bytes() / 1048576.0,
-                     state.mla().disk_bytes() / 1048576.0);
+                     state.mla().disk_bytes() / 1048576.0,
+                     peak > 0 ? std::to_string(static_cast<long long>(peak / 1048576.0)).c_str()
+                              : "?",
+                     kv_type_name(state.index_keys().type()));
     }
     if (o.n_gen > 0 && o.measure_bandwidth) {
         const BandwidthResult bw = measure_read_bandwidth(size_t(1) << 30, o.threads, 5);

@@ -5,3 +5,5 @@ folio_add_test(test_hybrid_models SOURCES hybrid/test_hybrid_models.cpp model/go
 folio_add_test(test_kda SOURCES hybrid/test_kda.cpp LIBS folio_engine_internal LABELS engine)
 folio_add_test(test_hybrid_generators SOURCES hybrid/test_hybrid_generators.cpp
                LIBS folio_tools folio_engine_internal LABELS engine tools TIMEOUT 300)
+folio_add_test(test_dsa_indexer SOURCES hybrid/test_dsa_indexer.cpp model/goldens.cpp
+               LIBS folio_engine_internal LABELS engine TIMEOUT 300)

@@ -31,7 +31,7 @@ bool write_floats(const std::string& path, const float* data, size_t count) {
 // -p TEXT with images: every chunk evaluated in order, logits of the last position.
 int eval_prompt(const DecoderModel& model, const std::string& mmproj,
                 const std::vector<std::string>& images, const std::string& text,
-                const EvalOptions& opt, const std::shared_ptr<BlockPool>& pool,
+                const EvalOptions& opt, const std::shared_ptr<BlockPool>& pool, KvType index_type,
                 std::vector<float>& last) {
     auto tok = tokenizer::Tokenizer::from_gguf(*model.file);
     if (!tok)
@@ -39,8 +39,8 @@ int eval_prompt(const DecoderModel& model, const std::string& mmproj,
     auto prompt = prepare_media_prompt(model, *tok, mmproj, images, text, opt.kernels.n_threads);
     if (!prompt)
         return fail(prompt.error().to_string());
-    DecoderState state =
-        make_decoder_state(model.config, std::max<int64_t>(prompt->n_positions, 1), pool);
+    DecoderState state = make_decoder_state(model.config, std::max<int64_t>(prompt->n_positions, 1),
+                                            pool, index_type);
     DecoderScratch scratch;
     Status s = eval_media_chunks(model, state, scratch, prompt->chunks, prompt->images, opt, last);
     if (!s)
@@ -113,11 +113,12 @@ int cmd_logits(std::vector<std::string> args) {
 
     std::vector<float> all(static_cast<size_t>(n * V)), step;
     auto pool = std::make_shared<BlockPool>(pool_config_for(c, cache.options));
-    DecoderState state = make_decoder_state(c, std::max<int64_t>(n, 1), pool);
+    const KvType index_type = cache.options.index_type;
+    DecoderState state = make_decoder_state(c, std::max<int64_t>(n, 1), pool, index_type);
     DecoderScratch scratch;
     if (prompt_text) {
-        if (int rc =
-                eval_prompt(**model, mmproj.value_or(""), images, *prompt_text, opt, pool, all))
+        if (int rc = eval_prompt(**model, mmproj.value_or(""), images, *prompt_text, opt, pool,
+                                 index_type, all))
             return rc;
     } else if (seq) {
         for (int64_t i = 0; i < n; ++i) {

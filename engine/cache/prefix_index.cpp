@@ -61,8 +61,8 @@ std::vector<const PrefixEntry*> PrefixIndex::match(const uint64_t* keys, int64_t
 }
 
 void PrefixIndex::insert(uint64_t hash, int64_t index, const uint64_t* keys,
-                         const std::vector<BlockId>& blocks, std::shared_ptr<const void> recurrent,
-                         size_t recurrent_bytes) {
+                         const std::vector<BlockId>& blocks, std::vector<std::vector<uint8_t>> side,
+                         std::shared_ptr<const void> recurrent, size_t recurrent_bytes) {
     auto it = entries_.find(hash);
     if (it != entries_.end()) {
         if (!it->second.recurrent && recurrent) {
@@ -85,6 +85,9 @@ void PrefixIndex::insert(uint64_t hash, int64_t index, const uint64_t* keys,
     e.recurrent = std::move(recurrent);
     e.recurrent_bytes = e.recurrent ? recurrent_bytes : 0;
     bytes_ += static_cast<int64_t>(e.recurrent_bytes);
+    e.side = std::move(side);
+    for (const auto& v : e.side)
+        bytes_ += static_cast<int64_t>(v.size());
     e.last_use = stamp(++clock_, index);
     entries_.emplace(hash, std::move(e));
     trim();
@@ -97,6 +100,8 @@ void PrefixIndex::drop(std::unordered_map<uint64_t, PrefixEntry>::iterator it) {
             bytes_ -= static_cast<int64_t>(pool_->block_bytes());
         }
     bytes_ -= static_cast<int64_t>(it->second.recurrent_bytes);
+    for (const auto& v : it->second.side)
+        bytes_ -= static_cast<int64_t>(v.size());
     entries_.erase(it);
 }
 

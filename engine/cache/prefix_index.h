@@ -19,9 +19,11 @@ namespace folio {
 
 struct PrefixEntry {
     uint64_t hash = 0;
-    std::vector<uint64_t> keys;            // the block's token keys
-    std::vector<BlockId> blocks;           // per layer; -1 for layers without rows
-    std::shared_ptr<const void> recurrent; // model-defined state at the block's end, or null
+    std::vector<uint64_t> keys;             // the block's token keys
+    std::vector<BlockId> blocks;            // per layer; -1 for layers without rows
+    std::vector<std::vector<uint8_t>> side; // per layer: small rows kept outside the pool (the
+                                            // DSA index keys of the block), may be empty
+    std::shared_ptr<const void> recurrent;  // model-defined state at the block's end, or null
     size_t recurrent_bytes = 0;
     uint64_t last_use = 0;
 };
@@ -44,8 +46,8 @@ public:
     // Adds block number `index` of a sequence as `hash` (its keys, its blocks per layer:
     // retained). An existing entry only gains a recurrent state it lacked.
     void insert(uint64_t hash, int64_t index, const uint64_t* keys,
-                const std::vector<BlockId>& blocks, std::shared_ptr<const void> recurrent,
-                size_t recurrent_bytes);
+                const std::vector<BlockId>& blocks, std::vector<std::vector<uint8_t>> side,
+                std::shared_ptr<const void> recurrent, size_t recurrent_bytes);
     bool contains(uint64_t hash) const { return entries_.count(hash) != 0; }
     void clear();
 

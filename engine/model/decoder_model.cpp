@@ -23,8 +23,8 @@ Expected<std::unique_ptr<DecoderModel>> load_decoder(const std::string& path) {
 }
 
 DecoderState make_decoder_state(const ModelConfig& c, int64_t max_tokens,
-                                std::shared_ptr<BlockPool> pool) {
-    return DecoderState(c, max_tokens, std::move(pool));
+                                std::shared_ptr<BlockPool> pool, KvType index_type) {
+    return DecoderState(c, max_tokens, std::move(pool), index_type);
 }
 
 namespace {

@@ -57,8 +57,14 @@ struct DecoderScratch {
 
 // A fresh state for one sequence of at most max_tokens tokens.
 // pool: the shared block pool for its MLA rows (null: a private unlimited f32 pool).
+// index_type: storage of the DSA index keys (F32, F16 or Q8_0).
 DecoderState make_decoder_state(const ModelConfig& config, int64_t max_tokens,
-                                std::shared_ptr<BlockPool> pool = nullptr);
+                                std::shared_ptr<BlockPool> pool = nullptr,
+                                KvType index_type = KvType::F32);
+inline DecoderState make_decoder_state(const ModelConfig& config, int64_t max_tokens,
+                                       KvType index_type) {
+    return make_decoder_state(config, max_tokens, nullptr, index_type);
+}
 
 // Evaluates `n` tokens at positions state.size() .. state.size()+n-1, appends their cache rows,
 // advances the recurrent states, and writes logits: [n][n_vocab] with all_logits, else [n_vocab]

@@ -54,10 +54,10 @@ PoolConfig pool_config_for(const ModelConfig& c, const CacheOptions& o) {
 }
 
 DecoderState::DecoderState(const ModelConfig& c, int64_t max_tokens,
-                           std::shared_ptr<BlockPool> pool)
+                           std::shared_ptr<BlockPool> pool, KvType index_type)
     : mla_(pool ? std::move(pool) : std::make_shared<BlockPool>(pool_config_for(c, CacheOptions{})),
            mla_layers(c), max_tokens),
-      index_keys_(c.n_layer, c.indexer_head_dim, max_tokens), kda_(c.n_layer),
+      index_keys_(c.n_layer, c.indexer_head_dim, max_tokens, index_type), kda_(c.n_layer),
       has_kda_(c.has_kda()) {
     for (uint32_t il = 0; il < c.n_layer; ++il) {
         if (!c.is_kda_layer(il))

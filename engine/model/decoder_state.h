@@ -5,13 +5,13 @@
 //  * per KDA layer the recurrent state S (H × d_k × d_v, fp32) and the short-convolution state
 //    (the last W−1 raw q/k/v projections), constant in the sequence length.
 // The MLA rows live in blocks of a shared BlockPool (engine/cache/: RAM shards, disk tier,
-// storage type, prefix sharing); the index keys stay in RAM in an MlaCache row store. KDA states
+// storage type, prefix sharing); the index keys stay in RAM (IndexKeyCache). KDA states
 // cannot be rewound token by token: truncate() works back to 0, to size(), or to the position of
 // the last checkpoint().
 
 #include "cache/paged_kv.h"
 #include "folio/error.h"
-#include "model/mla_cache.h"
+#include "model/index_key_cache.h"
 #include "model/model_config.h"
 
 #include <cstdint>
@@ -34,7 +34,7 @@ public:
     DecoderState() = default;
     // pool: where the MLA rows go (shared between sequences); null: a private unlimited f32 pool.
     DecoderState(const ModelConfig& c, int64_t max_tokens,
-                 std::shared_ptr<BlockPool> pool = nullptr);
+                 std::shared_ptr<BlockPool> pool = nullptr, KvType index_type = KvType::F32);
     DecoderState(DecoderState&&) = default;
     DecoderState& operator=(DecoderState&&) = default;
 
@@ -57,8 +57,8 @@ public:
 
     PagedKv& mla() { return mla_; }
     const PagedKv& mla() const { return mla_; }
-    MlaCache& index_keys() { return index_keys_; }
-    const MlaCache& index_keys() const { return index_keys_; }
+    IndexKeyCache& index_keys() { return index_keys_; }
+    const IndexKeyCache& index_keys() const { return index_keys_; }
     KdaLayerState& kda(uint32_t layer) { return kda_[layer]; }
     const KdaLayerState& kda(uint32_t layer) const { return kda_[layer]; }
     bool has_kda() const { return has_kda_; }
@@ -81,7 +81,7 @@ private:
     void reset_kda(std::vector<KdaLayerState>& states) const;
 
     PagedKv mla_;
-    MlaCache index_keys_; // the same per-layer row store, rows of indexer_head_dim floats
+    IndexKeyCache index_keys_; // per layer indexer_head_dim values per token (f32, f16 or q8_0)
     std::vector<KdaLayerState> kda_; // one per layer; empty for MLA layers
     std::vector<KdaLayerState> checkpoint_;
     int64_t checkpoint_pos_ = -1;

@@ -1,23 +1,22 @@
 #include "model/dsa_indexer.h"
 
+#include "kernels/index_score.h"
 #include "kernels/matmul.h"
 #include "kernels/rope.h"
 
-#include <Eigen/Core>
 #include <omp.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <functional>
 #include <numeric>
 
 namespace folio {
 
 namespace {
 
-using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using ConstMap = Eigen::Map<const RowMajor, 0, Eigen::OuterStride<>>;
-
-constexpr int64_t kKeyBlock = 1024; // keys scored per GEMM: bounds the [H_I × block] scratch
+constexpr int64_t kParallelKeys = 4096; // decode: fewer keys are scored on one thread
 
 // LayerNorm over rows of n floats with weight and bias (MODEL_SPEC §1.2), in place.
 void layer_norm_rows(float* x, int64_t n, int64_t rows, const float* w, const float* b, float eps) {
@@ -37,31 +36,106 @@ void layer_norm_rows(float* x, int64_t n, int64_t rows, const float* w, const fl
     }
 }
 
-// out[j] = Σ_h w[h]·ReLU(Q[h]·K[s0 + j]) for keys s0 .. s1 (Q: H_I rows of d_I).
-void score_keys(const float* q, const float* w, int64_t HI, int64_t dI, const float* keys,
-                int64_t s0, int64_t s1, float* out, std::vector<float>& block) {
-    ConstMap Q(q, HI, dI, Eigen::OuterStride<>(dI));
-    for (int64_t b0 = s0; b0 < s1; b0 += kKeyBlock) {
-        const int64_t nb = std::min(kKeyBlock, s1 - b0);
-        block.resize(static_cast<size_t>(HI * nb));
-        ConstMap K(keys + b0 * dI, nb, dI, Eigen::OuterStride<>(dI));
-        Eigen::Map<RowMajor> M(block.data(), HI, nb);
-        M.noalias() = Q * K.transpose();
-        for (int64_t j = 0; j < nb; ++j)
-            out[b0 - s0 + j] = 0.0f;
-        for (int64_t h = 0; h < HI; ++h) {
-            const float* m = block.data() + h * nb;
-            const float wh = w[h];
-            for (int64_t j = 0; j < nb; ++j)
-                out[b0 - s0 + j] += wh * std::max(m[j], 0.0f);
+// Keys of scores that compare as unsigned integers in the order of the scores (-0.0 -> +0.0).
+inline uint32_t order_key(float x) {
+    x += 0.0f;
+    uint32_t u;
+    std::memcpy(&u, &x, sizeof u);
+    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
+
+// Scores whose key is >= thr, in ascending position order, into w.key / w.pos; returns how many.
+int64_t collect_at_least(const float* scores, int64_t n, uint32_t thr, TopKScratch& w) {
+    if (w.key.size() < static_cast<size_t>(n)) {
+        w.key.resize(static_cast<size_t>(n));
+        w.pos.resize(static_cast<size_t>(n));
+    }
+    uint32_t* key = w.key.data();
+    int32_t* pos = w.pos.data();
+    int64_t c = 0, i = 0;
+    constexpr int kChunk = 16;
+    for (; i + kChunk <= n; i += kChunk) {
+        uint32_t hit = 0;
+        for (int j = 0; j < kChunk; ++j)
+            hit |= order_key(scores[i + j]) >= thr ? 1u : 0u;
+        if (hit == 0)
+            continue;
+        for (int j = 0; j < kChunk; ++j) {
+            const uint32_t kj = order_key(scores[i + j]);
+            if (kj >= thr) {
+                key[c] = kj;
+                pos[c++] = static_cast<int32_t>(i + j);
+            }
         }
     }
+    for (; i < n; ++i) {
+        const uint32_t kj = order_key(scores[i]);
+        if (kj >= thr) {
+            key[c] = kj;
+            pos[c++] = static_cast<int32_t>(i);
+        }
+    }
+    return c;
 }
 
 } // namespace
 
-void select_top_k(const float* scores, int64_t n, int64_t k,
-                  std::vector<std::pair<float, int32_t>>& work, int32_t* out) {
+void select_top_k(const float* scores, int64_t n, int64_t k, TopKScratch& w, int32_t* out) {
+    if (k >= n) {
+        std::iota(out, out + std::max<int64_t>(n, 0), 0);
+        return;
+    }
+    if (k <= 0)
+        return;
+    // A threshold a little below the k-th largest score, guessed from a strided sample.
+    uint32_t thr = 0;
+    if (n >= 4096 && k * 4 <= n) {
+        const int64_t m = std::min<int64_t>(2048, n / 8), stride = n / m;
+        w.sample.resize(static_cast<size_t>(m));
+        for (int64_t i = 0; i < m; ++i)
+            w.sample[i] = order_key(scores[i * stride + stride / 2]);
+        int64_t r = (k * m + n - 1) / n;
+        r = std::min<int64_t>(m, r + r / 4 + 16);
+        std::nth_element(w.sample.begin(), w.sample.begin() + (r - 1), w.sample.end(),
+                         std::greater<uint32_t>());
+        thr = w.sample[static_cast<size_t>(r - 1)];
+    }
+    int64_t c = collect_at_least(scores, n, thr, w);
+    if (c < k) // the guess was too high: take every score
+        c = collect_at_least(scores, n, 0, w);
+    // Radix select of the k-th largest key T among the c candidates (11 + 11 + 10 bits); r ends
+    // as the number of keys equal to T that belong to the top k.
+    const uint32_t* key = w.key.data();
+    uint32_t prefix = 0, mask = 0;
+    int64_t r = k;
+    for (const auto& [shift, bits] : {std::pair{21, 11}, std::pair{10, 11}, std::pair{0, 10}}) {
+        const uint32_t nbins = 1u << bits, digit = nbins - 1;
+        w.hist.assign(nbins, 0);
+        uint32_t* hist = w.hist.data();
+        for (int64_t i = 0; i < c; ++i)
+            if ((key[i] & mask) == prefix)
+                ++hist[(key[i] >> shift) & digit];
+        uint32_t b = nbins - 1;
+        int64_t above = 0;
+        while (above + hist[b] < r) {
+            above += hist[b];
+            --b;
+        }
+        r -= above;
+        prefix |= b << shift;
+        mask |= digit << shift;
+    }
+    const uint32_t T = prefix;
+    const int32_t* pos = w.pos.data();
+    int64_t m = 0;
+    for (int64_t i = 0; i < c && m < k; ++i) {
+        if (key[i] > T || (key[i] == T && r-- > 0))
+            out[m++] = pos[i];
+    }
+}
+
+void select_top_k_reference(const float* scores, int64_t n, int64_t k,
+                            std::vector<std::pair<float, int32_t>>& work, int32_t* out) {
     if (k >= n) {
         std::iota(out, out + n, 0);
         return;
@@ -84,19 +158,22 @@ void select_top_k(const float* scores, int64_t n, int64_t k,
 }
 
 Expected<int64_t> dsa_index(const ModelConfig& c, const IndexerWeights& ix, uint32_t il,
-                            MlaCache& keys, const float* q_in, int64_t q_in_dim, const float* xn,
-                            int64_t T, int64_t pos0, const KernelContext& kctx, DecoderScratch& s) {
+                            IndexKeyCache& keys, const float* q_in, int64_t q_in_dim,
+                            const float* xn, int64_t T, int64_t pos0, const KernelContext& kctx,
+                            DecoderScratch& s) {
     const int64_t E = c.n_embd, HI = c.indexer_heads, dI = c.indexer_head_dim,
                   top_k = c.indexer_top_k;
 
-    // Index keys of the new tokens: LayerNorm(attn_k·x), NEOX RoPE on the leading rope dims.
+    // Index keys of the new tokens: LayerNorm(attn_k·x), NEOX RoPE on the leading rope dims,
+    // stored in the cache's type.
     std::vector<int32_t> positions(static_cast<size_t>(T));
     std::iota(positions.begin(), positions.end(), static_cast<int32_t>(pos0));
-    FOLIO_TRY(rows, keys.append(il, T));
-    FOLIO_CHECK(matmul(kctx, ix.k, xn, E, T, rows, dI));
-    layer_norm_rows(rows, dI, T, static_cast<const float*>(ix.k_norm.data),
+    std::vector<float> rows(static_cast<size_t>(T * dI));
+    FOLIO_CHECK(matmul(kctx, ix.k, xn, E, T, rows.data(), dI));
+    layer_norm_rows(rows.data(), dI, T, static_cast<const float*>(ix.k_norm.data),
                     static_cast<const float*>(ix.k_norm_bias.data), c.indexer_eps);
-    FOLIO_CHECK(rope(kctx, c.indexer_rope, rows, dI, 1, T, dI, dI, positions.data()));
+    FOLIO_CHECK(rope(kctx, c.indexer_rope, rows.data(), dI, 1, T, dI, dI, positions.data()));
+    FOLIO_CHECK(keys.append(il, rows.data(), T));
 
     const int64_t n_dense = std::clamp<int64_t>(top_k - pos0, 0, T);
     if (n_dense == T)
@@ -119,42 +196,47 @@ Expected<int64_t> dsa_index(const ModelConfig& c, const IndexerWeights& ix, uint
     for (int64_t t = n_dense; t <= T; ++t)
         s.sel_offset[t] = (t - n_dense) * top_k;
     s.selected.resize(static_cast<size_t>(ns * top_k));
-    const float* all_keys = keys.view(il);
+    const IndexKeyFormat format = keys.format();
+    const IndexScoreFn score = index_score_kernel(kctx.path, format);
+    const uint8_t* tiles = keys.tiles(il);
+    const size_t tile_bytes = index_tile_bytes(format, index_stored_dim(format, dI));
     const int threads = std::max(1, kctx.n_threads);
+    auto n_tiles_of = [](int64_t n) { return (n + kIndexTile - 1) / kIndexTile; };
     if (ns >= threads) {
         // Many queries (prefill): one query per task.
 #pragma omp parallel num_threads(threads) if (threads > 1)
         {
-            omp_set_num_threads(1); // this task's ICV: Eigen's products stay serial in here
-            std::vector<float> scores, block;
-            std::vector<std::pair<float, int32_t>> work;
+            std::vector<float> scores;
+            IndexQueryBuffer qbuf;
+            TopKScratch work;
 #pragma omp for schedule(dynamic, 4)
             for (int64_t i = 0; i < ns; ++i) {
                 const int64_t n_vis = pos0 + n_dense + i + 1;
-                scores.resize(static_cast<size_t>(n_vis));
-                score_keys(s.iq.data() + i * HI * dI, s.iw.data() + i * HI, HI, dI, all_keys, 0,
-                           n_vis, scores.data(), block);
+                const IndexQuery q = make_index_query(format, s.iq.data() + i * HI * dI,
+                                                      s.iw.data() + i * HI, HI, dI, qbuf);
+                const int64_t nt = n_tiles_of(n_vis);
+                scores.resize(static_cast<size_t>(nt * kIndexTile));
+                score(q, tiles, nt, scores.data());
                 select_top_k(scores.data(), n_vis, top_k, work, s.selected.data() + i * top_k);
             }
         }
     } else {
-        // Few queries (decode): split the keys of each query across the threads.
-        std::vector<std::pair<float, int32_t>> work;
+        // Few queries (decode): split the key tiles of each query across the threads.
+        TopKScratch work;
+        IndexQueryBuffer qbuf;
         for (int64_t i = 0; i < ns; ++i) {
             const int64_t n_vis = pos0 + n_dense + i + 1;
-            s.iscore.resize(static_cast<size_t>(n_vis));
-            const int64_t per = (n_vis + threads - 1) / threads;
-#pragma omp parallel num_threads(threads) if (threads > 1 && n_vis > 4 * kKeyBlock)
-            {
-                omp_set_num_threads(1);
-                std::vector<float> block;
-#pragma omp for schedule(static)
-                for (int part = 0; part < threads; ++part) {
-                    const int64_t s0 = part * per, s1 = std::min(n_vis, s0 + per);
-                    if (s0 < s1)
-                        score_keys(s.iq.data() + i * HI * dI, s.iw.data() + i * HI, HI, dI,
-                                   all_keys, s0, s1, s.iscore.data() + s0, block);
-                }
+            const IndexQuery q = make_index_query(format, s.iq.data() + i * HI * dI,
+                                                  s.iw.data() + i * HI, HI, dI, qbuf);
+            const int64_t nt = n_tiles_of(n_vis);
+            s.iscore.resize(static_cast<size_t>(nt * kIndexTile));
+            const int64_t per = (nt + threads - 1) / threads;
+#pragma omp parallel for num_threads(threads)                                                      \
+    schedule(static) if (threads > 1 && n_vis > kParallelKeys)
+            for (int part = 0; part < threads; ++part) {
+                const int64_t t0 = part * per, t1 = std::min(nt, t0 + per);
+                if (t0 < t1)
+                    score(q, tiles + t0 * tile_bytes, t1 - t0, s.iscore.data() + t0 * kIndexTile);
             }
             select_top_k(s.iscore.data(), n_vis, top_k, work, s.selected.data() + i * top_k);
         }

@@ -7,12 +7,15 @@
 //   w_t    = (proj·x_t) / sqrt(d_I·H_I)
 //   I(t,s) = Σ_h w_t,h · ReLU(q^I_t,h · k^I_s)                       for s ≤ t
 //   top    = the top_k keys by I(t,·) (O(n) selection; ties: the lower position wins)
+// The keys are cached as f32, f16 or q8_0 (IndexKeyCache); with q8_0 keys the queries are
+// quantized to int8 too (kernels/index_score.h).
 // llama.cpp also rotates q and k by an orthonormal Hadamard matrix, which leaves the scores
 // unchanged in exact arithmetic; we skip it. A query that sees at most top_k keys selects all of
 // them, i.e. it is dense MLA.
 
 #include "folio/error.h"
 #include "model/decoder_model.h"
+#include "model/index_key_cache.h"
 
 #include <utility>
 #include <vector>
@@ -24,12 +27,25 @@ namespace folio {
 // s.selected[s.sel_offset[t] .. s.sel_offset[t + 1]) (ascending positions). q_in: the rows that
 // feed indexer.attn_q_b (q-LoRA latents, q_in_dim floats each); xn: the normalized hidden rows.
 Expected<int64_t> dsa_index(const ModelConfig& c, const IndexerWeights& ix, uint32_t il,
-                            MlaCache& keys, const float* q_in, int64_t q_in_dim, const float* xn,
-                            int64_t T, int64_t pos0, const KernelContext& kctx, DecoderScratch& s);
+                            IndexKeyCache& keys, const float* q_in, int64_t q_in_dim,
+                            const float* xn, int64_t T, int64_t pos0, const KernelContext& kctx,
+                            DecoderScratch& s);
 
-// Positions of the k largest of n scores, in ascending order, written to out[0..k). Ties at the
-// threshold go to the lower position. O(n) (nth_element + one scan); `work` is scratch.
-void select_top_k(const float* scores, int64_t n, int64_t k,
-                  std::vector<std::pair<float, int32_t>>& work, int32_t* out);
+// Scratch of select_top_k (reused between calls).
+struct TopKScratch {
+    std::vector<uint32_t> sample, key, hist;
+    std::vector<int32_t> pos;
+};
+
+// Positions of the k largest of n scores (min(k, n) of them), in ascending order, written to
+// out. Order: higher score first, ties go to the lower position (-0.0 equals +0.0; NaNs order
+// by their bits). O(n): a threshold from a strided sample, one scan that keeps the scores at or
+// above it, and a radix select (11/11/10 bits) among those; every score when the guess keeps
+// fewer than k.
+void select_top_k(const float* scores, int64_t n, int64_t k, TopKScratch& work, int32_t* out);
+
+// The plain reference of the same rule: nth_element over (score, position) pairs + one scan.
+void select_top_k_reference(const float* scores, int64_t n, int64_t k,
+                            std::vector<std::pair<float, int32_t>>& work, int32_t* out);
 
 } // namespace folio

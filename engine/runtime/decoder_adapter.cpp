@@ -45,8 +45,8 @@ Expected<std::shared_ptr<DecoderHandle>> load_decoder_handle(const std::string& 
     h->fingerprint = model_fingerprint(*h->model);
     const ModelConfig& c = h->model->config;
     h->pool = std::make_shared<BlockPool>(pool_config_for(c, cache));
-    // DSA index keys are not shared yet: models with an indexer recompute their prefix.
-    if (cache.prefix_cache && !c.has_indexer()) {
+    // Index keys are shared as whole tiles: blocks must hold whole tiles of them.
+    if (cache.prefix_cache && (!c.has_indexer() || cache.block_tokens % kIndexTile == 0)) {
         const int64_t budget = cache.ram_budget >= 0 && !h->pool->has_disk() ? cache.ram_budget / 2
                                                                              : kDefaultPrefixBudget;
         h->prefix = std::make_unique<PrefixIndex>(h->pool, budget);
@@ -104,8 +104,8 @@ uint64_t decoder_weight_bytes(const DecoderHandle& h) {
 }
 
 std::unique_ptr<DecoderSequence> new_sequence(const DecoderHandle& h, int64_t max_tokens) {
-    return std::unique_ptr<DecoderSequence>(
-        new DecoderSequence{make_decoder_state(h.model->config, max_tokens, h.pool), {}, {}});
+    return std::unique_ptr<DecoderSequence>(new DecoderSequence{
+        make_decoder_state(h.model->config, max_tokens, h.pool, h.cache.index_type), {}, {}});
 }
 
 void destroy_sequence(DecoderSequence* s) {
@@ -165,6 +165,23 @@ int64_t adopt_cached_prefix(const DecoderHandle& h, DecoderSequence& s, const ui
         recurrent ? static_cast<const std::vector<KdaLayerState>*>(found.back()->recurrent.get())
                   : nullptr;
     s.state.adopt_prefix(per_layer, n * bt, kda);
+    IndexKeyCache& ik = s.state.index_keys();
+    bool has_index = false;
+    for (uint32_t il = 0; il < h.model->config.n_layer; ++il) {
+        if (found.front()->side.size() <= il || found.front()->side[il].empty())
+            continue;
+        std::vector<uint8_t> tiles;
+        for (const PrefixEntry* e : found)
+            tiles.insert(tiles.end(), e->side[il].begin(), e->side[il].end());
+        if (!ik.append_raw(il, tiles.data(), n * bt)) {
+            s.state.clear();
+            s.block_hashes.clear();
+            return 0;
+        }
+        has_index = true;
+    }
+    if (has_index)
+        ik.commit(n * bt);
     s.state.checkpoint(); // the request may rewind here
     s.block_hashes.clear();
     for (const PrefixEntry* e : found)
@@ -193,13 +210,24 @@ void register_prefix(const DecoderHandle& h, DecoderSequence& s, const uint64_t*
         for (uint32_t il = 0; il < L; ++il)
             if (kv.layer_has_rows(il))
                 blocks[il] = kv.blocks(il)[b];
+        std::vector<std::vector<uint8_t>> side;
+        const IndexKeyCache& ik = s.state.index_keys();
+        if (h.model->config.has_indexer()) {
+            side.resize(L);
+            for (uint32_t il = 0; il < L; ++il)
+                if (h.model->weights.layers[il].indexer.q_b.data != nullptr) {
+                    const uint8_t* t = ik.tiles(il);
+                    side[il].assign(t + ik.bytes_for(b * bt), t + ik.bytes_for((b + 1) * bt));
+                }
+        }
         std::shared_ptr<const void> state;
         size_t state_bytes = 0;
         if (last && at_boundary && s.state.has_kda()) {
             state = s.state.kda_snapshot();
             state_bytes = s.state.kda_bytes();
         }
-        h.prefix->insert(hash, b, keys + b * bt, blocks, std::move(state), state_bytes);
+        h.prefix->insert(hash, b, keys + b * bt, blocks, std::move(side), std::move(state),
+                         state_bytes);
     }
 }
 

@@ -21,7 +21,9 @@ struct Header {
     uint64_t row_floats = 0;
     uint64_t row_bytes = 0;
     uint64_t n_tokens = 0;
-    uint64_t index_dim = 0; // floats per index key (DSA), 0 without an indexer
+    uint64_t index_dim = 0;  // values per index key (DSA), 0 without an indexer
+    uint32_t index_type = 0; // KvType of the index keys
+    uint32_t reserved = 0;
     uint64_t kda_bytes = 0; // recurrent state bytes, 0 without KDA layers
     char arch[32] = {};
 };
@@ -51,6 +53,7 @@ Header make_header(const DecoderHandle& h, const DecoderSequence& s) {
     hd.row_bytes = h.pool->row_bytes();
     hd.n_tokens = static_cast<uint64_t>(saved_tokens(s));
     hd.index_dim = c.has_indexer() ? c.indexer_head_dim : 0;
+    hd.index_type = static_cast<uint32_t>(s.state.index_keys().type());
     hd.kda_bytes = s.state.kda_bytes();
     std::strncpy(hd.arch, c.arch.c_str(), sizeof hd.arch - 1);
     return hd;
@@ -91,8 +94,8 @@ Expected<SnapshotStats> save_sequence_snapshot(const DecoderHandle& h, const Dec
     }
     for (uint32_t il = 0; il < c.n_layer; ++il)
         if (hd.index_dim > 0 && has_index_keys(*h.model, il))
-            FOLIO_CHECK(w->section(s.state.index_keys().view(il),
-                                   sizeof(float) * hd.index_dim * static_cast<size_t>(n)));
+            FOLIO_CHECK(
+                w->section(s.state.index_keys().tiles(il), s.state.index_keys().bytes_for(n)));
     for (uint32_t il = 0; il < c.n_layer; ++il) {
         if (!c.is_kda_layer(il))
             continue;
@@ -130,7 +133,7 @@ Expected<SnapshotStats> load_sequence_snapshot(const DecoderHandle& h, DecoderSe
                       std::to_string(hd.model_size) + " bytes) than " + h.path);
     if (hd.block_tokens != want.block_tokens || hd.kv_type != want.kv_type ||
         hd.row_floats != want.row_floats || hd.row_bytes != want.row_bytes ||
-        hd.index_dim != want.index_dim)
+        hd.index_dim != want.index_dim || hd.index_type != want.index_type)
         return refuse(std::string("the snapshot was saved with kv type ") +
                       kv_type_name(static_cast<KvType>(hd.kv_type & 3)) + " and " +
                       std::to_string(hd.block_tokens) + "-token blocks; this cache uses " +
@@ -160,7 +163,7 @@ Expected<SnapshotStats> load_sequence_snapshot(const DecoderHandle& h, DecoderSe
     std::vector<const uint8_t*> index_rows(c.n_layer, nullptr);
     for (uint32_t il = 0; il < c.n_layer; ++il)
         if (hd.index_dim > 0 && has_index_keys(*h.model, il)) {
-            FOLIO_TRY(p, r->section(sizeof(float) * hd.index_dim * static_cast<size_t>(n),
+            FOLIO_TRY(p, r->section(s.state.index_keys().bytes_for(n),
                                     "layer " + std::to_string(il) + " index keys"));
             index_rows[il] = p;
         }
@@ -201,10 +204,8 @@ Expected<SnapshotStats> load_sequence_snapshot(const DecoderHandle& h, DecoderSe
     s.state.adopt_prefix(ids, n, s.state.has_kda() ? &kda : nullptr);
     release_all(); // the sequence holds them now
     for (uint32_t il = 0; il < c.n_layer; ++il)
-        if (index_rows[il]) {
-            FOLIO_TRY(dst, s.state.index_keys().append(il, n));
-            std::memcpy(dst, index_rows[il], sizeof(float) * hd.index_dim * static_cast<size_t>(n));
-        }
+        if (index_rows[il])
+            FOLIO_CHECK(s.state.index_keys().append_raw(il, index_rows[il], n));
     if (hd.index_dim > 0)
         s.state.index_keys().commit(n);
     s.state.checkpoint();

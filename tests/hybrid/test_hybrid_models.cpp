@@ -124,13 +124,22 @@ private slots:
     void topKSelectionIsDeterministic() {
         const float scores[] = {0.5f, 2.0f, -1.0f, 2.0f, 0.5f, 3.0f, 0.5f};
         std::vector<std::pair<float, int32_t>> work;
-        int32_t out[7];
-        select_top_k(scores, 7, 3, work, out); // 3.0@5, 2.0@1, 2.0@3 -> ascending
+        TopKScratch fast;
+        int32_t out[7], out_fast[7];
+        select_top_k_reference(scores, 7, 3, work, out); // 3.0@5, 2.0@1, 2.0@3 -> ascending
         QCOMPARE((std::vector<int32_t>(out, out + 3)), (std::vector<int32_t>{1, 3, 5}));
-        select_top_k(scores, 7, 4, work, out); // + the lowest-position 0.5 (ties: lower wins)
+        select_top_k(scores, 7, 3, fast, out_fast);
+        QCOMPARE((std::vector<int32_t>(out_fast, out_fast + 3)), (std::vector<int32_t>{1, 3, 5}));
+        select_top_k_reference(scores, 7, 4, work, out); // + the lowest-position 0.5 (ties)
         QCOMPARE((std::vector<int32_t>(out, out + 4)), (std::vector<int32_t>{0, 1, 3, 5}));
-        select_top_k(scores, 7, 9, work, out); // k >= n: everything
+        select_top_k(scores, 7, 4, fast, out_fast);
+        QCOMPARE((std::vector<int32_t>(out_fast, out_fast + 4)),
+                 (std::vector<int32_t>{0, 1, 3, 5}));
+        select_top_k_reference(scores, 7, 9, work, out); // k >= n: everything
         QCOMPARE((std::vector<int32_t>(out, out + 7)), (std::vector<int32_t>{0, 1, 2, 3, 4, 5, 6}));
+        select_top_k(scores, 7, 9, fast, out_fast);
+        QCOMPARE((std::vector<int32_t>(out_fast, out_fast + 7)),
+                 (std::vector<int32_t>{0, 1, 2, 3, 4, 5, 6}));
     }
 
     void kimiLinearStateRewindsOnlyToCheckpoints() {

@@ -228,6 +228,7 @@ private slots:
         QTest::addColumn<int>("minSharedReuse"); // tokens a new session must get from the cache
         QTest::newRow("deepseek2") << QStringLiteral("ds2-vl-text-f32") << 192;
         QTest::newRow("kimi-linear") << QStringLiteral("kimi-linear-f32") << 128;
+        QTest::newRow("deepseek32") << QStringLiteral("ds32-f32") << 192;
     }
     void secondQuestionReusesThePrefix() {
         QFETCH(QString, model);
