@@ -909,11 +909,14 @@ struct Engine::Impl {
     }
 
     void refresh_stats_locked() {
-        uint64_t kv = 0;
+        uint64_t kv = 0, scratch = 0;
         for (const auto& [sid, s] : sessions)
-            if (s.seq)
+            if (s.seq) {
                 kv += sequence_bytes(*s.seq);
+                scratch += sequence_scratch_bytes(*s.seq);
+            }
         st.kv_bytes = kv;
+        st.scratch_bytes = scratch;
         st.sessions = static_cast<int>(sessions.size());
         st.queued_requests = static_cast<int>(jobs.size());
         double sum = 0;
@@ -940,8 +943,10 @@ struct Engine::Impl {
                 cs.from_disk_rate = st.cache.from_disk_rate;
             }
             cs.last_prefix_hit_tokens = last_prefix_hit;
-            if (!cs.devices.empty())
+            if (!cs.devices.empty()) {
                 cs.devices[0].weights = static_cast<int64_t>(st.weights_bytes);
+                cs.devices[0].scratch = static_cast<int64_t>(scratch);
+            }
             st.cache = std::move(cs);
             st.block_map.clear();
             for (const auto& [sid, s] : sessions) {

@@ -271,6 +271,11 @@ private slots:
         QVERIFY(st.cache.hits >= minSharedReuse / 64);
         QCOMPARE(st.cache.last_prefix_hit_tokens, c.stats.reused_tokens);
         QCOMPARE(st.block_map.size(), size_t(2));
+        QVERIFY(!st.cache.devices.empty());
+        QCOMPARE(st.cache.devices[0].name, std::string("ram0"));
+        QCOMPARE(st.cache.devices[0].weights, int64_t(st.weights_bytes));
+        QVERIFY(st.cache.devices[0].kv > 0 && st.cache.devices[0].scratch > 0);
+        QVERIFY(st.cache.blocks_ram > 0);
         // Session t's leading blocks are shared with session s (and the prefix cache).
         for (const SessionBlockMap& m : st.block_map)
             if (m.session == t) {
