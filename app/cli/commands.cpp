@@ -16,6 +16,7 @@ int cmd_image_embd(std::vector<std::string> args);
 int cmd_info(std::vector<std::string> args);
 int cmd_logits(std::vector<std::string> args);
 int cmd_make_model(std::vector<std::string> args);
+int cmd_quantize(std::vector<std::string> args);
 int cmd_sysinfo(std::vector<std::string> args);
 int cmd_tokenize(std::vector<std::string> args);
 
@@ -71,6 +72,10 @@ const std::array kCommands = {
             "N] --preset tiny|small|bench --type f32|f16|q8_0|q4_k_m|mxfp4-moe "
             "--seed N --out F.gguf   random-weights test model",
             cmd_make_model},
+    Command{"quantize",
+            "quantize IN.gguf OUT.gguf --recipe q8_0|q4_k|mxfp4-moe|RECIPE_FILE [-t N]   "
+            "per-module quantization (recipe file: 'pattern = type' lines)",
+            cmd_quantize},
     Command{"sysinfo", "sysinfo                      CPU, SIMD kernels and memory of this machine",
             cmd_sysinfo},
     Command{"tokenize",
