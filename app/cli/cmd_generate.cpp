@@ -71,8 +71,8 @@ int cmd_generate(std::vector<std::string> args) {
         r.prompt_tokens = *ids;
     } else if (chat) {
         if (system)
-            r.messages.push_back({"system", *system, {}});
-        r.messages.push_back({"user", *prompt_text, {}});
+            r.messages.push_back({"system", *system, {}, {}});
+        r.messages.push_back({"user", *prompt_text, {}, {}});
     } else {
         r.prompt_text = *prompt_text; // BOS per the vocabulary, special tokens parsed
     }

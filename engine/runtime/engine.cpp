@@ -508,7 +508,11 @@ struct Engine::Impl {
             std::vector<tokenizer::ChatMessage> msgs;
             std::vector<const ImageInput*> images;
             for (const Message& msg : r.messages) {
-                msgs.push_back({msg.role, msg.content, static_cast<int>(msg.images.size()), {}});
+                std::vector<tokenizer::ToolCall> calls;
+                for (const ToolCallInfo& c : msg.tool_calls)
+                    calls.push_back({c.id, c.name, c.arguments});
+                msgs.push_back(
+                    {msg.role, msg.content, static_cast<int>(msg.images.size()), std::move(calls)});
                 for (const ImageInput& img : msg.images)
                     images.push_back(&img);
             }
@@ -520,7 +524,9 @@ struct Engine::Impl {
                 if (kind == tokenizer::TemplateKind::KimiK2)
                     kind = tokenizer::TemplateKind::KimiVL; // Kimi-VL: same turns plus media tokens
             }
-            FOLIO_TRY(text, tokenizer::apply_chat_template(kind, msgs, true));
+            tokenizer::ChatOptions chat_options;
+            chat_options.tools_json = r.tools_json;
+            FOLIO_TRY(text, tokenizer::apply_chat_template(kind, msgs, true, chat_options));
             FOLIO_TRY(ids, tok.encode(text, true, true));
             FOLIO_CHECK(expand_images(job, ids, images));
         } else {

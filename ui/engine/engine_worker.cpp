@@ -78,7 +78,7 @@ void EngineWorker::submit(qint64 requestId, const QList<ChatTurn>& turns,
                           const GenerationSettings& s) {
     Request r;
     for (const ChatTurn& t : turns)
-        r.messages.push_back({t.role.toStdString(), t.content.toStdString(), {}});
+        r.messages.push_back({t.role.toStdString(), t.content.toStdString(), {}, {}});
     r.sampling.temperature = static_cast<float>(s.temperature);
     r.sampling.top_k = s.topK;
     r.sampling.top_p = static_cast<float>(s.topP);

@@ -69,10 +69,18 @@ struct ImageInput {
     std::vector<uint8_t> rgb; // width * height * 3 bytes when path is empty
 };
 
+// A call of a tool the model made (assistant messages; see folio/agent.h).
+struct ToolCallInfo {
+    std::string id;        // e.g. "functions.sql_query:0" (Kimi); "" : made from name and index
+    std::string name;      // the function
+    std::string arguments; // JSON text
+};
+
 struct Message {
     std::string role; // system | user | assistant | tool
     std::string content;
     std::vector<ImageInput> images; // user messages, with a vision projector (ModelSpec::mmproj)
+    std::vector<ToolCallInfo> tool_calls; // assistant messages that called tools
 };
 
 struct RequestStats {
@@ -101,6 +109,9 @@ struct Request {
     // ... or raw prompt tokens / text used as given (tokens win when both are set).
     std::vector<int32_t> prompt_tokens;
     std::string prompt_text;
+    // Tool declarations (a JSON array of OpenAI-style function schemas) rendered by the chat
+    // template; "" : no tools.
+    std::string tools_json;
     Sampling sampling;
     int max_tokens = 512;
     std::vector<std::string> stop;
