@@ -24,8 +24,18 @@ public:
     ~MainWindow() override;
 
     void openDocuments(const QStringList& paths);
-    // Sets the model file (GGUF) to use; the engine loads it off the GUI thread.
+    // Sets the model file (GGUF) to use; the engine loads it off the GUI thread with the
+    // options of the Settings dialog (remembered as the current model).
     void openModel(const QString& path);
+    // The vision projector for the next model load (--mmproj); "" for none.
+    void setMmproj(const QString& path);
+    // At start without --model: loads the model of the last session, or (first run) leaves
+    // the chat's notice offering the demo model.
+    void loadSavedModel();
+    // Writes the current chat as Markdown, HTML, PDF or JSON (by suffix); "" on success.
+    QString exportTo(const QString& path);
+    // Opens the Settings dialog (modal).
+    void showSettings();
     // True while documents or a model are loading.
     bool isBusy() const;
 
@@ -43,7 +53,7 @@ Q_SIGNALS:
     // Emitted when an answer is complete (or stopped / failed).
     void answerFinished(const QString& stopReason);
     // To the engine worker (queued across threads).
-    void requestLoad(const QString& path, int threads, qint64 context);
+    void requestLoad(const folio::ui::LoadOptions& options);
     void requestSubmit(qint64 requestId, const QList<folio::ui::ChatTurn>& turns,
                        const folio::ui::GenerationSettings& settings);
     void requestCancel(qint64 requestId);
@@ -62,7 +72,8 @@ private:
     void onBusyChanged();
     void startEngine();
     void onSend(const QString& text);
-    QString documentContext() const;
+    void onDocumentsChanged();
+    void openCitation(int page);
 
     DocumentsPane* documents_ = nullptr;
     ChatPane* chat_ = nullptr;
@@ -80,6 +91,8 @@ private:
     qint64 nextRequest_ = 1;
     qint64 currentRequest_ = 0;
     qint64 contextLimit_ = 0;
+    QString mmproj_;
+    bool mmprojSet_ = false;
 };
 
 } // namespace folio::ui

@@ -15,6 +15,7 @@ int cmd_image_embd(std::vector<std::string> args);
 int cmd_info(std::vector<std::string> args);
 int cmd_logits(std::vector<std::string> args);
 int cmd_make_model(std::vector<std::string> args);
+int cmd_summarize(std::vector<std::string> args);
 int cmd_sysinfo(std::vector<std::string> args);
 int cmd_tokenize(std::vector<std::string> args);
 
@@ -65,6 +66,7 @@ const std::array kCommands = {
             "N] --preset tiny|small|bench --type f32|f16|q8_0|q4_k_m|mxfp4-moe "
             "--seed N --out F.gguf   random-weights test model",
             cmd_make_model},
+    Command{"summarize", "summarize DOC.pdf [IMG*] -m F.gguf [--mmproj P] -o O.md", cmd_summarize},
     Command{"sysinfo", "sysinfo                      CPU, SIMD kernels and memory of this machine",
             cmd_sysinfo},
     Command{"tokenize",

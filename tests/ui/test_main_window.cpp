@@ -33,6 +33,11 @@ class TestMainWindow : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() {
+        // Settings and chats of this test live in fresh folders of its own.
+        const QString xdg = folio::test::scratchDir(QStringLiteral("main-window-xdg"));
+        qputenv("XDG_CONFIG_HOME", (xdg + QStringLiteral("/config")).toUtf8());
+        qputenv("XDG_DATA_HOME", (xdg + QStringLiteral("/data")).toUtf8());
+        qputenv("XDG_CACHE_HOME", (xdg + QStringLiteral("/cache")).toUtf8());
         QCoreApplication::setOrganizationName(QStringLiteral("FolioTests"));
         QCoreApplication::setApplicationName(QStringLiteral("test_main_window"));
         QVERIFY2(QFile::exists(sample(QStringLiteral("sample-report.pdf"))),

@@ -1,12 +1,15 @@
 #pragma once
 // One document the user opened: a PDF (pages with text) or an image (a chart screenshot).
 
+#include <QImage>
 #include <QMetaType>
 #include <QSize>
 #include <QString>
 #include <QStringList>
 
 namespace folio::ui {
+
+inline constexpr int kThumbnailSize = 96;
 
 struct Document {
     enum class Kind { Pdf, Image };
@@ -21,6 +24,7 @@ struct Document {
     QStringList pageTexts; // text layer per page (empty for images and scanned pages)
     QSize imageSize;       // images only
     qint64 fileBytes = 0;
+    QImage thumbnail; // the first page or the image, at most kThumbnailSize
 
     // Rough prompt cost until the model's tokenizer is loaded: ~4 characters per token for
     // Latin text, one token per CJK character, and a fixed cost per image/scanned page.

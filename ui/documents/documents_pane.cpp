@@ -11,6 +11,7 @@
 #include <QLocale>
 #include <QMimeData>
 #include <QPdfDocument>
+#include <QPdfPageNavigator>
 #include <QPdfView>
 #include <QPushButton>
 #include <QSplitter>
@@ -34,6 +35,7 @@ DocumentsPane::DocumentsPane(QWidget* parent) : QWidget(parent) {
     list_->setObjectName(QStringLiteral("documentList"));
     list_->setWordWrap(true);
     list_->setAlternatingRowColors(true);
+    list_->setIconSize(QSize(kThumbnailSize / 2, kThumbnailSize / 2));
     connect(list_, &QListWidget::currentRowChanged, this, &DocumentsPane::showPreview);
 
     preview_ = new QStackedWidget(splitter);
@@ -74,11 +76,20 @@ void DocumentsPane::openFiles(const QStringList& paths) {
         placeholder.title = QFileInfo(path).fileName();
         const int index = documents_.size();
         documents_.append(placeholder);
+        progress_.append(0);
         list_->addItem(QString());
         refreshItem(index);
         if (pending_++ == 0)
             Q_EMIT busyChanged(true);
         auto* watcher = new QFutureWatcher<Document>(this);
+        connect(watcher, &QFutureWatcher<Document>::progressValueChanged, this,
+                [this, watcher, index](int done) {
+                    progress_[index] = done;
+                    if (documents_[index].state == Document::State::Loading) {
+                        documents_[index].pageCount = watcher->progressMaximum();
+                        refreshItem(index);
+                    }
+                });
         connect(watcher, &QFutureWatcher<Document>::finished, this, [this, watcher, index] {
             onLoaded(index, watcher->result());
             watcher->deleteLater();
@@ -98,19 +109,76 @@ void DocumentsPane::onLoaded(int index, const Document& doc) {
         Q_EMIT documentLoaded(doc);
     if (list_->currentRow() == index)
         showPreview(index);
-
-    int pages = 0, tokens = 0;
-    for (const Document& d : documents_) {
-        if (d.state == Document::State::Ready) {
-            pages += d.pageCount;
-            tokens += d.estimatedTokens();
-        }
-    }
-    summary_->setText(
-        (documents_.size() == 1 ? tr("1 document") : tr("%1 documents").arg(documents_.size())) +
-        tr(" · %1 pages · ~%2 tokens").arg(pages).arg(QLocale().toString(tokens)));
+    refreshSummary();
     if (--pending_ == 0)
         Q_EMIT busyChanged(false);
+}
+
+void DocumentsPane::refreshSummary() {
+    int pages = 0;
+    for (const Document& d : documents_)
+        if (d.state == Document::State::Ready)
+            pages += d.pageCount;
+    const qint64 tokens = estimatedTokens();
+    QString text =
+        (documents_.size() == 1 ? tr("1 document") : tr("%1 documents").arg(documents_.size())) +
+        tr(" · %1 pages · ~%2 tokens").arg(pages).arg(QLocale().toString(tokens));
+    if (contextLimit_ > 0) {
+        // Leave room for the question and the answer.
+        const bool fits = tokens + 1024 <= contextLimit_;
+        text += fits ? tr("\nfits in the %1-token context").arg(QLocale().toString(contextLimit_))
+                     : tr("\ntoo long for the %1-token context: answers will miss pages")
+                           .arg(QLocale().toString(contextLimit_));
+        summary_->setStyleSheet(fits ? QString() : QStringLiteral("color: #a33"));
+    }
+    summary_->setText(text);
+}
+
+qint64 DocumentsPane::estimatedTokens() const {
+    qint64 tokens = 0;
+    for (const Document& d : documents_)
+        if (d.state == Document::State::Ready)
+            tokens += d.estimatedTokens();
+    return tokens;
+}
+
+void DocumentsPane::setContextLimit(qint64 tokens) {
+    contextLimit_ = tokens;
+    if (!documents_.isEmpty())
+        refreshSummary();
+}
+
+int DocumentsPane::currentRow() const {
+    return list_->currentRow();
+}
+
+bool DocumentsPane::showPage(int page) {
+    auto hasPage = [&](int row) {
+        const Document& d = documents_[row];
+        return d.state == Document::State::Ready && d.kind == Document::Kind::Pdf && page >= 1 &&
+               page <= d.pageCount;
+    };
+    int row = list_->currentRow();
+    if (row < 0 || !hasPage(row)) {
+        row = -1;
+        for (int i = 0; i < documents_.size() && row < 0; ++i)
+            if (hasPage(i))
+                row = i;
+    }
+    if (row < 0)
+        return false;
+    if (list_->currentRow() != row)
+        list_->setCurrentRow(row);
+    else if (preview_->currentWidget() != pdfView_)
+        showPreview(row);
+    pdfView_->pageNavigator()->jump(page - 1, QPointF(), pdfView_->zoomFactor());
+    return true;
+}
+
+int DocumentsPane::previewPage() const {
+    if (preview_->currentWidget() != pdfView_)
+        return 0;
+    return pdfView_->pageNavigator()->currentPage() + 1;
 }
 
 void DocumentsPane::refreshItem(int row) {
@@ -118,7 +186,8 @@ void DocumentsPane::refreshItem(int row) {
     QString detail;
     switch (d.state) {
     case Document::State::Loading:
-        detail = tr("loading…");
+        detail = d.pageCount > 0 ? tr("reading page %1 of %2…").arg(progress_[row]).arg(d.pageCount)
+                                 : tr("loading…");
         break;
     case Document::State::Failed:
         detail = d.error;
@@ -140,6 +209,8 @@ void DocumentsPane::refreshItem(int row) {
     item->setText(d.title + QLatin1Char('\n') + detail);
     item->setToolTip(d.path);
     item->setForeground(d.state == Document::State::Failed ? QBrush(Qt::darkRed) : QBrush());
+    if (!d.thumbnail.isNull())
+        item->setIcon(QIcon(QPixmap::fromImage(d.thumbnail)));
 }
 
 void DocumentsPane::showPreview(int row) {
@@ -161,8 +232,11 @@ void DocumentsPane::showPreview(int row) {
         preview_->setCurrentWidget(imageLabel_);
     } else {
         // The preview has its own QPdfDocument (GUI thread); the text was read by the loader.
-        pdfDocument_->close();
-        pdfDocument_->load(d.path);
+        if (previewPath_ != d.path) {
+            pdfDocument_->close();
+            pdfDocument_->load(d.path);
+            previewPath_ = d.path;
+        }
         preview_->setCurrentWidget(pdfView_);
     }
 }

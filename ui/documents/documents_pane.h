@@ -24,6 +24,17 @@ public:
     void openFiles(const QStringList& paths);
     const QList<Document>& documents() const { return documents_; }
     int pendingLoads() const { return pending_; }
+    // The model's context (tokens) the documents must fit in; 0: no model yet.
+    void setContextLimit(qint64 tokens);
+    // Estimated prompt tokens of every ready document.
+    qint64 estimatedTokens() const;
+    // Shows page `page` (1-based) of the selected PDF, else of the first PDF that has it.
+    // False when no open PDF has that page.
+    bool showPage(int page);
+    // The page the preview shows (1-based; 0 when it shows no PDF).
+    int previewPage() const;
+    // The row of the document the preview shows (-1: none).
+    int currentRow() const;
 
 Q_SIGNALS:
     void documentLoaded(const folio::ui::Document& document);
@@ -39,6 +50,7 @@ private:
     void onLoaded(int index, const Document& doc);
     void showPreview(int row);
     void refreshItem(int row);
+    void refreshSummary();
 
     QListWidget* list_ = nullptr;
     QStackedWidget* preview_ = nullptr;
@@ -48,7 +60,10 @@ private:
     QPdfDocument* pdfDocument_ = nullptr;
     QLabel* summary_ = nullptr;
     QList<Document> documents_;
+    QList<int> progress_; // pages read so far, while loading
+    QString previewPath_;
     int pending_ = 0;
+    qint64 contextLimit_ = 0;
 };
 
 } // namespace folio::ui

@@ -1,0 +1,35 @@
+#pragma once
+// Memory per device (RAM shards, the disk tier) as stacked horizontal bars: weights, KV blocks,
+// recurrent state and scratch, with the byte counts and the budget.
+
+#include "folio/cache.h"
+
+#include <QWidget>
+
+#include <vector>
+
+namespace folio::ui {
+
+class MemoryBars : public QWidget {
+    Q_OBJECT
+public:
+    explicit MemoryBars(QWidget* parent = nullptr);
+
+    void setDevices(const std::vector<DeviceStats>& devices);
+    const std::vector<DeviceStats>& devices() const { return devices_; }
+    // The colour of each category, in painting order (weights, kv, state, scratch).
+    static QColor categoryColor(int category);
+    // "ram0: 2.8 MiB weights · 1.0 MiB KV · ... of 4 GiB" for one device.
+    static QString describe(const DeviceStats& device);
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+
+private:
+    std::vector<DeviceStats> devices_;
+};
+
+} // namespace folio::ui
