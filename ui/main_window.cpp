@@ -77,6 +77,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     startEngine();
 
     connect(documents_, &DocumentsPane::openRequested, this, &MainWindow::chooseDocuments);
+    connect(documents_, &DocumentsPane::recentChosen, this,
+            [this](const QString& path) { openDocuments({path}); });
     connect(documents_, &DocumentsPane::busyChanged, this, &MainWindow::onBusyChanged);
     connect(documents_, &DocumentsPane::loadFailed, this, [this](const QString& message) {
         statusBar()->showMessage(message, 8000);
@@ -151,7 +153,7 @@ void MainWindow::startEngine() {
     });
     connect(worker_, &EngineWorker::failed, this, [this](qint64 id, const QString& message) {
         if (id == currentRequest_)
-            chat_->appendMessage(ChatMessage::Role::Notice, message);
+            requestError_ = message; // shown under the answer once it has finished
     });
     connect(worker_, &EngineWorker::finished, this, [this](qint64 id, const RequestStatsQ& st) {
         if (id != currentRequest_)
@@ -167,6 +169,10 @@ void MainWindow::startEngine() {
         ms.stopReason = st.stopReason;
         chat_->setLastStats(ms);
         chat_->setGenerating(false);
+        if (!requestError_.isEmpty()) {
+            chat_->appendMessage(ChatMessage::Role::Notice, requestError_);
+            requestError_.clear();
+        }
         chat_->setContextUsage(st.promptTokens + st.generatedTokens, contextLimit_);
         setState(tr("ready"));
         Q_EMIT answerFinished(st.stopReason);
@@ -424,6 +430,7 @@ void MainWindow::updateRecentMenu() {
             ->setToolTip(path);
     }
     recentMenu_->setEnabled(!recent.isEmpty());
+    documents_->setRecentFiles(recent);
 }
 
 void MainWindow::about() {

@@ -92,6 +92,7 @@ private:
     qint64 currentRequest_ = 0;
     qint64 contextLimit_ = 0;
     QString mmproj_;
+    QString requestError_; // the engine's error for the running request
     bool mmprojSet_ = false;
 };
 

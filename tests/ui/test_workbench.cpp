@@ -9,6 +9,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenu>
 #include <QPdfDocument>
 #include <QPdfSelection>
 #include <QPlainTextEdit>
@@ -17,6 +18,7 @@
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTextBlock>
+#include <QToolButton>
 #include <QtTest>
 
 #include "chat/chat_pane.h"
@@ -25,6 +27,7 @@
 #include "export/pdf_export.h"
 #include "export/transcript_export.h"
 #include "main_window.h"
+#include "settings/app_settings.h"
 #include "support/test_support.h"
 
 using namespace folio::ui;
@@ -239,6 +242,24 @@ private slots:
         w.openDocuments({sample(QStringLiteral("revenue-chart.png"))});
         QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy(), 30000);
         QCOMPARE(w.documentsPane()->documents().last().state, Document::State::Ready);
+        // The pane's Recent button offers what was opened.
+        auto* recent = w.findChild<QToolButton*>(QStringLiteral("recentDocumentsButton"));
+        QVERIFY(recent && recent->isEnabled());
+        QVERIFY(recent->menu()->actions().size() >= 2);
+        QCOMPARE(recent->menu()->actions().first()->text(), QStringLiteral("revenue-chart.png"));
+    }
+
+    void firstRunOffersTheDemoModel() {
+        MainWindow w;
+        w.show();
+        auto* notice = w.findChild<QLabel*>(QStringLiteral("chatModelNotice"));
+        QVERIFY(notice->isVisible());
+        QVERIFY2(notice->text().contains(QStringLiteral("folio:demo")), qPrintable(notice->text()));
+        QVERIFY(notice->text().contains(QStringLiteral("GGUF")));
+        Q_EMIT notice->linkActivated(QStringLiteral("folio:demo"));
+        QTRY_VERIFY_WITH_TIMEOUT(w.modelReady(), 30000);
+        QVERIFY(!notice->isVisible());
+        QCOMPARE(AppSettings::load().modelPath, QFileInfo(demoModel()).canonicalFilePath());
     }
 
     void commandLineAsksAndQuits() {

@@ -84,7 +84,7 @@ DevicesPane::DevicesPane(QWidget* parent) : QWidget(parent) {
     devices_->setHeaderLabels({tr("Device"), tr("Kind"), tr("Used"), tr("Budget")});
     devices_->setRootIsDecorated(false);
     devices_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    devices_->setMaximumHeight(110);
+    devices_->setMaximumHeight(96);
     devicesBox->layout()->addWidget(devices_);
     bars_ = new MemoryBars(devicesBox);
     bars_->setObjectName(QStringLiteral("memoryBars"));
@@ -174,9 +174,15 @@ void DevicesPane::setEngineStats(const EngineStatsQ& st) {
     cache_->setText(text);
 
     const double now = clock_.elapsed() / 1000.0;
-    if (st.state == QLatin1String("prefill"))
-        addThroughputSample(now, st.lastPrefillTps, -1);
-    else if (st.state == QLatin1String("decode"))
+    if (st.state == QLatin1String("prefill")) {
+        // The last request's figure is stale while a new prompt is read: measure the cache's
+        // growth between two polls instead.
+        double rate = st.lastPrefillTps;
+        if (lastState_ == QLatin1String("prefill") && st.contextUsed > lastContextUsed_ &&
+            now > lastSampleSeconds_)
+            rate = (st.contextUsed - lastContextUsed_) / (now - lastSampleSeconds_);
+        addThroughputSample(now, rate, -1);
+    } else if (st.state == QLatin1String("decode"))
         addThroughputSample(now, -1,
                             st.windowDecodeTps > 0 ? st.windowDecodeTps : st.lastDecodeTps);
 }

@@ -51,6 +51,9 @@ private:
     bool haveCacheDevices_ = false;
     quint64 kvBytes_ = 0;
     quint64 weightsBytes_ = 0;
+    QString lastState_;
+    qint64 lastContextUsed_ = 0;
+    double lastSampleSeconds_ = 0;
 };
 
 } // namespace folio::ui

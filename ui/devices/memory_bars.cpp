@@ -10,7 +10,7 @@ namespace folio::ui {
 
 namespace {
 
-constexpr int kRowHeight = 34;
+constexpr int kRowHeight = 50;
 constexpr int kBarHeight = 12;
 
 QString bytes(int64_t n) {
@@ -35,27 +35,22 @@ QColor MemoryBars::categoryColor(int category) {
 }
 
 QString MemoryBars::describe(const DeviceStats& d) {
-    QStringList used;
-    const std::array<QString, 4> names = {tr("weights"), tr("KV"), tr("state"), tr("scratch")};
-    const auto p = parts(d);
-    for (int i = 0; i < 4; ++i)
-        if (p[i] > 0)
-            used << QStringLiteral("%1 %2").arg(bytes(p[i]), names[i]);
-    if (used.isEmpty())
-        used << tr("empty");
-    QString text =
-        QString::fromStdString(d.name) + QStringLiteral(": ") + used.join(QStringLiteral(" · "));
+    QString text = QString::fromStdString(d.name) + QStringLiteral(" · ") +
+                   bytes(d.weights + d.kv + d.state + d.scratch);
     text += d.budget >= 0 ? tr(" of %1").arg(bytes(d.budget)) : tr(" (no budget)");
     if (d.blocks > 0)
         text += tr(" · %L1 blocks").arg(d.blocks);
     return text;
 }
 
+QString MemoryBars::categoryName(int category) {
+    const std::array<QString, 4> names = {tr("weights"), tr("KV"), tr("state"), tr("scratch")};
+    return names[std::clamp(category, 0, 3)];
+}
+
 void MemoryBars::setDevices(const std::vector<DeviceStats>& devices) {
-    const bool resized = devices.size() != devices_.size();
     devices_ = devices;
-    if (resized)
-        updateGeometry();
+    setMinimumHeight(sizeHint().height());
     update();
 }
 
@@ -107,6 +102,20 @@ void MemoryBars::paintEvent(QPaintEvent*) {
             p.setPen(QPen(QColor(0xc0, 0x39, 0x2b), 2));
             p.drawLine(QPointF(bx, bar.top() - 2), QPointF(bx, bar.bottom() + 2));
         }
+        // The numbers under the bar, in the colours of their segments.
+        int x2 = 2;
+        QFont small = font();
+        small.setPointSizeF(small.pointSizeF() * 0.9);
+        p.setFont(small);
+        for (int i = 0; i < 4; ++i) {
+            if (values[i] <= 0)
+                continue;
+            const QString label = QStringLiteral("%1 %2  ").arg(categoryName(i), bytes(values[i]));
+            p.setPen(categoryColor(i).darker(130));
+            p.drawText(QRect(x2, y + 31, width - x2, 16), Qt::AlignLeft | Qt::AlignVCenter, label);
+            x2 += p.fontMetrics().horizontalAdvance(label);
+        }
+        p.setFont(font());
         y += kRowHeight;
     }
 }

@@ -19,8 +19,10 @@ public:
     const std::vector<DeviceStats>& devices() const { return devices_; }
     // The colour of each category, in painting order (weights, kv, state, scratch).
     static QColor categoryColor(int category);
-    // "ram0: 2.8 MiB weights · 1.0 MiB KV · ... of 4 GiB" for one device.
+    // "ram0 · 12.0 MiB of 64.0 MiB · 10 blocks" for one device.
     static QString describe(const DeviceStats& device);
+    // "weights", "KV", "state", "scratch".
+    static QString categoryName(int category);
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;

@@ -6,9 +6,11 @@
 #include <QDropEvent>
 #include <QFileInfo>
 #include <QFutureWatcher>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
 #include <QLocale>
+#include <QMenu>
 #include <QMimeData>
 #include <QPdfDocument>
 #include <QPdfPageNavigator>
@@ -16,6 +18,7 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace folio::ui {
@@ -28,7 +31,16 @@ DocumentsPane::DocumentsPane(QWidget* parent) : QWidget(parent) {
     auto* openButton = new QPushButton(tr("Open document…"), this);
     openButton->setObjectName(QStringLiteral("openDocumentButton"));
     connect(openButton, &QPushButton::clicked, this, &DocumentsPane::openRequested);
-    layout->addWidget(openButton);
+    recent_ = new QToolButton(this);
+    recent_->setObjectName(QStringLiteral("recentDocumentsButton"));
+    recent_->setText(tr("Recent"));
+    recent_->setPopupMode(QToolButton::InstantPopup);
+    recent_->setMenu(new QMenu(recent_));
+    recent_->setEnabled(false);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(openButton, 1);
+    buttons->addWidget(recent_);
+    layout->addLayout(buttons);
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
     list_ = new QListWidget(splitter);
@@ -112,6 +124,16 @@ void DocumentsPane::onLoaded(int index, const Document& doc) {
     refreshSummary();
     if (--pending_ == 0)
         Q_EMIT busyChanged(false);
+}
+
+void DocumentsPane::setRecentFiles(const QStringList& paths) {
+    QMenu* menu = recent_->menu();
+    menu->clear();
+    for (const QString& path : paths)
+        menu->addAction(QFileInfo(path).fileName(), this,
+                        [this, path] { Q_EMIT recentChosen(path); })
+            ->setToolTip(path);
+    recent_->setEnabled(!paths.isEmpty());
 }
 
 void DocumentsPane::refreshSummary() {

@@ -8,6 +8,7 @@
 #include <QWidget>
 
 class QLabel;
+class QToolButton;
 class QListWidget;
 class QPdfDocument;
 class QPdfView;
@@ -24,6 +25,8 @@ public:
     void openFiles(const QStringList& paths);
     const QList<Document>& documents() const { return documents_; }
     int pendingLoads() const { return pending_; }
+    // The recently opened files offered by the pane's "Recent" button (most recent first).
+    void setRecentFiles(const QStringList& paths);
     // The model's context (tokens) the documents must fit in; 0: no model yet.
     void setContextLimit(qint64 tokens);
     // Estimated prompt tokens of every ready document.
@@ -41,6 +44,7 @@ Q_SIGNALS:
     void loadFailed(const QString& message);
     void busyChanged(bool busy);
     void openRequested(); // the pane's "Open…" button
+    void recentChosen(const QString& path);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -59,6 +63,7 @@ private:
     QPdfView* pdfView_ = nullptr;
     QPdfDocument* pdfDocument_ = nullptr;
     QLabel* summary_ = nullptr;
+    QToolButton* recent_ = nullptr;
     QList<Document> documents_;
     QList<int> progress_; // pages read so far, while loading
     QString previewPath_;
