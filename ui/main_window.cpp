@@ -1,6 +1,7 @@
 #include "main_window.h"
 
 #include "chat/chat_pane.h"
+#include "chat/context_fit.h"
 #include "devices/devices_pane.h"
 #include "documents/documents_pane.h"
 #include "export/export_chat.h"
@@ -167,6 +168,8 @@ void MainWindow::startEngine() {
         ms.prefillTps = st.prefillTps;
         ms.decodeTps = st.decodeTps;
         ms.stopReason = st.stopReason;
+        if (st.promptTokens > 0 && lastPromptChars_ > 0)
+            charsPerToken_ = double(lastPromptChars_) / double(st.promptTokens);
         chat_->setLastStats(ms);
         chat_->setGenerating(false);
         if (!requestError_.isEmpty()) {
@@ -217,6 +220,15 @@ void MainWindow::onSend(const QString& text) {
     // Charts go with the question being asked (used when a vision projector is loaded).
     if (turns.size() > 1)
         turns.last().images = images;
+    const int dropped =
+        fitTurnsToContext(turns, contextLimit_ - chat.settings.maxTokens, charsPerToken_);
+    if (dropped > 0)
+        statusBar()->showMessage(
+            tr("Left the %1 oldest messages out of the prompt to fit the context").arg(dropped),
+            8000);
+    lastPromptChars_ = 0;
+    for (const ChatTurn& t : turns)
+        lastPromptChars_ += t.content.size();
     currentRequest_ = nextRequest_++;
     chat_->appendMessage(ChatMessage::Role::Assistant, QString());
     chat_->setGenerating(true);

@@ -92,7 +92,9 @@ private:
     qint64 currentRequest_ = 0;
     qint64 contextLimit_ = 0;
     QString mmproj_;
-    QString requestError_; // the engine's error for the running request
+    QString requestError_;
+    double charsPerToken_ = 4.0; // measured on the last answer (prompt characters / tokens)
+    qint64 lastPromptChars_ = 0; // the engine's error for the running request
     bool mmprojSet_ = false;
 };
 

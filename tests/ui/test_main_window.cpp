@@ -198,8 +198,15 @@ private slots:
             stop->click();
         QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), 30000);
         tick.stop();
-        if (!endedAlready)
-            QCOMPARE(done.first().first().toString(), QStringLiteral("cancelled"));
+        // The engine may also have finished between the last token reaching the GUI and the
+        // click (its "done" still queued): then the answer ends as the model ended it.
+        // test_workbench checks Stop/Esc cancelling deterministically.
+        if (!endedAlready) {
+            const QString reason = done.first().first().toString();
+            QVERIFY2(reason == QLatin1String("cancelled") || reason == QLatin1String("eos") ||
+                         reason == QLatin1String("length") || reason == QLatin1String("stop"),
+                     qPrintable(reason));
+        }
         qInfo("worst GUI timer lateness during the answer: %lld ms",
               static_cast<long long>(worstGap));
         QVERIFY2(worstGap < 50, qPrintable(QStringLiteral("GUI timer %1 ms late").arg(worstGap)));

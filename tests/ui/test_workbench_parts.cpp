@@ -3,6 +3,7 @@
 // earlier file), settings into ModelSpec, the Devices pane fed synthetic cache statistics, and
 // the transcript's Markdown.
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -10,7 +11,10 @@
 #include <QLabel>
 #include <QPdfDocument>
 #include <QPdfSelection>
+#include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTextBrowser>
 #include <QTextDocument>
@@ -26,6 +30,7 @@
 #include "chat/chat_pane.h"
 #include "chat/chat_store.h"
 #include "chat/citations.h"
+#include "chat/context_fit.h"
 #include "chat/transcript_view.h"
 #include "devices/block_map_view.h"
 #include "devices/devices_pane.h"
@@ -337,6 +342,112 @@ private slots:
         off.ramBudgetMiB = 0;
         QVERIFY(toModelSpec(off.loadOptions()).cache.offload_dir.empty());
         QCOMPARE(toModelSpec(off.loadOptions()).cache.ram_budget, int64_t(-1));
+    }
+
+    void chatActionsRegenerateEditCopyDelete() {
+        const QString dir = folio::test::scratchDir(QStringLiteral("chat-actions"));
+        ChatPane pane;
+        pane.openStore(dir);
+        pane.setModelReady(true, QString());
+        QSignalSpy sends(&pane, &ChatPane::sendRequested);
+        pane.setAttachments({QStringLiteral("report.pdf")});
+        pane.submitText(QStringLiteral("first question"));
+        QCOMPARE(sends.size(), 1);
+        QCOMPARE(pane.messages().last().attachments, QStringList{QStringLiteral("report.pdf")});
+        auto answer = [&](const QString& text) {
+            pane.setGenerating(true);
+            pane.appendMessage(ChatMessage::Role::Assistant, QString());
+            pane.appendToLast(text);
+            MessageStats st;
+            st.generatedTokens = 3;
+            st.stopReason = QStringLiteral("eos");
+            pane.setLastStats(st);
+            pane.setGenerating(false);
+        };
+        answer(QStringLiteral("first answer"));
+        QCOMPARE(pane.messages().size(), 2);
+
+        // Regenerate: the answer goes, the question is asked again.
+        pane.regenerate();
+        QCOMPARE(pane.messages().size(), 1);
+        QCOMPARE(sends.size(), 2);
+        QCOMPARE(sends.last().first().toString(), QStringLiteral("first question"));
+        answer(QStringLiteral("second answer"));
+
+        // Copy puts a message's text on the clipboard.
+        pane.copyMessage(1);
+        QCOMPARE(QGuiApplication::clipboard()->text(), QStringLiteral("second answer"));
+
+        // Edit and resend: the question returns to the input, the conversation is cut there.
+        pane.editAndResend(0);
+        QCOMPARE(pane.messages().size(), 0);
+        auto* input = pane.findChild<QPlainTextEdit*>(QStringLiteral("chatInput"));
+        QCOMPARE(input->toPlainText(), QStringLiteral("first question"));
+        input->setPlainText(QStringLiteral("edited question"));
+        pane.findChild<QPushButton*>(QStringLiteral("sendButton"))->click();
+        QCOMPARE(sends.last().first().toString(), QStringLiteral("edited question"));
+        answer(QStringLiteral("third answer"));
+
+        // Several chats, each with its own settings; renamed and deleted ones stay so on disk.
+        const QString firstId = pane.currentChat().id;
+        GenerationSettings g;
+        g.temperature = 0;
+        pane.setChatSettings(QStringLiteral("Only French."), g);
+        pane.newChat();
+        QCOMPARE(pane.chats().size(), 2);
+        QCOMPARE(pane.messages().size(), 0);
+        pane.submitText(QStringLiteral("second chat"));
+        answer(QStringLiteral("ok"));
+        pane.renameChat(1, QStringLiteral("French chat"));
+        pane.waitForSaves();
+        {
+            ChatPane again;
+            again.openStore(dir);
+            QCOMPARE(again.chats().size(), 2);
+            bool found = false;
+            for (const ChatSession& c : again.chats()) {
+                if (c.id == firstId) {
+                    found = true;
+                    QCOMPARE(c.title, QStringLiteral("French chat"));
+                    QCOMPARE(c.systemPrompt, QStringLiteral("Only French."));
+                    QCOMPARE(c.settings.temperature, 0.0);
+                    QCOMPARE(c.messages.last().text, QStringLiteral("third answer"));
+                }
+            }
+            QVERIFY(found);
+        }
+        pane.deleteChat(1);
+        QCOMPARE(pane.chats().size(), 1);
+        ChatPane third;
+        third.openStore(dir);
+        QCOMPARE(third.chats().size(), 1);
+        QCOMPARE(third.currentChat().messages.first().text, QStringLiteral("second chat"));
+    }
+
+    void oldTurnsLeaveThePromptFirst() {
+        QList<ChatTurn> turns = {{QStringLiteral("system"), QString(400, QLatin1Char('d')), {}}};
+        for (int i = 0; i < 5; ++i) {
+            turns.append({QStringLiteral("user"), QString(400, QLatin1Char('q')), {}});
+            turns.append({QStringLiteral("assistant"), QString(400, QLatin1Char('a')), {}});
+        }
+        turns.append({QStringLiteral("user"), QStringLiteral("now?"), {}});
+        QList<ChatTurn> all = turns;
+        QCOMPARE(fitTurnsToContext(all, 0, 4.0), 0); // no limit known
+        QCOMPARE(fitTurnsToContext(all, 100000, 4.0), 0);
+        // 12 turns; at 4 chars per token each long turn costs 108 tokens.
+        QCOMPARE(estimateTurnTokens(turns, 4.0), 11 * 108 + 1 + 8);
+        QList<ChatTurn> fitted = turns;
+        const int dropped = fitTurnsToContext(fitted, 500, 4.0);
+        QCOMPARE(dropped, 8);
+        QCOMPARE(fitted.first().role, QStringLiteral("system"));
+        QCOMPARE(fitted.at(1).role, QStringLiteral("user"));
+        QCOMPARE(fitted.last().content, QStringLiteral("now?"));
+        QVERIFY(estimateTurnTokens(fitted, 4.0) <= 500);
+        // Even when nothing fits, the documents and the question stay.
+        QList<ChatTurn> tight = turns;
+        fitTurnsToContext(tight, 10, 4.0);
+        QCOMPARE(tight.size(), 2);
+        QCOMPARE(tight.last().content, QStringLiteral("now?"));
     }
 
     void settingsDialogEditsEveryField() {

@@ -6,8 +6,11 @@
 #include <QClipboard>
 #include <QGuiApplication>
 #include <QHBoxLayout>
+#include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -33,6 +36,8 @@ ChatPane::ChatPane(QWidget* parent) : QWidget(parent) {
     list_ = new QListWidget(side);
     list_->setObjectName(QStringLiteral("chatList"));
     list_->setWordWrap(true);
+    list_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(list_, &QListWidget::customContextMenuRequested, this, &ChatPane::showListMenu);
     sideLayout->addWidget(list_, 1);
     settingsButton_ = new QPushButton(tr("Chat settings…"), side);
     settingsButton_->setObjectName(QStringLiteral("chatSettingsButton"));
@@ -197,6 +202,46 @@ void ChatPane::selectChat(int index) {
         return;
     current_ = index;
     showCurrent();
+}
+
+void ChatPane::deleteChat(int index) {
+    if (generating_ || index < 0 || index >= chats_.size())
+        return;
+    if (store_)
+        store_->remove(chats_[index].id);
+    chats_.removeAt(index);
+    if (chats_.isEmpty())
+        chats_.append(ChatSession::create());
+    current_ = qBound(0, index < current_ ? current_ - 1 : current_, int(chats_.size()) - 1);
+    showCurrent();
+}
+
+void ChatPane::renameChat(int index, const QString& title) {
+    if (index < 0 || index >= chats_.size())
+        return;
+    const int previous = current_;
+    current_ = index;
+    chats_[index].title = title.trimmed();
+    save();
+    current_ = previous;
+    refreshList();
+}
+
+void ChatPane::showListMenu(const QPoint& pos) {
+    const int row = list_->indexAt(pos).row();
+    if (row < 0 || generating_)
+        return;
+    QMenu menu(this);
+    menu.addAction(tr("Rename…"), this, [this, row] {
+        bool ok = false;
+        const QString title =
+            QInputDialog::getText(this, tr("Rename chat"), tr("Title"), QLineEdit::Normal,
+                                  chats_[row].displayTitle(), &ok);
+        if (ok)
+            renameChat(row, title);
+    });
+    menu.addAction(tr("Delete"), this, [this, row] { deleteChat(row); });
+    menu.exec(list_->viewport()->mapToGlobal(pos));
 }
 
 void ChatPane::setChatSettings(const QString& systemPrompt, const GenerationSettings& settings) {

@@ -40,8 +40,16 @@ public:
 
     // Writes the current chat now (e.g. when the window closes).
     void saveCurrent() { save(); }
+    // Blocks until queued saves are on disk (tests, shutdown).
+    void waitForSaves() {
+        if (store_)
+            store_->waitForSaves();
+    }
     void newChat();
     void selectChat(int index);
+    // Removes a chat and its file (the list keeps at least one, empty, chat).
+    void deleteChat(int index);
+    void renameChat(int index, const QString& title);
     // Replaces the current chat's system prompt and sampling settings (and saves).
     void setChatSettings(const QString& systemPrompt, const GenerationSettings& settings);
 
@@ -83,6 +91,7 @@ private:
     void showCurrent();
     void refreshList();
     void editSettings();
+    void showListMenu(const QPoint& pos);
 
     std::unique_ptr<ChatStore> store_;
     QList<ChatSession> chats_;
