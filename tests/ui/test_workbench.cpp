@@ -262,6 +262,39 @@ private slots:
         QCOMPARE(AppSettings::load().modelPath, QFileInfo(demoModel()).canonicalFilePath());
     }
 
+    void chartGoesWithTheQuestionWithAVisionProjector() {
+        FOLIO_REQUIRE_CONFORMANCE(conformance);
+        const QString models = conformance + QStringLiteral("/models");
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        const QString home = folio::test::scratchDir(QStringLiteral("workbench-vision"));
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home + QStringLiteral("/config"));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home + QStringLiteral("/data"));
+        p.setProcessEnvironment(env);
+        p.start(folio::test::builtProgram(QStringLiteral("app/folio")),
+                {sample(QStringLiteral("revenue-chart.png")), QStringLiteral("--model"),
+                 models + QStringLiteral("/ds2-vl-text-f32.gguf"), QStringLiteral("--mmproj"),
+                 models + QStringLiteral("/kimivl-mmproj-f32.gguf"), QStringLiteral("--ask"),
+                 QStringLiteral("What does the chart show?"),
+                 QStringLiteral("--quit-after-answer")});
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitCode(), 0);
+        const QDir chats(home + QStringLiteral("/data/Folio/folio/chats"));
+        const QStringList files = chats.entryList(QDir::Files);
+        QCOMPARE(files.size(), 1);
+        const QJsonObject chat =
+            QJsonDocument::fromJson(readAll(chats.filePath(files.first())).toUtf8()).object();
+        const QJsonArray messages = chat.value(QStringLiteral("messages")).toArray();
+        QCOMPARE(messages.size(), 2);
+        const QJsonObject stats = messages[1].toObject().value(QStringLiteral("stats")).toObject();
+        // The question alone is a few dozen tokens; the chart adds hundreds of image rows.
+        QVERIFY2(stats.value(QStringLiteral("prompt_tokens")).toInt() > 300,
+                 qPrintable(QString::number(stats.value(QStringLiteral("prompt_tokens")).toInt())));
+        QCOMPARE(messages[0].toObject().value(QStringLiteral("attachments")).toArray().first(),
+                 QJsonValue(QStringLiteral("revenue-chart.png")));
+    }
+
     void commandLineAsksAndQuits() {
         QProcess p;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
