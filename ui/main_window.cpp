@@ -24,10 +24,12 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QThread>
+#include <QtConcurrent>
 
 namespace folio::ui {
 
@@ -384,20 +386,32 @@ void MainWindow::exportTranscript() {
                    QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
             .toString();
     QString filter;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export summary"),
-                                                      dir + QStringLiteral("/folio-summary.md"),
-                                                      exportFileFilters(), &filter);
+    QString path = QFileDialog::getSaveFileName(this, tr("Export summary"),
+                                                dir + QStringLiteral("/folio-summary.md"),
+                                                exportFileFilters(), &filter);
     if (path.isEmpty())
         return;
     settings.setValue(QStringLiteral("export/lastDir"), QFileInfo(path).absolutePath());
-    const QString error = exportTo(path);
-    if (error.isEmpty())
-        statusBar()->showMessage(tr("Exported to %1").arg(path), 5000);
-    else
-        QMessageBox::warning(this, tr("Export failed"), error);
+    // A name without a suffix takes the one of the chosen filter ("PDF (*.pdf)" -> ".pdf").
+    if (QFileInfo(path).suffix().isEmpty()) {
+        const qsizetype star = filter.indexOf(QStringLiteral("*."));
+        if (star >= 0)
+            path += filter.mid(star + 1).section(QRegularExpression(QStringLiteral("[ )]")), 0, 0);
+    }
+    statusBar()->showMessage(tr("Exporting to %1…").arg(path));
+    auto* watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, path] {
+        const QString error = watcher->result();
+        watcher->deleteLater();
+        if (error.isEmpty())
+            statusBar()->showMessage(tr("Exported to %1").arg(path), 5000);
+        else
+            QMessageBox::warning(this, tr("Export failed"), error);
+    });
+    watcher->setFuture(exportTo(path));
 }
 
-QString MainWindow::exportTo(const QString& path) {
+QFuture<QString> MainWindow::exportTo(const QString& path) {
     ExportContext context;
     context.title = chat_->currentChat().displayTitle();
     for (const Document& d : documents_->documents()) {
@@ -408,7 +422,9 @@ QString MainWindow::exportTo(const QString& path) {
             context.documentPath = d.path;
     }
     context.model = modelLabel_->text();
-    return exportChat(path, chat_->currentChat(), context);
+    // Laying out and writing a long PDF takes a while: off the GUI thread, on a copy.
+    return QtConcurrent::run(
+        [path, chat = chat_->currentChat(), context] { return exportChat(path, chat, context); });
 }
 
 void MainWindow::setMmproj(const QString& path) {

@@ -2,6 +2,7 @@
 // The workbench window: Documents (left dock), Chat (centre), Devices (right dock), menus,
 // and a status bar with the model, thread count and engine state.
 
+#include <QFuture>
 #include <QMainWindow>
 
 #include "engine/engine_worker.h"
@@ -32,8 +33,9 @@ public:
     // At start without --model: loads the model of the last session, or (first run) leaves
     // the chat's notice offering the demo model.
     void loadSavedModel();
-    // Writes the current chat as Markdown, HTML, PDF or JSON (by suffix); "" on success.
-    QString exportTo(const QString& path);
+    // Writes the current chat as Markdown, HTML, PDF or JSON (by suffix) in the thread pool;
+    // the future gives "" on success, else a message for the user.
+    QFuture<QString> exportTo(const QString& path);
     // Opens the Settings dialog (modal).
     void showSettings();
     // True while documents or a model are loading.

@@ -153,9 +153,12 @@ private slots:
             QTRY_COMPARE(w.documentsPane()->previewPage(), 3);
 
             // Export to every format.
-            for (const char* ext : {"md", "html", "pdf", "json"})
-                QCOMPARE(w.exportTo(dir + QStringLiteral("/summary.") + QLatin1String(ext)),
-                         QString());
+            for (const char* ext : {"md", "html", "pdf", "json"}) {
+                QFuture<QString> written =
+                    w.exportTo(dir + QStringLiteral("/summary.") + QLatin1String(ext));
+                QTRY_VERIFY_WITH_TIMEOUT(written.isFinished(), 30000);
+                QCOMPARE(written.result(), QString());
+            }
             const QString md = readAll(dir + QStringLiteral("/summary.md"));
             QVERIFY(md.contains(QStringLiteral("What was revenue in 2025?")));
             QVERIFY(md.contains(QStringLiteral("[p. 3]")));

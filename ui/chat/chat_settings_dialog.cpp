@@ -52,7 +52,7 @@ ChatSettingsDialog::ChatSettingsDialog(const QString& systemPrompt, const Genera
     seed_ = new QSpinBox(this);
     seed_->setRange(0, INT_MAX);
     seed_->setValue(static_cast<int>(qMin<quint64>(s.seed, INT_MAX)));
-    form->addRow(tr("Seed (0: random)"), seed_);
+    form->addRow(tr("Seed"), seed_);
     lookup_ = new QCheckBox(tr("Prompt-lookup speculation"), this);
     lookup_->setChecked(s.promptLookup);
     form->addRow(QString(), lookup_);
