@@ -323,7 +323,7 @@ void MainWindow::openModel(const QString& path) {
             AppSettings settings = AppSettings::load();
             settings.rememberModel(path);
             if (mmprojSet_)
-                settings.mmprojPath = mmproj_;
+                settings.rememberMmproj(mmproj_);
             settings.save();
             Q_EMIT requestLoad(settings.loadOptions());
         } else {

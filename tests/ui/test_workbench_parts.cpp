@@ -456,6 +456,10 @@ private slots:
         s.modelPath = QStringLiteral("/m/a.gguf");
         s.offloadDir = QStringLiteral("/tmp/off");
         SettingsDialog d(s);
+        d.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&d));
+        d.grab().save(folio::test::scratchDir(QStringLiteral("settings-shot")) +
+                      QStringLiteral("/settings.png"));
         d.findChild<QComboBox*>(QStringLiteral("modelPathCombo"))
             ->setCurrentText(QStringLiteral("/m/b.gguf"));
         d.findChild<QComboBox*>(QStringLiteral("mmprojPathCombo"))
@@ -472,6 +476,7 @@ private slots:
         QCOMPARE(out.recentModels,
                  (QStringList{QStringLiteral("/m/b.gguf"), QStringLiteral("/m/a.gguf")}));
         QCOMPARE(out.mmprojPath, QStringLiteral("/m/p.gguf"));
+        QCOMPARE(out.recentMmproj, QStringList{QStringLiteral("/m/p.gguf")});
         QCOMPARE(out.threads, 2);
         QCOMPARE(out.context, 16384);
         QCOMPARE(out.ramBudgetMiB, 1024);

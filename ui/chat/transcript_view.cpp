@@ -3,6 +3,7 @@
 #include "chat/citations.h"
 
 #include <QScrollBar>
+#include <QTextBlock>
 #include <QTextBlockFormat>
 #include <QTextCharFormat>
 #include <QTextCursor>
@@ -142,7 +143,7 @@ void TranscriptView::insertMessage(QTextCursor& cursor, const ChatMessage& m, in
         if (m.text.isEmpty())
             cursor.insertText(generating_ && isLast ? QStringLiteral("…") : QString());
         else
-            cursor.insertMarkdown(linkCitations(m.text, QString::fromLatin1(kCitationUrlPattern)));
+            insertAnswer(cursor, m.text);
     } else {
         cursor.insertText(m.text);
     }
@@ -160,6 +161,26 @@ void TranscriptView::insertMessage(QTextCursor& cursor, const ChatMessage& m, in
     cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
     cursor.insertHtml(
         QStringLiteral("<span style='color:#888; font-size:small'>%1</span>").arg(footer));
+}
+
+void TranscriptView::insertAnswer(QTextCursor& cursor, const QString& markdown) {
+    const int start = cursor.position();
+    cursor.insertMarkdown(linkCitations(markdown, QString::fromLatin1(kCitationUrlPattern)));
+    // Code blocks (fixed-pitch paragraphs) on a light grey background.
+    for (QTextBlock b = document()->findBlock(start);
+         b.isValid() && b.position() <= cursor.position(); b = b.next()) {
+        const QTextBlockFormat bf = b.blockFormat();
+        const bool code =
+            bf.hasProperty(QTextFormat::BlockCodeFence) ||
+            bf.hasProperty(QTextFormat::BlockCodeLanguage) ||
+            (b.begin() != b.end() && b.begin().fragment().charFormat().fontFixedPitch());
+        if (!code)
+            continue;
+        QTextCursor c(b);
+        QTextBlockFormat f = b.blockFormat();
+        f.setBackground(QColor(0xf3, 0xf4, 0xf6));
+        c.setBlockFormat(f);
+    }
 }
 
 void TranscriptView::onAnchor(const QUrl& url) {

@@ -38,6 +38,7 @@ Q_SIGNALS:
 
 private:
     void insertMessage(QTextCursor& cursor, const ChatMessage& m, int index, bool isLast);
+    void insertAnswer(QTextCursor& cursor, const QString& markdown);
     void renderLast();
     void onAnchor(const QUrl& url);
     void scrollToEnd();

@@ -26,6 +26,7 @@ AppSettings AppSettings::load() {
     s.modelPath = q.value(QStringLiteral("model")).toString();
     s.mmprojPath = q.value(QStringLiteral("mmproj")).toString();
     s.recentModels = q.value(QStringLiteral("recentModels")).toStringList();
+    s.recentMmproj = q.value(QStringLiteral("recentMmproj")).toStringList();
     s.threads = q.value(QStringLiteral("threads"), 0).toInt();
     s.context = q.value(QStringLiteral("context"), 0).toLongLong();
     s.ramBudgetMiB = q.value(QStringLiteral("ramBudgetMiB"), 0).toLongLong();
@@ -44,6 +45,7 @@ void AppSettings::save() const {
     q.setValue(QStringLiteral("model"), modelPath);
     q.setValue(QStringLiteral("mmproj"), mmprojPath);
     q.setValue(QStringLiteral("recentModels"), recentModels);
+    q.setValue(QStringLiteral("recentMmproj"), recentMmproj);
     q.setValue(QStringLiteral("threads"), threads);
     q.setValue(QStringLiteral("context"), context);
     q.setValue(QStringLiteral("ramBudgetMiB"), ramBudgetMiB);
@@ -59,6 +61,16 @@ void AppSettings::rememberModel(const QString& path) {
     recentModels.prepend(path);
     while (recentModels.size() > kMaxRecentModels)
         recentModels.removeLast();
+}
+
+void AppSettings::rememberMmproj(const QString& path) {
+    mmprojPath = path;
+    if (path.isEmpty())
+        return;
+    recentMmproj.removeAll(path);
+    recentMmproj.prepend(path);
+    while (recentMmproj.size() > kMaxRecentModels)
+        recentMmproj.removeLast();
 }
 
 LoadOptions AppSettings::loadOptions() const {

@@ -14,10 +14,11 @@ struct AppSettings {
     QString modelPath;
     QString mmprojPath;
     QStringList recentModels; // most recent first
-    int threads = 0;          // 0: all cores
-    qint64 context = 0;       // 0: the model's limit (at most 32768)
-    qint64 ramBudgetMiB = 0;  // 0: unlimited
-    QString offloadDir;       // empty: no disk tier
+    QStringList recentMmproj;
+    int threads = 0;         // 0: all cores
+    qint64 context = 0;      // 0: the model's limit (at most 32768)
+    qint64 ramBudgetMiB = 0; // 0: unlimited
+    QString offloadDir;      // empty: no disk tier
     bool offloadEnabled = false;
     QString kvType = QStringLiteral("f32");
     bool speculation = true;
@@ -26,6 +27,8 @@ struct AppSettings {
     void save() const;
     // Puts `path` first in recentModels (at most 8) and makes it the model.
     void rememberModel(const QString& path);
+    // Puts `path` first in recentMmproj and makes it the vision projector ("" : none).
+    void rememberMmproj(const QString& path);
     LoadOptions loadOptions() const;
 
     static QString defaultOffloadDir();

@@ -31,6 +31,7 @@ SettingsDialog::SettingsDialog(const AppSettings& s, QWidget* parent) : QDialog(
     mmproj_ = new QComboBox(this);
     mmproj_->setObjectName(QStringLiteral("mmprojPathCombo"));
     mmproj_->setEditable(true);
+    mmproj_->addItems(s.recentMmproj);
     mmproj_->setCurrentText(s.mmprojPath);
     form->addRow(tr("Vision projector (mmproj)"), pathRow(mmproj_, tr("GGUF files (*.gguf)")));
 
@@ -124,7 +125,7 @@ AppSettings SettingsDialog::settings() const {
     if (!model.isEmpty() && model != s.modelPath)
         s.rememberModel(model);
     s.modelPath = model;
-    s.mmprojPath = mmproj_->currentText().trimmed();
+    s.rememberMmproj(mmproj_->currentText().trimmed());
     s.threads = threads_->value();
     s.context = context_->value();
     s.ramBudgetMiB = ramBudget_->value();
