@@ -364,13 +364,28 @@ private slots:
             pane.setLastStats(st);
             pane.setGenerating(false);
         };
+        // A notice during an answer (a document failed to load) waits until the answer ends.
+        pane.setGenerating(true);
+        pane.appendMessage(ChatMessage::Role::Assistant, QString());
+        pane.appendToLast(QStringLiteral("first "));
+        pane.appendMessage(ChatMessage::Role::Notice, QStringLiteral("bad.pdf: corrupt"));
+        pane.appendToLast(QStringLiteral("answer"));
+        MessageStats done;
+        done.stopReason = QStringLiteral("eos");
+        pane.setLastStats(done);
+        pane.setGenerating(false);
+        QCOMPARE(pane.messages().size(), 3);
+        QCOMPARE(pane.messages().at(1).text, QStringLiteral("first answer"));
+        QCOMPARE(pane.messages().at(2).role, ChatMessage::Role::Notice);
+        pane.regenerate(); // drops the answer and the notice, asks again
+        QCOMPARE(sends.size(), 2);
         answer(QStringLiteral("first answer"));
         QCOMPARE(pane.messages().size(), 2);
 
         // Regenerate: the answer goes, the question is asked again.
         pane.regenerate();
         QCOMPARE(pane.messages().size(), 1);
-        QCOMPARE(sends.size(), 2);
+        QCOMPARE(sends.size(), 3);
         QCOMPARE(sends.last().first().toString(), QStringLiteral("first question"));
         answer(QStringLiteral("second answer"));
 

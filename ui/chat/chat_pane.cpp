@@ -18,6 +18,8 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace folio::ui {
 
 ChatPane::ChatPane(QWidget* parent) : QWidget(parent) {
@@ -258,6 +260,11 @@ void ChatPane::editSettings() {
 }
 
 void ChatPane::appendMessage(ChatMessage::Role role, const QString& text) {
+    if (generating_ && role == ChatMessage::Role::Notice) {
+        // The answer being streamed stays the last message; the notice follows it.
+        pendingNotices_.append(text);
+        return;
+    }
     ChatMessage m;
     m.role = role;
     m.text = text;
@@ -301,6 +308,11 @@ void ChatPane::setGenerating(bool generating) {
     newButton_->setEnabled(!generating);
     if (!generating && !chats_[current_].messages.isEmpty())
         transcript_->finishLast(chats_[current_].messages.last());
+    if (!generating) {
+        const QStringList notices = std::exchange(pendingNotices_, {});
+        for (const QString& notice : notices)
+            appendMessage(ChatMessage::Role::Notice, notice);
+    }
 }
 
 void ChatPane::setPrefillProgress(qint64 done, qint64 total, double etaSeconds) {

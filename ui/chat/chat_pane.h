@@ -97,6 +97,7 @@ private:
     QList<ChatSession> chats_;
     int current_ = 0;
     QStringList attachments_;
+    QStringList pendingNotices_; // notices that arrived while an answer was streaming
 
     QListWidget* list_ = nullptr;
     QPushButton* newButton_ = nullptr;
