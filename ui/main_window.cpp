@@ -1,12 +1,11 @@
 #include "main_window.h"
 
 #include "chat/chat_pane.h"
-#include "chat/context_fit.h"
+#include "chat/conversation_prompt.h"
 #include "devices/devices_pane.h"
 #include "documents/documents_pane.h"
 #include "export/export_chat.h"
 #include "model/model_facts.h"
-#include "pipeline/prompt_builder.h"
 #include "settings/app_settings.h"
 #include "settings/demo_model.h"
 #include "settings/settings_dialog.h"
@@ -201,41 +200,19 @@ void MainWindow::ask(const QString& question) {
 void MainWindow::onSend(const QString& text) {
     Q_UNUSED(text); // already appended to the chat as the last user message
     const ChatSession& chat = chat_->currentChat();
-    QList<SourceDocument> sources;
-    QStringList images;
-    for (const Document& d : documents_->documents()) {
-        if (d.state != Document::State::Ready)
-            continue;
-        if (d.kind == Document::Kind::Pdf)
-            sources.append({d.title, d.pageTexts});
-        else
-            images << d.path;
-    }
-    QList<ChatTurn> turns;
-    turns.append({QStringLiteral("system"), buildSystemPrompt(chat.systemPrompt, sources), {}});
-    for (const ChatMessage& m : chat.messages) {
-        if (m.role == ChatMessage::Role::User)
-            turns.append({QStringLiteral("user"), m.text, {}});
-        else if (m.role == ChatMessage::Role::Assistant && !m.text.isEmpty())
-            turns.append({QStringLiteral("assistant"), m.text, {}});
-    }
-    // Charts go with the question being asked (used when a vision projector is loaded).
-    if (turns.size() > 1)
-        turns.last().images = images;
-    const int dropped =
-        fitTurnsToContext(turns, contextLimit_ - chat.settings.maxTokens, charsPerToken_);
-    if (dropped > 0)
+    const PromptPlan plan =
+        planPrompt(chat, documents_->documents(), contextLimit_, charsPerToken_);
+    if (plan.droppedTurns > 0)
         statusBar()->showMessage(
-            tr("Left the %1 oldest messages out of the prompt to fit the context").arg(dropped),
+            tr("Left the %1 oldest messages out of the prompt to fit the context")
+                .arg(plan.droppedTurns),
             8000);
-    lastPromptChars_ = 0;
-    for (const ChatTurn& t : turns)
-        lastPromptChars_ += t.content.size();
+    lastPromptChars_ = plan.characters;
     currentRequest_ = nextRequest_++;
     chat_->appendMessage(ChatMessage::Role::Assistant, QString());
     chat_->setGenerating(true);
     setState(tr("generating…"));
-    Q_EMIT requestSubmit(currentRequest_, turns, chat.settings);
+    Q_EMIT requestSubmit(currentRequest_, plan.turns, chat.settings);
 }
 
 void MainWindow::onDocumentsChanged() {

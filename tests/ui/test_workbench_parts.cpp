@@ -31,6 +31,7 @@
 #include "chat/chat_store.h"
 #include "chat/citations.h"
 #include "chat/context_fit.h"
+#include "chat/conversation_prompt.h"
 #include "chat/transcript_view.h"
 #include "devices/block_map_view.h"
 #include "devices/devices_pane.h"
@@ -463,6 +464,37 @@ private slots:
         fitTurnsToContext(tight, 10, 4.0);
         QCOMPARE(tight.size(), 2);
         QCOMPARE(tight.last().content, QStringLiteral("now?"));
+    }
+
+    void promptHasDocumentsPagesAndCharts() {
+        ChatSession chat = sampleChat();
+        chat.messages.append(message(ChatMessage::Role::Notice, QStringLiteral("x.pdf failed")));
+        chat.messages.append(message(ChatMessage::Role::User, QStringLiteral("And margins?")));
+        Document pdf;
+        pdf.title = QStringLiteral("Report");
+        pdf.kind = Document::Kind::Pdf;
+        pdf.state = Document::State::Ready;
+        pdf.pageTexts = {QStringLiteral("cover"), QStringLiteral("Revenue rose")};
+        Document chart;
+        chart.path = QStringLiteral("/d/chart.png");
+        chart.kind = Document::Kind::Image;
+        chart.state = Document::State::Ready;
+        Document broken;
+        broken.kind = Document::Kind::Pdf;
+        broken.state = Document::State::Failed;
+        const PromptPlan plan = planPrompt(chat, {pdf, chart, broken}, 0, 4.0);
+        QCOMPARE(plan.turns.size(), 4); // system, question, answer, question (no notice)
+        QVERIFY(plan.turns[0].content.startsWith(QStringLiteral("Be brief.")));
+        QVERIFY(plan.turns[0].content.contains(
+            QStringLiteral("[document: Report]\n[page 1]\ncover\n[page 2]\nRevenue rose")));
+        QCOMPARE(plan.turns[3].content, QStringLiteral("And margins?"));
+        QCOMPARE(plan.turns[3].images, QStringList{QStringLiteral("/d/chart.png")});
+        QVERIFY(plan.turns[1].images.isEmpty());
+        QCOMPARE(plan.droppedTurns, 0);
+        // A small context leaves the first question and answer out.
+        const PromptPlan tight = planPrompt(chat, {pdf}, 60 + chat.settings.maxTokens, 4.0);
+        QCOMPARE(tight.droppedTurns, 2);
+        QCOMPARE(tight.turns.last().content, QStringLiteral("And margins?"));
     }
 
     void settingsDialogEditsEveryField() {
