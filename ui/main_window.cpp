@@ -81,6 +81,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(documents_, &DocumentsPane::openRequested, this, &MainWindow::chooseDocuments);
     connect(documents_, &DocumentsPane::recentChosen, this,
             [this](const QString& path) { openDocuments({path}); });
+    connect(documents_, &DocumentsPane::filesDropped, this, &MainWindow::openDocuments);
     connect(documents_, &DocumentsPane::busyChanged, this, &MainWindow::onBusyChanged);
     connect(documents_, &DocumentsPane::loadFailed, this, [this](const QString& message) {
         statusBar()->showMessage(message, 8000);

@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMenu>
+#include <QMimeData>
 #include <QPdfDocument>
 #include <QPdfSelection>
 #include <QPlainTextEdit>
@@ -242,7 +243,15 @@ private slots:
         QCOMPARE(docs[3].state, Document::State::Ready);
         QCOMPARE(docs[3].pageCount, 8);
         QVERIFY(w.documentsPane()->showPage(8));
-        w.openDocuments({sample(QStringLiteral("revenue-chart.png"))});
+        // Dropping a file on the Documents pane opens it.
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(sample(QStringLiteral("revenue-chart.png")))});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, {});
+        QCoreApplication::sendEvent(w.documentsPane(), &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, {});
+        QCoreApplication::sendEvent(w.documentsPane(), &drop);
+        QCOMPARE(w.documentsPane()->documents().size(), 5);
         QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy(), 30000);
         QCOMPARE(w.documentsPane()->documents().last().state, Document::State::Ready);
         // The pane's Recent button offers what was opened.

@@ -181,6 +181,13 @@ void ChatPane::refreshList() {
 void ChatPane::showCurrent() {
     refreshList();
     transcript_->showMessages(chats_[current_].messages, generating_);
+    // The gauge shows what the chat's last answer used.
+    qint64 used = 0;
+    const auto& messages = chats_[current_].messages;
+    for (auto it = messages.crbegin(); it != messages.crend() && used == 0; ++it)
+        if (it->role == ChatMessage::Role::Assistant)
+            used = it->stats.promptTokens + it->stats.generatedTokens;
+    setContextUsage(used, contextLimit_);
 }
 
 void ChatPane::newChat() {
@@ -196,7 +203,6 @@ void ChatPane::newChat() {
     chats_.prepend(ChatSession::create());
     current_ = 0;
     showCurrent();
-    setContextUsage(0, 0);
 }
 
 void ChatPane::selectChat(int index) {
@@ -332,6 +338,7 @@ void ChatPane::setModelReady(bool ready, const QString& reason) {
 }
 
 void ChatPane::setContextUsage(qint64 used, qint64 limit) {
+    contextLimit_ = limit;
     if (limit <= 0) {
         contextGauge_->setFormat(tr("context: no model"));
         contextGauge_->setValue(0);

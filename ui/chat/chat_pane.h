@@ -112,6 +112,7 @@ private:
     QProgressBar* contextGauge_ = nullptr;
     bool modelReady_ = false;
     bool generating_ = false;
+    qint64 contextLimit_ = 0;
 };
 
 } // namespace folio::ui

@@ -273,7 +273,8 @@ void DocumentsPane::dropEvent(QDropEvent* event) {
     for (const QUrl& url : event->mimeData()->urls())
         if (url.isLocalFile())
             paths << url.toLocalFile();
-    openFiles(paths);
+    if (!paths.isEmpty())
+        Q_EMIT filesDropped(paths); // the window opens them (and remembers them as recent)
     event->acceptProposedAction();
 }
 

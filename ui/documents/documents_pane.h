@@ -45,6 +45,7 @@ Q_SIGNALS:
     void busyChanged(bool busy);
     void openRequested(); // the pane's "Open…" button
     void recentChosen(const QString& path);
+    void filesDropped(const QStringList& paths);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
