@@ -15,6 +15,7 @@
 #include <QPdfSelection>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStatusBar>
@@ -75,6 +76,7 @@ private slots:
         qputenv("XDG_CONFIG_HOME", (xdg + QStringLiteral("/config")).toUtf8());
         qputenv("XDG_DATA_HOME", (xdg + QStringLiteral("/data")).toUtf8());
         qputenv("XDG_CACHE_HOME", (xdg + QStringLiteral("/cache")).toUtf8());
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates)); // "4,096"
         QCoreApplication::setOrganizationName(QStringLiteral("FolioTests"));
         QCoreApplication::setApplicationName(QStringLiteral("test_workbench"));
         QVERIFY2(QFile::exists(sample(QStringLiteral("sample-report.pdf"))), "no sample report");
@@ -116,6 +118,9 @@ private slots:
             QVERIFY(answer.stats.generatedTokens > 0);
             QVERIFY(answer.stats.promptTokens > 500); // the document is in the prompt
             QVERIFY(answer.stats.decodeTps > 0 && answer.stats.ttftMs > 0);
+            auto* gauge = w.findChild<QProgressBar*>(QStringLiteral("contextGauge"));
+            QVERIFY2(gauge->text().contains(QStringLiteral("/ 4,096 tokens")),
+                     qPrintable(gauge->text()));
             const ChatMessage question =
                 w.chatPane()->messages().at(w.chatPane()->messages().size() - 2);
             QCOMPARE(question.attachments,

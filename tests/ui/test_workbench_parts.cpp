@@ -12,6 +12,7 @@
 #include <QPdfDocument>
 #include <QPdfSelection>
 #include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -105,6 +106,7 @@ private slots:
         qputenv("XDG_CONFIG_HOME", (xdg + QStringLiteral("/config")).toUtf8());
         qputenv("XDG_DATA_HOME", (xdg + QStringLiteral("/data")).toUtf8());
         qputenv("XDG_CACHE_HOME", (xdg + QStringLiteral("/cache")).toUtf8());
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates)); // "4,096"
         QCoreApplication::setOrganizationName(QStringLiteral("FolioTests"));
         QCoreApplication::setApplicationName(QStringLiteral("test_workbench_parts"));
     }
@@ -403,6 +405,17 @@ private slots:
         pane.findChild<QPushButton*>(QStringLiteral("sendButton"))->click();
         QCOMPARE(sends.last().first().toString(), QStringLiteral("edited question"));
         answer(QStringLiteral("third answer"));
+
+        // Prefill progress with its ETA, then the context used.
+        auto* gauge = pane.findChild<QProgressBar*>(QStringLiteral("contextGauge"));
+        pane.setPrefillProgress(500, 2000, 1.5);
+        QVERIFY2(gauge->text().contains(QStringLiteral("500 / 2,000")) &&
+                     gauge->text().contains(QStringLiteral("1.5 s left")),
+                 qPrintable(gauge->text()));
+        QCOMPARE(gauge->value(), 250);
+        pane.setContextUsage(1024, 4096);
+        QVERIFY2(gauge->text().contains(QStringLiteral("1,024 / 4,096")),
+                 qPrintable(gauge->text()));
 
         // Several chats, each with its own settings; renamed and deleted ones stay so on disk.
         const QString firstId = pane.currentChat().id;
