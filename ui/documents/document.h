@@ -10,6 +10,7 @@
 namespace folio::ui {
 
 inline constexpr int kThumbnailSize = 96;
+inline constexpr int kPreviewSize = 480;
 
 struct Document {
     enum class Kind { Pdf, Image };
@@ -25,6 +26,7 @@ struct Document {
     QSize imageSize;       // images only
     qint64 fileBytes = 0;
     QImage thumbnail; // the first page or the image, at most kThumbnailSize
+    QImage preview;   // images: at most kPreviewSize, for the Documents pane
 
     // Rough prompt cost until the model's tokenizer is loaded: ~4 characters per token for
     // Latin text, one token per CJK character, and a fixed cost per image/scanned page.

@@ -92,6 +92,10 @@ Document loadImage(Document doc) {
     }
     doc.imageSize = image.size();
     doc.thumbnail = thumbnailOf(image);
+    doc.preview = image.width() > kPreviewSize || image.height() > kPreviewSize
+                      ? image.scaled(QSize(kPreviewSize, kPreviewSize), Qt::KeepAspectRatio,
+                                     Qt::SmoothTransformation)
+                      : image;
     doc.pageCount = 1;
     doc.state = Document::State::Ready;
     return doc;

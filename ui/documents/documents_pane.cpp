@@ -18,8 +18,10 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QThread>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <QtConcurrent>
 
 namespace folio::ui {
 
@@ -189,11 +191,11 @@ bool DocumentsPane::showPage(int page) {
     }
     if (row < 0)
         return false;
+    pendingPage_ = page; // applied once the preview shows this document
     if (list_->currentRow() != row)
         list_->setCurrentRow(row);
-    else if (preview_->currentWidget() != pdfView_)
+    else
         showPreview(row);
-    pdfView_->pageNavigator()->jump(page - 1, QPointF(), pdfView_->zoomFactor());
     return true;
 }
 
@@ -248,19 +250,58 @@ void DocumentsPane::showPreview(int row) {
         return;
     }
     if (d.kind == Document::Kind::Image) {
-        QPixmap pixmap(d.path);
-        imageLabel_->setPixmap(
-            pixmap.scaled(QSize(480, 480), Qt::KeepAspectRatio, Qt::SmoothTransformation));
+        imageLabel_->setPixmap(QPixmap::fromImage(d.preview)); // scaled by the loader
         preview_->setCurrentWidget(imageLabel_);
     } else {
-        // The preview has its own QPdfDocument (GUI thread); the text was read by the loader.
-        if (previewPath_ != d.path) {
-            pdfDocument_->close();
-            pdfDocument_->load(d.path);
-            previewPath_ = d.path;
+        // The preview has its own QPdfDocument, opened in the thread pool.
+        if (shownPdf_ == d.path) {
+            preview_->setCurrentWidget(pdfView_);
+            jumpToPendingPage();
+        } else if (requestedPdf_ != d.path) {
+            loadPdfPreview(d.path);
         }
-        preview_->setCurrentWidget(pdfView_);
     }
+}
+
+void DocumentsPane::jumpToPendingPage() {
+    if (pendingPage_ <= 0)
+        return;
+    pdfView_->pageNavigator()->jump(pendingPage_ - 1, QPointF(), pdfView_->zoomFactor());
+    pendingPage_ = 0;
+}
+
+void DocumentsPane::loadPdfPreview(const QString& path) {
+    requestedPdf_ = path;
+    emptyLabel_->setText(tr("Opening %1…").arg(QFileInfo(path).fileName()));
+    preview_->setCurrentWidget(emptyLabel_);
+    auto* watcher = new QFutureWatcher<QPdfDocument*>(this);
+    connect(watcher, &QFutureWatcher<QPdfDocument*>::finished, this, [this, watcher, path] {
+        QPdfDocument* doc = watcher->result();
+        watcher->deleteLater();
+        if (path != requestedPdf_) { // another document was chosen meanwhile
+            delete doc;
+            return;
+        }
+        requestedPdf_.clear();
+        doc->setParent(this);
+        QPdfDocument* old = pdfDocument_;
+        pdfDocument_ = doc;
+        pdfView_->setDocument(doc);
+        delete old;
+        shownPdf_ = path;
+        const int row = list_->currentRow();
+        if (row >= 0 && row < documents_.size() && documents_[row].path == path) {
+            preview_->setCurrentWidget(pdfView_);
+            jumpToPendingPage();
+        }
+    });
+    QThread* gui = thread();
+    watcher->setFuture(QtConcurrent::run([path, gui] {
+        auto* doc = new QPdfDocument;
+        doc->load(path);
+        doc->moveToThread(gui);
+        return doc;
+    }));
 }
 
 void DocumentsPane::dragEnterEvent(QDragEnterEvent* event) {

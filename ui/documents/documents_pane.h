@@ -56,6 +56,8 @@ private:
     void showPreview(int row);
     void refreshItem(int row);
     void refreshSummary();
+    void loadPdfPreview(const QString& path);
+    void jumpToPendingPage();
 
     QListWidget* list_ = nullptr;
     QStackedWidget* preview_ = nullptr;
@@ -66,8 +68,10 @@ private:
     QLabel* summary_ = nullptr;
     QToolButton* recent_ = nullptr;
     QList<Document> documents_;
-    QList<int> progress_; // pages read so far, while loading
-    QString previewPath_;
+    QList<int> progress_;  // pages read so far, while loading
+    QString requestedPdf_; // being opened for the preview
+    QString shownPdf_;     // in pdfDocument_
+    int pendingPage_ = 0;  // a citation's page, shown once the preview has the document
     int pending_ = 0;
     qint64 contextLimit_ = 0;
 };
