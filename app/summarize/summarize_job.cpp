@@ -13,6 +13,8 @@
 #include <cstdio>
 #include <memory>
 
+#include <unistd.h>
+
 namespace folio::summarize {
 
 namespace {
@@ -82,8 +84,10 @@ int run(const Options& o, std::string& error) {
     RequestStats stats;
     std::string failure;
     const bool quiet = o.quiet;
-    request.callbacks.on_prefill_progress = [quiet](int64_t done, int64_t total, double eta) {
-        if (!quiet)
+    const bool terminal = isatty(STDERR_FILENO) != 0; // "\r" progress only on a terminal
+    request.callbacks.on_prefill_progress = [quiet, terminal](int64_t done, int64_t total,
+                                                              double eta) {
+        if (!quiet && terminal)
             std::fprintf(stderr, "\rreading the document: %lld / %lld tokens (%.1f s left)   ",
                          static_cast<long long>(done), static_cast<long long>(total), eta);
     };
@@ -91,7 +95,7 @@ int run(const Options& o, std::string& error) {
     request.callbacks.on_error = [&failure](const Error& e) { failure = e.to_string(); };
     const SessionId session = engine.create_session();
     engine.wait(engine.submit(session, std::move(request)));
-    if (!quiet)
+    if (!quiet && terminal)
         std::fprintf(stderr, "\n");
     if (!failure.empty()) {
         error = failure;
