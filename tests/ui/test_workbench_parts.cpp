@@ -225,7 +225,9 @@ private slots:
 
         QCOMPARE(exportChat(dir + QStringLiteral("/a.md"), chat, ctx), QString());
         const QString md = readAll(dir + QStringLiteral("/a.md"));
-        QVERIFY(md.startsWith(QStringLiteral("# Revenue Q&A")));
+        QVERIFY2(
+            md.startsWith(QStringLiteral("# Revenue Q&A\n\n*Documents: report.pdf*\n\n## You")),
+            qPrintable(md));
         QVERIFY(md.contains(QStringLiteral("[p. 2]")) && md.contains(QStringLiteral("[page 5]")));
 
         QCOMPARE(exportChat(dir + QStringLiteral("/a.html"), chat, ctx), QString());

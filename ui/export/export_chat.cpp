@@ -26,7 +26,7 @@ QString exportFileFilters() {
 QString exportChat(const QString& path, const ChatSession& chat, const ExportContext& context) {
     switch (exportFormatForPath(path)) {
     case ExportFormat::Markdown:
-        return writeTextFileAtomic(path, transcriptToMarkdown(context.title, chat.messages));
+        return writeTextFileAtomic(path, transcriptToMarkdown(chat, context));
     case ExportFormat::Html:
         return writeTextFileAtomic(path, transcriptToHtml(chat, context));
     case ExportFormat::Pdf:

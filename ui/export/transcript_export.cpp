@@ -41,6 +41,16 @@ QString transcriptToMarkdown(const QString& title, const QList<ChatMessage>& mes
     return md;
 }
 
+QString transcriptToMarkdown(const ChatSession& chat, const ExportContext& context) {
+    QString md = transcriptToMarkdown(context.title, chat.messages);
+    if (context.documents.isEmpty())
+        return md;
+    const qsizetype afterTitle = md.indexOf(QStringLiteral("\n\n")) + 2;
+    return md.insert(
+        afterTitle,
+        QStringLiteral("*Documents: %1*\n\n").arg(context.documents.join(QStringLiteral(", "))));
+}
+
 QString transcriptToHtml(const ChatSession& chat, const ExportContext& context) {
     const QString citationUrl =
         context.documentPath.isEmpty()

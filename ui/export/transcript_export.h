@@ -22,6 +22,8 @@ struct ExportContext {
 };
 
 QString transcriptToMarkdown(const QString& title, const QList<ChatMessage>& messages);
+// With the export's context: the documents the answers cite, under the title.
+QString transcriptToMarkdown(const ChatSession& chat, const ExportContext& context);
 QString transcriptToHtml(const ChatSession& chat, const ExportContext& context);
 // The full conversation (chatToJson) with the export's context.
 QJsonObject transcriptToJson(const ChatSession& chat, const ExportContext& context);
