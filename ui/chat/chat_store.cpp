@@ -84,6 +84,8 @@ QString ChatStore::save(const ChatSession& chat) const {
 }
 
 bool ChatStore::remove(const QString& id) const {
+    if (writer_.activeThreadCount() == 0 && !QFile::exists(pathFor(id)))
+        return false;      // nothing written, nothing queued
     writer_.waitForDone(); // a queued save must not bring the file back
     return QFile::remove(pathFor(id));
 }
