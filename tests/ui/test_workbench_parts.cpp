@@ -633,7 +633,12 @@ private slots:
                          QStringLiteral("/devices.png"));
 
         es.state = "prefill";
-        es.last_prefill_tps = 900;
+        es.last_prefill_tps = 0; // a first prompt: no figure yet, no point
+        pane.setEngineStats(toEngineStatsQ(es));
+        QCOMPARE(pane.throughputChart()->prefillPoints(), 0);
+        // While the prompt is read, the rate comes from the cache's growth between polls.
+        QTest::qWait(100);
+        es.context_used += 400;
         pane.setEngineStats(toEngineStatsQ(es));
         QCOMPARE(pane.throughputChart()->prefillPoints(), 1);
     }

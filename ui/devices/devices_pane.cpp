@@ -181,10 +181,16 @@ void DevicesPane::setEngineStats(const EngineStatsQ& st) {
         if (lastState_ == QLatin1String("prefill") && st.contextUsed > lastContextUsed_ &&
             now > lastSampleSeconds_)
             rate = (st.contextUsed - lastContextUsed_) / (now - lastSampleSeconds_);
-        addThroughputSample(now, rate, -1);
-    } else if (st.state == QLatin1String("decode"))
-        addThroughputSample(now, -1,
-                            st.windowDecodeTps > 0 ? st.windowDecodeTps : st.lastDecodeTps);
+        if (rate > 0) // no figure yet: no point rather than a misleading zero
+            addThroughputSample(now, rate, -1);
+    } else if (st.state == QLatin1String("decode")) {
+        const double rate = st.windowDecodeTps > 0 ? st.windowDecodeTps : st.lastDecodeTps;
+        if (rate > 0)
+            addThroughputSample(now, -1, rate);
+    }
+    lastState_ = st.state;
+    lastContextUsed_ = st.contextUsed;
+    lastSampleSeconds_ = now;
 }
 
 void DevicesPane::addThroughputSample(double seconds, double prefillTps, double decodeTps) {
