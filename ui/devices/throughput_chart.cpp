@@ -17,6 +17,9 @@ ThroughputChart::ThroughputChart(QWidget* parent) : QChartView(parent) {
     prefill_->setName(tr("prefill t/s (right)"));
     decode_ = new QLineSeries(chart);
     decode_->setName(tr("decode t/s"));
+    // Short answers give a sample or two: draw the points, not only the lines between them.
+    prefill_->setPointsVisible(true);
+    decode_->setPointsVisible(true);
     chart->addSeries(decode_);
     chart->addSeries(prefill_);
     axisX_ = new QValueAxis(chart);
