@@ -170,8 +170,10 @@ void MainWindow::startEngine() {
         ms.prefillTps = st.prefillTps;
         ms.decodeTps = st.decodeTps;
         ms.stopReason = st.stopReason;
-        if (st.promptTokens > 0 && lastPromptChars_ > 0)
+        if (st.promptTokens > 0 && lastPromptChars_ > 0) {
             charsPerToken_ = double(lastPromptChars_) / double(st.promptTokens);
+            documents_->setCharsPerToken(charsPerToken_);
+        }
         chat_->setLastStats(ms);
         chat_->setGenerating(false);
         if (!requestError_.isEmpty()) {

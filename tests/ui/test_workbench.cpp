@@ -118,6 +118,12 @@ private slots:
             QVERIFY(answer.stats.generatedTokens > 0);
             QVERIFY(answer.stats.promptTokens > 500); // the document is in the prompt
             QVERIFY(answer.stats.decodeTps > 0 && answer.stats.ttftMs > 0);
+            // The documents' token estimate now uses the model's measured characters per token.
+            const double estimate = double(w.documentsPane()->estimatedTokens());
+            QVERIFY2(estimate > 0.7 * answer.stats.promptTokens &&
+                         estimate < 1.3 * answer.stats.promptTokens,
+                     qPrintable(
+                         QStringLiteral("%1 vs %2").arg(estimate).arg(answer.stats.promptTokens)));
             auto* gauge = w.findChild<QProgressBar*>(QStringLiteral("contextGauge"));
             QVERIFY2(gauge->text().contains(QStringLiteral("/ 4,096 tokens")),
                      qPrintable(gauge->text()));

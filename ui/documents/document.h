@@ -30,7 +30,8 @@ struct Document {
 
     // Rough prompt cost until the model's tokenizer is loaded: ~4 characters per token for
     // Latin text, one token per CJK character, and a fixed cost per image/scanned page.
-    int estimatedTokens() const;
+    // `latinCharsPerToken`: measured on the loaded model once it has answered.
+    int estimatedTokens(double latinCharsPerToken = 4.0) const;
     // Pages whose text layer is (nearly) empty: candidates for rendering as images.
     int pagesWithoutText() const;
 };

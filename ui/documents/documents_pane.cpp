@@ -162,8 +162,18 @@ qint64 DocumentsPane::estimatedTokens() const {
     qint64 tokens = 0;
     for (const Document& d : documents_)
         if (d.state == Document::State::Ready)
-            tokens += d.estimatedTokens();
+            tokens += d.estimatedTokens(charsPerToken_ > 0 ? charsPerToken_ : 4.0);
     return tokens;
+}
+
+void DocumentsPane::setCharsPerToken(double ratio) {
+    if (qAbs(ratio - charsPerToken_) < 0.01)
+        return;
+    charsPerToken_ = ratio;
+    for (int i = 0; i < documents_.size(); ++i)
+        refreshItem(i);
+    if (!documents_.isEmpty())
+        refreshSummary();
 }
 
 void DocumentsPane::setContextLimit(qint64 tokens) {
@@ -221,10 +231,12 @@ void DocumentsPane::refreshItem(int row) {
             detail = tr("image %1×%2 · ~%3 tokens")
                          .arg(d.imageSize.width())
                          .arg(d.imageSize.height())
-                         .arg(d.estimatedTokens());
+                         .arg(d.estimatedTokens(charsPerToken_ > 0 ? charsPerToken_ : 4.0));
         else
             detail = (d.pageCount == 1 ? tr("1 page") : tr("%1 pages").arg(d.pageCount)) +
-                     tr(" · ~%1 tokens").arg(QLocale().toString(d.estimatedTokens())) +
+                     tr(" · ~%1 tokens")
+                         .arg(QLocale().toString(
+                             d.estimatedTokens(charsPerToken_ > 0 ? charsPerToken_ : 4.0))) +
                      (d.pagesWithoutText() ? tr(" · %1 without text").arg(d.pagesWithoutText())
                                            : QString());
         break;

@@ -29,6 +29,9 @@ public:
     void setRecentFiles(const QStringList& paths);
     // The model's context (tokens) the documents must fit in; 0: no model yet.
     void setContextLimit(qint64 tokens);
+    // Characters per token of the loaded model's tokenizer, measured on its last answer
+    // (refines the token estimates; 0: the default guess).
+    void setCharsPerToken(double ratio);
     // Estimated prompt tokens of every ready document.
     qint64 estimatedTokens() const;
     // Shows page `page` (1-based) of the selected PDF, else of the first PDF that has it.
@@ -74,6 +77,7 @@ private:
     int pendingPage_ = 0;  // a citation's page, shown once the preview has the document
     int pending_ = 0;
     qint64 contextLimit_ = 0;
+    double charsPerToken_ = 0;
 };
 
 } // namespace folio::ui
