@@ -6,3 +6,11 @@ if(FOLIO_BUILD_UI)
     folio_add_test(test_documents SOURCES ui/test_documents.cpp LIBS folio_ui LABELS ui TIMEOUT 180)
     add_dependencies(test_documents folio_samples)
 endif()
+
+if(FOLIO_BUILD_UI)
+    folio_add_test(test_workbench SOURCES ui/test_workbench.cpp LIBS folio_ui LABELS ui TIMEOUT 180)
+    add_dependencies(test_workbench folio_samples folio folio_demo_model)
+    # Runs the demo model: keep the cores to itself like test_main_window.
+    set_tests_properties(test_workbench PROPERTIES RUN_SERIAL TRUE)
+    folio_add_test(test_workbench_parts SOURCES ui/test_workbench_parts.cpp LIBS folio_ui LABELS ui TIMEOUT 120)
+endif()

@@ -1,10 +1,14 @@
 #include "main_window.h"
 
 #include "chat/chat_pane.h"
+#include "chat/conversation_prompt.h"
 #include "devices/devices_pane.h"
 #include "documents/documents_pane.h"
-#include "export/transcript_export.h"
+#include "export/export_chat.h"
 #include "model/model_facts.h"
+#include "settings/app_settings.h"
+#include "settings/demo_model.h"
+#include "settings/settings_dialog.h"
 
 #include "folio/system_info.h"
 #include "folio/version.h"
@@ -19,10 +23,12 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QThread>
+#include <QtConcurrent>
 
 namespace folio::ui {
 
@@ -73,11 +79,29 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     startEngine();
 
     connect(documents_, &DocumentsPane::openRequested, this, &MainWindow::chooseDocuments);
+    connect(documents_, &DocumentsPane::recentChosen, this,
+            [this](const QString& path) { openDocuments({path}); });
+    connect(documents_, &DocumentsPane::filesDropped, this, &MainWindow::openDocuments);
     connect(documents_, &DocumentsPane::busyChanged, this, &MainWindow::onBusyChanged);
     connect(documents_, &DocumentsPane::loadFailed, this, [this](const QString& message) {
         statusBar()->showMessage(message, 8000);
         chat_->appendMessage(ChatMessage::Role::Notice, message);
     });
+
+    connect(documents_, &DocumentsPane::documentLoaded, this, &MainWindow::onDocumentsChanged);
+    connect(chat_, &ChatPane::citationActivated, this, &MainWindow::openCitation);
+    connect(chat_, &ChatPane::storageFailed, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 10000); });
+    connect(chat_, &ChatPane::noticeLinkActivated, this, [this](const QString& link) {
+        if (link == QLatin1String("folio:demo") && !findDemoModel().isEmpty())
+            openModel(findDemoModel());
+    });
+    chat_->setModelReady(false, firstRunNotice(!findDemoModel().isEmpty()));
+    const QStringList chatErrors = chat_->openStore(ChatStore::defaultDir());
+    if (!chatErrors.isEmpty())
+        statusBar()->showMessage(
+            tr("Some chats could not be read: %1").arg(chatErrors.join(QStringLiteral("; "))),
+            10000);
 
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
@@ -105,6 +129,7 @@ void MainWindow::startEngine() {
         contextLimit_ = f.contextLimit;
         chat_->setModelReady(true, QString());
         chat_->setContextUsage(0, f.contextLimit);
+        documents_->setContextLimit(f.contextLimit);
         setState(tr("ready"));
         threadsLabel_->setText(tr("threads: %1").arg(f.threads));
         if (--modelLoads_ == 0)
@@ -131,22 +156,30 @@ void MainWindow::startEngine() {
     });
     connect(worker_, &EngineWorker::failed, this, [this](qint64 id, const QString& message) {
         if (id == currentRequest_)
-            chat_->appendMessage(ChatMessage::Role::Notice, message);
+            requestError_ = message; // shown under the answer once it has finished
     });
     connect(worker_, &EngineWorker::finished, this, [this](qint64 id, const RequestStatsQ& st) {
         if (id != currentRequest_)
             return;
         currentRequest_ = 0;
+        MessageStats ms;
+        ms.promptTokens = st.promptTokens;
+        ms.reusedTokens = st.reusedTokens;
+        ms.generatedTokens = st.generatedTokens;
+        ms.ttftMs = st.ttftMs;
+        ms.prefillTps = st.prefillTps;
+        ms.decodeTps = st.decodeTps;
+        ms.stopReason = st.stopReason;
+        if (st.promptTokens > 0 && lastPromptChars_ > 0) {
+            charsPerToken_ = double(lastPromptChars_) / double(st.promptTokens);
+            documents_->setCharsPerToken(charsPerToken_);
+        }
+        chat_->setLastStats(ms);
         chat_->setGenerating(false);
-        chat_->setLastFooter(tr("%1 prompt tokens (%2 reused) · TTFT %3 ms · prefill %4 t/s · "
-                                "decode %5 t/s · %6 tokens · %7")
-                                 .arg(st.promptTokens)
-                                 .arg(st.reusedTokens)
-                                 .arg(st.ttftMs, 0, 'f', 0)
-                                 .arg(st.prefillTps, 0, 'f', 1)
-                                 .arg(st.decodeTps, 0, 'f', 1)
-                                 .arg(st.generatedTokens)
-                                 .arg(st.stopReason));
+        if (!requestError_.isEmpty()) {
+            chat_->appendMessage(ChatMessage::Role::Notice, requestError_);
+            requestError_.clear();
+        }
         chat_->setContextUsage(st.promptTokens + st.generatedTokens, contextLimit_);
         setState(tr("ready"));
         Q_EMIT answerFinished(st.stopReason);
@@ -160,46 +193,42 @@ void MainWindow::startEngine() {
     });
     engineThread_->start();
     QMetaObject::invokeMethod(
-        worker_, [w = worker_] { w->startStatsTimer(500); }, Qt::QueuedConnection);
+        worker_, [w = worker_] { w->startStatsTimer(250); }, Qt::QueuedConnection);
 }
 
 void MainWindow::ask(const QString& question) {
     chat_->submitText(question);
 }
 
-QString MainWindow::documentContext() const {
-    // Whole documents with page markers so answers can cite pages ("[p. 12]").
-    QString context;
-    for (const Document& d : documents_->documents()) {
-        if (d.state != Document::State::Ready || d.kind != Document::Kind::Pdf)
-            continue;
-        context += QStringLiteral("[document: %1]\n").arg(d.title);
-        for (qsizetype i = 0; i < d.pageTexts.size(); ++i)
-            context += QStringLiteral("[page %1]\n%2\n").arg(i + 1).arg(d.pageTexts[i].trimmed());
-    }
-    return context;
-}
-
 void MainWindow::onSend(const QString& text) {
     Q_UNUSED(text); // already appended to the chat as the last user message
-    QList<ChatTurn> turns;
-    const QString docs = documentContext();
-    turns.append({QStringLiteral("system"),
-                  tr("You are Folio, an analyst's assistant. Answer from the documents below and "
-                     "cite pages as [p. N].") +
-                      (docs.isEmpty() ? QString() : QStringLiteral("\n\n") + docs)});
-    for (const ChatMessage& m : chat_->messages()) {
-        if (m.role == ChatMessage::Role::User)
-            turns.append({QStringLiteral("user"), m.text});
-        else if (m.role == ChatMessage::Role::Assistant && !m.text.isEmpty())
-            turns.append({QStringLiteral("assistant"), m.text});
-    }
+    const ChatSession& chat = chat_->currentChat();
+    const PromptPlan plan =
+        planPrompt(chat, documents_->documents(), contextLimit_, charsPerToken_);
+    if (plan.droppedTurns > 0)
+        statusBar()->showMessage(
+            tr("Left the %1 oldest messages out of the prompt to fit the context")
+                .arg(plan.droppedTurns),
+            8000);
+    lastPromptChars_ = plan.characters;
     currentRequest_ = nextRequest_++;
     chat_->appendMessage(ChatMessage::Role::Assistant, QString());
     chat_->setGenerating(true);
     setState(tr("generating…"));
-    GenerationSettings settings;
-    Q_EMIT requestSubmit(currentRequest_, turns, settings);
+    Q_EMIT requestSubmit(currentRequest_, plan.turns, chat.settings);
+}
+
+void MainWindow::onDocumentsChanged() {
+    QStringList names;
+    for (const Document& d : documents_->documents())
+        if (d.state == Document::State::Ready)
+            names << d.title;
+    chat_->setAttachments(names);
+}
+
+void MainWindow::openCitation(int page) {
+    if (!documents_->showPage(page))
+        statusBar()->showMessage(tr("No open PDF has a page %1").arg(page), 5000);
 }
 
 void MainWindow::createMenus() {
@@ -212,9 +241,14 @@ void MainWindow::createMenus() {
     recentMenu_ = file->addMenu(tr("Open &recent"));
     updateRecentMenu();
     file->addSeparator();
-    QAction* exportAction = file->addAction(tr("&Export…"), this, &MainWindow::exportTranscript);
+    QAction* exportAction =
+        file->addAction(tr("&Export summary…"), this, &MainWindow::exportTranscript);
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     exportAction->setObjectName(QStringLiteral("actionExport"));
+    file->addSeparator();
+    QAction* settingsAction = file->addAction(tr("&Settings…"), this, &MainWindow::showSettings);
+    settingsAction->setShortcut(QKeySequence::Preferences);
+    settingsAction->setObjectName(QStringLiteral("actionSettings"));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -266,7 +300,12 @@ void MainWindow::openModel(const QString& path) {
                                                  QString::fromStdString(r.info.architecture)));
             engineReady_ = false;
             ++modelLoads_; // until the engine reports
-            Q_EMIT requestLoad(path, 0, 0);
+            AppSettings settings = AppSettings::load();
+            settings.rememberModel(path);
+            if (mmprojSet_)
+                settings.rememberMmproj(mmproj_);
+            settings.save();
+            Q_EMIT requestLoad(settings.loadOptions());
         } else {
             modelLabel_->setText(tr("No model loaded"));
             statusBar()->showMessage(r.error, 10000);
@@ -320,19 +359,74 @@ void MainWindow::chooseModel() {
 }
 
 void MainWindow::exportTranscript() {
-    const QString defaultPath =
-        QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation) +
-        QStringLiteral("/folio-chat.md");
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export chat"), defaultPath, tr("Markdown (*.md)"));
+    QSettings settings;
+    const QString dir =
+        settings
+            .value(QStringLiteral("export/lastDir"),
+                   QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+            .toString();
+    QString filter;
+    QString path = QFileDialog::getSaveFileName(this, tr("Export summary"),
+                                                dir + QStringLiteral("/folio-summary.md"),
+                                                exportFileFilters(), &filter);
     if (path.isEmpty())
         return;
-    const QString error =
-        writeTextFileAtomic(path, transcriptToMarkdown(tr("Folio chat"), chat_->messages()));
-    if (error.isEmpty())
-        statusBar()->showMessage(tr("Exported to %1").arg(path), 5000);
-    else
-        QMessageBox::warning(this, tr("Export failed"), error);
+    settings.setValue(QStringLiteral("export/lastDir"), QFileInfo(path).absolutePath());
+    // A name without a suffix takes the one of the chosen filter ("PDF (*.pdf)" -> ".pdf").
+    if (QFileInfo(path).suffix().isEmpty()) {
+        const qsizetype star = filter.indexOf(QStringLiteral("*."));
+        if (star >= 0)
+            path += filter.mid(star + 1).section(QRegularExpression(QStringLiteral("[ )]")), 0, 0);
+    }
+    statusBar()->showMessage(tr("Exporting to %1…").arg(path));
+    auto* watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, path] {
+        const QString error = watcher->result();
+        watcher->deleteLater();
+        if (error.isEmpty())
+            statusBar()->showMessage(tr("Exported to %1").arg(path), 5000);
+        else
+            QMessageBox::warning(this, tr("Export failed"), error);
+    });
+    watcher->setFuture(exportTo(path));
+}
+
+QFuture<QString> MainWindow::exportTo(const QString& path) {
+    ExportContext context;
+    context.title = chat_->currentChat().displayTitle();
+    for (const Document& d : documents_->documents()) {
+        if (d.state != Document::State::Ready)
+            continue;
+        context.documents << d.title;
+        if (context.documentPath.isEmpty() && d.kind == Document::Kind::Pdf)
+            context.documentPath = d.path;
+    }
+    context.model = modelLabel_->text();
+    // Laying out and writing a long PDF takes a while: off the GUI thread, on a copy.
+    return QtConcurrent::run(
+        [path, chat = chat_->currentChat(), context] { return exportChat(path, chat, context); });
+}
+
+void MainWindow::setMmproj(const QString& path) {
+    mmproj_ = path;
+    mmprojSet_ = true;
+}
+
+void MainWindow::loadSavedModel() {
+    const AppSettings settings = AppSettings::load();
+    if (!settings.modelPath.isEmpty() && QFileInfo(settings.modelPath).isFile())
+        openModel(settings.modelPath);
+}
+
+void MainWindow::showSettings() {
+    SettingsDialog dialog(AppSettings::load(), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const AppSettings settings = dialog.settings();
+    settings.save();
+    mmprojSet_ = false;
+    if (!settings.modelPath.isEmpty())
+        openModel(settings.modelPath);
 }
 
 void MainWindow::updateRecentMenu() {
@@ -344,6 +438,7 @@ void MainWindow::updateRecentMenu() {
             ->setToolTip(path);
     }
     recentMenu_->setEnabled(!recent.isEmpty());
+    documents_->setRecentFiles(recent);
 }
 
 void MainWindow::about() {
@@ -356,6 +451,7 @@ void MainWindow::about() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    chat_->saveCurrent();
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());

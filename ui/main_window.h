@@ -2,6 +2,7 @@
 // The workbench window: Documents (left dock), Chat (centre), Devices (right dock), menus,
 // and a status bar with the model, thread count and engine state.
 
+#include <QFuture>
 #include <QMainWindow>
 
 #include "engine/engine_worker.h"
@@ -24,8 +25,19 @@ public:
     ~MainWindow() override;
 
     void openDocuments(const QStringList& paths);
-    // Sets the model file (GGUF) to use; the engine loads it off the GUI thread.
+    // Sets the model file (GGUF) to use; the engine loads it off the GUI thread with the
+    // options of the Settings dialog (remembered as the current model).
     void openModel(const QString& path);
+    // The vision projector for the next model load (--mmproj); "" for none.
+    void setMmproj(const QString& path);
+    // At start without --model: loads the model of the last session, or (first run) leaves
+    // the chat's notice offering the demo model.
+    void loadSavedModel();
+    // Writes the current chat as Markdown, HTML, PDF or JSON (by suffix) in the thread pool;
+    // the future gives "" on success, else a message for the user.
+    QFuture<QString> exportTo(const QString& path);
+    // Opens the Settings dialog (modal).
+    void showSettings();
     // True while documents or a model are loading.
     bool isBusy() const;
 
@@ -43,7 +55,7 @@ Q_SIGNALS:
     // Emitted when an answer is complete (or stopped / failed).
     void answerFinished(const QString& stopReason);
     // To the engine worker (queued across threads).
-    void requestLoad(const QString& path, int threads, qint64 context);
+    void requestLoad(const folio::ui::LoadOptions& options);
     void requestSubmit(qint64 requestId, const QList<folio::ui::ChatTurn>& turns,
                        const folio::ui::GenerationSettings& settings);
     void requestCancel(qint64 requestId);
@@ -62,7 +74,8 @@ private:
     void onBusyChanged();
     void startEngine();
     void onSend(const QString& text);
-    QString documentContext() const;
+    void onDocumentsChanged();
+    void openCitation(int page);
 
     DocumentsPane* documents_ = nullptr;
     ChatPane* chat_ = nullptr;
@@ -80,6 +93,11 @@ private:
     qint64 nextRequest_ = 1;
     qint64 currentRequest_ = 0;
     qint64 contextLimit_ = 0;
+    QString mmproj_;
+    QString requestError_;
+    double charsPerToken_ = 4.0; // measured on the last answer (prompt characters / tokens)
+    qint64 lastPromptChars_ = 0; // the engine's error for the running request
+    bool mmprojSet_ = false;
 };
 
 } // namespace folio::ui

@@ -1,7 +1,9 @@
 // folio: the workbench GUI.
-//   folio [FILES...] [--model M.gguf] [--screenshot OUT.png]
-// With --screenshot, the window is saved once it is shown and every document has loaded,
-// then the program exits (used by tests, docs and bug reports).
+//   folio [FILES...] [--model M.gguf] [--mmproj P.gguf] [--ask TEXT] [--quit-after-answer]
+//         [--screenshot OUT.png]
+// With --screenshot, the window is saved once it is shown and every document has loaded (with
+// --ask: once the answer is complete), then the program exits (used by tests, docs and bug
+// reports). Without --model, the model of the last session is loaded again.
 #include "main_window.h"
 
 #include "folio/version.h"
@@ -36,9 +38,17 @@ int main(int argc, char** argv) {
         QStringLiteral("Once the model is loaded, ask <question> (with --screenshot: "
                        "the shot is taken when the answer is complete)."),
         QStringLiteral("question"));
+    QCommandLineOption mmproj(QStringLiteral("mmproj"),
+                              QStringLiteral("Vision projector GGUF (Kimi-VL) for images."),
+                              QStringLiteral("gguf"));
+    QCommandLineOption quitAfterAnswer(
+        QStringLiteral("quit-after-answer"),
+        QStringLiteral("With --ask: exit once the answer is complete (status 0; 1 on an error)."));
     parser.addOption(screenshot);
     parser.addOption(model);
+    parser.addOption(mmproj);
     parser.addOption(ask);
+    parser.addOption(quitAfterAnswer);
     parser.addPositionalArgument(QStringLiteral("files"),
                                  QStringLiteral("PDFs and images to open."),
                                  QStringLiteral("[files...]"));
@@ -47,8 +57,24 @@ int main(int argc, char** argv) {
     folio::ui::MainWindow window;
     window.show();
     window.openDocuments(parser.positionalArguments());
+    if (parser.isSet(mmproj))
+        window.setMmproj(parser.value(mmproj));
     if (parser.isSet(model))
         window.openModel(parser.value(model));
+    else
+        window.loadSavedModel();
+    if (parser.isSet(quitAfterAnswer) && !parser.isSet(screenshot)) {
+        if (!parser.isSet(ask)) {
+            std::fprintf(stderr, "error: --quit-after-answer needs --ask\n");
+            return 2;
+        }
+        QObject::connect(
+            &window, &folio::ui::MainWindow::answerFinished, &window,
+            [](const QString& stopReason) {
+                QApplication::exit(stopReason == QLatin1String("error") ? 1 : 0);
+            },
+            Qt::SingleShotConnection);
+    }
 
     if (parser.isSet(screenshot)) {
         const QString out = parser.value(screenshot);

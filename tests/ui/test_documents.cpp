@@ -119,11 +119,13 @@ private slots:
     void exportIsAtomic() {
         const QString dir = folio::test::scratchDir(QStringLiteral("export"));
         const QString path = dir + QStringLiteral("/chat.md");
-        QList<folio::ui::ChatMessage> msgs = {
-            {folio::ui::ChatMessage::Role::User, QStringLiteral("What was revenue?"),
-             QDateTime::currentDateTime()},
-            {folio::ui::ChatMessage::Role::Assistant, QStringLiteral("$4.50 billion [p. 2]"),
-             QDateTime::currentDateTime()}};
+        QList<folio::ui::ChatMessage> msgs(2);
+        msgs[0].role = folio::ui::ChatMessage::Role::User;
+        msgs[0].text = QStringLiteral("What was revenue?");
+        msgs[0].time = QDateTime::currentDateTime();
+        msgs[1].role = folio::ui::ChatMessage::Role::Assistant;
+        msgs[1].text = QStringLiteral("$4.50 billion [p. 2]");
+        msgs[1].time = QDateTime::currentDateTime();
         const QString md = folio::ui::transcriptToMarkdown(QStringLiteral("Report Q&A"), msgs);
         QVERIFY(md.startsWith(QStringLiteral("# Report Q&A\n")));
         QVERIFY(md.contains(QStringLiteral("## You (")) &&

@@ -1,18 +1,39 @@
 #pragma once
-// A message of a chat transcript.
+// A message of a chat transcript, with the figures of the answer that produced it.
 
 #include <QDateTime>
 #include <QString>
+#include <QStringList>
 
 namespace folio::ui {
+
+// What the engine reported for one answer (zero for messages that are not answers).
+struct MessageStats {
+    qint64 promptTokens = 0;
+    qint64 reusedTokens = 0;
+    qint64 generatedTokens = 0;
+    double ttftMs = 0;
+    double prefillTps = 0;
+    double decodeTps = 0;
+    QString stopReason; // "eos" | "stop" | "length" | "cancelled" | "error"; empty: none yet
+};
 
 struct ChatMessage {
     enum class Role { System, User, Assistant, Notice };
     Role role = Role::User;
     QString text;
     QDateTime time;
+    QStringList attachments; // file names of the documents in context when the user sent it
+    MessageStats stats;      // assistant messages
 };
 
 QString roleName(ChatMessage::Role role);
+// "user" | "assistant" | "system" | "notice" (the stable names used in files).
+QString roleKey(ChatMessage::Role role);
+bool roleFromKey(const QString& key, ChatMessage::Role& out);
+
+// "12 prompt tokens (0 reused) · TTFT 35 ms · prefill 410.2 t/s · decode 55.0 t/s · 40 tokens
+// · eos"; empty when the message has no stats.
+QString statsLine(const MessageStats& stats);
 
 } // namespace folio::ui

@@ -1,116 +1,324 @@
 #include "chat/chat_pane.h"
 
+#include "chat/chat_settings_dialog.h"
+#include "chat/transcript_view.h"
+
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QHBoxLayout>
-#include <QKeyEvent>
+#include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QScrollBar>
 #include <QShortcut>
-#include <QTextBrowser>
-#include <QTextCursor>
-#include <QTimer>
+#include <QSplitter>
 #include <QVBoxLayout>
+
+#include <utility>
 
 namespace folio::ui {
 
-QString roleName(ChatMessage::Role role) {
-    switch (role) {
-    case ChatMessage::Role::System:
-        return QStringLiteral("System");
-    case ChatMessage::Role::User:
-        return QStringLiteral("You");
-    case ChatMessage::Role::Assistant:
-        return QStringLiteral("Folio");
-    case ChatMessage::Role::Notice:
-        return QStringLiteral("Notice");
-    }
-    return {};
-}
-
 ChatPane::ChatPane(QWidget* parent) : QWidget(parent) {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(6, 6, 6, 6);
+    chats_.append(ChatSession::create());
+    auto* outer = new QHBoxLayout(this);
+    outer->setContentsMargins(6, 6, 6, 6);
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    outer->addWidget(splitter);
 
-    modelNotice_ = new QLabel(this);
+    auto* side = new QWidget(splitter);
+    auto* sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(0, 0, 0, 0);
+    newButton_ = new QPushButton(tr("New chat"), side);
+    newButton_->setObjectName(QStringLiteral("newChatButton"));
+    sideLayout->addWidget(newButton_);
+    list_ = new QListWidget(side);
+    list_->setObjectName(QStringLiteral("chatList"));
+    list_->setWordWrap(true);
+    list_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(list_, &QListWidget::customContextMenuRequested, this, &ChatPane::showListMenu);
+    sideLayout->addWidget(list_, 1);
+    settingsButton_ = new QPushButton(tr("Chat settings…"), side);
+    settingsButton_->setObjectName(QStringLiteral("chatSettingsButton"));
+    sideLayout->addWidget(settingsButton_);
+
+    auto* main = new QWidget(splitter);
+    auto* layout = new QVBoxLayout(main);
+    layout->setContentsMargins(0, 0, 0, 0);
+    modelNotice_ = new QLabel(main);
     modelNotice_->setObjectName(QStringLiteral("chatModelNotice"));
     modelNotice_->setWordWrap(true);
+    modelNotice_->setTextFormat(Qt::RichText);
     modelNotice_->setStyleSheet(QStringLiteral("QLabel { background: #fff4d6; border: 1px solid "
                                                "#e6c877; border-radius: 4px; padding: 6px; }"));
+    connect(modelNotice_, &QLabel::linkActivated, this, &ChatPane::noticeLinkActivated);
     layout->addWidget(modelNotice_);
 
-    transcript_ = new QTextBrowser(this);
+    transcript_ = new TranscriptView(main);
     transcript_->setObjectName(QStringLiteral("chatTranscript"));
-    transcript_->setOpenLinks(false);
     layout->addWidget(transcript_, 1);
+    connect(transcript_, &TranscriptView::citationActivated, this, &ChatPane::citationActivated);
+    connect(transcript_, &TranscriptView::actionActivated, this,
+            [this](TranscriptView::Action action, int index) {
+                switch (action) {
+                case TranscriptView::Action::Copy:
+                    copyMessage(index);
+                    break;
+                case TranscriptView::Action::Edit:
+                    editAndResend(index);
+                    break;
+                case TranscriptView::Action::Regenerate:
+                    regenerate();
+                    break;
+                }
+            });
 
-    contextGauge_ = new QProgressBar(this);
+    chips_ = new QWidget(main);
+    chips_->setObjectName(QStringLiteral("attachmentChips"));
+    chipsLayout_ = new QHBoxLayout(chips_);
+    chipsLayout_->setContentsMargins(0, 0, 0, 0);
+    chipsLayout_->addStretch(1);
+    chips_->hide();
+    layout->addWidget(chips_);
+
+    contextGauge_ = new QProgressBar(main);
     contextGauge_->setObjectName(QStringLiteral("contextGauge"));
     contextGauge_->setFormat(tr("context: no model"));
     contextGauge_->setValue(0);
     layout->addWidget(contextGauge_);
 
     auto* inputRow = new QHBoxLayout;
-    input_ = new QPlainTextEdit(this);
+    input_ = new QPlainTextEdit(main);
     input_->setObjectName(QStringLiteral("chatInput"));
-    input_->setPlaceholderText(tr("Ask about the open documents… (Ctrl+Enter to send)"));
+    input_->setPlaceholderText(tr("Ask about the open documents… (Ctrl+Enter to send, Esc to "
+                                  "stop)"));
     input_->setMaximumHeight(96);
     inputRow->addWidget(input_, 1);
     auto* buttons = new QVBoxLayout;
-    sendButton_ = new QPushButton(tr("Send"), this);
+    sendButton_ = new QPushButton(tr("Send"), main);
     sendButton_->setObjectName(QStringLiteral("sendButton"));
-    stopButton_ = new QPushButton(tr("Stop"), this);
+    stopButton_ = new QPushButton(tr("Stop"), main);
     stopButton_->setObjectName(QStringLiteral("stopButton"));
     stopButton_->setEnabled(false);
     buttons->addWidget(sendButton_);
     buttons->addWidget(stopButton_);
     inputRow->addLayout(buttons);
     layout->addLayout(inputRow);
+    splitter->setStretchFactor(0, 0);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({170, 600});
 
+    connect(newButton_, &QPushButton::clicked, this, &ChatPane::newChat);
+    connect(settingsButton_, &QPushButton::clicked, this, &ChatPane::editSettings);
+    connect(list_, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (row >= 0 && row != current_)
+            selectChat(row);
+    });
     connect(sendButton_, &QPushButton::clicked, this, &ChatPane::send);
     connect(stopButton_, &QPushButton::clicked, this, &ChatPane::stopRequested);
     auto* sendShortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), input_);
     connect(sendShortcut, &QShortcut::activated, this, &ChatPane::send);
     auto* stopShortcut = new QShortcut(QKeySequence(Qt::Key_Escape), this);
-    connect(stopShortcut, &QShortcut::activated, this, &ChatPane::stopRequested);
+    stopShortcut->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(stopShortcut, &QShortcut::activated, this, [this] {
+        if (generating_)
+            Q_EMIT stopRequested();
+    });
 
     setModelReady(false, tr("No model loaded. Open a GGUF model (File → Open model…) to ask "
                             "questions; documents can be opened and read meanwhile."));
-    render();
+    showCurrent();
+}
+
+ChatPane::~ChatPane() = default;
+
+QStringList ChatPane::openStore(const QString& dir) {
+    store_ = std::make_unique<ChatStore>(dir);
+    QStringList errors;
+    QList<ChatSession> loaded = store_->loadAll(&errors);
+    if (!loaded.isEmpty()) {
+        chats_ = loaded;
+        current_ = 0;
+    }
+    showCurrent();
+    return errors;
+}
+
+void ChatPane::save() {
+    if (!store_)
+        return;
+    ChatSession& chat = chats_[current_];
+    if (chat.messages.isEmpty()) {
+        store_->remove(chat.id); // an empty chat is not worth a file
+        return;
+    }
+    chat.updated = QDateTime::currentDateTime();
+    // Serialized here, written (and synced) by the store's writer thread.
+    store_->saveAsync(chat, this, [this](const QString& error) {
+        if (!error.isEmpty())
+            Q_EMIT storageFailed(tr("Cannot save the chat: %1").arg(error));
+    });
+}
+
+void ChatPane::refreshList() {
+    const QSignalBlocker block(list_);
+    list_->clear();
+    for (const ChatSession& c : chats_) {
+        auto* item =
+            new QListWidgetItem(c.displayTitle() + QLatin1Char('\n') +
+                                    tr("%1 · %2 messages")
+                                        .arg(c.updated.toString(QStringLiteral("yyyy-MM-dd HH:mm")))
+                                        .arg(c.messages.size()),
+                                list_);
+        item->setToolTip(c.systemPrompt);
+    }
+    list_->setCurrentRow(current_);
+}
+
+void ChatPane::showCurrent() {
+    refreshList();
+    transcript_->showMessages(chats_[current_].messages, generating_);
+    // The gauge shows what the chat's last answer used.
+    qint64 used = 0;
+    const auto& messages = chats_[current_].messages;
+    for (auto it = messages.crbegin(); it != messages.crend() && used == 0; ++it)
+        if (it->role == ChatMessage::Role::Assistant)
+            used = it->stats.promptTokens + it->stats.generatedTokens;
+    setContextUsage(used, contextLimit_);
+}
+
+void ChatPane::newChat() {
+    if (generating_)
+        return;
+    // Reuse an empty chat rather than piling them up.
+    for (qsizetype i = 0; i < chats_.size(); ++i) {
+        if (chats_[i].messages.isEmpty()) {
+            selectChat(int(i));
+            return;
+        }
+    }
+    chats_.prepend(ChatSession::create());
+    current_ = 0;
+    showCurrent();
+}
+
+void ChatPane::selectChat(int index) {
+    if (generating_ || index < 0 || index >= chats_.size())
+        return;
+    current_ = index;
+    showCurrent();
+}
+
+void ChatPane::deleteChat(int index) {
+    if (generating_ || index < 0 || index >= chats_.size())
+        return;
+    if (store_)
+        store_->remove(chats_[index].id);
+    chats_.removeAt(index);
+    if (chats_.isEmpty())
+        chats_.append(ChatSession::create());
+    current_ = qBound(0, index < current_ ? current_ - 1 : current_, int(chats_.size()) - 1);
+    showCurrent();
+}
+
+void ChatPane::renameChat(int index, const QString& title) {
+    if (index < 0 || index >= chats_.size())
+        return;
+    const int previous = current_;
+    current_ = index;
+    chats_[index].title = title.trimmed();
+    save();
+    current_ = previous;
+    refreshList();
+}
+
+void ChatPane::showListMenu(const QPoint& pos) {
+    const int row = list_->indexAt(pos).row();
+    if (row < 0 || generating_)
+        return;
+    QMenu menu(this);
+    menu.addAction(tr("Rename…"), this, [this, row] {
+        bool ok = false;
+        const QString title =
+            QInputDialog::getText(this, tr("Rename chat"), tr("Title"), QLineEdit::Normal,
+                                  chats_[row].displayTitle(), &ok);
+        if (ok)
+            renameChat(row, title);
+    });
+    menu.addAction(tr("Delete"), this, [this, row] { deleteChat(row); });
+    menu.exec(list_->viewport()->mapToGlobal(pos));
+}
+
+void ChatPane::setChatSettings(const QString& systemPrompt, const GenerationSettings& settings) {
+    chats_[current_].systemPrompt = systemPrompt;
+    chats_[current_].settings = settings;
+    save();
+    refreshList();
+}
+
+void ChatPane::editSettings() {
+    ChatSettingsDialog dialog(currentChat().systemPrompt, currentChat().settings, this);
+    if (dialog.exec() == QDialog::Accepted)
+        setChatSettings(dialog.systemPrompt(), dialog.settings());
 }
 
 void ChatPane::appendMessage(ChatMessage::Role role, const QString& text) {
-    messages_.append({role, text, QDateTime::currentDateTime()});
-    footers_.append(QString());
-    render();
+    if (generating_ && role == ChatMessage::Role::Notice) {
+        // The answer being streamed stays the last message; the notice follows it.
+        pendingNotices_.append(text);
+        return;
+    }
+    ChatMessage m;
+    m.role = role;
+    m.text = text;
+    m.time = QDateTime::currentDateTime();
+    if (role == ChatMessage::Role::User)
+        m.attachments = attachments_;
+    chats_[current_].messages.append(m);
+    transcript_->appendLast(chats_[current_].messages,
+                            generating_ || role == ChatMessage::Role::Assistant);
+    if (role != ChatMessage::Role::Assistant) {
+        save();
+        refreshList();
+    }
 }
 
 void ChatPane::appendToLast(const QString& text) {
-    if (messages_.isEmpty())
+    auto& messages = chats_[current_].messages;
+    if (messages.isEmpty())
         return;
-    messages_.last().text += text;
-    if (renderScheduled_)
-        return; // a full render is coming anyway
-    // Streaming: append at the end of the document instead of re-laying out the transcript,
-    // so each token costs the GUI thread almost nothing however long the chat is.
-    QTextCursor cursor(transcript_->document());
-    cursor.movePosition(QTextCursor::End);
-    cursor.insertText(text);
-    transcript_->verticalScrollBar()->setValue(transcript_->verticalScrollBar()->maximum());
+    messages.last().text += text;
+    transcript_->updateLast(messages.last());
+    Q_EMIT streamed(text);
 }
 
-void ChatPane::setLastFooter(const QString& footer) {
-    if (footers_.isEmpty())
+void ChatPane::setLastStats(const MessageStats& stats) {
+    auto& messages = chats_[current_].messages;
+    if (messages.isEmpty())
         return;
-    footers_.last() = footer;
-    scheduleRender();
+    messages.last().stats = stats;
+    save();
+    refreshList();
+    if (!generating_)
+        transcript_->finishLast(messages.last());
 }
 
 void ChatPane::setGenerating(bool generating) {
     generating_ = generating;
     sendButton_->setEnabled(modelReady_ && !generating);
     stopButton_->setEnabled(generating);
+    list_->setEnabled(!generating);
+    newButton_->setEnabled(!generating);
+    if (!generating && !chats_[current_].messages.isEmpty())
+        transcript_->finishLast(chats_[current_].messages.last());
+    if (!generating) {
+        const QStringList notices = std::exchange(pendingNotices_, {});
+        for (const QString& notice : notices)
+            appendMessage(ChatMessage::Role::Notice, notice);
+    }
 }
 
 void ChatPane::setPrefillProgress(qint64 done, qint64 total, double etaSeconds) {
@@ -122,17 +330,6 @@ void ChatPane::setPrefillProgress(qint64 done, qint64 total, double etaSeconds) 
                                  .arg(etaSeconds, 0, 'f', 1));
 }
 
-// Streaming tokens arrive quickly: repaint at most every 50 ms.
-void ChatPane::scheduleRender() {
-    if (renderScheduled_)
-        return;
-    renderScheduled_ = true;
-    QTimer::singleShot(50, this, [this] {
-        renderScheduled_ = false;
-        render();
-    });
-}
-
 void ChatPane::setModelReady(bool ready, const QString& reason) {
     modelReady_ = ready;
     sendButton_->setEnabled(ready && !generating_);
@@ -141,6 +338,7 @@ void ChatPane::setModelReady(bool ready, const QString& reason) {
 }
 
 void ChatPane::setContextUsage(qint64 used, qint64 limit) {
+    contextLimit_ = limit;
     if (limit <= 0) {
         contextGauge_->setFormat(tr("context: no model"));
         contextGauge_->setValue(0);
@@ -148,7 +346,28 @@ void ChatPane::setContextUsage(qint64 used, qint64 limit) {
     }
     contextGauge_->setRange(0, 1000);
     contextGauge_->setValue(static_cast<int>(qMin<qint64>(1000, used * 1000 / limit)));
-    contextGauge_->setFormat(tr("context: %L1 / %L2 tokens").arg(used).arg(limit));
+    contextGauge_->setFormat(tr("context: %L1 / %L2 tokens (%3%)")
+                                 .arg(used)
+                                 .arg(limit)
+                                 .arg(used * 100.0 / limit, 0, 'f', 1));
+}
+
+void ChatPane::setAttachments(const QStringList& names) {
+    attachments_ = names;
+    while (chipsLayout_->count() > 1) {
+        QLayoutItem* item = chipsLayout_->takeAt(0);
+        delete item->widget();
+        delete item;
+    }
+    for (const QString& name : names) {
+        auto* chip = new QLabel(name, chips_);
+        chip->setObjectName(QStringLiteral("attachmentChip"));
+        chip->setStyleSheet(QStringLiteral("QLabel { background: #e8eef7; color: #1f4e8c; border: "
+                                           "1px solid #b8c8e0; border-radius: 9px; padding: 1px "
+                                           "8px; }"));
+        chipsLayout_->insertWidget(chipsLayout_->count() - 1, chip);
+    }
+    chips_->setVisible(!names.isEmpty());
 }
 
 void ChatPane::submitText(const QString& text) {
@@ -165,29 +384,34 @@ void ChatPane::send() {
     Q_EMIT sendRequested(text);
 }
 
-void ChatPane::render() {
-    QString html;
-    if (messages_.isEmpty()) {
-        html = tr("<div style='color:#667; margin:24px'><h3>Ask about your documents</h3>"
-                  "<p>Open a long report and chart screenshots on the left. Folio puts whole "
-                  "documents in the model's context, with page markers so answers can cite "
-                  "pages like [p. 12].</p></div>");
-    }
-    for (qsizetype i = 0; i < messages_.size(); ++i) {
-        const ChatMessage& m = messages_[i];
-        const QString color = m.role == ChatMessage::Role::User        ? QStringLiteral("#1f4e8c")
-                              : m.role == ChatMessage::Role::Assistant ? QStringLiteral("#1b7a3d")
-                                                                       : QStringLiteral("#8a6d00");
-        html += QStringLiteral(
-                    "<p><b style='color:%1'>%2</b> <span style='color:#999'>%3</span><br>%4</p>")
-                    .arg(color, roleName(m.role), m.time.toString(QStringLiteral("HH:mm")),
-                         m.text.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
-        if (i < footers_.size() && !footers_[i].isEmpty())
-            html += QStringLiteral("<p style='color:#888; font-size:small'>%1</p>")
-                        .arg(footers_[i].toHtmlEscaped());
-    }
-    transcript_->setHtml(html);
-    transcript_->verticalScrollBar()->setValue(transcript_->verticalScrollBar()->maximum());
+void ChatPane::copyMessage(int index) {
+    const auto& messages = chats_[current_].messages;
+    if (index >= 0 && index < messages.size())
+        QGuiApplication::clipboard()->setText(messages[index].text);
+}
+
+void ChatPane::editAndResend(int index) {
+    auto& messages = chats_[current_].messages;
+    if (generating_ || index < 0 || index >= messages.size() ||
+        messages[index].role != ChatMessage::Role::User)
+        return;
+    input_->setPlainText(messages[index].text);
+    messages.erase(messages.begin() + index, messages.end());
+    save();
+    showCurrent();
+    input_->setFocus();
+}
+
+void ChatPane::regenerate() {
+    auto& messages = chats_[current_].messages;
+    if (generating_ || !modelReady_)
+        return;
+    while (!messages.isEmpty() && messages.last().role != ChatMessage::Role::User)
+        messages.removeLast();
+    if (messages.isEmpty())
+        return;
+    showCurrent();
+    Q_EMIT sendRequested(messages.last().text);
 }
 
 } // namespace folio::ui

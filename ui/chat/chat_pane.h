@@ -1,60 +1,118 @@
 #pragma once
-// The Chat pane: transcript, input, send/stop, and the context gauge. Generation is wired to
-// the engine worker by the engine-service issue; until a model is loaded, sending is disabled
-// and the pane says why.
+// The Chat pane: the list of chats (each kept on disk by a ChatStore), the transcript of the
+// current one, the documents attached to the next question (chips), the context gauge with
+// prefill progress, and the input with Send / Stop (Esc). Generation itself is driven by the
+// main window through sendRequested / stopRequested.
 
-#include "chat/chat_message.h"
+#include "chat/chat_session.h"
+#include "chat/chat_store.h"
 
 #include <QList>
 #include <QWidget>
 
+#include <memory>
+
 class QLabel;
+class QListWidget;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
-class QTextBrowser;
+class QHBoxLayout;
 
 namespace folio::ui {
+
+class TranscriptView;
 
 class ChatPane : public QWidget {
     Q_OBJECT
 public:
     explicit ChatPane(QWidget* parent = nullptr);
+    ~ChatPane() override;
 
-    const QList<ChatMessage>& messages() const { return messages_; }
+    // Reads every chat from `dir` (created on first save) and shows the most recent one.
+    // Returns one line per unreadable file.
+    QStringList openStore(const QString& dir);
+
+    const QList<ChatSession>& chats() const { return chats_; }
+    const ChatSession& currentChat() const { return chats_[current_]; }
+    int currentIndex() const { return current_; }
+    const QList<ChatMessage>& messages() const { return chats_[current_].messages; }
+
+    // Writes the current chat now (e.g. when the window closes).
+    void saveCurrent() { save(); }
+    // Blocks until queued saves are on disk (tests, shutdown).
+    void waitForSaves() {
+        if (store_)
+            store_->waitForSaves();
+    }
+    void newChat();
+    void selectChat(int index);
+    // Removes a chat and its file (the list keeps at least one, empty, chat).
+    void deleteChat(int index);
+    void renameChat(int index, const QString& title);
+    // Replaces the current chat's system prompt and sampling settings (and saves).
+    void setChatSettings(const QString& systemPrompt, const GenerationSettings& settings);
+
     void appendMessage(ChatMessage::Role role, const QString& text);
     // Sends `text` as if typed and sent by the user.
     void submitText(const QString& text);
-    // Streaming: text appended to the last (assistant) message, and a footer under it.
+    // Streaming: text appended to the last (assistant) message; its stats once done.
     void appendToLast(const QString& text);
-    void setLastFooter(const QString& footer);
-    // While generating: Send disabled, Stop enabled.
+    void setLastStats(const MessageStats& stats);
+    // While generating: Send disabled, Stop enabled, the chat list locked.
     void setGenerating(bool generating);
+    bool isGenerating() const { return generating_; }
     void setPrefillProgress(qint64 done, qint64 total, double etaSeconds);
-    // Enables sending when a model is ready; `reason` is shown when it is not.
+    // Enables sending when a model is ready; `reason` (rich text) is shown when it is not.
     void setModelReady(bool ready, const QString& reason);
     void setContextUsage(qint64 used, qint64 limit);
+    // The documents that go with the next question, shown as chips above the input.
+    void setAttachments(const QStringList& names);
+    TranscriptView* transcript() const { return transcript_; }
+
+    // Per-message actions (also reachable through the transcript's links).
+    void copyMessage(int index);
+    void editAndResend(int index);
+    void regenerate();
 
 Q_SIGNALS:
+    // The last message of the current chat is a user message to answer.
     void sendRequested(const QString& text);
     void stopRequested();
+    // Streaming text arrived for the last message.
+    void streamed(const QString& text);
+    void citationActivated(int page);
+    void noticeLinkActivated(const QString& link);
+    void storageFailed(const QString& message);
 
 private:
-    void render();
-    void scheduleRender();
     void send();
+    void save();
+    void showCurrent();
+    void refreshList();
+    void editSettings();
+    void showListMenu(const QPoint& pos);
 
-    QTextBrowser* transcript_ = nullptr;
+    std::unique_ptr<ChatStore> store_;
+    QList<ChatSession> chats_;
+    int current_ = 0;
+    QStringList attachments_;
+    QStringList pendingNotices_; // notices that arrived while an answer was streaming
+
+    QListWidget* list_ = nullptr;
+    QPushButton* newButton_ = nullptr;
+    QPushButton* settingsButton_ = nullptr;
+    TranscriptView* transcript_ = nullptr;
+    QWidget* chips_ = nullptr;
+    QHBoxLayout* chipsLayout_ = nullptr;
     QPlainTextEdit* input_ = nullptr;
     QPushButton* sendButton_ = nullptr;
     QPushButton* stopButton_ = nullptr;
     QLabel* modelNotice_ = nullptr;
     QProgressBar* contextGauge_ = nullptr;
-    QList<ChatMessage> messages_;
     bool modelReady_ = false;
     bool generating_ = false;
-    bool renderScheduled_ = false;
-    QList<QString> footers_; // per message, may be empty
+    qint64 contextLimit_ = 0;
 };
 
 } // namespace folio::ui

@@ -1,20 +1,24 @@
 #pragma once
-// The Devices pane: the machine (cores, SIMD kernels), one row per memory device with its
-// budget and live use, the model's facts, a throughput chart and the KV cache map. Values come
-// from the engine (folio::query_system_info now; engine Stats once the engine service lands).
+// The Devices pane: the machine (cores, SIMD kernels); memory per device (RAM shards and the
+// disk tier, from EngineStats::cache) as stacked bars with numbers; prefill and decode
+// throughput over time; the cache view (a block map per session coloured by tier, shared
+// prefix blocks marked, hits/misses and bytes moved); the model's facts. Fed by the engine
+// worker's stats polling at 4 Hz.
 
 #include <QWidget>
 
-class QChartView;
+#include <QElapsedTimer>
+
 class QLabel;
-class QLineSeries;
 class QTimer;
 class QTreeWidget;
-class QValueAxis;
 
 namespace folio::ui {
 
 struct EngineStatsQ;
+class BlockMapView;
+class MemoryBars;
+class ThroughputChart;
 
 class DevicesPane : public QWidget {
     Q_OBJECT
@@ -25,23 +29,31 @@ public:
     void setModelFacts(const QList<QPair<QString, QString>>& facts);
     // Live figures from the engine (2-4 Hz).
     void setEngineStats(const EngineStatsQ& stats);
-    // Appends a throughput sample (tokens/s) to the chart.
-    void addThroughputSample(double seconds, double tokensPerSecond);
+    // Appends a throughput sample (tokens/s) to the chart (negative: no sample).
+    void addThroughputSample(double seconds, double prefillTps, double decodeTps);
+
+    MemoryBars* memoryBars() const { return bars_; }
+    BlockMapView* blockMap() const { return blockMap_; }
+    ThroughputChart* throughputChart() const { return chart_; }
 
 private:
     void refreshMemory();
 
     QLabel* machine_ = nullptr;
     QTreeWidget* devices_ = nullptr;
+    MemoryBars* bars_ = nullptr;
     QTreeWidget* model_ = nullptr;
+    ThroughputChart* chart_ = nullptr;
+    BlockMapView* blockMap_ = nullptr;
     QLabel* cache_ = nullptr;
-    QLineSeries* throughput_ = nullptr;
-    QValueAxis* axisX_ = nullptr;
-    QValueAxis* axisY_ = nullptr;
     QTimer* timer_ = nullptr;
-    qint64 startMs_ = 0;
+    QElapsedTimer clock_;
+    bool haveCacheDevices_ = false;
     quint64 kvBytes_ = 0;
     quint64 weightsBytes_ = 0;
+    QString lastState_;
+    qint64 lastContextUsed_ = 0;
+    double lastSampleSeconds_ = 0;
 };
 
 } // namespace folio::ui

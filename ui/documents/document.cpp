@@ -7,7 +7,8 @@ constexpr int kImageTokens = 256; // typical MoonViT cost of a chart at ~450 px
 constexpr int kMinTextChars = 16;
 } // namespace
 
-int Document::estimatedTokens() const {
+int Document::estimatedTokens(double latinCharsPerToken) const {
+    const double ratio = latinCharsPerToken > 0.1 ? latinCharsPerToken : 4.0;
     if (kind == Kind::Image)
         return kImageTokens;
     qint64 tokens = 0;
@@ -19,7 +20,7 @@ int Document::estimatedTokens() const {
             else
                 ++latin;
         }
-        tokens += latin / 4 + wide + 4; // + the "[page N]" marker
+        tokens += qint64(latin / ratio) + wide + 4; // + the "[page N]" marker
         if (text.trimmed().size() < kMinTextChars)
             tokens += kImageTokens;
     }

@@ -1,12 +1,16 @@
 #pragma once
 // One document the user opened: a PDF (pages with text) or an image (a chart screenshot).
 
+#include <QImage>
 #include <QMetaType>
 #include <QSize>
 #include <QString>
 #include <QStringList>
 
 namespace folio::ui {
+
+inline constexpr int kThumbnailSize = 96;
+inline constexpr int kPreviewSize = 480;
 
 struct Document {
     enum class Kind { Pdf, Image };
@@ -21,10 +25,13 @@ struct Document {
     QStringList pageTexts; // text layer per page (empty for images and scanned pages)
     QSize imageSize;       // images only
     qint64 fileBytes = 0;
+    QImage thumbnail; // the first page or the image, at most kThumbnailSize
+    QImage preview;   // images: at most kPreviewSize, for the Documents pane
 
     // Rough prompt cost until the model's tokenizer is loaded: ~4 characters per token for
     // Latin text, one token per CJK character, and a fixed cost per image/scanned page.
-    int estimatedTokens() const;
+    // `latinCharsPerToken`: measured on the loaded model once it has answered.
+    int estimatedTokens(double latinCharsPerToken = 4.0) const;
     // Pages whose text layer is (nearly) empty: candidates for rendering as images.
     int pagesWithoutText() const;
 };

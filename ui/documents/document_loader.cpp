@@ -30,7 +30,12 @@ QString pdfErrorText(QPdfDocument::Error e) {
     return QStringLiteral("unknown PDF error");
 }
 
-Document loadPdf(Document doc) {
+QImage thumbnailOf(const QImage& image) {
+    return image.scaled(QSize(kThumbnailSize, kThumbnailSize), Qt::KeepAspectRatio,
+                        Qt::SmoothTransformation);
+}
+
+Document loadPdf(Document doc, const std::function<void(int, int)>& progress) {
     QPdfDocument pdf;
     QPdfDocument::Error err = pdf.load(doc.path);
     if (err != QPdfDocument::Error::None) {
@@ -43,8 +48,19 @@ Document loadPdf(Document doc) {
     if (!title.isEmpty())
         doc.title = title;
     doc.pageTexts.reserve(doc.pageCount);
-    for (int i = 0; i < doc.pageCount; ++i)
+    for (int i = 0; i < doc.pageCount; ++i) {
         doc.pageTexts.append(pdf.getAllText(i).text());
+        if (progress)
+            progress(i + 1, doc.pageCount);
+    }
+    if (doc.pageCount > 0) {
+        const QSizeF points = pdf.pagePointSize(0);
+        if (points.width() > 0 && points.height() > 0) {
+            const QSize size =
+                points.scaled(QSizeF(kThumbnailSize, kThumbnailSize), Qt::KeepAspectRatio).toSize();
+            doc.thumbnail = pdf.render(0, size);
+        }
+    }
     doc.state = Document::State::Ready;
     return doc;
 }
@@ -75,6 +91,11 @@ Document loadImage(Document doc) {
         return doc;
     }
     doc.imageSize = image.size();
+    doc.thumbnail = thumbnailOf(image);
+    doc.preview = image.width() > kPreviewSize || image.height() > kPreviewSize
+                      ? image.scaled(QSize(kPreviewSize, kPreviewSize), Qt::KeepAspectRatio,
+                                     Qt::SmoothTransformation)
+                      : image;
     doc.pageCount = 1;
     doc.state = Document::State::Ready;
     return doc;
@@ -90,7 +111,7 @@ bool isSupportedDocument(const QString& path) {
     return kSuffixes.contains(suffix);
 }
 
-Document loadDocument(const QString& path) {
+Document loadDocument(const QString& path, const std::function<void(int, int)>& progress) {
     Document doc;
     QFileInfo info(path);
     doc.path = info.absoluteFilePath();
@@ -104,11 +125,21 @@ Document loadDocument(const QString& path) {
         return doc;
     }
     doc.fileBytes = info.size();
-    return doc.kind == Document::Kind::Pdf ? loadPdf(doc) : loadImage(doc);
+    if (doc.fileBytes == 0) {
+        doc.state = Document::State::Failed;
+        doc.error = QStringLiteral("%1: the file is empty (0 bytes)").arg(info.fileName());
+        return doc;
+    }
+    return doc.kind == Document::Kind::Pdf ? loadPdf(doc, progress) : loadImage(doc);
 }
 
 QFuture<Document> loadDocumentAsync(const QString& path) {
-    return QtConcurrent::run([path] { return loadDocument(path); });
+    return QtConcurrent::run([path](QPromise<Document>& promise) {
+        promise.addResult(loadDocument(path, [&promise](int done, int total) {
+            promise.setProgressRange(0, total);
+            promise.setProgressValue(done);
+        }));
+    });
 }
 
 } // namespace folio::ui

@@ -7,6 +7,8 @@
 #include <QFuture>
 #include <QString>
 
+#include <functional>
+
 namespace folio::ui {
 
 // Images above this many pixels are refused before decoding (a 64 MP limit).
@@ -14,8 +16,11 @@ inline constexpr qint64 kMaxImagePixels = 64ll * 1000 * 1000;
 
 // Runs in a worker thread; never throws; a bad file gives a Document with State::Failed and
 // a message naming the file and the problem.
-Document loadDocument(const QString& path);
+// `progress(done, total)` is called after each page's text (PDFs).
+Document loadDocument(const QString& path,
+                      const std::function<void(int done, int total)>& progress = nullptr);
 
+// In the thread pool; the future reports progress in pages (progressValue / progressMaximum).
 QFuture<Document> loadDocumentAsync(const QString& path);
 
 bool isSupportedDocument(const QString& path);

@@ -6,16 +6,22 @@
 #include <QDropEvent>
 #include <QFileInfo>
 #include <QFutureWatcher>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
 #include <QLocale>
+#include <QMenu>
 #include <QMimeData>
 #include <QPdfDocument>
+#include <QPdfPageNavigator>
 #include <QPdfView>
 #include <QPushButton>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QThread>
+#include <QToolButton>
 #include <QVBoxLayout>
+#include <QtConcurrent>
 
 namespace folio::ui {
 
@@ -27,13 +33,23 @@ DocumentsPane::DocumentsPane(QWidget* parent) : QWidget(parent) {
     auto* openButton = new QPushButton(tr("Open document…"), this);
     openButton->setObjectName(QStringLiteral("openDocumentButton"));
     connect(openButton, &QPushButton::clicked, this, &DocumentsPane::openRequested);
-    layout->addWidget(openButton);
+    recent_ = new QToolButton(this);
+    recent_->setObjectName(QStringLiteral("recentDocumentsButton"));
+    recent_->setText(tr("Recent"));
+    recent_->setPopupMode(QToolButton::InstantPopup);
+    recent_->setMenu(new QMenu(recent_));
+    recent_->setEnabled(false);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(openButton, 1);
+    buttons->addWidget(recent_);
+    layout->addLayout(buttons);
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
     list_ = new QListWidget(splitter);
     list_->setObjectName(QStringLiteral("documentList"));
     list_->setWordWrap(true);
     list_->setAlternatingRowColors(true);
+    list_->setIconSize(QSize(kThumbnailSize / 2, kThumbnailSize / 2));
     connect(list_, &QListWidget::currentRowChanged, this, &DocumentsPane::showPreview);
 
     preview_ = new QStackedWidget(splitter);
@@ -74,11 +90,20 @@ void DocumentsPane::openFiles(const QStringList& paths) {
         placeholder.title = QFileInfo(path).fileName();
         const int index = documents_.size();
         documents_.append(placeholder);
+        progress_.append(0);
         list_->addItem(QString());
         refreshItem(index);
         if (pending_++ == 0)
             Q_EMIT busyChanged(true);
         auto* watcher = new QFutureWatcher<Document>(this);
+        connect(watcher, &QFutureWatcher<Document>::progressValueChanged, this,
+                [this, watcher, index](int done) {
+                    progress_[index] = done;
+                    if (documents_[index].state == Document::State::Loading) {
+                        documents_[index].pageCount = watcher->progressMaximum();
+                        refreshItem(index);
+                    }
+                });
         connect(watcher, &QFutureWatcher<Document>::finished, this, [this, watcher, index] {
             onLoaded(index, watcher->result());
             watcher->deleteLater();
@@ -98,19 +123,96 @@ void DocumentsPane::onLoaded(int index, const Document& doc) {
         Q_EMIT documentLoaded(doc);
     if (list_->currentRow() == index)
         showPreview(index);
-
-    int pages = 0, tokens = 0;
-    for (const Document& d : documents_) {
-        if (d.state == Document::State::Ready) {
-            pages += d.pageCount;
-            tokens += d.estimatedTokens();
-        }
-    }
-    summary_->setText(
-        (documents_.size() == 1 ? tr("1 document") : tr("%1 documents").arg(documents_.size())) +
-        tr(" · %1 pages · ~%2 tokens").arg(pages).arg(QLocale().toString(tokens)));
+    refreshSummary();
     if (--pending_ == 0)
         Q_EMIT busyChanged(false);
+}
+
+void DocumentsPane::setRecentFiles(const QStringList& paths) {
+    QMenu* menu = recent_->menu();
+    menu->clear();
+    for (const QString& path : paths)
+        menu->addAction(QFileInfo(path).fileName(), this,
+                        [this, path] { Q_EMIT recentChosen(path); })
+            ->setToolTip(path);
+    recent_->setEnabled(!paths.isEmpty());
+}
+
+void DocumentsPane::refreshSummary() {
+    int pages = 0;
+    for (const Document& d : documents_)
+        if (d.state == Document::State::Ready)
+            pages += d.pageCount;
+    const qint64 tokens = estimatedTokens();
+    QString text =
+        (documents_.size() == 1 ? tr("1 document") : tr("%1 documents").arg(documents_.size())) +
+        tr(" · %1 pages · ~%2 tokens").arg(pages).arg(QLocale().toString(tokens));
+    if (contextLimit_ > 0) {
+        // Leave room for the question and the answer.
+        const bool fits = tokens + 1024 <= contextLimit_;
+        text += fits ? tr("\nfits in the %1-token context").arg(QLocale().toString(contextLimit_))
+                     : tr("\ntoo long for the %1-token context: answers will miss pages")
+                           .arg(QLocale().toString(contextLimit_));
+        summary_->setStyleSheet(fits ? QString() : QStringLiteral("color: #a33"));
+    }
+    summary_->setText(text);
+}
+
+qint64 DocumentsPane::estimatedTokens() const {
+    qint64 tokens = 0;
+    for (const Document& d : documents_)
+        if (d.state == Document::State::Ready)
+            tokens += d.estimatedTokens(charsPerToken_ > 0 ? charsPerToken_ : 4.0);
+    return tokens;
+}
+
+void DocumentsPane::setCharsPerToken(double ratio) {
+    if (qAbs(ratio - charsPerToken_) < 0.01)
+        return;
+    charsPerToken_ = ratio;
+    for (int i = 0; i < documents_.size(); ++i)
+        refreshItem(i);
+    if (!documents_.isEmpty())
+        refreshSummary();
+}
+
+void DocumentsPane::setContextLimit(qint64 tokens) {
+    contextLimit_ = tokens;
+    if (!documents_.isEmpty())
+        refreshSummary();
+}
+
+int DocumentsPane::currentRow() const {
+    return list_->currentRow();
+}
+
+bool DocumentsPane::showPage(int page) {
+    auto hasPage = [&](int row) {
+        const Document& d = documents_[row];
+        return d.state == Document::State::Ready && d.kind == Document::Kind::Pdf && page >= 1 &&
+               page <= d.pageCount;
+    };
+    int row = list_->currentRow();
+    if (row < 0 || !hasPage(row)) {
+        row = -1;
+        for (int i = 0; i < documents_.size() && row < 0; ++i)
+            if (hasPage(i))
+                row = i;
+    }
+    if (row < 0)
+        return false;
+    pendingPage_ = page; // applied once the preview shows this document
+    if (list_->currentRow() != row)
+        list_->setCurrentRow(row);
+    else
+        showPreview(row);
+    return true;
+}
+
+int DocumentsPane::previewPage() const {
+    if (preview_->currentWidget() != pdfView_)
+        return 0;
+    return pdfView_->pageNavigator()->currentPage() + 1;
 }
 
 void DocumentsPane::refreshItem(int row) {
@@ -118,7 +220,8 @@ void DocumentsPane::refreshItem(int row) {
     QString detail;
     switch (d.state) {
     case Document::State::Loading:
-        detail = tr("loading…");
+        detail = d.pageCount > 0 ? tr("reading page %1 of %2…").arg(progress_[row]).arg(d.pageCount)
+                                 : tr("loading…");
         break;
     case Document::State::Failed:
         detail = d.error;
@@ -128,10 +231,12 @@ void DocumentsPane::refreshItem(int row) {
             detail = tr("image %1×%2 · ~%3 tokens")
                          .arg(d.imageSize.width())
                          .arg(d.imageSize.height())
-                         .arg(d.estimatedTokens());
+                         .arg(d.estimatedTokens(charsPerToken_ > 0 ? charsPerToken_ : 4.0));
         else
             detail = (d.pageCount == 1 ? tr("1 page") : tr("%1 pages").arg(d.pageCount)) +
-                     tr(" · ~%1 tokens").arg(QLocale().toString(d.estimatedTokens())) +
+                     tr(" · ~%1 tokens")
+                         .arg(QLocale().toString(
+                             d.estimatedTokens(charsPerToken_ > 0 ? charsPerToken_ : 4.0))) +
                      (d.pagesWithoutText() ? tr(" · %1 without text").arg(d.pagesWithoutText())
                                            : QString());
         break;
@@ -140,6 +245,8 @@ void DocumentsPane::refreshItem(int row) {
     item->setText(d.title + QLatin1Char('\n') + detail);
     item->setToolTip(d.path);
     item->setForeground(d.state == Document::State::Failed ? QBrush(Qt::darkRed) : QBrush());
+    if (!d.thumbnail.isNull())
+        item->setIcon(QIcon(QPixmap::fromImage(d.thumbnail)));
 }
 
 void DocumentsPane::showPreview(int row) {
@@ -155,16 +262,58 @@ void DocumentsPane::showPreview(int row) {
         return;
     }
     if (d.kind == Document::Kind::Image) {
-        QPixmap pixmap(d.path);
-        imageLabel_->setPixmap(
-            pixmap.scaled(QSize(480, 480), Qt::KeepAspectRatio, Qt::SmoothTransformation));
+        imageLabel_->setPixmap(QPixmap::fromImage(d.preview)); // scaled by the loader
         preview_->setCurrentWidget(imageLabel_);
     } else {
-        // The preview has its own QPdfDocument (GUI thread); the text was read by the loader.
-        pdfDocument_->close();
-        pdfDocument_->load(d.path);
-        preview_->setCurrentWidget(pdfView_);
+        // The preview has its own QPdfDocument, opened in the thread pool.
+        if (shownPdf_ == d.path) {
+            preview_->setCurrentWidget(pdfView_);
+            jumpToPendingPage();
+        } else if (requestedPdf_ != d.path) {
+            loadPdfPreview(d.path);
+        }
     }
+}
+
+void DocumentsPane::jumpToPendingPage() {
+    if (pendingPage_ <= 0)
+        return;
+    pdfView_->pageNavigator()->jump(pendingPage_ - 1, QPointF(), pdfView_->zoomFactor());
+    pendingPage_ = 0;
+}
+
+void DocumentsPane::loadPdfPreview(const QString& path) {
+    requestedPdf_ = path;
+    emptyLabel_->setText(tr("Opening %1…").arg(QFileInfo(path).fileName()));
+    preview_->setCurrentWidget(emptyLabel_);
+    auto* watcher = new QFutureWatcher<QPdfDocument*>(this);
+    connect(watcher, &QFutureWatcher<QPdfDocument*>::finished, this, [this, watcher, path] {
+        QPdfDocument* doc = watcher->result();
+        watcher->deleteLater();
+        if (path != requestedPdf_) { // another document was chosen meanwhile
+            delete doc;
+            return;
+        }
+        requestedPdf_.clear();
+        doc->setParent(this);
+        QPdfDocument* old = pdfDocument_;
+        pdfDocument_ = doc;
+        pdfView_->setDocument(doc);
+        delete old;
+        shownPdf_ = path;
+        const int row = list_->currentRow();
+        if (row >= 0 && row < documents_.size() && documents_[row].path == path) {
+            preview_->setCurrentWidget(pdfView_);
+            jumpToPendingPage();
+        }
+    });
+    QThread* gui = thread();
+    watcher->setFuture(QtConcurrent::run([path, gui] {
+        auto* doc = new QPdfDocument;
+        doc->load(path);
+        doc->moveToThread(gui);
+        return doc;
+    }));
 }
 
 void DocumentsPane::dragEnterEvent(QDragEnterEvent* event) {
@@ -177,7 +326,8 @@ void DocumentsPane::dropEvent(QDropEvent* event) {
     for (const QUrl& url : event->mimeData()->urls())
         if (url.isLocalFile())
             paths << url.toLocalFile();
-    openFiles(paths);
+    if (!paths.isEmpty())
+        Q_EMIT filesDropped(paths); // the window opens them (and remembers them as recent)
     event->acceptProposedAction();
 }
 

@@ -28,6 +28,7 @@ void registerEngineTypes() {
     qRegisterMetaType<ModelFactsQ>();
     qRegisterMetaType<RequestStatsQ>();
     qRegisterMetaType<EngineStatsQ>();
+    qRegisterMetaType<LoadOptions>();
 }
 
 // Inference runs a few nice levels below the GUI so painting and input stay smooth.
@@ -45,11 +46,10 @@ void EngineWorker::startStatsTimer(int intervalMs) {
     statsTimer_->start(intervalMs);
 }
 
-void EngineWorker::loadModel(const QString& path, int threads, qint64 context) {
-    ModelSpec spec;
-    spec.gguf = path.toStdString();
-    spec.threads = threads;
-    spec.context = context;
+void EngineWorker::loadModel(const LoadOptions& options) {
+    const ModelSpec spec = toModelSpec(options);
+    hasVision_ = !options.mmproj.isEmpty();
+    speculation_ = options.speculation;
     // The callback runs on the engine's thread: signals emitted there are queued to receivers.
     engine_->load(
         spec,
@@ -77,8 +77,13 @@ void EngineWorker::loadModel(const QString& path, int threads, qint64 context) {
 void EngineWorker::submit(qint64 requestId, const QList<ChatTurn>& turns,
                           const GenerationSettings& s) {
     Request r;
-    for (const ChatTurn& t : turns)
-        r.messages.push_back({t.role.toStdString(), t.content.toStdString(), {}, {}});
+    for (const ChatTurn& t : turns) {
+        Message m{t.role.toStdString(), t.content.toStdString(), {}, {}};
+        if (hasVision_)
+            for (const QString& image : t.images)
+                m.images.push_back(ImageInput{image.toStdString(), 0, 0, {}});
+        r.messages.push_back(std::move(m));
+    }
     r.sampling.temperature = static_cast<float>(s.temperature);
     r.sampling.top_k = s.topK;
     r.sampling.top_p = static_cast<float>(s.topP);
@@ -86,7 +91,8 @@ void EngineWorker::submit(qint64 requestId, const QList<ChatTurn>& turns,
     r.sampling.repetition_penalty = static_cast<float>(s.repetitionPenalty);
     r.sampling.seed = s.seed;
     r.max_tokens = s.maxTokens;
-    r.speculation = s.promptLookup ? SpeculationMode::PromptLookup : SpeculationMode::Off;
+    r.speculation =
+        s.promptLookup && speculation_ ? SpeculationMode::PromptLookup : SpeculationMode::Off;
     r.callbacks.on_prefill_progress = [this, requestId](int64_t done, int64_t total, double eta) {
         Q_EMIT progress(requestId, done, total, eta);
     };
@@ -125,21 +131,7 @@ void EngineWorker::cancelAll() {
 }
 
 void EngineWorker::publishStats() {
-    const EngineStats s = engine_->stats();
-    EngineStatsQ out;
-    out.modelLoaded = s.model_loaded;
-    out.state = q(s.state);
-    out.contextUsed = s.context_used;
-    out.contextLimit = s.context_limit;
-    out.weightsBytes = s.weights_bytes;
-    out.kvBytes = s.kv_bytes;
-    out.lastPrefillTps = s.last_prefill_tps;
-    out.lastDecodeTps = s.last_decode_tps;
-    out.windowDecodeTps = s.window_decode_tps;
-    out.lastTtftMs = s.last_ttft_ms;
-    out.specAcceptance = s.spec_acceptance;
-    out.prefixHitTokens = s.prefix_hit_tokens;
-    Q_EMIT statsUpdated(out);
+    Q_EMIT statsUpdated(toEngineStatsQ(engine_->stats()));
 }
 
 } // namespace folio::ui

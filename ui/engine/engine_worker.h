@@ -3,6 +3,9 @@
 // talks to the GUI only through queued signals and slots; the GUI thread never waits on it.
 // Engine callbacks (which run on the engine's scheduler thread) are turned into signals.
 
+#include "engine/engine_stats_q.h"
+#include "engine/generation_settings.h"
+#include "engine/load_options.h"
 #include "folio/engine.h"
 
 #include <QHash>
@@ -21,17 +24,7 @@ namespace folio::ui {
 struct ChatTurn {
     QString role; // system | user | assistant
     QString content;
-};
-
-struct GenerationSettings {
-    double temperature = 0.7;
-    int topK = 40;
-    double topP = 0.95;
-    double minP = 0.05;
-    double repetitionPenalty = 1.0;
-    int maxTokens = 512;
-    quint64 seed = 0;
-    bool promptLookup = true;
+    QStringList images; // image files attached to a user turn (used with a vision projector)
 };
 
 struct ModelFactsQ {
@@ -47,16 +40,6 @@ struct RequestStatsQ {
     QString stopReason, text;
 };
 
-struct EngineStatsQ {
-    bool modelLoaded = false;
-    QString state;
-    qint64 contextUsed = 0, contextLimit = 0;
-    quint64 weightsBytes = 0, kvBytes = 0;
-    double lastPrefillTps = 0, lastDecodeTps = 0, windowDecodeTps = 0, lastTtftMs = 0,
-           specAcceptance = 0;
-    qint64 prefixHitTokens = 0;
-};
-
 class EngineWorker : public QObject {
     Q_OBJECT
 public:
@@ -64,12 +47,13 @@ public:
     ~EngineWorker() override;
 
 public Q_SLOTS:
-    void loadModel(const QString& path, int threads, qint64 context);
+    void loadModel(const folio::ui::LoadOptions& options);
     // Submits a conversation; `requestId` is chosen by the caller and names the signals below.
     void submit(qint64 requestId, const QList<folio::ui::ChatTurn>& turns,
                 const folio::ui::GenerationSettings& settings);
     void cancel(qint64 requestId);
     void cancelAll();
+    // Polls Engine::stats() (thread-safe and cheap) every `intervalMs`.
     void startStatsTimer(int intervalMs);
 
 Q_SIGNALS:
@@ -87,6 +71,8 @@ private:
 
     std::unique_ptr<Engine> engine_;
     SessionId session_ = 0;
+    bool hasVision_ = false;
+    bool speculation_ = true;
     QHash<qint64, RequestId> requests_; // caller id -> engine id (touched on this thread only)
     QTimer* statsTimer_ = nullptr;
 };
@@ -97,7 +83,5 @@ void registerEngineTypes();
 } // namespace folio::ui
 
 Q_DECLARE_METATYPE(folio::ui::ChatTurn)
-Q_DECLARE_METATYPE(folio::ui::GenerationSettings)
 Q_DECLARE_METATYPE(folio::ui::ModelFactsQ)
 Q_DECLARE_METATYPE(folio::ui::RequestStatsQ)
-Q_DECLARE_METATYPE(folio::ui::EngineStatsQ)

@@ -1,31 +1,85 @@
 #include "export/transcript_export.h"
 
-#include <QFileInfo>
-#include <QSaveFile>
+#include "chat/chat_json.h"
+#include "chat/citations.h"
+
+#include <QJsonArray>
+#include <QTextDocument>
+#include <QUrl>
 
 namespace folio::ui {
+
+namespace {
+
+// The body of a message as HTML: answers are Markdown, the rest is plain text.
+QString messageHtml(const ChatMessage& m, const QString& citationUrl) {
+    if (m.role != ChatMessage::Role::Assistant)
+        return QStringLiteral("<p>%1</p>")
+            .arg(m.text.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
+    QTextDocument doc;
+    doc.setMarkdown(linkCitations(m.text, citationUrl));
+    QString html = doc.toHtml();
+    const qsizetype begin = html.indexOf(QStringLiteral("<body"));
+    const qsizetype open = html.indexOf(QLatin1Char('>'), begin);
+    const qsizetype end = html.lastIndexOf(QStringLiteral("</body>"));
+    if (begin < 0 || open < 0 || end < open)
+        return html;
+    return html.mid(open + 1, end - open - 1);
+}
+
+} // namespace
 
 QString transcriptToMarkdown(const QString& title, const QList<ChatMessage>& messages) {
     QString md = QStringLiteral("# %1\n\n").arg(title);
     for (const ChatMessage& m : messages) {
         md += QStringLiteral("## %1 (%2)\n\n%3\n\n")
                   .arg(roleName(m.role), m.time.toString(Qt::ISODate), m.text);
+        const QString stats = statsLine(m.stats);
+        if (!stats.isEmpty())
+            md += QStringLiteral("*%1*\n\n").arg(stats);
     }
     return md;
 }
 
-QString writeTextFileAtomic(const QString& path, const QString& text) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Text))
-        return QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), file.errorString());
-    const QByteArray bytes = text.toUtf8();
-    if (file.write(bytes) != bytes.size()) {
-        file.cancelWriting();
-        return QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), file.errorString());
+QString transcriptToMarkdown(const ChatSession& chat, const ExportContext& context) {
+    QString md = transcriptToMarkdown(context.title, chat.messages);
+    if (context.documents.isEmpty())
+        return md;
+    const qsizetype afterTitle = md.indexOf(QStringLiteral("\n\n")) + 2;
+    return md.insert(
+        afterTitle,
+        QStringLiteral("*Documents: %1*\n\n").arg(context.documents.join(QStringLiteral(", "))));
+}
+
+QString transcriptToHtml(const ChatSession& chat, const ExportContext& context) {
+    const QString citationUrl =
+        context.documentPath.isEmpty()
+            ? QStringLiteral("#page-%1")
+            : QUrl::fromLocalFile(context.documentPath).toString() + QStringLiteral("#page=%1");
+    QString html = QStringLiteral("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+                                  "<title>%1</title></head><body>\n<h1>%1</h1>\n")
+                       .arg(context.title.toHtmlEscaped());
+    if (!context.documents.isEmpty())
+        html += QStringLiteral("<p><i>Documents: %1</i></p>\n")
+                    .arg(context.documents.join(QStringLiteral(", ")).toHtmlEscaped());
+    for (const ChatMessage& m : chat.messages) {
+        html += QStringLiteral("<h2>%1 <small>%2</small></h2>\n")
+                    .arg(roleName(m.role), m.time.toString(Qt::ISODate));
+        html += messageHtml(m, citationUrl) + QLatin1Char('\n');
+        const QString stats = statsLine(m.stats);
+        if (!stats.isEmpty())
+            html += QStringLiteral("<p><small>%1</small></p>\n").arg(stats.toHtmlEscaped());
     }
-    if (!file.commit())
-        return QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), file.errorString());
-    return {};
+    html += QStringLiteral("</body></html>\n");
+    return html;
+}
+
+QJsonObject transcriptToJson(const ChatSession& chat, const ExportContext& context) {
+    QJsonObject o = chatToJson(chat);
+    o.insert(QStringLiteral("export_title"), context.title);
+    o.insert(QStringLiteral("documents"), QJsonArray::fromStringList(context.documents));
+    o.insert(QStringLiteral("model"), context.model);
+    return o;
 }
 
 } // namespace folio::ui

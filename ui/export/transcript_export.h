@@ -1,17 +1,31 @@
 #pragma once
-// Writes a chat transcript to disk. Writes are atomic (QSaveFile: temp file, fsync, rename), so
-// a failed export never destroys an earlier file.
+// A chat as Markdown, HTML and JSON text. Citations keep their page references: "[p. 12]" stays
+// in the text and, in HTML, links to the cited page of the source PDF ("report.pdf#page=12").
 
 #include "chat/chat_message.h"
+#include "chat/chat_session.h"
+#include "export/atomic_write.h"
 
+#include <QJsonObject>
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 namespace folio::ui {
 
-QString transcriptToMarkdown(const QString& title, const QList<ChatMessage>& messages);
+// What an export says about where the chat came from.
+struct ExportContext {
+    QString title;
+    QString documentPath;  // the PDF citations refer to ("" : none)
+    QStringList documents; // titles of the documents in context
+    QString model;         // model name
+};
 
-// Returns an empty string on success, else a message for the user.
-QString writeTextFileAtomic(const QString& path, const QString& text);
+QString transcriptToMarkdown(const QString& title, const QList<ChatMessage>& messages);
+// With the export's context: the documents the answers cite, under the title.
+QString transcriptToMarkdown(const ChatSession& chat, const ExportContext& context);
+QString transcriptToHtml(const ChatSession& chat, const ExportContext& context);
+// The full conversation (chatToJson) with the export's context.
+QJsonObject transcriptToJson(const ChatSession& chat, const ExportContext& context);
 
 } // namespace folio::ui

@@ -1,0 +1,123 @@
+#include "chat/chat_json.h"
+
+#include <QJsonArray>
+
+namespace folio::ui {
+
+namespace {
+
+QJsonObject statsToJson(const MessageStats& st) {
+    return {{QStringLiteral("prompt_tokens"), st.promptTokens},
+            {QStringLiteral("reused_tokens"), st.reusedTokens},
+            {QStringLiteral("generated_tokens"), st.generatedTokens},
+            {QStringLiteral("ttft_ms"), st.ttftMs},
+            {QStringLiteral("prefill_tps"), st.prefillTps},
+            {QStringLiteral("decode_tps"), st.decodeTps},
+            {QStringLiteral("stop_reason"), st.stopReason}};
+}
+
+MessageStats statsFromJson(const QJsonObject& o) {
+    MessageStats st;
+    st.promptTokens = o.value(QStringLiteral("prompt_tokens")).toInteger();
+    st.reusedTokens = o.value(QStringLiteral("reused_tokens")).toInteger();
+    st.generatedTokens = o.value(QStringLiteral("generated_tokens")).toInteger();
+    st.ttftMs = o.value(QStringLiteral("ttft_ms")).toDouble();
+    st.prefillTps = o.value(QStringLiteral("prefill_tps")).toDouble();
+    st.decodeTps = o.value(QStringLiteral("decode_tps")).toDouble();
+    st.stopReason = o.value(QStringLiteral("stop_reason")).toString();
+    return st;
+}
+
+} // namespace
+
+QJsonObject settingsToJson(const GenerationSettings& s) {
+    return {{QStringLiteral("temperature"), s.temperature},
+            {QStringLiteral("top_k"), s.topK},
+            {QStringLiteral("top_p"), s.topP},
+            {QStringLiteral("min_p"), s.minP},
+            {QStringLiteral("repetition_penalty"), s.repetitionPenalty},
+            {QStringLiteral("max_tokens"), s.maxTokens},
+            {QStringLiteral("seed"), QString::number(s.seed)},
+            {QStringLiteral("prompt_lookup"), s.promptLookup}};
+}
+
+GenerationSettings settingsFromJson(const QJsonObject& o) {
+    GenerationSettings s;
+    s.temperature = o.value(QStringLiteral("temperature")).toDouble(s.temperature);
+    s.topK = o.value(QStringLiteral("top_k")).toInt(s.topK);
+    s.topP = o.value(QStringLiteral("top_p")).toDouble(s.topP);
+    s.minP = o.value(QStringLiteral("min_p")).toDouble(s.minP);
+    s.repetitionPenalty =
+        o.value(QStringLiteral("repetition_penalty")).toDouble(s.repetitionPenalty);
+    s.maxTokens = o.value(QStringLiteral("max_tokens")).toInt(s.maxTokens);
+    s.seed = o.value(QStringLiteral("seed")).toString().toULongLong();
+    s.promptLookup = o.value(QStringLiteral("prompt_lookup")).toBool(s.promptLookup);
+    return s;
+}
+
+QJsonObject chatToJson(const ChatSession& chat) {
+    QJsonArray messages;
+    for (const ChatMessage& m : chat.messages) {
+        QJsonObject o{{QStringLiteral("role"), roleKey(m.role)},
+                      {QStringLiteral("text"), m.text},
+                      {QStringLiteral("time"), m.time.toString(Qt::ISODateWithMs)}};
+        if (!m.attachments.isEmpty())
+            o.insert(QStringLiteral("attachments"), QJsonArray::fromStringList(m.attachments));
+        if (!m.stats.stopReason.isEmpty())
+            o.insert(QStringLiteral("stats"), statsToJson(m.stats));
+        messages.append(o);
+    }
+    return {{QStringLiteral("format"), QStringLiteral("folio-chat")},
+            {QStringLiteral("version"), kChatFormatVersion},
+            {QStringLiteral("id"), chat.id},
+            {QStringLiteral("title"), chat.title},
+            {QStringLiteral("system_prompt"), chat.systemPrompt},
+            {QStringLiteral("settings"), settingsToJson(chat.settings)},
+            {QStringLiteral("created"), chat.created.toString(Qt::ISODateWithMs)},
+            {QStringLiteral("updated"), chat.updated.toString(Qt::ISODateWithMs)},
+            {QStringLiteral("messages"), messages}};
+}
+
+bool chatFromJson(const QJsonObject& json, ChatSession& chat, QString* error) {
+    auto fail = [error](const QString& message) {
+        if (error)
+            *error = message;
+        return false;
+    };
+    if (json.value(QStringLiteral("format")).toString() != QLatin1String("folio-chat"))
+        return fail(QStringLiteral("not a Folio chat"));
+    const int version = json.value(QStringLiteral("version")).toInt(-1);
+    if (version < 1 || version > kChatFormatVersion)
+        return fail(QStringLiteral("chat format version %1 is not supported (this Folio reads "
+                                   "up to %2)")
+                        .arg(version)
+                        .arg(kChatFormatVersion));
+    ChatSession c;
+    c.id = json.value(QStringLiteral("id")).toString();
+    if (c.id.isEmpty())
+        return fail(QStringLiteral("chat without an id"));
+    c.title = json.value(QStringLiteral("title")).toString();
+    c.systemPrompt = json.value(QStringLiteral("system_prompt")).toString();
+    c.settings = settingsFromJson(json.value(QStringLiteral("settings")).toObject());
+    c.created =
+        QDateTime::fromString(json.value(QStringLiteral("created")).toString(), Qt::ISODateWithMs);
+    c.updated =
+        QDateTime::fromString(json.value(QStringLiteral("updated")).toString(), Qt::ISODateWithMs);
+    for (const QJsonValue& v : json.value(QStringLiteral("messages")).toArray()) {
+        const QJsonObject o = v.toObject();
+        ChatMessage m;
+        if (!roleFromKey(o.value(QStringLiteral("role")).toString(), m.role))
+            return fail(QStringLiteral("message with an unknown role"));
+        m.text = o.value(QStringLiteral("text")).toString();
+        m.time =
+            QDateTime::fromString(o.value(QStringLiteral("time")).toString(), Qt::ISODateWithMs);
+        for (const QJsonValue& a : o.value(QStringLiteral("attachments")).toArray())
+            m.attachments << a.toString();
+        m.stats = statsFromJson(o.value(QStringLiteral("stats")).toObject());
+        c.messages.append(m);
+    }
+    chat = std::move(c);
+    return true;
+}
+
+} // namespace folio::ui

@@ -1,0 +1,28 @@
+#pragma once
+// One chat: its messages, its own system prompt and sampling settings.
+
+#include "chat/chat_message.h"
+#include "engine/generation_settings.h"
+
+#include <QDateTime>
+#include <QList>
+#include <QString>
+
+namespace folio::ui {
+
+struct ChatSession {
+    QString id; // stable, also the file name in the chat store
+    QString title;
+    QString systemPrompt;
+    GenerationSettings settings;
+    QList<ChatMessage> messages;
+    QDateTime created;
+    QDateTime updated;
+
+    // A new empty chat with a fresh id and the default system prompt.
+    static ChatSession create();
+    // The title shown in the chat list: the explicit title, else the first question.
+    QString displayTitle() const;
+};
+
+} // namespace folio::ui

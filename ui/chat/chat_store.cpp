@@ -1,0 +1,93 @@
+#include "chat/chat_store.h"
+
+#include "chat/chat_json.h"
+#include "export/atomic_write.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QPointer>
+#include <QStandardPaths>
+
+#include <algorithm>
+
+namespace folio::ui {
+
+ChatStore::ChatStore(QString dir) : dir_(std::move(dir)) {
+    writer_.setMaxThreadCount(1);
+}
+
+ChatStore::~ChatStore() {
+    writer_.waitForDone();
+}
+
+void ChatStore::saveAsync(const ChatSession& chat, QObject* context,
+                          std::function<void(const QString& error)> done) {
+    const QByteArray bytes = QJsonDocument(chatToJson(chat)).toJson();
+    const QString path = pathFor(chat.id);
+    const QString dir = dir_;
+    QPointer<QObject> guard(context);
+    writer_.start([bytes, path, dir, guard, done = std::move(done)] {
+        const QString error = QDir().mkpath(dir) ? writeFileAtomic(path, bytes)
+                                                 : QStringLiteral("cannot create %1").arg(dir);
+        if (guard)
+            QMetaObject::invokeMethod(
+                guard, [done, error] { done(error); }, Qt::QueuedConnection);
+    });
+}
+
+void ChatStore::waitForSaves() {
+    writer_.waitForDone();
+}
+
+QString ChatStore::defaultDir() {
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+           QStringLiteral("/chats");
+}
+
+QString ChatStore::pathFor(const QString& id) const {
+    return dir_ + QLatin1Char('/') + id + QStringLiteral(".json");
+}
+
+QList<ChatSession> ChatStore::loadAll(QStringList* errors) const {
+    QList<ChatSession> chats;
+    const QDir dir(dir_);
+    for (const QString& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files)) {
+        QFile file(dir.filePath(name));
+        QString error;
+        ChatSession chat;
+        if (!file.open(QIODevice::ReadOnly)) {
+            error = file.errorString();
+        } else {
+            QJsonParseError parse;
+            const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parse);
+            if (parse.error != QJsonParseError::NoError)
+                error = parse.errorString();
+            else
+                chatFromJson(doc.object(), chat, &error);
+        }
+        if (error.isEmpty())
+            chats.append(chat);
+        else if (errors)
+            errors->append(QStringLiteral("%1: %2").arg(name, error));
+    }
+    std::stable_sort(chats.begin(), chats.end(), [](const ChatSession& a, const ChatSession& b) {
+        return a.updated > b.updated;
+    });
+    return chats;
+}
+
+QString ChatStore::save(const ChatSession& chat) const {
+    if (!QDir().mkpath(dir_))
+        return QStringLiteral("cannot create %1").arg(dir_);
+    return writeFileAtomic(pathFor(chat.id), QJsonDocument(chatToJson(chat)).toJson());
+}
+
+bool ChatStore::remove(const QString& id) const {
+    if (writer_.activeThreadCount() == 0 && !QFile::exists(pathFor(id)))
+        return false;      // nothing written, nothing queued
+    writer_.waitForDone(); // a queued save must not bring the file back
+    return QFile::remove(pathFor(id));
+}
+
+} // namespace folio::ui

@@ -1,0 +1,24 @@
+#pragma once
+// The request for the next answer of a chat: its system prompt with the ready documents (pages
+// marked), the conversation's questions and answers, the open charts with the question being
+// asked, and the oldest turns left out when the context would overflow.
+
+#include "chat/chat_session.h"
+#include "documents/document.h"
+#include "engine/engine_worker.h"
+
+#include <QList>
+
+namespace folio::ui {
+
+struct PromptPlan {
+    QList<ChatTurn> turns;
+    int droppedTurns = 0;
+    qint64 characters = 0; // of every turn, to measure characters per token afterwards
+};
+
+// `contextLimit` <= 0: not known yet (nothing is dropped).
+PromptPlan planPrompt(const ChatSession& chat, const QList<Document>& documents,
+                      qint64 contextLimit, double charsPerToken);
+
+} // namespace folio::ui

@@ -1,0 +1,53 @@
+#pragma once
+// The transcript of one chat: user questions as plain text, answers as Markdown (tables, lists,
+// code) with "[p. N]" citations as links, per-message stats and action links (copy, edit and
+// resend, regenerate). While an answer streams only the last message is laid out again, at most
+// every 100 ms, so a token costs the GUI thread next to nothing however long the chat is.
+
+#include "chat/chat_message.h"
+
+#include <QList>
+#include <QTextBrowser>
+
+class QTimer;
+
+namespace folio::ui {
+
+class TranscriptView : public QTextBrowser {
+    Q_OBJECT
+public:
+    enum class Action { Copy, Edit, Regenerate };
+
+    explicit TranscriptView(QWidget* parent = nullptr);
+
+    // Lays out every message. `generating`: the last message is an answer in progress.
+    void showMessages(const QList<ChatMessage>& messages, bool generating);
+    // `messages` is what was shown plus one message at the end: lays out only the previous last
+    // message (its links change) and the new one.
+    void appendLast(const QList<ChatMessage>& messages, bool generating);
+    // The last message changed (streaming): laid out again within 100 ms.
+    void updateLast(const ChatMessage& last);
+    // The answer in progress is complete: its final text, stats and links are laid out now.
+    void finishLast(const ChatMessage& last);
+    // Pending streaming updates are applied now (tests, screenshots).
+    void flush();
+
+Q_SIGNALS:
+    void citationActivated(int page);
+    void actionActivated(folio::ui::TranscriptView::Action action, int messageIndex);
+
+private:
+    void insertMessage(QTextCursor& cursor, const ChatMessage& m, int index, bool isLast);
+    void insertAnswer(QTextCursor& cursor, const QString& markdown);
+    void renderLast();
+    void onAnchor(const QUrl& url);
+    void scrollToEnd();
+
+    QTimer* throttle_ = nullptr;
+    ChatMessage last_;
+    int lastIndex_ = -1;
+    int lastStart_ = 0; // document position where the last message begins
+    bool generating_ = false;
+};
+
+} // namespace folio::ui

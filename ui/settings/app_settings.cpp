@@ -1,0 +1,89 @@
+#include "settings/app_settings.h"
+
+#include <QSettings>
+#include <QStandardPaths>
+
+namespace folio::ui {
+
+namespace {
+constexpr int kMaxRecentModels = 8;
+} // namespace
+
+QString AppSettings::defaultOffloadDir() {
+    return QStandardPaths::writableLocation(QStandardPaths::CacheLocation) +
+           QStringLiteral("/kv-offload");
+}
+
+QStringList AppSettings::kvTypes() {
+    return {QStringLiteral("f32"), QStringLiteral("f16"), QStringLiteral("bf16"),
+            QStringLiteral("q8_0")};
+}
+
+AppSettings AppSettings::load() {
+    QSettings q;
+    q.beginGroup(QStringLiteral("engine"));
+    AppSettings s;
+    s.modelPath = q.value(QStringLiteral("model")).toString();
+    s.mmprojPath = q.value(QStringLiteral("mmproj")).toString();
+    s.recentModels = q.value(QStringLiteral("recentModels")).toStringList();
+    s.recentMmproj = q.value(QStringLiteral("recentMmproj")).toStringList();
+    s.threads = q.value(QStringLiteral("threads"), 0).toInt();
+    s.context = q.value(QStringLiteral("context"), 0).toLongLong();
+    s.ramBudgetMiB = q.value(QStringLiteral("ramBudgetMiB"), 0).toLongLong();
+    s.offloadEnabled = q.value(QStringLiteral("offloadEnabled"), false).toBool();
+    s.offloadDir = q.value(QStringLiteral("offloadDir"), defaultOffloadDir()).toString();
+    s.kvType = q.value(QStringLiteral("kvType"), QStringLiteral("f32")).toString();
+    if (!kvTypes().contains(s.kvType))
+        s.kvType = QStringLiteral("f32");
+    s.speculation = q.value(QStringLiteral("speculation"), true).toBool();
+    return s;
+}
+
+void AppSettings::save() const {
+    QSettings q;
+    q.beginGroup(QStringLiteral("engine"));
+    q.setValue(QStringLiteral("model"), modelPath);
+    q.setValue(QStringLiteral("mmproj"), mmprojPath);
+    q.setValue(QStringLiteral("recentModels"), recentModels);
+    q.setValue(QStringLiteral("recentMmproj"), recentMmproj);
+    q.setValue(QStringLiteral("threads"), threads);
+    q.setValue(QStringLiteral("context"), context);
+    q.setValue(QStringLiteral("ramBudgetMiB"), ramBudgetMiB);
+    q.setValue(QStringLiteral("offloadEnabled"), offloadEnabled);
+    q.setValue(QStringLiteral("offloadDir"), offloadDir);
+    q.setValue(QStringLiteral("kvType"), kvType);
+    q.setValue(QStringLiteral("speculation"), speculation);
+}
+
+void AppSettings::rememberModel(const QString& path) {
+    modelPath = path;
+    recentModels.removeAll(path);
+    recentModels.prepend(path);
+    while (recentModels.size() > kMaxRecentModels)
+        recentModels.removeLast();
+}
+
+void AppSettings::rememberMmproj(const QString& path) {
+    mmprojPath = path;
+    if (path.isEmpty())
+        return;
+    recentMmproj.removeAll(path);
+    recentMmproj.prepend(path);
+    while (recentMmproj.size() > kMaxRecentModels)
+        recentMmproj.removeLast();
+}
+
+LoadOptions AppSettings::loadOptions() const {
+    LoadOptions o;
+    o.model = modelPath;
+    o.mmproj = mmprojPath;
+    o.threads = threads;
+    o.context = context;
+    o.kvType = kvType;
+    o.ramBudget = ramBudgetMiB > 0 ? ramBudgetMiB * 1024 * 1024 : -1;
+    o.offloadDir = offloadEnabled ? offloadDir : QString();
+    o.speculation = speculation;
+    return o;
+}
+
+} // namespace folio::ui

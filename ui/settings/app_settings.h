@@ -1,0 +1,38 @@
+#pragma once
+// The application settings (QSettings, group "engine"): model and vision projector (with a list
+// of recent models), threads, context length, the KV cache's RAM budget, offload folder and
+// storage type, and speculation. They become the LoadOptions of the next model load.
+
+#include "engine/load_options.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace folio::ui {
+
+struct AppSettings {
+    QString modelPath;
+    QString mmprojPath;
+    QStringList recentModels; // most recent first
+    QStringList recentMmproj;
+    int threads = 0;         // 0: all cores
+    qint64 context = 0;      // 0: the model's limit (at most 32768)
+    qint64 ramBudgetMiB = 0; // 0: unlimited
+    QString offloadDir;      // empty: no disk tier
+    bool offloadEnabled = false;
+    QString kvType = QStringLiteral("f32");
+    bool speculation = true;
+
+    static AppSettings load();
+    void save() const;
+    // Puts `path` first in recentModels (at most 8) and makes it the model.
+    void rememberModel(const QString& path);
+    // Puts `path` first in recentMmproj and makes it the vision projector ("" : none).
+    void rememberMmproj(const QString& path);
+    LoadOptions loadOptions() const;
+
+    static QString defaultOffloadDir();
+    static QStringList kvTypes(); // "f32", "f16", "bf16", "q8_0"
+};
+
+} // namespace folio::ui
