@@ -6,6 +6,8 @@ set -euo pipefail
 PACKAGES=(
     # toolchain
     build-essential cmake ninja-build pkg-config ccache git file dpkg-dev
+    # fuzzing (scripts/fuzz.sh): clang with libFuzzer and its OpenMP runtime
+    clang libomp-dev
     # engine
     libeigen3-dev libstb-dev libsqlite3-dev
     # Qt 6.4: Widgets, Gui, Concurrent, Network, Test (qt6-base-dev), Pdf + PdfWidgets, Charts, Svg

@@ -26,13 +26,6 @@ inline void store_n(float* p, __m256 v, int64_t n) {
         _mm256_maskstore_ps(p, tail_mask(n), v);
 }
 
-inline float hsum(__m256 v) {
-    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-    s = _mm_add_ss(s, _mm_movehdup_ps(s));
-    return _mm_cvtss_f32(s);
-}
-
 inline double hsum_pd(__m256d v) {
     __m128d s = _mm_add_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
     s = _mm_add_sd(s, _mm_unpackhi_pd(s, s));
