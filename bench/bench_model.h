@@ -20,7 +20,8 @@ struct BenchModelOptions {
     int reps = 3;
     bool measure_bandwidth = true;
     // Context depths (e.g. 4096, 32768): for each N, prefill N random tokens (in micro-batches
-    // of `ubatch`) and time it ("pp N"), then decode n_gen tokens after them ("tg n_gen @ dN").
+    // of `ubatch`) and time it ("pp N", once), then decode n_gen tokens after them ("tg n_gen @
+    // dN", reps times after a warm-up run, rewinding to depth N in between).
     std::vector<int64_t> depths;
     int ubatch = 512;
     CacheOptions cache; // storage types, RAM budget, disk tier of the KV cache

@@ -35,6 +35,11 @@ struct KvView {
                           scratch.data() + r * row_floats);
         return scratch.data();
     }
+    // Where row t's bytes are (in the storage type).
+    const uint8_t* row_ptr(int64_t t) const {
+        return raw[static_cast<size_t>(t / block_tokens)] +
+               static_cast<size_t>(t % block_tokens) * row_bytes;
+    }
     // The first n floats of row t.
     void read_row(int64_t t, float* dst, int64_t n) const {
         const uint8_t* src = raw[static_cast<size_t>(t / block_tokens)] +

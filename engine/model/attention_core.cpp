@@ -75,12 +75,31 @@ void attend_mqa_causal(const MqaBlock& b, std::vector<float>& scores, std::vecto
     }
 }
 
+namespace {
+
+// Copies the selected rows (d floats each) to gather[n][d], prefetching a few rows ahead: the
+// rows are scattered over the whole cache, so without it every row waits for memory in turn.
+void gather_rows(const SelectedAttention& a, const int32_t* keys, int64_t n, float* gather) {
+    constexpr int64_t kAhead = 6;
+    const int64_t d = a.dqk;
+    const int64_t bytes = d * static_cast<int64_t>(sizeof(float));
+    for (int64_t j = 0; j < n; ++j) {
+        if (j + kAhead < n) {
+            const char* p = reinterpret_cast<const char*>(a.kv->row_ptr(keys[j + kAhead]));
+            for (int64_t off = 0; off < bytes; off += 64)
+                __builtin_prefetch(p + off);
+        }
+        a.kv->read_row(keys[j], gather + j * d, d);
+    }
+}
+
+} // namespace
+
 void attend_selected(const SelectedAttention& a, std::vector<float>& gather,
                      std::vector<float>& scores) {
     const int64_t n = a.n_keys, d = a.dqk;
     gather.resize(static_cast<size_t>(n * d));
-    for (int64_t j = 0; j < n; ++j)
-        a.kv->read_row(a.keys[j], gather.data() + j * d, d);
+    gather_rows(a, a.keys, n, gather.data());
     scores.resize(static_cast<size_t>(a.n_heads * n));
     ConstMap Q(a.q, a.n_heads, d, Eigen::OuterStride<>(a.q_stride));
     ConstMap G(gather.data(), n, d, Eigen::OuterStride<>(d));
@@ -92,6 +111,54 @@ void attend_selected(const SelectedAttention& a, std::vector<float>& gather,
     ConstMap Vg(gather.data(), n, a.dv, Eigen::OuterStride<>(d));
     MutMap O(a.out, a.n_heads, a.dv, Eigen::OuterStride<>(a.out_stride));
     O.noalias() = S * Vg;
+}
+
+void attend_selected_split(const SelectedAttention& a, int parts) {
+    const int64_t H = a.n_heads, d = a.dqk, dv = a.dv, n = a.n_keys;
+    parts = static_cast<int>(std::clamp<int64_t>(parts, 1, std::max<int64_t>(1, n)));
+    // Per part and head: the scaled score maximum, the softmax sum, the normalized output.
+    std::vector<float> maxima(static_cast<size_t>(parts * H)), sums(maxima.size()),
+        outs(static_cast<size_t>(parts * H * dv));
+#pragma omp parallel for num_threads(parts) schedule(static, 1) if (parts > 1)
+    for (int p = 0; p < parts; ++p) {
+        thread_local std::vector<float> gather, scores;
+        const int64_t j0 = n * p / parts, j1 = n * (p + 1) / parts, m = j1 - j0;
+        gather.resize(static_cast<size_t>(m * d));
+        gather_rows(a, a.keys + j0, m, gather.data());
+        scores.resize(static_cast<size_t>(H * m));
+        ConstMap Q(a.q, H, d, Eigen::OuterStride<>(a.q_stride));
+        ConstMap G(gather.data(), m, d, Eigen::OuterStride<>(d));
+        MutMap S(scores.data(), H, m, Eigen::OuterStride<>(m));
+        S.noalias() = Q * G.transpose();
+        for (int64_t h = 0; h < H; ++h) {
+            float* row = scores.data() + h * m;
+            const int64_t arg = std::max_element(row, row + m) - row;
+            maxima[p * H + h] = row[arg] * a.scale;
+            softmax_row(row, m, a.scale);
+            sums[p * H + h] = 1.0f / row[arg]; // softmax of the maximum = exp(0) / sum
+        }
+        ConstMap Vg(gather.data(), m, dv, Eigen::OuterStride<>(d));
+        MutMap O(outs.data() + p * H * dv, H, dv, Eigen::OuterStride<>(dv));
+        O.noalias() = S * Vg;
+    }
+    for (int64_t h = 0; h < H; ++h) {
+        float M = -std::numeric_limits<float>::infinity();
+        for (int p = 0; p < parts; ++p)
+            M = std::max(M, maxima[p * H + h]);
+        std::vector<float> wts(static_cast<size_t>(parts));
+        float total = 0.0f;
+        for (int p = 0; p < parts; ++p) {
+            wts[p] = sums[p * H + h] * std::exp(maxima[p * H + h] - M);
+            total += wts[p];
+        }
+        float* o = a.out + h * a.out_stride;
+        for (int64_t i = 0; i < dv; ++i) {
+            float v = 0.0f;
+            for (int p = 0; p < parts; ++p)
+                v += wts[p] * outs[(p * H + h) * dv + i];
+            o[i] = v / total;
+        }
+    }
 }
 
 } // namespace folio

@@ -72,4 +72,10 @@ struct SelectedAttention {
 void attend_selected(const SelectedAttention& a, std::vector<float>& gather,
                      std::vector<float>& scores);
 
+// The same attention for one query over many keys (decode): the keys are split into `parts`
+// ranges handled on `parts` OpenMP threads (gather, scores, softmax and values of each range),
+// and the partial results merged with their softmax maxima and sums. Equal to attend_selected up
+// to float rounding.
+void attend_selected_split(const SelectedAttention& a, int parts);
+
 } // namespace folio

@@ -38,10 +38,10 @@ struct TopKScratch {
 };
 
 // Positions of the k largest of n scores (min(k, n) of them), in ascending order, written to
-// out. Order: higher score first, ties go to the lower position (-0.0 equals +0.0; NaNs order
-// by their bits). O(n): a threshold from a strided sample, one scan that keeps the scores at or
-// above it, and a radix select (11/11/10 bits) among those; every score when the guess keeps
-// fewer than k.
+// out. Order: higher score first, ties go to the lower position (-0.0 equals +0.0; a NaN ranks
+// below every number, where the reference's order is unspecified). O(n): a threshold from a strided
+// sample, one scan that keeps the scores at or above it, and a radix select (11/11/10 bits) among
+// those; every score when the guess keeps fewer than k.
 void select_top_k(const float* scores, int64_t n, int64_t k, TopKScratch& work, int32_t* out);
 
 // The plain reference of the same rule: nth_element over (score, position) pairs + one scan.

@@ -6,6 +6,7 @@
 
 #include "kernels/index_score.h"
 #include "kernels/kernel_table.h"
+#include "model/attention_core.h"
 #include "model/decoder_model.h"
 #include "model/dsa_indexer.h"
 #include "model/goldens.h"
@@ -283,6 +284,48 @@ private slots:
             }
         }
         qInfo("%d top-k cases equal", cases);
+    }
+
+    void splitSparseAttentionMatchesSingle() {
+        // Decode over top_k selected rows split across threads == the single-pass attention.
+        const int64_t n_rows = 9000, H = 8, d = 96, dv = 64, n = 2048;
+        const auto rows = random_normal(static_cast<size_t>(n_rows * d), 51);
+        const auto q = random_normal(static_cast<size_t>(H * d), 52);
+        std::vector<int32_t> keys(static_cast<size_t>(n));
+        for (int64_t j = 0; j < n; ++j)
+            keys[j] = static_cast<int32_t>((j * 4391) % n_rows);
+        std::sort(keys.begin(), keys.end());
+        std::vector<float> single(static_cast<size_t>(H * dv)), split(single.size());
+        SelectedAttention a;
+        a.q = q.data();
+        a.q_stride = d;
+        a.n_heads = H;
+        a.dqk = d;
+        KvView view; // the rows as f32 cache blocks of 64
+        view.n_rows = n_rows;
+        view.row_floats = d;
+        view.row_bytes = sizeof(float) * d;
+        for (int64_t b = 0; b < view.n_blocks(); ++b)
+            view.raw.push_back(reinterpret_cast<const uint8_t*>(rows.data() + b * 64 * d));
+        a.kv = &view;
+        a.dv = dv;
+        a.keys = keys.data();
+        a.n_keys = n;
+        a.scale = 0.3f;
+        a.out_stride = dv;
+        std::vector<float> gather, scores;
+        a.out = single.data();
+        attend_selected(a, gather, scores);
+        for (int parts : {1, 2, 3}) {
+            a.out = split.data();
+            attend_selected_split(a, parts);
+            double err = 0, mag = 0;
+            for (size_t i = 0; i < single.size(); ++i) {
+                err = std::max(err, double(std::fabs(split[i] - single[i])));
+                mag = std::max(mag, double(std::fabs(single[i])));
+            }
+            QVERIFY2(err <= 1e-5 * mag, qPrintable(QString::number(err)));
+        }
     }
 
     void indexTypesOnGoldens_data() {
