@@ -61,22 +61,25 @@ void for_each_head_block(const KernelContext& ctx, int64_t H, int64_t T, double 
 // selected latent rows are shared by the heads, MODEL_SPEC §5.3).
 void attend_sparse(DecoderScratch& s, int64_t H, int64_t row, int64_t kr, float scale,
                    const KvView& cache_rows, int64_t t0, int64_t T, const KernelContext& ctx) {
-    // Decode: one query over top_k keys scattered over the whole cache; the gather waits on
-    // memory, so split the keys across the threads.
-    if (T - t0 == 1 && ctx.n_threads > 1 && s.sel_offset[T] - s.sel_offset[t0] >= kSplitKeys) {
+    auto query = [&](int64_t t) {
         SelectedAttention a;
-        a.q = s.qabs.data() + t0 * H * row;
+        a.q = s.qabs.data() + t * H * row;
         a.q_stride = row;
         a.n_heads = H;
         a.dqk = row;
         a.kv = &cache_rows;
         a.dv = kr;
-        a.keys = s.selected.data() + s.sel_offset[t0];
-        a.n_keys = s.sel_offset[t0 + 1] - s.sel_offset[t0];
+        a.keys = s.selected.data() + s.sel_offset[t];
+        a.n_keys = s.sel_offset[t + 1] - s.sel_offset[t];
         a.scale = scale;
-        a.out = s.obar.data() + t0 * H * kr;
+        a.out = s.obar.data() + t * H * kr;
         a.out_stride = kr;
-        attend_selected_split(a, ctx.n_threads);
+        return a;
+    };
+    // Decode: one query over top_k keys scattered over the whole cache; the gather waits on
+    // memory, so split the keys across the threads.
+    if (T - t0 == 1 && ctx.n_threads > 1 && s.sel_offset[T] - s.sel_offset[t0] >= kSplitKeys) {
+        attend_selected_split(query(t0), ctx.n_threads);
         return;
     }
     const int threads = static_cast<int>(std::min<int64_t>(std::max(1, ctx.n_threads), T - t0));
@@ -85,21 +88,8 @@ void attend_sparse(DecoderScratch& s, int64_t H, int64_t row, int64_t kr, float 
         omp_set_num_threads(1);
         std::vector<float> gather, scores;
 #pragma omp for schedule(dynamic, 1)
-        for (int64_t t = t0; t < T; ++t) {
-            SelectedAttention a;
-            a.q = s.qabs.data() + t * H * row;
-            a.q_stride = row;
-            a.n_heads = H;
-            a.dqk = row;
-            a.kv = &cache_rows;
-            a.dv = kr;
-            a.keys = s.selected.data() + s.sel_offset[t];
-            a.n_keys = s.sel_offset[t + 1] - s.sel_offset[t];
-            a.scale = scale;
-            a.out = s.obar.data() + t * H * kr;
-            a.out_stride = kr;
-            attend_selected(a, gather, scores);
-        }
+        for (int64_t t = t0; t < T; ++t)
+            attend_selected(query(t), gather, scores);
     }
 }
 

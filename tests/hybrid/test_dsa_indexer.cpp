@@ -51,31 +51,6 @@ std::vector<float> stored_value(KvType type, const float* row, int64_t dim) {
     return out;
 }
 
-std::vector<float> evaluate(const DecoderModel& m, const std::vector<int32_t>& tokens, bool seq,
-                            KvType index_type) {
-    DecoderState state =
-        make_decoder_state(m.config, static_cast<int64_t>(tokens.size()), index_type);
-    DecoderScratch s;
-    EvalOptions opt;
-    opt.kernels.n_threads = 2;
-    const int64_t V = m.config.n_vocab, n = static_cast<int64_t>(tokens.size());
-    std::vector<float> all;
-    if (!seq) {
-        opt.all_logits = true;
-        if (!decoder_eval(m, state, s, tokens.data(), n, opt, all))
-            return {};
-        return all;
-    }
-    all.resize(static_cast<size_t>(n * V));
-    std::vector<float> step;
-    for (int64_t i = 0; i < n; ++i) {
-        if (!decoder_eval(m, state, s, tokens.data() + i, 1, opt, step))
-            return {};
-        std::copy(step.begin(), step.end(), all.begin() + i * V);
-    }
-    return all;
-}
-
 } // namespace
 
 class TestDsaIndexer : public QObject {
@@ -346,8 +321,9 @@ private slots:
         QVERIFY(m);
         for (const auto& s : g.sequences) {
             for (bool seq : {false, true}) {
-                const auto c =
-                    test::compareLogits(evaluate(*m, s.tokens, seq, t), s.logits, g.n_vocab);
+                const auto c = test::compareLogits(
+                    test::evaluateAll(*m, s.tokens, seq, MlaForm::Auto, 2, nullptr, t), s.logits,
+                    g.n_vocab);
                 qInfo("ds32-f32 index %s %s %s: max |diff| %.3g, mean row max %.3g, argmax %d/%d",
                       kv_type_name(t), qPrintable(s.name), seq ? "seq" : "batch", c.maxAbsDiff,
                       c.meanRowMax, c.argmaxAgree, c.rows);

@@ -89,9 +89,10 @@ std::unique_ptr<DecoderModel> loadDecoder(const QString& path) {
 }
 
 std::vector<float> evaluateAll(const DecoderModel& m, const std::vector<int32_t>& tokens, bool seq,
-                               MlaForm form, int threads, std::shared_ptr<BlockPool> pool) {
-    DecoderState state =
-        make_decoder_state(m.config, static_cast<int64_t>(tokens.size()), std::move(pool));
+                               MlaForm form, int threads, std::shared_ptr<BlockPool> pool,
+                               KvType index_type) {
+    DecoderState state = make_decoder_state(m.config, static_cast<int64_t>(tokens.size()),
+                                            std::move(pool), index_type);
     DecoderScratch s;
     EvalOptions opt;
     opt.kernels.n_threads = threads;

@@ -49,10 +49,12 @@ std::unique_ptr<DecoderModel> loadDecoder(const QString& path);
 
 // All-position logits of `tokens` from an empty state, as one batch or one token at a time
 // (`seq`); empty on an evaluation error.
-// `pool`: where the MLA rows go (null: a private unlimited f32 pool).
+// `pool`: where the MLA rows go (null: a private unlimited f32 pool); `index_type`: storage of
+// the DSA index keys.
 std::vector<float> evaluateAll(const DecoderModel& m, const std::vector<int32_t>& tokens, bool seq,
                                MlaForm form = MlaForm::Auto, int threads = 2,
-                               std::shared_ptr<BlockPool> pool = nullptr);
+                               std::shared_ptr<BlockPool> pool = nullptr,
+                               KvType index_type = KvType::F32);
 
 // Greedy continuation as the goldens were made (README §2): the prompt as one batch, then
 // n_generate single-token steps taking the argmax. Empty on an evaluation error.
