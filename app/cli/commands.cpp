@@ -17,6 +17,7 @@ int cmd_info(std::vector<std::string> args);
 int cmd_logits(std::vector<std::string> args);
 int cmd_make_model(std::vector<std::string> args);
 int cmd_quantize(std::vector<std::string> args);
+int cmd_serve(std::vector<std::string> args);
 int cmd_sysinfo(std::vector<std::string> args);
 int cmd_tokenize(std::vector<std::string> args);
 
@@ -76,6 +77,11 @@ const std::array kCommands = {
             "quantize IN.gguf OUT.gguf --recipe q8_0|q4_k|mxfp4-moe|RECIPE_FILE [-t N]   "
             "per-module quantization (recipe file: 'pattern = type' lines)",
             cmd_quantize},
+    Command{"serve",
+            "serve -m F.gguf [--host 127.0.0.1] [--port 8080] [--mmproj P.gguf] [-t N] [-c CTX] "
+            "[--api-key K] [--alias NAME] [--max-body 32M] [CACHE FLAGS]   OpenAI-compatible HTTP "
+            "server",
+            cmd_serve},
     Command{"sysinfo", "sysinfo                      CPU, SIMD kernels and memory of this machine",
             cmd_sysinfo},
     Command{"tokenize",
