@@ -16,10 +16,15 @@ double ms_between(Clock::time_point a, Clock::time_point b) {
     return std::chrono::duration<double, std::milli>(b - a).count();
 }
 
-// Failures where nothing reached the server's application: safe to try again.
-bool transient(httplib::Error e) {
-    return e == httplib::Error::Connection || e == httplib::Error::ConnectionTimeout ||
-           e == httplib::Error::SSLConnection;
+// Failures before any byte of an answer where the server's application most likely never saw
+// the request: safe to try again. A read or write error counts only when it came quickly (a
+// refused or reset connection), not after a read timeout.
+bool transient(httplib::Error e, double elapsed_s, const RemoteOptions& o) {
+    if (e == httplib::Error::Connection || e == httplib::Error::ConnectionTimeout ||
+        e == httplib::Error::SSLConnection)
+        return true;
+    return (e == httplib::Error::Read || e == httplib::Error::Write) &&
+           elapsed_s < std::max(0.5, o.connect_timeout_s);
 }
 
 bool transient_status(int status) {
@@ -204,7 +209,9 @@ void run_remote_call(const RemoteOptions& o, const Endpoint& ep, Request r, Call
         };
         httplib::Response res;
         httplib::Error err = httplib::Error::Success;
+        const auto started = Clock::now();
         const bool ok = client.send(req, res, err);
+        const double elapsed_s = std::chrono::duration<double>(Clock::now() - started).count();
         {
             std::lock_guard lk(ctl.m);
             ctl.client = nullptr;
@@ -214,7 +221,7 @@ void run_remote_call(const RemoteOptions& o, const Endpoint& ep, Request r, Call
             return;
         }
         const bool can_retry = attempt < o.max_retries;
-        if (!ok && !at.got_response && transient(err) && can_retry) {
+        if (!ok && !at.got_response && transient(err, elapsed_s, o) && can_retry) {
             if (!backoff(ctl, o, attempt)) {
                 finish(r, an, "cancelled", nullptr);
                 return;
