@@ -8,6 +8,7 @@ namespace folio::cli {
 int cmd_bench(std::vector<std::string> args);
 int cmd_bench_cache(std::vector<std::string> args);
 int cmd_bench_kernels(std::vector<std::string> args);
+int cmd_bench_remote(std::vector<std::string> args);
 int cmd_bench_serve(std::vector<std::string> args);
 int cmd_bench_tokenizer(std::vector<std::string> args);
 int cmd_bench_vision(std::vector<std::string> args);
@@ -38,6 +39,10 @@ const std::array kCommands = {
     Command{"bench-kernels",
             "bench-kernels [-t N] [--rows R] [--cols C]   matvec GB/s vs memory bandwidth, GFLOP/s",
             cmd_bench_kernels},
+    Command{"bench-remote",
+            "bench-remote --remote URL --model NAME [--api-key K] [--clients 8] [--requests 20] "
+            "[-n 8]   load test of an OpenAI-compatible server: latency percentiles",
+            cmd_bench_remote},
     Command{"bench-serve",
             "bench-serve -m F.gguf [-t 2] [--bg-prefill 16384] [-n 128]   scheduler latency and "
             "speculation",
