@@ -7,6 +7,7 @@
 #include "folio/engine.h"
 #include "folio/engine_backend.h"
 #include "folio/remote_backend.h"
+#include "model/vision/image_io.h"
 #include "remote/request_bodies.h"
 #include "remote/server_process.h"
 #include "remote/sse_parser.h"
@@ -277,6 +278,45 @@ private slots:
         QCOMPARE(local.status().kind, std::string("embedded"));
         QCOMPARE(remote.status().kind, std::string("remote"));
         QCOMPARE(remote.status().last.generated_tokens, int64_t(16));
+    }
+
+    void imagesTravelAsDataUrls() {
+        // Kimi-VL pair: an image file (sent as a PNG data URL) and raw RGB pixels (sent as a BMP
+        // data URL) give the same greedy tokens remotely as in the embedded engine.
+        FOLIO_REQUIRE_CONFORMANCE(dir);
+        const QString text = dir + QStringLiteral("/models/ds2-vl-text-f32.gguf");
+        const QString mmproj = dir + QStringLiteral("/models/kimivl-mmproj-f32.gguf");
+        const std::string chart = (dir + QStringLiteral("/models/chart.png")).toStdString();
+        folio::test::ServerProcess vl;
+        QString err;
+        QVERIFY2(vl.start(text, {QStringLiteral("--mmproj"), mmproj}, &err), qPrintable(err));
+        Engine engine;
+        ModelSpec ms;
+        ms.gguf = text.toStdString();
+        ms.mmproj = mmproj.toStdString();
+        ms.threads = 1;
+        QVERIFY(engine.load_sync(ms));
+        EngineChatBackend local(engine);
+        RemoteBackend remote(remoteOptions(vl.url(), ""));
+
+        auto pixels = vision::load_image_file(chart);
+        QVERIFY(pixels);
+        ImageInput from_file, from_pixels;
+        from_file.path = chart;
+        from_pixels.width = pixels->width;
+        from_pixels.height = pixels->height;
+        from_pixels.rgb = pixels->rgb;
+        for (const ImageInput& img : {from_file, from_pixels}) {
+            Request r = greedy(12);
+            r.messages = {{"user", "What does this chart show?", {img}, {}}};
+            Outcome a = run(local, r);
+            Outcome b = run(remote, r);
+            QVERIFY2(a.error.empty(), a.error.c_str());
+            QVERIFY2(b.error.empty(), b.error.c_str());
+            QCOMPARE(a.ids.size(), size_t(12));
+            QCOMPARE(b.ids, a.ids);
+            QVERIFY(b.stats.prompt_tokens > 20); // the image's tokens are in the prompt
+        }
     }
 
     void cancelStopsTheStreamAndTheServerRequest() {

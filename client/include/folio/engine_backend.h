@@ -17,7 +17,7 @@ public:
 
     RequestId submit(Request request) override;
     void cancel(RequestId id) override;
-    void cancel_all() override;
+    void cancel_all() override; // Engine::cancel_all: every session's requests
     void wait(RequestId id) override;
     ChatBackendStatus status() const override;
 
