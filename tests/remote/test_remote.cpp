@@ -214,6 +214,49 @@ private slots:
         QVERIFY(h && h->status == 200);
     }
 
+    void nonStreamedAnswerHasUsageAndTimings() {
+        httplib::Client c(server_->url());
+        const std::string body =
+            json{{"model", "ds2-lite"}, {"messages", {{{"role", "user"}, {"content", "Hello"}}}},
+                 {"max_tokens", 5},     {"temperature", 0},
+                 {"ignore_eos", true},  {"return_token_ids", true}}
+                .dump();
+        auto r = c.Post("/v1/chat/completions", auth(), body, "application/json");
+        QVERIFY(r);
+        QCOMPARE(r->status, 200);
+        json j = json::parse(r->body);
+        QCOMPARE(j["object"].get<std::string>(), std::string("chat.completion"));
+        QCOMPARE(j["model"].get<std::string>(), std::string("ds2-lite"));
+        QCOMPARE(j["choices"][0]["message"]["role"].get<std::string>(), std::string("assistant"));
+        QCOMPARE(j["choices"][0]["finish_reason"].get<std::string>(), std::string("length"));
+        QCOMPARE(j["choices"][0]["token_ids"].size(), size_t(5));
+        QCOMPARE(j["usage"]["completion_tokens"].get<int>(), 5);
+        QCOMPARE(j["usage"]["total_tokens"].get<int>(), j["usage"]["prompt_tokens"].get<int>() + 5);
+        QVERIFY(j["timings"]["ttft_ms"].get<double>() > 0);
+        QVERIFY(j["timings"]["predicted_per_second"].get<double>() > 0);
+    }
+
+    void sharedPrefixHitsThePrefixCache() {
+        // Two requests (two sessions on the server) with the same 200-token document: the second
+        // reuses the first one's KV blocks.
+        RemoteBackend remote(remoteOptions(server_->url()));
+        std::vector<int32_t> doc;
+        for (int i = 0; i < 200; ++i)
+            doc.push_back(3 + (i * 37) % 300);
+        Request a = greedy(4);
+        a.prompt_tokens = doc;
+        a.prompt_tokens.push_back(11);
+        Request b = greedy(4);
+        b.prompt_tokens = doc;
+        b.prompt_tokens.push_back(12);
+        Outcome first = run(remote, a);
+        Outcome second = run(remote, b);
+        QVERIFY2(second.error.empty(), second.error.c_str());
+        QCOMPARE(first.stats.prompt_tokens, int64_t(201));
+        QVERIFY2(second.stats.reused_tokens >= 128,
+                 qPrintable(QString::number(second.stats.reused_tokens)));
+    }
+
     void tooLargeGets413() {
         httplib::Client c(server_->url());
         const std::string big = folio::test::chatBody(std::string(100000, 'a'));
