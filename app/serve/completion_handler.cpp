@@ -119,7 +119,7 @@ void answer_whole(ServerContext& ctx, RequestBridge& bridge, std::vector<TokenPi
 
 } // namespace
 
-void handle_completion(ServerContext& ctx, Endpoint endpoint, const httplib::Request& req,
+void handle_completion(ServerContext& ctx, Endpoint endpoint, const std::string& body,
                        httplib::Response& res) {
     ++ctx.counters.requests;
     ParsedRequest pr;
@@ -127,7 +127,7 @@ void handle_completion(ServerContext& ctx, Endpoint endpoint, const httplib::Req
     RequestLimits limits;
     limits.vision = ctx.vision;
     limits.context = ctx.facts.context_limit > 0 ? ctx.facts.context_limit : 32768;
-    if (!parse_completion_request(req.body, endpoint, limits, pr, err)) {
+    if (!parse_completion_request(body, endpoint, limits, pr, err)) {
         ++ctx.counters.requests_failed;
         set_api_error(res, 400, err.message, err.param);
         return;

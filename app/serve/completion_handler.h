@@ -13,7 +13,7 @@ struct Response;
 
 namespace folio::serve {
 
-void handle_completion(ServerContext& ctx, Endpoint endpoint, const httplib::Request& req,
+void handle_completion(ServerContext& ctx, Endpoint endpoint, const std::string& body,
                        httplib::Response& res);
 
 } // namespace folio::serve

@@ -90,12 +90,33 @@ OpenAiServer::OpenAiServer(Engine& engine, ModelFacts facts, ServeOptions option
             set_api_error(res, 500, what);
         });
 
-    s.Post("/v1/chat/completions", [&ctx](const httplib::Request& req, httplib::Response& res) {
-        handle_completion(ctx, Endpoint::Chat, req, res);
-    });
-    s.Post("/v1/completions", [&ctx](const httplib::Request& req, httplib::Response& res) {
-        handle_completion(ctx, Endpoint::Completions, req, res);
-    });
+    // Bodies are read through a content reader: JSON whatever the Content-Type (curl -d sends
+    // application/x-www-form-urlencoded, which cpp-httplib would otherwise parse as a form and cap
+    // at 8 KB); the --max-body limit (413) still applies while reading.
+    const auto post = [&ctx](Endpoint ep) {
+        return [&ctx, ep](const httplib::Request&, httplib::Response& res,
+                          const httplib::ContentReader& reader) {
+            std::string body;
+            const bool read = reader([&](const char* data, size_t n) {
+                if (body.size() + n > ctx.options.max_body_bytes)
+                    return false;
+                body.append(data, n);
+                return true;
+            });
+            if (!read || body.size() > ctx.options.max_body_bytes) {
+                // Too large (cpp-httplib's own check sets 413 too), or the client went away.
+                ++ctx.counters.requests_failed;
+                set_api_error(res, 413,
+                              "the request body is larger than " +
+                                  std::to_string(ctx.options.max_body_bytes) + " bytes");
+                return;
+            }
+            handle_completion(ctx, ep, body, res);
+        };
+    };
+    s.Post("/v1/chat/completions", httplib::Server::HandlerWithContentReader(post(Endpoint::Chat)));
+    s.Post("/v1/completions",
+           httplib::Server::HandlerWithContentReader(post(Endpoint::Completions)));
     s.Get("/v1/models",
           [&ctx](const httplib::Request&, httplib::Response& res) { models_json(ctx, res); });
     s.Get("/health", [&ctx](const httplib::Request&, httplib::Response& res) {

@@ -257,6 +257,20 @@ private slots:
                  qPrintable(QString::number(second.stats.reused_tokens)));
     }
 
+    void formContentTypeIsReadAsJson() {
+        // curl -d sends application/x-www-form-urlencoded; a 10 KB JSON body must still work.
+        std::vector<int> prompt(2500);
+        for (size_t i = 0; i < prompt.size(); ++i)
+            prompt[i] = 100 + int(i % 200);
+        const std::string body = json{{"prompt", prompt}, {"max_tokens", 1}}.dump();
+        QVERIFY(body.size() > 8192);
+        httplib::Client c(server_->url());
+        auto r = c.Post("/v1/completions", auth(), body, "application/x-www-form-urlencoded");
+        QVERIFY(r);
+        QVERIFY2(r->status == 200, r->body.c_str());
+        QCOMPARE(json::parse(r->body)["usage"]["prompt_tokens"].get<int>(), 2500);
+    }
+
     void tooLargeGets413() {
         httplib::Client c(server_->url());
         const std::string big = folio::test::chatBody(std::string(100000, 'a'));
