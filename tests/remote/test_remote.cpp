@@ -2,6 +2,7 @@
 // ds2-lite conformance model, the embedded Engine as the reference for greedy tokens, the error
 // paths (bad JSON, wrong key, too large, server killed mid-stream, nobody listening), cancel, and a
 // bounded load test that prints latency percentiles.
+#include <QProcess>
 #include <QtTest>
 
 #include "folio/engine.h"
@@ -374,6 +375,37 @@ private slots:
             QCOMPARE(b.ids, a.ids);
             QVERIFY(b.stats.prompt_tokens > 20); // the image's tokens are in the prompt
         }
+    }
+
+    void cliGenerateRemoteMatchesLocal() {
+        // folio-cli generate --remote prints the same greedy ids as the local generate.
+        auto cli = [](const QStringList& args) {
+            QProcess p;
+            p.start(folio::test::builtProgram(QStringLiteral("app/folio-cli")), args);
+            p.waitForFinished(60000);
+            return std::make_pair(p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()));
+        };
+        const QStringList common = {QStringLiteral("--tokens"), QStringLiteral("1,5,9,33,70"),
+                                    QStringLiteral("-n"),       QStringLiteral("12"),
+                                    QStringLiteral("--temp"),   QStringLiteral("0"),
+                                    QStringLiteral("--ids"),    QStringLiteral("--ignore-eos")};
+        auto local = cli(QStringList{QStringLiteral("generate"), QStringLiteral("-m"), model_,
+                                     QStringLiteral("-t"), QStringLiteral("1")} +
+                         common);
+        auto remote = cli(QStringList{QStringLiteral("generate"), QStringLiteral("--remote"),
+                                      QString::fromStdString(server_->url()),
+                                      QStringLiteral("--api-key"), QString::fromLatin1(kKey),
+                                      QStringLiteral("--model"), QStringLiteral("ds2-lite")} +
+                          common);
+        QCOMPARE(local.first, 0);
+        QCOMPARE(remote.first, 0);
+        QCOMPARE(local.second.trimmed().split(QLatin1Char(',')).size(), 12);
+        QCOMPARE(remote.second.trimmed(), local.second.trimmed());
+        auto refused =
+            cli({QStringLiteral("generate"), QStringLiteral("--remote"),
+                 QString::fromStdString(server_->url()), QStringLiteral("--model"),
+                 QStringLiteral("ds2-lite"), QStringLiteral("-p"), QStringLiteral("hi")});
+        QCOMPARE(refused.first, 1); // no key: 401
     }
 
     void cancelStopsTheStreamAndTheServerRequest() {
