@@ -8,6 +8,7 @@
 
 #include <csignal>
 #include <ctime>
+#include <sys/socket.h>
 
 namespace folio::serve {
 
@@ -39,8 +40,20 @@ void models_json(const ServerContext& ctx, httplib::Response& res) {
 
 } // namespace
 
+// cpp-httplib listens with a backlog of 5 (compiled into Debian's library): a burst of clients
+// then overflows the accept queue and the kernel drops SYNs, which costs a client a 1 s
+// retransmit. Listening again on the bound socket raises the backlog.
+class HttpServer : public httplib::Server {
+public:
+    void widen_backlog(int n) {
+        const auto fd = svr_sock_.load();
+        if (fd != INVALID_SOCKET)
+            ::listen(fd, n);
+    }
+};
+
 struct OpenAiServer::Impl {
-    httplib::Server http;
+    HttpServer http;
 };
 
 OpenAiServer::OpenAiServer(Engine& engine, ModelFacts facts, ServeOptions options, bool vision)
@@ -145,6 +158,7 @@ Expected<int> OpenAiServer::bind() {
         return make_error(ErrorCode::Io, "cannot bind " + o.host + ":" + std::to_string(o.port) +
                                              " (in use, or not an address of this machine)");
     }
+    impl_->http.widen_backlog(512);
     return port;
 }
 
