@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstdio>
 
 namespace folio::serve {
 
@@ -26,9 +27,11 @@ double number_in(const json& j, const char* name, double lo, double hi) {
     if (!j.is_number())
         bad(name, std::string("'") + name + "' must be a number");
     const double v = j.get<double>();
-    if (!std::isfinite(v) || v < lo || v > hi)
-        bad(name, std::string("'") + name + "' must be between " + std::to_string(lo) + " and " +
-                      std::to_string(hi));
+    if (!std::isfinite(v) || v < lo || v > hi) {
+        char range[64];
+        std::snprintf(range, sizeof range, "%g and %g", lo, hi);
+        bad(name, std::string("'") + name + "' must be between " + range);
+    }
     return v;
 }
 
