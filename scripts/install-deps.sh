@@ -10,6 +10,8 @@ PACKAGES=(
     clang libomp-dev
     # engine
     libeigen3-dev libstb-dev libsqlite3-dev
+    # HTTP server (folio-cli serve) and remote client: cpp-httplib (with OpenSSL), nlohmann json
+    libcpp-httplib-dev libssl-dev nlohmann-json3-dev
     # Qt 6.4: Widgets, Gui, Concurrent, Network, Test (qt6-base-dev), Pdf + PdfWidgets, Charts, Svg
     qt6-base-dev qt6-pdf-dev qt6-charts-dev qt6-svg-dev libqt6svg6 qt6-qpa-plugins
     qt6-image-formats-plugins libqt6opengl6-dev libgl-dev libvulkan-dev

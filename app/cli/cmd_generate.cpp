@@ -5,6 +5,7 @@
 #include "cli/cache_flags.h"
 #include "cli/commands.h"
 #include "cli/generate_media.h"
+#include "cli/generate_remote.h"
 #include "cli/token_list.h"
 
 #include "folio/engine.h"
@@ -15,6 +16,8 @@
 namespace folio::cli {
 
 int cmd_generate(std::vector<std::string> args) {
+    if (wants_remote(args))
+        return generate_remote(std::move(args));
     const Command& self = *find_command("generate");
     Args a(std::move(args));
     auto model_path = a.take_value("-m", "--model");

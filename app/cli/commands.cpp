@@ -8,6 +8,7 @@ namespace folio::cli {
 int cmd_bench(std::vector<std::string> args);
 int cmd_bench_cache(std::vector<std::string> args);
 int cmd_bench_kernels(std::vector<std::string> args);
+int cmd_bench_remote(std::vector<std::string> args);
 int cmd_bench_serve(std::vector<std::string> args);
 int cmd_bench_tokenizer(std::vector<std::string> args);
 int cmd_bench_vision(std::vector<std::string> args);
@@ -17,6 +18,7 @@ int cmd_info(std::vector<std::string> args);
 int cmd_logits(std::vector<std::string> args);
 int cmd_make_model(std::vector<std::string> args);
 int cmd_quantize(std::vector<std::string> args);
+int cmd_serve(std::vector<std::string> args);
 int cmd_summarize(std::vector<std::string> args);
 int cmd_sysinfo(std::vector<std::string> args);
 int cmd_tokenize(std::vector<std::string> args);
@@ -38,6 +40,10 @@ const std::array kCommands = {
     Command{"bench-kernels",
             "bench-kernels [-t N] [--rows R] [--cols C]   matvec GB/s vs memory bandwidth, GFLOP/s",
             cmd_bench_kernels},
+    Command{"bench-remote",
+            "bench-remote --remote URL --model NAME [--api-key K] [--clients 8] [--requests 20] "
+            "[-n 8]   load test of an OpenAI-compatible server: latency percentiles",
+            cmd_bench_remote},
     Command{"bench-serve",
             "bench-serve -m F.gguf [-t 2] [--bg-prefill 16384] [-n 128]   scheduler latency and "
             "speculation",
@@ -77,6 +83,11 @@ const std::array kCommands = {
             "quantize IN.gguf OUT.gguf --recipe q8_0|q4_k|mxfp4-moe|RECIPE_FILE [-t N]   "
             "per-module quantization (recipe file: 'pattern = type' lines)",
             cmd_quantize},
+    Command{"serve",
+            "serve -m F.gguf [--host 127.0.0.1] [--port 8080] [--mmproj P.gguf] [-t N] [-c CTX] "
+            "[--api-key K] [--alias NAME] [--max-body 32M] [CACHE FLAGS]   OpenAI-compatible HTTP "
+            "server",
+            cmd_serve},
     Command{"summarize", "summarize DOC.pdf [IMG*] -m F.gguf [--mmproj P] -o O.md", cmd_summarize},
     Command{"sysinfo", "sysinfo                      CPU, SIMD kernels and memory of this machine",
             cmd_sysinfo},

@@ -1,0 +1,155 @@
+#include "cli/generate_remote.h"
+
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/token_list.h"
+
+#include "folio/remote_backend.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+
+namespace folio::cli {
+
+bool wants_remote(const std::vector<std::string>& args) {
+    for (const std::string& a : args)
+        if (a == "--remote" || a.rfind("--remote=", 0) == 0)
+            return true;
+    return false;
+}
+
+int generate_remote(std::vector<std::string> args) {
+    const Command& self = *find_command("generate");
+    Args a(std::move(args));
+    auto url = a.take_value("--remote");
+    auto api_key = a.take_value("--api-key");
+    auto model = a.take_value("--model");
+    auto prompt_text = a.take_value("-p", "--prompt");
+    auto tokens_text = a.take_value("--tokens");
+    auto system = a.take_value("--system");
+    auto n = a.take_int("-n", "--n-predict");
+    auto temp = a.take_double("--temp");
+    auto seed = a.take_int("--seed");
+    auto top_k = a.take_int("--top-k");
+    auto top_p = a.take_double("--top-p");
+    auto min_p = a.take_double("--min-p");
+    auto timeout = a.take_double("--timeout");
+    auto retries = a.take_int("--retries");
+    auto ca_cert = a.take_value("--ca-cert");
+    std::vector<std::string> stops;
+    while (auto s = a.take_value("--stop"))
+        stops.push_back(*s);
+    const bool chat = a.take_switch("--chat");
+    const bool ids_only = a.take_switch("--ids");
+    const bool ignore_eos = a.take_switch("--ignore-eos");
+    const bool print_stats = a.take_switch("--stats");
+    const bool quiet = a.take_switch("--quiet");
+    const bool list = a.take_switch("--list-models");
+    auto rest = a.positionals();
+    if (!a.ok())
+        return usage_error(self, a.error());
+    if (!rest.empty())
+        return usage_error(self, "unexpected argument " + rest[0]);
+
+    RemoteOptions o;
+    o.base_url = url.value_or("");
+    if (!api_key)
+        if (const char* env = std::getenv("FOLIO_API_KEY"))
+            api_key = env;
+    o.api_key = api_key.value_or("");
+    o.model = model.value_or("");
+    o.token_ids = ids_only;
+    if (timeout)
+        o.read_timeout_s = *timeout;
+    if (retries)
+        o.max_retries = static_cast<int>(std::max<long long>(0, *retries));
+    o.ca_cert_file = ca_cert.value_or("");
+    RemoteBackend backend(o);
+    if (auto v = backend.valid(); !v)
+        return usage_error(self, v.error().message);
+    if (list) {
+        auto models = backend.list_models();
+        if (!models)
+            return fail(models.error().to_string());
+        for (const RemoteModel& m : *models)
+            std::printf("%s\n", m.id.c_str());
+        return 0;
+    }
+    if (!model)
+        return usage_error(self, "--remote needs --model NAME (see --list-models)");
+    if ((!prompt_text && !tokens_text) || (prompt_text && tokens_text))
+        return usage_error(self, "exactly one of -p / --tokens is required");
+    if (chat && !prompt_text)
+        return usage_error(self, "--chat needs -p");
+
+    Request r;
+    if (tokens_text) {
+        std::string err;
+        auto ids = parse_token_list(*tokens_text, &err);
+        if (!ids)
+            return usage_error(self, err);
+        r.prompt_tokens = *ids;
+    } else if (chat) {
+        if (system)
+            r.messages.push_back({"system", *system, {}, {}});
+        r.messages.push_back({"user", *prompt_text, {}, {}});
+    } else {
+        r.prompt_text = *prompt_text;
+    }
+    r.max_tokens = n ? static_cast<int>(*n) : 64;
+    if (r.max_tokens < 1)
+        return usage_error(self, "-n must be at least 1");
+    r.ignore_eos = ignore_eos;
+    r.stop = stops;
+    Sampling& s = r.sampling;
+    s.temperature = temp ? static_cast<float>(*temp) : 0.8f;
+    s.seed = seed ? static_cast<uint64_t>(*seed) : 0;
+    s.top_k = top_k ? static_cast<int>(*top_k) : 0;
+    s.top_p = top_p ? static_cast<float>(*top_p) : 1.0f;
+    s.min_p = min_p ? static_cast<float>(*min_p) : 0.0f;
+
+    std::mutex mu;
+    std::vector<int32_t> ids;
+    RequestStats stats;
+    std::string error;
+    r.callbacks.on_token = [&](std::string_view text, int32_t id) {
+        std::lock_guard lk(mu);
+        if (id >= 0)
+            ids.push_back(id);
+        if (!ids_only && !text.empty()) {
+            std::fwrite(text.data(), 1, text.size(), stdout);
+            std::fflush(stdout);
+        }
+    };
+    r.callbacks.on_done = [&](const RequestStats& st) {
+        std::lock_guard lk(mu);
+        stats = st;
+    };
+    r.callbacks.on_error = [&](const Error& e) {
+        std::lock_guard lk(mu);
+        error = e.to_string();
+    };
+    backend.wait(backend.submit(std::move(r)));
+    std::lock_guard lk(mu);
+    if (ids_only)
+        for (size_t i = 0; i < ids.size(); ++i)
+            std::printf("%s%d", i ? "," : "", ids[i]);
+    std::printf("\n");
+    if (!error.empty())
+        return fail(error); // after the partial answer, which stays on stdout
+    if (print_stats)
+        std::printf("stats: ttft_ms=%.2f prefill_tps=%.2f decode_tps=%.2f prompt_tokens=%lld "
+                    "reused=%lld generated=%lld stop=%s\n",
+                    stats.ttft_ms, stats.prefill_tps, stats.decode_tps,
+                    static_cast<long long>(stats.prompt_tokens),
+                    static_cast<long long>(stats.reused_tokens),
+                    static_cast<long long>(stats.generated_tokens), stats.stop_reason.c_str());
+    else if (!quiet)
+        std::fprintf(stderr, "remote: ttft %.1f ms; generated %lld tokens, %.2f t/s\n",
+                     stats.ttft_ms, static_cast<long long>(stats.generated_tokens),
+                     stats.decode_tps);
+    return 0;
+}
+
+} // namespace folio::cli
