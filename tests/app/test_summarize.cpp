@@ -1,28 +1,16 @@
 // `folio-cli summarize`: the workbench's pipeline headless (QtPdf text, prompt with page
 // markers, the engine, an atomic Markdown file), and its errors.
 #include <QFile>
-#include <QProcess>
 #include <QtTest>
 
 #include "support/test_support.h"
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString out, err;
-};
+using Run = folio::test::CliRun;
 
 Run runCli(const QStringList& args) {
-    QProcess p;
-    p.start(folio::test::builtProgram(QStringLiteral("app/folio-cli")), args);
-    Run r;
-    if (!p.waitForFinished(90000))
-        return r;
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return folio::test::runCli(args, 90000);
 }
 
 QString sample(const QString& name) {

@@ -4,28 +4,16 @@
 #include "support/test_support.h"
 
 #include <QFile>
-#include <QProcess>
 #include <QTest>
 
 using namespace folio::test;
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QString out, err;
-};
+using Run = CliRun;
 
 Run cli(const QStringList& args) {
-    QProcess p;
-    p.start(builtProgram(QStringLiteral("app/folio-cli")), args);
-    Run r;
-    if (!p.waitForFinished(120000))
-        return r;
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return runCli(args, 120000);
 }
 
 QString tokenList(int n, int offset) {
@@ -66,13 +54,13 @@ private slots:
                 if (mode == QStringLiteral("seq"))
                     common << QStringLiteral("--seq");
                 const Run a = cli(common + QStringList{QStringLiteral("--dump"), ram});
-                QVERIFY2(a.code == 0, qPrintable(a.err));
+                QVERIFY2(a.exitCode == 0, qPrintable(a.err));
                 const Run b =
                     cli(common + QStringList{QStringLiteral("--dump"), disk,
                                              QStringLiteral("--ram-budget"), QStringLiteral("16K"),
                                              QStringLiteral("--offload-dir"),
                                              folder + QStringLiteral("/tier")});
-                QVERIFY2(b.code == 0, qPrintable(b.err));
+                QVERIFY2(b.exitCode == 0, qPrintable(b.err));
                 QVERIFY2(b.err.contains(QStringLiteral("moved to disk")), qPrintable(b.err));
                 QVERIFY2(!b.err.contains(QStringLiteral("warning")), qPrintable(b.err));
                 QFile fa(ram), fb(disk);
@@ -86,7 +74,7 @@ private slots:
         const Run bad =
             cli({QStringLiteral("logits"), QStringLiteral("-m"), gguf, QStringLiteral("--tokens"),
                  QStringLiteral("1,2"), QStringLiteral("--kv-type"), QStringLiteral("q4_0")});
-        QCOMPARE(bad.code, 2);
+        QCOMPARE(bad.exitCode, 2);
         QVERIFY(bad.err.contains(QStringLiteral("--kv-type")));
     }
 
@@ -103,17 +91,17 @@ private slots:
         const Run save =
             cli(gen + QStringList{QStringLiteral("--tokens"), doc, QStringLiteral("-n"),
                                   QStringLiteral("1"), QStringLiteral("--save-snapshot"), snap});
-        QVERIFY2(save.code == 0, qPrintable(save.err));
+        QVERIFY2(save.exitCode == 0, qPrintable(save.err));
         QVERIFY2(save.err.contains(QStringLiteral("snapshot: saved 700 tokens")),
                  qPrintable(save.err));
         const Run load =
             cli(gen + QStringList{QStringLiteral("--tokens"), question, QStringLiteral("-n"),
                                   QStringLiteral("8"), QStringLiteral("--load-snapshot"), snap});
-        QVERIFY2(load.code == 0, qPrintable(load.err));
+        QVERIFY2(load.exitCode == 0, qPrintable(load.err));
         QVERIFY2(load.out.contains(QStringLiteral("reused=700")), qPrintable(load.out));
         const Run scratch = cli(gen + QStringList{QStringLiteral("--tokens"), question,
                                                   QStringLiteral("-n"), QStringLiteral("8")});
-        QVERIFY2(scratch.code == 0, qPrintable(scratch.err));
+        QVERIFY2(scratch.exitCode == 0, qPrintable(scratch.err));
         QVERIFY(scratch.out.contains(QStringLiteral("reused=0")));
         QCOMPARE(load.out.section(QLatin1Char('\n'), 0, 0),
                  scratch.out.section(QLatin1Char('\n'), 0, 0));
@@ -122,7 +110,7 @@ private slots:
                                dir + QStringLiteral("/models/ds2-lite-f32.gguf"),
                                QStringLiteral("--tokens"), question, QStringLiteral("-n"),
                                QStringLiteral("2"), QStringLiteral("--load-snapshot"), snap});
-        QCOMPARE(other.code, 0);
+        QCOMPARE(other.exitCode, 0);
         QVERIFY2(other.err.contains(QStringLiteral("another model")), qPrintable(other.err));
     }
 };

@@ -2,6 +2,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QProcess>
 #include <QtGlobal>
 
 namespace folio::test {
@@ -37,6 +38,18 @@ QString builtProgram(const QString& relativePath) {
 
 QString sourceDir() {
     return QStringLiteral(FOLIO_SOURCE_DIR);
+}
+
+CliRun runCli(const QStringList& args, int timeoutMs) {
+    QProcess p;
+    p.start(builtProgram(QStringLiteral("app/folio-cli")), args);
+    CliRun r;
+    if (!p.waitForFinished(timeoutMs))
+        return r;
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
 }
 
 } // namespace folio::test

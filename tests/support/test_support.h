@@ -2,6 +2,7 @@
 // Shared helpers of the QtTest suites.
 
 #include <QString>
+#include <QStringList>
 
 namespace folio::test {
 
@@ -21,6 +22,13 @@ QString scratchDir(const QString& name);
 QString builtProgram(const QString& relativePath);
 
 QString sourceDir();
+
+// A finished run of the built folio-cli.
+struct CliRun {
+    int exitCode = -1; // -1: did not finish within the timeout, -2: crashed
+    QString out, err;
+};
+CliRun runCli(const QStringList& args, int timeoutMs);
 
 } // namespace folio::test
 
