@@ -1,6 +1,7 @@
 // folio-cli generate: streams a model's continuation of a prompt (or a chat turn), through the
 // same Engine service the workbench uses (scheduler, speculation, statistics). With --mmproj /
 // --image the prompt carries images and is evaluated directly (cli/generate_media.h).
+#include "cli/answer_collector.h"
 #include "cli/args.h"
 #include "cli/cache_flags.h"
 #include "cli/commands.h"
@@ -11,7 +12,6 @@
 #include "folio/engine.h"
 
 #include <cstdio>
-#include <mutex>
 
 namespace folio::cli {
 
@@ -136,27 +136,8 @@ int cmd_generate(std::vector<std::string> args) {
     if (!facts)
         return fail(facts.error().to_string());
 
-    std::mutex mu; // callbacks run on the engine thread; main() only reads after wait()
-    std::vector<int32_t> ids;
-    RequestStats stats;
-    std::string error;
-    r.callbacks.on_token = [&](std::string_view text, int32_t id) {
-        std::lock_guard lk(mu);
-        if (id >= 0)
-            ids.push_back(id);
-        if (!ids_only && !text.empty()) {
-            std::fwrite(text.data(), 1, text.size(), stdout);
-            std::fflush(stdout);
-        }
-    };
-    r.callbacks.on_done = [&](const RequestStats& st) {
-        std::lock_guard lk(mu);
-        stats = st;
-    };
-    r.callbacks.on_error = [&](const Error& e) {
-        std::lock_guard lk(mu);
-        error = e.to_string();
-    };
+    AnswerCollector answer; // read only after wait()
+    answer.attach(r.callbacks, ids_only);
     const SessionId session = engine.create_session();
     if (!cache.load_snapshot.empty()) {
         // A snapshot that cannot be used is not fatal: the prompt is computed from scratch.
@@ -180,12 +161,12 @@ int cmd_generate(std::vector<std::string> args) {
     }
     if (cache.any && !quiet)
         std::fprintf(stderr, "%s\n", describe_cache_stats(engine.stats().cache).c_str());
-    std::lock_guard lk(mu);
-    if (!error.empty())
-        return fail(error);
+    std::lock_guard lk(answer.mu);
+    const RequestStats& stats = answer.stats;
+    if (!answer.error.empty())
+        return fail(answer.error);
     if (ids_only)
-        for (size_t i = 0; i < ids.size(); ++i)
-            std::printf("%s%d", i ? "," : "", ids[i]);
+        answer.print_ids();
     std::printf("\n");
     if (print_stats)
         std::printf("stats: ttft_ms=%.2f prefill_tps=%.2f decode_tps=%.2f spec_accept=%.3f "

@@ -1,5 +1,6 @@
 #include "cli/generate_remote.h"
 
+#include "cli/answer_collector.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/token_list.h"
@@ -8,7 +9,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <mutex>
 
 namespace folio::cli {
 
@@ -109,35 +109,16 @@ int generate_remote(std::vector<std::string> args) {
     s.top_p = top_p ? static_cast<float>(*top_p) : 1.0f;
     s.min_p = min_p ? static_cast<float>(*min_p) : 0.0f;
 
-    std::mutex mu;
-    std::vector<int32_t> ids;
-    RequestStats stats;
-    std::string error;
-    r.callbacks.on_token = [&](std::string_view text, int32_t id) {
-        std::lock_guard lk(mu);
-        if (id >= 0)
-            ids.push_back(id);
-        if (!ids_only && !text.empty()) {
-            std::fwrite(text.data(), 1, text.size(), stdout);
-            std::fflush(stdout);
-        }
-    };
-    r.callbacks.on_done = [&](const RequestStats& st) {
-        std::lock_guard lk(mu);
-        stats = st;
-    };
-    r.callbacks.on_error = [&](const Error& e) {
-        std::lock_guard lk(mu);
-        error = e.to_string();
-    };
+    AnswerCollector answer; // read only after wait()
+    answer.attach(r.callbacks, ids_only);
     backend.wait(backend.submit(std::move(r)));
-    std::lock_guard lk(mu);
+    std::lock_guard lk(answer.mu);
+    const RequestStats& stats = answer.stats;
     if (ids_only)
-        for (size_t i = 0; i < ids.size(); ++i)
-            std::printf("%s%d", i ? "," : "", ids[i]);
+        answer.print_ids();
     std::printf("\n");
-    if (!error.empty())
-        return fail(error); // after the partial answer, which stays on stdout
+    if (!answer.error.empty())
+        return fail(answer.error); // after the partial answer, which stays on stdout
     if (print_stats)
         std::printf("stats: ttft_ms=%.2f prefill_tps=%.2f decode_tps=%.2f prompt_tokens=%lld "
                     "reused=%lld generated=%lld stop=%s\n",
