@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs one libFuzzer target for a while: scripts/fuzz.sh NAME SECONDS
 #   NAME: gguf | tokenizer | image | snapshot | chat_template | tool_calls | all
-# Builds the `fuzz` preset (clang, ASan + UBSan, engine only) first. The corpus grows in
-# build/fuzz/corpus/NAME (seeded from tests/fuzz/corpus/NAME and seeds the targets write);
+# Builds the target in the `asan` preset (clang, ASan + UBSan; the same build runs every test
+# suite under the sanitizers) first. The corpus grows in build/fuzz/corpus/NAME (seeded from tests/fuzz/corpus/NAME and seeds the targets write);
 # crashes land in build/fuzz/findings/NAME. Exit status: 0 when nothing was found.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,8 +15,8 @@ if [[ $name == all ]]; then
 fi
 [[ " ${targets[*]} " == *" $name "* ]] || { echo "unknown target $name (${targets[*]})" >&2; exit 2; }
 command -v clang++ >/dev/null || { echo "clang++ is needed (apt install clang libomp-dev)" >&2; exit 2; }
-[[ -f build/fuzz/CMakeCache.txt ]] || cmake --preset fuzz >/dev/null
-cmake --build build/fuzz --target "fuzz_$name" >/dev/null
+[[ -f build/asan/CMakeCache.txt ]] || cmake --preset asan >/dev/null
+cmake --build build/asan --target "fuzz_$name" >/dev/null
 corpus=build/fuzz/corpus/$name
 findings=build/fuzz/findings/$name
 mkdir -p "$corpus" "$findings"
@@ -36,7 +36,7 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export FOLIO_FUZZ_SEED_DIR=$corpus
 log=build/fuzz/$name.log
 set +e
-"build/fuzz/tests/fuzz/fuzz_$name" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=3072 \
+"build/asan/tests/fuzz/fuzz_$name" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=3072 \
     -timeout=10 -artifact_prefix="$findings/" -print_final_stats=1 "$corpus" >"$log" 2>&1
 status=$?
 set -e

@@ -141,7 +141,29 @@ void BlockPool::set_fixed(int account, int64_t kv_bytes, int64_t state_bytes) {
     accounts_[account].state = state_bytes;
 }
 
+// After read faults on the tier's file (core/fault_guard.h) the engine drops every sequence
+// that used it; once its last slot is free, the damaged file is replaced by a fresh one, and
+// after repeated faults the tier is switched off (a failing disk).
+void BlockPool::recover_disk_tier() {
+    if (!disk_ || disk_->read_faults() == 0 || disk_->used_slots() > 0)
+        return;
+    lost_disk_faults_ += disk_->read_faults();
+    const std::string where = disk_->path();
+    disk_.reset();
+    if (++disk_replacements_ >= 3) {
+        warning_ = "offload switched off after repeated I/O errors in " + where +
+                   "; the cache stays in RAM";
+        return;
+    }
+    auto d = DiskTier::open(cfg_.offload_dir, block_bytes_, cfg_.disk_budget);
+    if (d)
+        disk_ = std::move(*d);
+    else
+        set_warning(d.error().message + "; the cache stays in RAM");
+}
+
 void BlockPool::enforce_budget() {
+    recover_disk_tier();
     if (cfg_.ram_budget < 0)
         return;
     int64_t fixed_ram = 0;

@@ -73,6 +73,8 @@ public:
     // Changes the RAM budget (e.g. from the settings); applies at the next enforce_budget().
     void set_ram_budget(int64_t bytes) { cfg_.ram_budget = bytes; }
     bool has_disk() const { return disk_ != nullptr; }
+    // Disk-tier pages lost to I/O errors or truncation since the pool was made (DiskTier).
+    uint64_t disk_faults() const { return lost_disk_faults_ + (disk_ ? disk_->read_faults() : 0); }
     const std::string& warning() const { return warning_; }
     // Fills the pool's part of `out`: devices (kv bytes, blocks), tiers, bytes moved, warning.
     void fill_stats(CacheStats& out) const;
@@ -88,6 +90,7 @@ private:
         bool fetched = false; // readahead requested since it moved to disk
     };
     Status move_to_disk(BlockId id);
+    void recover_disk_tier();
     void set_warning(const std::string& w);
 
     PoolConfig cfg_;
@@ -104,6 +107,8 @@ private:
     uint64_t step_ = 1;
     int64_t bytes_to_disk_ = 0, bytes_from_disk_ = 0;
     int64_t over_budget_peak_ = 0;
+    uint64_t lost_disk_faults_ = 0; // faults of disk tiers replaced since
+    int disk_replacements_ = 0;
     std::string warning_;
 };
 

@@ -23,6 +23,7 @@ size_t round_up(size_t v, size_t to) {
 } // namespace
 
 DiskTier::~DiskTier() {
+    guards_.clear();
     for (uint8_t* c : chunks_)
         munmap(c, chunk_bytes_);
     if (fd_ >= 0)
@@ -77,10 +78,18 @@ Expected<int64_t> DiskTier::acquire() {
         return make_error(ErrorCode::Io,
                           std::string("disk tier mmap failed: ") + std::strerror(errno));
     chunks_.push_back(static_cast<uint8_t*>(p));
+    guards_.emplace_back(p, chunk_bytes_, true);
     for (int64_t s = (n + 1) * slots_per_chunk_ - 1; s > n * slots_per_chunk_; --s)
         free_.push_back(s);
     ++used_;
     return n * slots_per_chunk_;
+}
+
+uint64_t DiskTier::read_faults() const {
+    uint64_t n = 0;
+    for (const FaultGuard& g : guards_)
+        n += g.faults();
+    return n;
 }
 
 void DiskTier::release(int64_t slot) {

@@ -6,6 +6,7 @@
 // write through the mapping. Blocks are read back through the mapping: the kernel's page cache
 // and readahead (madvise WILLNEED) bring them in ahead of use.
 
+#include "core/fault_guard.h"
 #include "folio/error.h"
 
 #include <cstddef>
@@ -37,6 +38,10 @@ public:
     // and the page cache), so the resident set reflects the RAM tier only.
     void drop_resident(int64_t slot) const;
 
+    // Pages that could not be read back or written since opening (an I/O error on the disk, the
+    // file truncated): they now hold zeros, so KV rows read since the last check are wrong.
+    uint64_t read_faults() const;
+
     size_t slot_bytes() const { return slot_bytes_; }
     int64_t used_slots() const { return used_; }
     int64_t file_bytes() const { return static_cast<int64_t>(chunks_.size()) * chunk_bytes_; }
@@ -50,6 +55,7 @@ private:
     int64_t slots_per_chunk_ = 0;
     int64_t budget_ = -1;
     std::vector<uint8_t*> chunks_;
+    std::vector<FaultGuard> guards_; // one per chunk: SIGBUS there becomes a counted fault
     std::vector<int64_t> free_;
     int64_t used_ = 0;
 };

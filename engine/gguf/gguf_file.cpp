@@ -465,12 +465,14 @@ Expected<std::unique_ptr<File>> File::open(const std::string& path) {
     f->path_ = path;
     f->map_ = mapping.data;
     f->size_ = mapping.size;
+    f->guard_ = FaultGuard(mapping.data, mapping.size, false);
     FileParser parser{*f, ByteCursor(mapping.data, mapping.size)};
     FOLIO_CHECK(parser.parse());
     return f;
 }
 
 File::~File() {
+    guard_ = FaultGuard(); // before the range can be reused by another mapping
     unmap_file(Mapping{map_, size_});
 }
 

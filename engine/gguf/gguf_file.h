@@ -4,6 +4,7 @@
 // returns an Error naming the field or tensor and the byte offset; it never crashes, hangs or
 // allocates more than the file justifies.
 
+#include "core/fault_guard.h"
 #include "folio/error.h"
 #include "tensor/dtype.h"
 
@@ -97,6 +98,11 @@ public:
     uint32_t alignment() const { return alignment_; }
     uint64_t data_offset() const { return data_offset_; } // absolute start of the data section
 
+    // Pages of the mapping that could not be read since opening (the file was truncated or
+    // rewritten under us, or the disk failed): they read as zeros, so whatever was computed from
+    // the weights since the last check is wrong. See core/fault_guard.h.
+    uint64_t read_faults() const { return guard_.faults(); }
+
     const std::vector<KeyValue>& metadata() const { return kvs_; }
     const std::vector<TensorInfo>& tensors() const { return tensors_; }
 
@@ -124,6 +130,7 @@ private:
     uint32_t alignment_ = 32;
     uint64_t data_offset_ = 0;
     const uint8_t* map_ = nullptr;
+    FaultGuard guard_;
     std::vector<KeyValue> kvs_;
     std::vector<TensorInfo> tensors_;
     // Name → index, views into kvs_/tensors_ (built once the vectors are final).

@@ -99,6 +99,18 @@ Expected<tokenizer::TemplateKind> decoder_chat_template(const DecoderHandle& h) 
     return tokenizer::detect_chat_template(tmpl.value_or(""), pre.value_or(""));
 }
 
+ReadFaults decoder_read_faults(const DecoderHandle& h) {
+    ReadFaults f;
+    f.weights = h.model->file->read_faults();
+    f.cache = h.pool ? h.pool->disk_faults() : 0;
+    return f;
+}
+
+void drop_prefix_cache(const DecoderHandle& h) {
+    if (h.prefix)
+        h.prefix->clear();
+}
+
 uint64_t decoder_weight_bytes(const DecoderHandle& h) {
     return h.model->file->file_size();
 }

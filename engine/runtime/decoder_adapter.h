@@ -40,6 +40,15 @@ const tokenizer::Tokenizer& decoder_tokenizer(const DecoderHandle& h);
 // The chat template the model's metadata asks for.
 Expected<tokenizer::TemplateKind> decoder_chat_template(const DecoderHandle& h);
 uint64_t decoder_weight_bytes(const DecoderHandle& h);
+// Pages that read as zeros after a SIGBUS (core/fault_guard.h): of the model file's mapping
+// (truncated or rewritten under us) and of the KV cache's offload file (I/O error). Counts only
+// grow.
+struct ReadFaults {
+    uint64_t weights = 0, cache = 0;
+};
+ReadFaults decoder_read_faults(const DecoderHandle& h);
+// Forgets every shared prefix (their blocks go back to the pool once no sequence holds them).
+void drop_prefix_cache(const DecoderHandle& h);
 
 std::unique_ptr<DecoderSequence> new_sequence(const DecoderHandle& h, int64_t max_tokens);
 void destroy_sequence(DecoderSequence* s);

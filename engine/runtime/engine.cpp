@@ -132,6 +132,10 @@ struct Engine::Impl {
     int64_t spec_drafted = 0, spec_accepted = 0;
     double last_decode_step_s = 0.02; // recent decode step time (for prefill interleaving)
     double prefill_tps_estimate = 0;
+    // Set once the model file could not be read (truncated under us): every request fails.
+    std::optional<Error> model_fault;
+    uint64_t cache_faults_seen = 0;
+    std::optional<Error> pending_fault; // found inside a step, handled after it
 
     // Sequences of reset or closed sessions: their blocks go back to the pool on the worker,
     // which owns the pool (callers' threads never touch it).
@@ -196,6 +200,7 @@ struct Engine::Impl {
             lk.unlock();
             step(*job, *session, interleave);
             lk.lock();
+            check_read_faults(lk);
             job->last_step = Clock::now();
             if (job->finished) {
                 jobs.erase(job->id);
@@ -338,6 +343,70 @@ struct Engine::Impl {
         return best;
     }
 
+    // The error for read faults not seen before (recording them), or nothing. Worker only.
+    std::optional<Error> take_read_fault() {
+        if (!model)
+            return std::nullopt;
+        ReadFaults f = decoder_read_faults(*model);
+        std::string what = facts.path;
+        if (draft && f.weights == 0) {
+            f.weights = decoder_read_faults(*draft).weights;
+            what = facts.draft_name + " (draft model)";
+        }
+        if (f.weights > 0 && !model_fault) {
+            model_fault =
+                make_error(ErrorCode::Io, what +
+                                              ": the model file was changed or truncated on disk "
+                                              "while in use (" +
+                                              std::to_string(f.weights) +
+                                              " pages could not be read); load the model again");
+            return model_fault;
+        }
+        if (f.cache > cache_faults_seen) {
+            const uint64_t lost = f.cache - cache_faults_seen;
+            cache_faults_seen = f.cache;
+            return make_error(ErrorCode::Io,
+                              "the KV cache's offload file could not be read back (" +
+                                  std::to_string(lost) +
+                                  " pages lost to an I/O error or truncation); the cached "
+                                  "conversation was dropped and will be computed again");
+        }
+        return std::nullopt;
+    }
+
+    // SIGBUS on the model's or the offload file's mapping became zero pages
+    // (core/fault_guard.h): whatever was computed since the last check is wrong. Every running
+    // request fails with the reason and the sessions' caches are dropped (they were computed
+    // from, or read back as, zeros). A truncated model stays refused until a load.
+    void check_read_faults(std::unique_lock<std::mutex>& lk) {
+        std::optional<Error> e = take_read_fault();
+        if (!e)
+            e = std::exchange(pending_fault, std::nullopt);
+        if (!e)
+            return;
+        std::vector<std::shared_ptr<Job>> failed;
+        for (auto& [id, job] : jobs)
+            if (!job->finished)
+                failed.push_back(job);
+        jobs.clear();
+        order.clear();
+        for (auto it = sessions.begin(); it != sessions.end();) {
+            retire(it->second);
+            it->second.tokens.clear();
+            it->second.draft_tokens.clear();
+            it = it->second.closing ? sessions.erase(it) : std::next(it);
+        }
+        if (model)
+            drop_prefix_cache(*model);
+        lk.unlock();
+        for (auto& job : failed) {
+            job->cancel = true;
+            fail(*job, *e);
+        }
+        lk.lock();
+        done_cv.notify_all();
+    }
+
     bool interactive_decode_waiting(const Job* except) const {
         for (const auto& [id, job] : jobs)
             if (job.get() != except && job->req.interactive && job->phase == Job::Phase::Decode)
@@ -368,6 +437,8 @@ struct Engine::Impl {
         model.reset();
         draft.reset();
         vision.reset();
+        model_fault.reset();
+        cache_faults_seen = 0;
         image_cache.clear();
         image_cache_order.clear();
         st = EngineStats{};
@@ -478,6 +549,10 @@ struct Engine::Impl {
         }
         if (!model) {
             fail(job, make_error(ErrorCode::InvalidArgument, "no model is loaded"));
+            return;
+        }
+        if (model_fault) {
+            fail(job, *model_fault);
             return;
         }
         if (job.phase == Job::Phase::Queued) {
@@ -714,6 +789,11 @@ struct Engine::Impl {
         FOLIO_CHECK(eval_tokens(*model, *session.seq, batch.data(),
                                 static_cast<int64_t>(batch.size()), batch.size() > 1, threads,
                                 rows));
+        // Drafts are verified from these rows right away: never from zeros read after a fault.
+        if (auto fault = take_read_fault()) {
+            pending_fault = fault;
+            return *fault;
+        }
         const int64_t V = decoder_facts(*model).vocab_size;
         size_t accepted = 0;
         bool finished = false;

@@ -191,6 +191,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!w.chatPane()->messages().isEmpty() &&
                                      !w.chatPane()->messages().last().text.isEmpty(),
                                  120000);
+        const qint64 firstTextMs = clock.elapsed();
         // The random demo model may end its answer by itself (an end-of-generation token)
         // before the click lands; otherwise Stop must cancel it.
         const bool endedAlready = !done.isEmpty();
@@ -209,7 +210,15 @@ private slots:
         }
         qInfo("worst GUI timer lateness during the answer: %lld ms",
               static_cast<long long>(worstGap));
-        QVERIFY2(worstGap < 50, qPrintable(QStringLiteral("GUI timer %1 ms late").arg(worstGap)));
+        // A GUI thread that waited for the engine would stall for the whole prompt evaluation
+        // (the first text arrives after it). On a loaded machine (CI, sanitizer builds) the
+        // timer is late for scheduling alone, so the bound grows with how slow the run is.
+        const qint64 bound = std::max<qint64>(50, firstTextMs / 3);
+        QVERIFY2(worstGap < bound, qPrintable(QStringLiteral("GUI timer %1 ms late (bound %2 ms, "
+                                                             "first text after %3 ms)")
+                                                  .arg(worstGap)
+                                                  .arg(bound)
+                                                  .arg(firstTextMs)));
         QVERIFY(send->isEnabled() && !stop->isEnabled());
         const auto& msgs = w.chatPane()->messages();
         QCOMPARE(msgs.last().role, folio::ui::ChatMessage::Role::Assistant);
