@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Runs one libFuzzer target for a while: scripts/fuzz.sh NAME SECONDS
-#   NAME: gguf | tokenizer | image | snapshot | chat_template | tool_calls | all
+#   NAME: gguf | tokenizer | image | snapshot | chat_template | tool_calls | chat_json | all
 # Builds the target in the `asan` preset (clang, ASan + UBSan; the same build runs every test
-# suite under the sanitizers) first. The corpus grows in build/fuzz/corpus/NAME (seeded from tests/fuzz/corpus/NAME and seeds the targets write);
-# crashes land in build/fuzz/findings/NAME. Exit status: 0 when nothing was found.
+# suite under the sanitizers) first. The corpus grows in build/fuzz/corpus/NAME (seeded from
+# tests/fuzz/corpus/NAME and seeds the targets write); crashes land in build/fuzz/findings/NAME.
+# Exit status: 0 when nothing was found.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 name=${1:?usage: scripts/fuzz.sh NAME SECONDS}
 seconds=${2:-60}
-targets=(gguf tokenizer image snapshot chat_template tool_calls)
+targets=(gguf tokenizer image snapshot chat_template tool_calls chat_json)
 if [[ $name == all ]]; then
     for t in "${targets[@]}"; do "$0" "$t" "$seconds"; done
     exit 0

@@ -169,6 +169,7 @@ private slots:
 
     void healthModelsMetricsAnswer() {
         httplib::Client c(server_->url());
+        c.set_read_timeout(120, 0); // slow under sanitizers on a loaded machine
         auto h = c.Get("/health"); // no key needed
         QVERIFY(h);
         QCOMPARE(h->status, 200);
@@ -194,6 +195,7 @@ private slots:
 
     void malformedRequestsGet400() {
         httplib::Client c(server_->url());
+        c.set_read_timeout(120, 0); // slow under sanitizers on a loaded machine
         auto bad = c.Post("/v1/chat/completions", auth(), "{\"messages\": [", "application/json");
         QVERIFY(bad);
         QCOMPARE(bad->status, 400);
@@ -217,6 +219,7 @@ private slots:
 
     void nonStreamedAnswerHasUsageAndTimings() {
         httplib::Client c(server_->url());
+        c.set_read_timeout(120, 0); // slow under sanitizers on a loaded machine
         const std::string body =
             json{{"model", "ds2-lite"}, {"messages", {{{"role", "user"}, {"content", "Hello"}}}},
                  {"max_tokens", 5},     {"temperature", 0},
@@ -266,6 +269,7 @@ private slots:
         const std::string body = json{{"prompt", prompt}, {"max_tokens", 1}}.dump();
         QVERIFY(body.size() > 8192);
         httplib::Client c(server_->url());
+        c.set_read_timeout(120, 0); // slow under sanitizers on a loaded machine
         auto r = c.Post("/v1/completions", auth(), body, "application/x-www-form-urlencoded");
         QVERIFY(r);
         QVERIFY2(r->status == 200, r->body.c_str());
@@ -274,6 +278,7 @@ private slots:
 
     void tooLargeGets413() {
         httplib::Client c(server_->url());
+        c.set_read_timeout(120, 0); // slow under sanitizers on a loaded machine
         const std::string big = folio::test::chatBody(std::string(100000, 'a'));
         auto r = c.Post("/v1/chat/completions", auth(), big, "application/json");
         QVERIFY(r);
@@ -282,6 +287,7 @@ private slots:
 
     void wrongTokenGets401() {
         httplib::Client c(server_->url());
+        c.set_read_timeout(120, 0); // slow under sanitizers on a loaded machine
         httplib::Headers wrong = {{"Authorization", "Bearer nope"}};
         auto r =
             c.Post("/v1/chat/completions", wrong, folio::test::chatBody("hi"), "application/json");
@@ -434,6 +440,7 @@ private slots:
 
         // The server notices the disconnect and cancels the engine request.
         httplib::Client c(server_->url());
+        c.set_read_timeout(120, 0); // slow under sanitizers on a loaded machine
         bool cancelled = false;
         for (int i = 0; i < 100 && !cancelled; ++i) {
             auto m = c.Get("/metrics", auth());
@@ -532,6 +539,7 @@ private slots:
 
     void metricsCountRequestsAndCacheBytes() {
         httplib::Client c(server_->url());
+        c.set_read_timeout(120, 0); // slow under sanitizers on a loaded machine
         auto m = c.Get("/metrics", auth());
         QVERIFY(m);
         const std::string& t = m->body;

@@ -1,5 +1,6 @@
 // Document loading: the generated sample report (text per page, English and Chinese, the
 // scanned page), images, and hostile input (corrupt PDF, truncated PNG, oversized image).
+#include <QElapsedTimer>
 #include <QImage>
 #include <QtTest>
 
@@ -106,6 +107,48 @@ private slots:
         QVERIFY2(d.error.contains(QStringLiteral("20000x20000")) &&
                      d.error.contains(QStringLiteral("64 MP")),
                  qPrintable(d.error));
+    }
+
+    void hundredThousandPagePdfIsRefusedQuickly() {
+        // A valid PDF of 100000 empty pages (written by hand: catalog, one page tree, pages,
+        // cross-reference table), so the refusal comes from the page limit, not a parse error.
+        const int pages = 100000;
+        QByteArray pdf("%PDF-1.4\n");
+        QList<qint64> offsets;
+        auto object = [&](const QByteArray& body) {
+            offsets.append(pdf.size());
+            pdf += QByteArray::number(offsets.size()) + " 0 obj\n" + body + "\nendobj\n";
+        };
+        object("<< /Type /Catalog /Pages 2 0 R >>");
+        QByteArray kids;
+        kids.reserve(pages * 10);
+        for (int i = 0; i < pages; ++i)
+            kids += QByteArray::number(3 + i) + " 0 R ";
+        object("<< /Type /Pages /Count " + QByteArray::number(pages) + " /Kids [" + kids + "] >>");
+        for (int i = 0; i < pages; ++i)
+            object("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>");
+        const qint64 xref = pdf.size();
+        pdf += "xref\n0 " + QByteArray::number(offsets.size() + 1) + "\n0000000000 65535 f \n";
+        for (qint64 off : offsets)
+            pdf += QByteArray::number(off).rightJustified(10, '0') + " 00000 n \n";
+        pdf += "trailer\n<< /Size " + QByteArray::number(offsets.size() + 1) +
+               " /Root 1 0 R >>\nstartxref\n" + QByteArray::number(xref) + "\n%%EOF\n";
+        const QString dir = folio::test::scratchDir(QStringLiteral("documents-pages"));
+        writeBytes(dir + QStringLiteral("/pages.pdf"), pdf);
+
+        QElapsedTimer timer;
+        timer.start();
+        int progressCalls = 0;
+        Document d =
+            loadDocument(dir + QStringLiteral("/pages.pdf"), [&](int, int) { ++progressCalls; });
+        const qint64 ms = timer.elapsed();
+        QCOMPARE(d.state, Document::State::Failed);
+        QVERIFY2(d.error.contains(QStringLiteral("pages.pdf")) &&
+                     d.error.contains(QStringLiteral("100000 pages")),
+                 qPrintable(d.error));
+        QCOMPARE(progressCalls, 0); // no page was read
+        qInfo("100000-page PDF refused in %lld ms", static_cast<long long>(ms));
+        QVERIFY(ms < 20000);
     }
 
     void missingFileAndUnsupportedType() {

@@ -3,6 +3,7 @@
 #include "chat/chat_json.h"
 #include "export/atomic_write.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
@@ -52,6 +53,13 @@ QString ChatStore::pathFor(const QString& id) const {
 QList<ChatSession> ChatStore::loadAll(QStringList* errors) const {
     QList<ChatSession> chats;
     const QDir dir(dir_);
+    // A save interrupted by a crash or kill leaves its temporary file (QSaveFile's
+    // "<id>.json.XXXXXX") and the chat as it was before. Remove such leftovers once they are
+    // old enough not to be another running instance's save in progress.
+    const QDateTime stale = QDateTime::currentDateTimeUtc().addSecs(-kStaleTempSeconds);
+    for (const QFileInfo& f : dir.entryInfoList({QStringLiteral("*.json.??????")}, QDir::Files))
+        if (f.lastModified().toUTC() < stale)
+            QFile::remove(f.absoluteFilePath());
     for (const QString& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files)) {
         QFile file(dir.filePath(name));
         QString error;

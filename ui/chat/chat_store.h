@@ -18,10 +18,12 @@ public:
     explicit ChatStore(QString dir);
     ~ChatStore(); // waits for queued saves
     static QString defaultDir();
+    static constexpr int kStaleTempSeconds = 2;
 
     const QString& dir() const { return dir_; }
     // Every readable chat, most recently updated first; unreadable files are reported in
-    // `errors` (one line each) and left alone.
+    // `errors` (one line each) and left alone. Temporary files of saves cut short (a crash) are
+    // removed when older than kStaleTempSeconds.
     QList<ChatSession> loadAll(QStringList* errors = nullptr) const;
     // Empty string on success, else a message for the user.
     QString save(const ChatSession& chat) const;

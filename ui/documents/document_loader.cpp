@@ -43,6 +43,15 @@ Document loadPdf(Document doc, const std::function<void(int, int)>& progress) {
         doc.error = QStringLiteral("%1: %2").arg(QFileInfo(doc.path).fileName(), pdfErrorText(err));
         return doc;
     }
+    if (pdf.pageCount() > kMaxPdfPages) {
+        doc.state = Document::State::Failed;
+        doc.error = QStringLiteral("%1: %2 pages; Folio reads PDFs of up to %3 pages (split the "
+                                   "file, or extract the part you need)")
+                        .arg(QFileInfo(doc.path).fileName())
+                        .arg(pdf.pageCount())
+                        .arg(kMaxPdfPages);
+        return doc;
+    }
     doc.pageCount = pdf.pageCount();
     const QString title = pdf.metaData(QPdfDocument::MetaDataField::Title).toString().trimmed();
     if (!title.isEmpty())

@@ -13,6 +13,10 @@ namespace folio::ui {
 
 // Images above this many pixels are refused before decoding (a 64 MP limit).
 inline constexpr qint64 kMaxImagePixels = 64ll * 1000 * 1000;
+// PDFs above this many pages are refused before any page is read: their text alone would
+// exceed the largest context (a 1M-token model holds about 2500 dense pages) and reading it
+// would take minutes.
+inline constexpr int kMaxPdfPages = 10000;
 
 // Runs in a worker thread; never throws; a bad file gives a Document with State::Failed and
 // a message naming the file and the problem.
