@@ -4,7 +4,7 @@
 #   scripts/folio.sh test     install deps, build Release, run the whole test suite (CTest)
 #   scripts/folio.sh build    install deps and build Release only
 #   scripts/folio.sh package  build Release and make the .deb (build/release/folio_*.deb)
-# Environment: FOLIO_PRESET (release|debug|asan, default release), FOLIO_JOBS (default: cores).
+# Environment: FOLIO_PRESET (release|debug|asan|tsan, default release), FOLIO_JOBS (default: cores).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -9,12 +9,14 @@ bool take_cache_flags(Args& a, CacheFlags& out, std::string& err) {
     auto kv = a.take_value("--kv-type");
     auto index = a.take_value("--index-type");
     auto budget = a.take_value("--ram-budget");
+    const bool strict = a.take_switch("--strict-budget");
     auto shards = a.take_int("--ram-shards");
     auto dir = a.take_value("--offload-dir");
     auto prefix = a.take_value("--prefix-cache");
     auto save = a.take_value("--save-snapshot");
     auto load = a.take_value("--load-snapshot");
-    out.any = kv || index || budget || shards || dir || prefix || save || load;
+    out.any = kv || index || budget || strict || shards || dir || prefix || save || load;
+    o.strict_budget = strict;
     if (kv && !parse_kv_type(*kv, o.kv_type)) {
         err = "--kv-type must be f32, f16, bf16 or q8_0";
         return false;

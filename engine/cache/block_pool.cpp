@@ -45,6 +45,17 @@ void BlockPool::set_warning(const std::string& w) {
 }
 
 Expected<BlockId> BlockPool::allocate(int64_t index) {
+    if (cfg_.strict_budget && cfg_.ram_budget >= 0 && !disk_) {
+        int64_t fixed = 0;
+        for (const Account& a : accounts_)
+            fixed += a.kv + a.state;
+        if (ram_bytes() + fixed + static_cast<int64_t>(block_bytes_) > cfg_.ram_budget)
+            return make_error(ErrorCode::OutOfMemory,
+                              "the KV cache's RAM budget of " +
+                                  std::to_string(cfg_.ram_budget >> 20) +
+                                  " MiB is full and there is no offload folder; raise the budget, "
+                                  "set an offload folder, shorten the documents or close chats");
+    }
     uint8_t* ram = alloc_ram(block_bytes_);
     if (!ram)
         return make_error(ErrorCode::OutOfMemory, "out of memory for a KV block");

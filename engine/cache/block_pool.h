@@ -27,6 +27,7 @@ struct PoolConfig {
     int64_t row_floats = 0; // floats per cached row
     KvType type = KvType::F32;
     int64_t ram_budget = -1; // bytes for blocks + fixed state over all shards; < 0 unlimited
+    bool strict_budget = false; // no disk tier: allocate() fails past ram_budget
     int ram_shards = 1;
     std::string offload_dir; // "" : no disk tier
     int64_t disk_budget = -1;

@@ -47,6 +47,7 @@ PoolConfig pool_config_for(const ModelConfig& c, const CacheOptions& o) {
     p.row_floats = c.kv_lora_rank + c.qk_rope;
     p.type = o.kv_type;
     p.ram_budget = o.ram_budget;
+    p.strict_budget = o.strict_budget;
     p.ram_shards = o.ram_shards > 0 ? o.ram_shards : memory_node_count();
     p.offload_dir = o.offload_dir;
     p.disk_budget = o.disk_budget;

@@ -543,6 +543,31 @@ struct Engine::Impl {
 
     // ---------------------------------------------------------------- one step of a job
     void step(Job& job, Session& session, bool interleave) {
+        try {
+            step_unguarded(job, session, interleave);
+        } catch (const std::bad_alloc&) {
+            // The system refused memory mid-step: the session's cache may be half-updated.
+            fail_step(job, session,
+                      make_error(ErrorCode::OutOfMemory,
+                                 "out of memory while evaluating the prompt or answer; lower the "
+                                 "context length or the RAM budget, set an offload folder, or "
+                                 "close other chats"));
+        }
+    }
+
+    // A step that failed may have left some layers of the session's cache longer than others:
+    // the cache is dropped (the next request recomputes) and the request fails with `e`.
+    void fail_step(Job& job, Session& session, const Error& e) {
+        {
+            std::lock_guard lk(m);
+            retire(session);
+            session.tokens.clear();
+            session.draft_tokens.clear();
+        }
+        fail(job, e);
+    }
+
+    void step_unguarded(Job& job, Session& session, bool interleave) {
         if (job.cancel) {
             finish(job, Stop::Cancelled);
             return;
@@ -564,12 +589,12 @@ struct Engine::Impl {
         if (job.phase == Job::Phase::Prefill) {
             Status s = prefill_chunk_step(job, session, interleave);
             if (!s)
-                fail(job, s.error());
+                fail_step(job, session, s.error());
             return;
         }
         Status s = decode_step(job, session);
         if (!s)
-            fail(job, s.error());
+            fail_step(job, session, s.error());
     }
 
     Status start(Job& job, Session& session) {

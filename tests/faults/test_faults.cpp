@@ -165,6 +165,54 @@ private slots:
         QCOMPARE(again.stats.reused_tokens, int64_t(0));
     }
 
+    void strictBudgetRefusesToGrowTheCache() {
+        // No offload folder and a strict RAM budget: a prompt that needs more cache than the
+        // budget fails with an out-of-memory error naming the budget; the session then answers a
+        // prompt that fits exactly as an engine without a budget does.
+        FOLIO_REQUIRE_CONFORMANCE(dir);
+        const auto doc = sequenceTokens(dir, QStringLiteral("ds2-qlora-f32"), 2);
+        std::vector<int32_t> longPrompt;
+        while (longPrompt.size() < 800)
+            longPrompt.insert(longPrompt.end(), doc.begin(), doc.end());
+        longPrompt.resize(800);
+        const std::vector<int32_t> shortPrompt(doc.begin(), doc.begin() + 40);
+        ModelSpec spec;
+        spec.gguf = modelFile(dir, "ds2-qlora-f32").toStdString();
+        spec.threads = 2;
+        spec.cache.prefix_cache = false;
+        spec.cache.block_tokens = 16;
+        int64_t shortBytes = 0;
+        std::vector<int32_t> expected;
+        {
+            Engine free;
+            QVERIFY(free.load_sync(spec).has_value());
+            Collected out;
+            const SessionId s = free.create_session();
+            free.wait(free.submit(s, makeRequest(shortPrompt, 6, out)));
+            expected = out.ids;
+            shortBytes = static_cast<int64_t>(free.stats().kv_bytes);
+        }
+        QCOMPARE(expected.size(), size_t(6));
+        QVERIFY(shortBytes > 0);
+
+        spec.cache.ram_budget = 2 * shortBytes;
+        spec.cache.strict_budget = true;
+        Engine engine;
+        QVERIFY(engine.load_sync(spec).has_value());
+        const SessionId s = engine.create_session();
+        Collected big;
+        engine.wait(engine.submit(s, makeRequest(longPrompt, 4, big)));
+        QCOMPARE(big.errors.size(), size_t(1));
+        QVERIFY2(QString::fromStdString(big.errors[0]).contains(QStringLiteral("RAM budget")),
+                 big.errors[0].c_str());
+        QCOMPARE(big.stats.stop_reason, std::string("error"));
+        QVERIFY(static_cast<int64_t>(engine.stats().kv_bytes) <= spec.cache.ram_budget);
+        Collected small;
+        engine.wait(engine.submit(s, makeRequest(shortPrompt, 6, small)));
+        QVERIFY2(small.errors.empty(), small.errors.empty() ? "" : small.errors[0].c_str());
+        QCOMPARE(small.ids, expected);
+    }
+
     void cancelStorm() {
         FOLIO_REQUIRE_CONFORMANCE(dir);
         const auto doc = sequenceTokens(dir, QStringLiteral("ds2-lite-f32"), 2);

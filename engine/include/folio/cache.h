@@ -24,6 +24,10 @@ struct CacheOptions {
     // KV/state bytes allowed in RAM over all shards; < 0: unlimited. Over the budget the
     // least-recently-used blocks move to the disk tier.
     int64_t ram_budget = -1;
+    // Without a (working) disk tier the budget is a warning by default: the cache grows past it.
+    // Strict: a request that would grow the cache past it fails with an out-of-memory error
+    // instead (the machine never swaps for the cache).
+    bool strict_budget = false;
     int ram_shards = 0;       // 0: one per CPU memory node
     std::string offload_dir;  // the disk tier's folder; "" : no disk tier
     int64_t disk_budget = -1; // bytes the disk tier may use; < 0: until the disk is full
