@@ -21,3 +21,10 @@ if(FOLIO_BUILD_UI)
                    LIBS folio_ui LABELS ui remote TIMEOUT 180)
     add_dependencies(test_workbench_remote folio-cli folio_demo_model)
 endif()
+
+if(FOLIO_BUILD_UI)
+    # Tool calls in the chat with a scripted model behind the ChatBackend interface.
+    find_package(SQLite3 REQUIRED)
+    folio_add_test(test_workbench_tools SOURCES ui/test_workbench_tools.cpp
+                   LIBS folio_ui SQLite::SQLite3 LABELS ui TIMEOUT 120)
+endif()

@@ -145,7 +145,7 @@ void MainWindow::startEngine() {
         chat_->setContextUsage(0, f.contextLimit);
         documents_->setContextLimit(f.contextLimit);
         setState(tr("ready"));
-        if (!f.remote)
+        if (!f.remote && f.threads > 0)
             threadsLabel_->setText(tr("threads: %1").arg(f.threads));
         if (modelLoads_ > 0 && --modelLoads_ == 0)
             onBusyChanged();
