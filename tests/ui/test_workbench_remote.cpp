@@ -204,6 +204,50 @@ private slots:
         QVERIFY(answer.stats.ttftMs > 0);
     }
 
+    // A turn with a data source goes through the tool loop on both backends, and the tool
+    // declaration reaches the engine's chat template locally and the server's over HTTP (the
+    // prompt grows by it). The demo model's words are random, so no call is expected from it;
+    // the calls themselves are tested with a scripted model in test_workbench_tools. (The two
+    // prompts are not identical: folio-cli serve re-serializes the tools JSON compactly, while
+    // SqlTool writes it with Python's json.dumps spacing, so the answers may differ.)
+    void toolTurnRunsOnTheEngineAndOnTheServer() {
+        const QString csv = folio::test::scratchDir(QStringLiteral("workbench-remote-csv")) +
+                            QStringLiteral("/sales.csv");
+        {
+            QFile f(csv);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("year,amount\n2023,150.25\n2024,190\n");
+        }
+        const GenerationSettings s = greedy(32, false);
+        const QList<ChatTurn> turns = conversation();
+        WorkerHarness embedded;
+        LoadOptions load;
+        load.model = demoModel();
+        load.threads = 1;
+        embedded.run([load](EngineWorker* w) { w->loadModel(load); });
+        QTRY_COMPARE_WITH_TIMEOUT(embedded.loaded, 1, 30000);
+        WorkerHarness net;
+        const BackendConfig config = remote(server_);
+        net.run([config](EngineWorker* w) { w->useBackend(config); });
+        QTRY_COMPARE_WITH_TIMEOUT(net.loaded, 1, 30000);
+
+        for (WorkerHarness* h : {&embedded, &net}) {
+            h->run([&](EngineWorker* w) { w->submit(11, turns, s, {csv}); });
+            h->submit(12, turns, s); // the same turn without tools
+            QTRY_COMPARE_WITH_TIMEOUT(h->answers[11].finishedCount, 1, 30000);
+            QTRY_COMPARE_WITH_TIMEOUT(h->answers[12].finishedCount, 1, 30000);
+            const Answer withTools = h->answers[11];
+            QVERIFY2(withTools.errors.isEmpty(),
+                     qPrintable(withTools.errors.join(QLatin1Char('\n'))));
+            QVERIFY(!withTools.tokens.isEmpty());
+            QCOMPARE(withTools.stats.text, withTools.tokens); // no call: nothing was reset
+            QVERIFY2(withTools.stats.promptTokens > h->answers[12].stats.promptTokens + 50,
+                     qPrintable(QStringLiteral("%1 vs %2")
+                                    .arg(withTools.stats.promptTokens)
+                                    .arg(h->answers[12].stats.promptTokens)));
+        }
+    }
+
     void wrongKeyOrModelIsAClearLoadFailure() {
         WorkerHarness net;
         const BackendConfig badKey = remote(server_, QStringLiteral("not-the-key"));
@@ -327,6 +371,8 @@ private slots:
         w.chatPane()->transcript()->flush();
         QVERIFY(w.chatPane()->transcript()->toPlainText().contains(
             QStringLiteral("[answer interrupted: ")));
+        if (const QString shots = qEnvironmentVariable("FOLIO_SHOTS_DIR"); !shots.isEmpty())
+            QVERIFY(w.grab().save(shots + QStringLiteral("/remote-interrupted.png")));
 
         // Back to the engine, still without a restart.
         s.backend = BackendConfig::Kind::Embedded;
