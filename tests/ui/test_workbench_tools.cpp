@@ -35,6 +35,7 @@ using namespace folio::ui;
 
 namespace {
 
+const char* const kHold = "<hold until cancelled>";
 const char* const kQuery = "SELECT year, sum(amount) AS total FROM revenue GROUP BY year";
 
 QString makeDatabase(const QString& dir) {
@@ -95,6 +96,20 @@ public:
         requests_.push_back(r);
         threads_.emplace_back([this, id, r = std::move(r)] {
             const std::string answer = script_(r);
+            if (answer == kHold) { // streams a little, then waits for Stop
+                r.callbacks.on_token("Thinking", -1);
+                std::unique_lock lk(m_);
+                cv_.wait(lk, [&] { return cancelled_; });
+                lk.unlock();
+                RequestStats st;
+                st.text = "Thinking";
+                st.stop_reason = "cancelled";
+                r.callbacks.on_done(st);
+                lk.lock();
+                done_.push_back(id);
+                cv_.notify_all();
+                return;
+            }
             RequestStats st;
             st.prompt_tokens = int64_t(r.messages.size()) * 10;
             for (size_t at = 0; at < answer.size(); at += 24) {
@@ -111,8 +126,12 @@ public:
         });
         return id;
     }
-    void cancel(RequestId) override {}
-    void cancel_all() override {}
+    void cancel(RequestId) override {
+        std::lock_guard lk(m_);
+        cancelled_ = true;
+        cv_.notify_all();
+    }
+    void cancel_all() override { cancel(0); }
     void wait(RequestId id) override {
         std::unique_lock lk(m_);
         cv_.wait(lk, [&] { return std::find(done_.begin(), done_.end(), id) != done_.end(); });
@@ -135,6 +154,7 @@ private:
     std::vector<RequestId> done_;
     std::vector<std::thread> threads_;
     RequestId next_ = 1;
+    bool cancelled_ = false;
 };
 
 // The model: without tools it answers plainly; with tools it first calls sql_query with `sql`,
@@ -421,6 +441,51 @@ private slots:
         // A SQLite file replaces CSV files (one tool reads one kind).
         chat->dataSourcesBar()->attachDatabase(db_);
         QCOMPARE(chat->currentChat().dataSources, QStringList{db_});
+    }
+
+    // Stop reaches a tool-using turn in its second round (the worker's thread is not blocked by
+    // the turn); the call made so far stays in the chat.
+    void stopEndsAToolTurn() {
+        auto script = analyst(kQuery);
+        useScript([script](const Request& r) -> std::string {
+            return r.messages.back().role == "tool" ? std::string(kHold) : script(r);
+        });
+        ChatPane* chat = window_->chatPane();
+        chat->newChat();
+        chat->dataSourcesBar()->attachDatabase(db_);
+        QSignalSpy finished(window_.get(), &MainWindow::answerFinished);
+        QSignalSpy streamed(chat, &ChatPane::streamed);
+        window_->ask(QStringLiteral("Take your time."));
+        QTRY_VERIFY_WITH_TIMEOUT(backend_->requests().size() == 2 && !streamed.isEmpty() &&
+                                     chat->messages().last().text == QStringLiteral("Thinking"),
+                                 10000);
+        QVERIFY(chat->isGenerating());
+        QElapsedTimer t;
+        t.start();
+        Q_EMIT chat->stopRequested();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 5000);
+        QVERIFY(t.elapsed() < 2000);
+        QCOMPARE(finished.first().at(0).toString(), QStringLiteral("cancelled"));
+        const ChatMessage answer = chat->messages().last();
+        QCOMPARE(answer.toolCalls.size(), 1);
+        QVERIFY(answer.toolCalls.first().ok);
+        QCOMPARE(answer.text, QStringLiteral("Thinking"));
+        QVERIFY(!chat->isGenerating());
+    }
+
+    // Data sources of a chat without messages yet survive a restart too.
+    void dataSourcesOfANewChatAreSaved() {
+        ChatPane* chat = window_->chatPane();
+        chat->newChat();
+        chat->dataSourcesBar()->attachDatabase(db_);
+        const QString id = chat->currentChat().id;
+        chat->waitForSaves();
+        ChatPane reopened;
+        reopened.openStore(ChatStore::defaultDir());
+        bool found = false;
+        for (const ChatSession& c : reopened.chats())
+            found = found || (c.id == id && c.dataSources == QStringList{db_} && c.toolsEnabled);
+        QVERIFY(found);
     }
 
     void missingDataSourceIsNamedAndTheChatStillLoads() {

@@ -157,7 +157,7 @@ void ChatPane::save() {
     if (!store_)
         return;
     ChatSession& chat = chats_[current_];
-    if (chat.messages.isEmpty()) {
+    if (chat.messages.isEmpty() && chat.dataSources.isEmpty()) {
         store_->remove(chat.id); // an empty chat is not worth a file
         return;
     }
@@ -320,8 +320,7 @@ void ChatPane::setDataSources(const QStringList& paths, bool toolsEnabled) {
     chat.dataSources = paths;
     chat.toolsEnabled = toolsEnabled;
     dataBar_->setSources(paths, toolsEnabled);
-    if (!chat.messages.isEmpty())
-        save();
+    save();
 }
 
 void ChatPane::setToolCall(int index, const ToolCallRecord& call) {
