@@ -14,3 +14,17 @@ if(FOLIO_BUILD_UI)
     set_tests_properties(test_workbench PROPERTIES RUN_SERIAL TRUE)
     folio_add_test(test_workbench_parts SOURCES ui/test_workbench_parts.cpp LIBS folio_ui LABELS ui TIMEOUT 120)
 endif()
+
+if(FOLIO_BUILD_UI)
+    # The workbench on a remote backend: a real `folio-cli serve` on the demo model, loopback.
+    folio_add_test(test_workbench_remote SOURCES ui/test_workbench_remote.cpp remote/server_process.cpp
+                   LIBS folio_ui LABELS ui remote TIMEOUT 180)
+    add_dependencies(test_workbench_remote folio-cli folio_demo_model)
+endif()
+
+if(FOLIO_BUILD_UI)
+    # Tool calls in the chat with a scripted model behind the ChatBackend interface.
+    find_package(SQLite3 REQUIRED)
+    folio_add_test(test_workbench_tools SOURCES ui/test_workbench_tools.cpp
+                   LIBS folio_ui SQLite::SQLite3 LABELS ui TIMEOUT 120)
+endif()

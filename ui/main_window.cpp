@@ -3,6 +3,7 @@
 #include "chat/chat_pane.h"
 #include "chat/conversation_prompt.h"
 #include "devices/devices_pane.h"
+#include "devices/server_panel.h"
 #include "documents/documents_pane.h"
 #include "export/export_chat.h"
 #include "model/model_facts.h"
@@ -29,6 +30,8 @@
 #include <QStatusBar>
 #include <QThread>
 #include <QtConcurrent>
+
+#include <utility>
 
 namespace folio::ui {
 
@@ -124,15 +127,27 @@ void MainWindow::startEngine() {
     connect(this, &MainWindow::requestLoad, worker_, &EngineWorker::loadModel);
     connect(this, &MainWindow::requestSubmit, worker_, &EngineWorker::submit);
     connect(this, &MainWindow::requestCancel, worker_, &EngineWorker::cancel);
+    connect(this, &MainWindow::requestBackend, worker_, &EngineWorker::useBackend);
     connect(worker_, &EngineWorker::modelLoaded, this, [this](const ModelFactsQ& f) {
         engineReady_ = true;
+        connecting_ = false;
         contextLimit_ = f.contextLimit;
+        devices_->setRemoteMode(f.remote, f.path, f.name, f.contextLimit);
+        if (f.remote) {
+            modelLabel_->setText(tr("Remote: %1 at %2").arg(f.name, f.path));
+            devices_->setModelFacts(
+                {{tr("model"), f.name},
+                 {tr("server"), f.path},
+                 {tr("context"),
+                  f.contextLimit > 0 ? QString::number(f.contextLimit) : tr("not reported")}});
+        }
         chat_->setModelReady(true, QString());
         chat_->setContextUsage(0, f.contextLimit);
         documents_->setContextLimit(f.contextLimit);
         setState(tr("ready"));
-        threadsLabel_->setText(tr("threads: %1").arg(f.threads));
-        if (--modelLoads_ == 0)
+        if (!f.remote && f.threads > 0)
+            threadsLabel_->setText(tr("threads: %1").arg(f.threads));
+        if (modelLoads_ > 0 && --modelLoads_ == 0)
             onBusyChanged();
     });
     connect(worker_, &EngineWorker::loadProgress, this, [this](double fraction) {
@@ -140,9 +155,18 @@ void MainWindow::startEngine() {
     });
     connect(worker_, &EngineWorker::loadFailed, this, [this](const QString& message) {
         engineReady_ = false;
-        chat_->setModelReady(false, tr("The model could not be loaded: %1").arg(message));
-        chat_->appendMessage(ChatMessage::Role::Notice, tr("Cannot load model: %1").arg(message));
-        if (--modelLoads_ == 0)
+        if (std::exchange(connecting_, false)) {
+            modelLabel_->setText(tr("Not connected"));
+            chat_->setModelReady(false, tr("Cannot use the server: %1. Check File → Settings…")
+                                            .arg(message.toHtmlEscaped()));
+            chat_->appendMessage(ChatMessage::Role::Notice,
+                                 tr("Cannot use the server: %1").arg(message));
+        } else {
+            chat_->setModelReady(false, tr("The model could not be loaded: %1").arg(message));
+            chat_->appendMessage(ChatMessage::Role::Notice,
+                                 tr("Cannot load model: %1").arg(message));
+        }
+        if (modelLoads_ > 0 && --modelLoads_ == 0)
             onBusyChanged();
     });
     connect(worker_, &EngineWorker::progress, this,
@@ -154,6 +178,20 @@ void MainWindow::startEngine() {
         if (id == currentRequest_)
             chat_->appendToLast(text);
     });
+    connect(worker_, &EngineWorker::answerReset, this, [this](qint64 id) {
+        if (id == currentRequest_)
+            chat_->resetLastText();
+    });
+    connect(worker_, &EngineWorker::toolCallStarted, this,
+            [this](qint64 id, int index, const ToolCallRecord& call) {
+                if (id == currentRequest_)
+                    chat_->setToolCall(index, call);
+            });
+    connect(worker_, &EngineWorker::toolCallFinished, this,
+            [this](qint64 id, int index, const ToolCallRecord& call) {
+                if (id == currentRequest_)
+                    chat_->setToolCall(index, call);
+            });
     connect(worker_, &EngineWorker::failed, this, [this](qint64 id, const QString& message) {
         if (id == currentRequest_)
             requestError_ = message; // shown under the answer once it has finished
@@ -174,18 +212,31 @@ void MainWindow::startEngine() {
             charsPerToken_ = double(lastPromptChars_) / double(st.promptTokens);
             documents_->setCharsPerToken(charsPerToken_);
         }
+        if (std::exchange(currentAgent_, false))
+            chat_->setLastText(st.text); // the final answer, without the calls' text
+        const bool partial =
+            !chat_->messages().isEmpty() && !chat_->messages().last().text.isEmpty();
+        if (!requestError_.isEmpty() && partial) {
+            // A dropped stream: what arrived stays, marked as cut off.
+            chat_->setLastInterrupted(requestError_);
+            requestError_.clear();
+        }
         chat_->setLastStats(ms);
         chat_->setGenerating(false);
         if (!requestError_.isEmpty()) {
             chat_->appendMessage(ChatMessage::Role::Notice, requestError_);
             requestError_.clear();
         }
+        if (devices_->isRemoteMode())
+            devices_->addRemoteAnswer(st);
         chat_->setContextUsage(st.promptTokens + st.generatedTokens, contextLimit_);
         setState(tr("ready"));
         Q_EMIT answerFinished(st.stopReason);
     });
     connect(worker_, &EngineWorker::statsUpdated, this,
             [this](const EngineStatsQ& st) { devices_->setEngineStats(st); });
+    connect(worker_, &EngineWorker::backendStatusUpdated, this,
+            [this](const BackendStatusQ& st) { devices_->setBackendStatus(st); });
     connect(chat_, &ChatPane::sendRequested, this, &MainWindow::onSend);
     connect(chat_, &ChatPane::stopRequested, this, [this] {
         if (currentRequest_)
@@ -212,10 +263,12 @@ void MainWindow::onSend(const QString& text) {
             8000);
     lastPromptChars_ = plan.characters;
     currentRequest_ = nextRequest_++;
+    const QStringList sources = chat.activeDataSources();
+    currentAgent_ = !sources.isEmpty();
     chat_->appendMessage(ChatMessage::Role::Assistant, QString());
     chat_->setGenerating(true);
     setState(tr("generating…"));
-    Q_EMIT requestSubmit(currentRequest_, plan.turns, chat.settings);
+    Q_EMIT requestSubmit(currentRequest_, plan.turns, chat.settings, sources);
 }
 
 void MainWindow::onDocumentsChanged() {
@@ -302,6 +355,8 @@ void MainWindow::openModel(const QString& path) {
             ++modelLoads_; // until the engine reports
             AppSettings settings = AppSettings::load();
             settings.rememberModel(path);
+            settings.backend = BackendConfig::Kind::Embedded; // a model file: the engine answers
+            devices_->setRemoteMode(false);
             if (mmprojSet_)
                 settings.rememberMmproj(mmproj_);
             settings.save();
@@ -312,7 +367,7 @@ void MainWindow::openModel(const QString& path) {
             chat_->appendMessage(ChatMessage::Role::Notice,
                                  tr("Cannot open model: %1").arg(r.error));
         }
-        if (--modelLoads_ == 0)
+        if (modelLoads_ > 0 && --modelLoads_ == 0)
             onBusyChanged();
     });
     watcher->setFuture(inspectModelAsync(path));
@@ -412,8 +467,28 @@ void MainWindow::setMmproj(const QString& path) {
     mmprojSet_ = true;
 }
 
+void MainWindow::useBackend(const BackendConfig& config) {
+    if (!config.isRemote()) {
+        devices_->setRemoteMode(false);
+        Q_EMIT requestBackend(config);
+        return;
+    }
+    engineReady_ = false;
+    connecting_ = true;
+    modelLabel_->setText(tr("Connecting to %1…").arg(config.url));
+    chat_->setModelReady(false, tr("Connecting to %1…").arg(config.url.toHtmlEscaped()));
+    ++modelLoads_; // until the worker reports
+    if (modelLoads_ == 1)
+        onBusyChanged();
+    Q_EMIT requestBackend(config);
+}
+
 void MainWindow::loadSavedModel() {
     const AppSettings settings = AppSettings::load();
+    if (settings.backend == BackendConfig::Kind::Remote) {
+        useBackend(settings.backendConfig());
+        return;
+    }
     if (!settings.modelPath.isEmpty() && QFileInfo(settings.modelPath).isFile())
         openModel(settings.modelPath);
 }
@@ -425,6 +500,11 @@ void MainWindow::showSettings() {
     const AppSettings settings = dialog.settings();
     settings.save();
     mmprojSet_ = false;
+    if (settings.backend == BackendConfig::Kind::Remote) {
+        useBackend(settings.backendConfig());
+        return;
+    }
+    useBackend(settings.backendConfig()); // back to the embedded engine
     if (!settings.modelPath.isEmpty())
         openModel(settings.modelPath);
 }

@@ -32,7 +32,11 @@ public:
     void setMmproj(const QString& path);
     // At start without --model: loads the model of the last session, or (first run) leaves
     // the chat's notice offering the demo model.
+    // With the remote backend chosen in Settings, connects to the server instead.
     void loadSavedModel();
+    // Answers from an OpenAI-compatible server from now on (checked off the GUI thread; the
+    // chat is ready once it answers the model list); embedded: back to the engine.
+    void useBackend(const BackendConfig& config);
     // Writes the current chat as Markdown, HTML, PDF or JSON (by suffix) in the thread pool;
     // the future gives "" on success, else a message for the user.
     QFuture<QString> exportTo(const QString& path);
@@ -48,6 +52,8 @@ public:
     bool modelReady() const { return engineReady_; }
     ChatPane* chatPane() const { return chat_; }
     DevicesPane* devicesPane() const { return devices_; }
+    // The worker (on its own thread): tests put a scripted backend in place through it.
+    EngineWorker* engineWorker() const { return worker_; }
 
 Q_SIGNALS:
     // Emitted when the last pending load finished.
@@ -57,7 +63,9 @@ Q_SIGNALS:
     // To the engine worker (queued across threads).
     void requestLoad(const folio::ui::LoadOptions& options);
     void requestSubmit(qint64 requestId, const QList<folio::ui::ChatTurn>& turns,
-                       const folio::ui::GenerationSettings& settings);
+                       const folio::ui::GenerationSettings& settings,
+                       const QStringList& dataSources);
+    void requestBackend(const folio::ui::BackendConfig& config);
     void requestCancel(qint64 requestId);
 
 protected:
@@ -90,6 +98,8 @@ private:
     QThread* engineThread_ = nullptr;
     EngineWorker* worker_ = nullptr;
     bool engineReady_ = false;
+    bool connecting_ = false;   // a remote server is being checked
+    bool currentAgent_ = false; // the running request may call tools
     qint64 nextRequest_ = 1;
     qint64 currentRequest_ = 0;
     qint64 contextLimit_ = 0;

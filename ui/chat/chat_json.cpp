@@ -28,6 +28,34 @@ MessageStats statsFromJson(const QJsonObject& o) {
     return st;
 }
 
+QJsonArray toolCallsToJson(const QList<ToolCallRecord>& calls) {
+    QJsonArray out;
+    for (const ToolCallRecord& c : calls)
+        out.append(QJsonObject{{QStringLiteral("id"), c.id},
+                               {QStringLiteral("name"), c.name},
+                               {QStringLiteral("arguments"), c.arguments},
+                               {QStringLiteral("result"), c.result},
+                               {QStringLiteral("ok"), c.ok},
+                               {QStringLiteral("done"), c.done}});
+    return out;
+}
+
+QList<ToolCallRecord> toolCallsFromJson(const QJsonArray& a) {
+    QList<ToolCallRecord> out;
+    for (const QJsonValue& v : a) {
+        const QJsonObject o = v.toObject();
+        ToolCallRecord c;
+        c.id = o.value(QStringLiteral("id")).toString();
+        c.name = o.value(QStringLiteral("name")).toString();
+        c.arguments = o.value(QStringLiteral("arguments")).toString();
+        c.result = o.value(QStringLiteral("result")).toString();
+        c.ok = o.value(QStringLiteral("ok")).toBool();
+        c.done = o.value(QStringLiteral("done")).toBool();
+        out.append(c);
+    }
+    return out;
+}
+
 } // namespace
 
 QJsonObject settingsToJson(const GenerationSettings& s) {
@@ -65,17 +93,26 @@ QJsonObject chatToJson(const ChatSession& chat) {
             o.insert(QStringLiteral("attachments"), QJsonArray::fromStringList(m.attachments));
         if (!m.stats.stopReason.isEmpty())
             o.insert(QStringLiteral("stats"), statsToJson(m.stats));
+        if (!m.toolCalls.isEmpty())
+            o.insert(QStringLiteral("tool_calls"), toolCallsToJson(m.toolCalls));
+        if (!m.interrupted.isEmpty())
+            o.insert(QStringLiteral("interrupted"), m.interrupted);
         messages.append(o);
     }
-    return {{QStringLiteral("format"), QStringLiteral("folio-chat")},
-            {QStringLiteral("version"), kChatFormatVersion},
-            {QStringLiteral("id"), chat.id},
-            {QStringLiteral("title"), chat.title},
-            {QStringLiteral("system_prompt"), chat.systemPrompt},
-            {QStringLiteral("settings"), settingsToJson(chat.settings)},
-            {QStringLiteral("created"), chat.created.toString(Qt::ISODateWithMs)},
-            {QStringLiteral("updated"), chat.updated.toString(Qt::ISODateWithMs)},
-            {QStringLiteral("messages"), messages}};
+    QJsonObject out{{QStringLiteral("format"), QStringLiteral("folio-chat")},
+                    {QStringLiteral("version"), kChatFormatVersion},
+                    {QStringLiteral("id"), chat.id},
+                    {QStringLiteral("title"), chat.title},
+                    {QStringLiteral("system_prompt"), chat.systemPrompt},
+                    {QStringLiteral("settings"), settingsToJson(chat.settings)},
+                    {QStringLiteral("created"), chat.created.toString(Qt::ISODateWithMs)},
+                    {QStringLiteral("updated"), chat.updated.toString(Qt::ISODateWithMs)},
+                    {QStringLiteral("messages"), messages}};
+    if (!chat.dataSources.isEmpty() || !chat.toolsEnabled) {
+        out.insert(QStringLiteral("data_sources"), QJsonArray::fromStringList(chat.dataSources));
+        out.insert(QStringLiteral("tools"), chat.toolsEnabled);
+    }
+    return out;
 }
 
 bool chatFromJson(const QJsonObject& json, ChatSession& chat, QString* error) {
@@ -103,6 +140,9 @@ bool chatFromJson(const QJsonObject& json, ChatSession& chat, QString* error) {
         QDateTime::fromString(json.value(QStringLiteral("created")).toString(), Qt::ISODateWithMs);
     c.updated =
         QDateTime::fromString(json.value(QStringLiteral("updated")).toString(), Qt::ISODateWithMs);
+    for (const QJsonValue& v : json.value(QStringLiteral("data_sources")).toArray())
+        c.dataSources << v.toString();
+    c.toolsEnabled = json.value(QStringLiteral("tools")).toBool(true);
     for (const QJsonValue& v : json.value(QStringLiteral("messages")).toArray()) {
         const QJsonObject o = v.toObject();
         ChatMessage m;
@@ -114,6 +154,8 @@ bool chatFromJson(const QJsonObject& json, ChatSession& chat, QString* error) {
         for (const QJsonValue& a : o.value(QStringLiteral("attachments")).toArray())
             m.attachments << a.toString();
         m.stats = statsFromJson(o.value(QStringLiteral("stats")).toObject());
+        m.toolCalls = toolCallsFromJson(o.value(QStringLiteral("tool_calls")).toArray());
+        m.interrupted = o.value(QStringLiteral("interrupted")).toString();
         c.messages.append(m);
     }
     chat = std::move(c);

@@ -1,7 +1,8 @@
 #pragma once
 // The chat file format: versioned JSON ("format": "folio-chat", "version": 1) holding the
-// messages with their stats, the system prompt and the sampling settings. Also the body of the
-// JSON export.
+// messages with their stats, tool calls and results, the system prompt, the sampling settings
+// and the chat's data sources with its Tools switch (optional fields: files written before they
+// existed still read, and they stay version 1). Also the body of the JSON export.
 
 #include "chat/chat_session.h"
 

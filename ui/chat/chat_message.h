@@ -1,7 +1,10 @@
 #pragma once
 // A message of a chat transcript, with the figures of the answer that produced it.
 
+#include "chat/tool_call.h"
+
 #include <QDateTime>
+#include <QList>
 #include <QString>
 #include <QStringList>
 
@@ -23,8 +26,10 @@ struct ChatMessage {
     Role role = Role::User;
     QString text;
     QDateTime time;
-    QStringList attachments; // file names of the documents in context when the user sent it
-    MessageStats stats;      // assistant messages
+    QStringList attachments;         // file names of the documents in context when the user sent it
+    MessageStats stats;              // assistant messages
+    QList<ToolCallRecord> toolCalls; // assistant messages: the tools it called on the way
+    QString interrupted; // assistant messages cut off by an error (the text is what arrived)
 };
 
 QString roleName(ChatMessage::Role role);

@@ -1,6 +1,7 @@
 #include "chat/chat_pane.h"
 
 #include "chat/chat_settings_dialog.h"
+#include "chat/data_sources_bar.h"
 #include "chat/transcript_view.h"
 
 #include <QClipboard>
@@ -84,6 +85,11 @@ ChatPane::ChatPane(QWidget* parent) : QWidget(parent) {
     chips_->hide();
     layout->addWidget(chips_);
 
+    dataBar_ = new DataSourcesBar(main);
+    dataBar_->setObjectName(QStringLiteral("dataSourcesBar"));
+    connect(dataBar_, &DataSourcesBar::sourcesChanged, this, &ChatPane::setDataSources);
+    layout->addWidget(dataBar_);
+
     contextGauge_ = new QProgressBar(main);
     contextGauge_->setObjectName(QStringLiteral("contextGauge"));
     contextGauge_->setFormat(tr("context: no model"));
@@ -151,7 +157,7 @@ void ChatPane::save() {
     if (!store_)
         return;
     ChatSession& chat = chats_[current_];
-    if (chat.messages.isEmpty()) {
+    if (chat.messages.isEmpty() && chat.dataSources.isEmpty()) {
         store_->remove(chat.id); // an empty chat is not worth a file
         return;
     }
@@ -180,6 +186,7 @@ void ChatPane::refreshList() {
 
 void ChatPane::showCurrent() {
     refreshList();
+    dataBar_->setSources(chats_[current_].dataSources, chats_[current_].toolsEnabled);
     transcript_->showMessages(chats_[current_].messages, generating_);
     // The gauge shows what the chat's last answer used.
     qint64 used = 0;
@@ -208,6 +215,8 @@ void ChatPane::newChat() {
 void ChatPane::selectChat(int index) {
     if (generating_ || index < 0 || index >= chats_.size())
         return;
+    if (index != current_)
+        transcript_->collapseToolCalls();
     current_ = index;
     showCurrent();
 }
@@ -304,6 +313,49 @@ void ChatPane::setLastStats(const MessageStats& stats) {
     refreshList();
     if (!generating_)
         transcript_->finishLast(messages.last());
+}
+
+void ChatPane::setDataSources(const QStringList& paths, bool toolsEnabled) {
+    ChatSession& chat = chats_[current_];
+    chat.dataSources = paths;
+    chat.toolsEnabled = toolsEnabled;
+    dataBar_->setSources(paths, toolsEnabled);
+    save();
+}
+
+void ChatPane::setToolCall(int index, const ToolCallRecord& call) {
+    auto& messages = chats_[current_].messages;
+    if (messages.isEmpty() || index < 0)
+        return;
+    auto& calls = messages.last().toolCalls;
+    while (calls.size() <= index)
+        calls.append(ToolCallRecord());
+    calls[index] = call;
+    transcript_->updateLast(messages.last());
+}
+
+void ChatPane::resetLastText() {
+    auto& messages = chats_[current_].messages;
+    if (messages.isEmpty())
+        return;
+    messages.last().text.clear();
+    transcript_->updateLast(messages.last());
+}
+
+void ChatPane::setLastText(const QString& text) {
+    auto& messages = chats_[current_].messages;
+    if (messages.isEmpty() || messages.last().text == text)
+        return;
+    messages.last().text = text;
+    transcript_->updateLast(messages.last());
+}
+
+void ChatPane::setLastInterrupted(const QString& reason) {
+    auto& messages = chats_[current_].messages;
+    if (messages.isEmpty())
+        return;
+    messages.last().interrupted = reason;
+    transcript_->updateLast(messages.last());
 }
 
 void ChatPane::setGenerating(bool generating) {

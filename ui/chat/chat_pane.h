@@ -21,6 +21,7 @@ class QHBoxLayout;
 
 namespace folio::ui {
 
+class DataSourcesBar;
 class TranscriptView;
 
 class ChatPane : public QWidget {
@@ -69,6 +70,18 @@ public:
     // The documents that go with the next question, shown as chips above the input.
     void setAttachments(const QStringList& names);
     TranscriptView* transcript() const { return transcript_; }
+    DataSourcesBar* dataSourcesBar() const { return dataBar_; }
+
+    // The current chat's data sources and Tools switch (saved with the chat).
+    void setDataSources(const QStringList& paths, bool toolsEnabled);
+    // Tool calls of the answer being streamed (the last message), as they happen.
+    void setToolCall(int index, const ToolCallRecord& call);
+    // The text streamed so far was a tool call: the answer starts afresh.
+    void resetLastText();
+    // Replaces the last answer's text (the final answer of a tool-using turn).
+    void setLastText(const QString& text);
+    // The last answer was cut off by an error: its text stays, marked with `reason`.
+    void setLastInterrupted(const QString& reason);
 
     // Per-message actions (also reachable through the transcript's links).
     void copyMessage(int index);
@@ -103,6 +116,7 @@ private:
     QPushButton* newButton_ = nullptr;
     QPushButton* settingsButton_ = nullptr;
     TranscriptView* transcript_ = nullptr;
+    DataSourcesBar* dataBar_ = nullptr;
     QWidget* chips_ = nullptr;
     QHBoxLayout* chipsLayout_ = nullptr;
     QPlainTextEdit* input_ = nullptr;

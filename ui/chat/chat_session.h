@@ -7,6 +7,7 @@
 #include <QDateTime>
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 namespace folio::ui {
 
@@ -16,6 +17,10 @@ struct ChatSession {
     QString systemPrompt;
     GenerationSettings settings;
     QList<ChatMessage> messages;
+    // Files the read-only SQL tool may query (one SQLite database, or CSV files) and whether
+    // the model may call it ("Tools"; on by default once a data source is attached).
+    QStringList dataSources;
+    bool toolsEnabled = true;
     QDateTime created;
     QDateTime updated;
 
@@ -23,6 +28,8 @@ struct ChatSession {
     static ChatSession create();
     // The title shown in the chat list: the explicit title, else the first question.
     QString displayTitle() const;
+    // The data sources the next answer may query: none when tools are off.
+    QStringList activeDataSources() const { return toolsEnabled ? dataSources : QStringList(); }
 };
 
 } // namespace folio::ui

@@ -34,6 +34,19 @@ QString chipsHtml(const QStringList& names) {
     return html;
 }
 
+quint64 blockKey(int messageIndex, int call) {
+    return (quint64(quint32(messageIndex)) << 32) | quint32(call);
+}
+
+QString toolSummary(const ToolCallRecord& c) {
+    if (!c.done)
+        return QObject::tr("running…");
+    if (!c.ok)
+        return QObject::tr("refused or failed");
+    const int rows = resultRows(c.result);
+    return rows == 1 ? QObject::tr("1 row") : QObject::tr("%1 rows").arg(rows);
+}
+
 QString actionLink(const char* action, int index, const QString& label) {
     return QStringLiteral("<a href='folio:%1/%2'>%3</a>")
         .arg(QLatin1String(action))
@@ -55,6 +68,7 @@ TranscriptView::TranscriptView(QWidget* parent) : QTextBrowser(parent) {
 
 void TranscriptView::showMessages(const QList<ChatMessage>& messages, bool generating) {
     throttle_->stop();
+    messages_ = messages;
     generating_ = generating;
     document()->clear();
     lastIndex_ = -1;
@@ -80,6 +94,7 @@ void TranscriptView::appendLast(const QList<ChatMessage>& messages, bool generat
     }
     throttle_->stop();
     generating_ = generating;
+    messages_ = messages;
     QTextCursor cursor(document());
     cursor.setPosition(lastStart_);
     cursor.movePosition(QTextCursor::End, QTextCursor::KeepAnchor);
@@ -92,6 +107,8 @@ void TranscriptView::appendLast(const QList<ChatMessage>& messages, bool generat
 
 void TranscriptView::updateLast(const ChatMessage& last) {
     last_ = last;
+    if (!messages_.isEmpty())
+        messages_.last() = last;
     if (!throttle_->isActive())
         throttle_->start();
 }
@@ -100,7 +117,30 @@ void TranscriptView::finishLast(const ChatMessage& last) {
     throttle_->stop();
     generating_ = false;
     last_ = last;
+    if (!messages_.isEmpty())
+        messages_.last() = last;
     renderLast();
+}
+
+void TranscriptView::setToolCallExpanded(int messageIndex, int call, bool expanded) {
+    if (expanded == isToolCallExpanded(messageIndex, call))
+        return;
+    if (expanded)
+        expanded_.insert(blockKey(messageIndex, call));
+    else
+        expanded_.remove(blockKey(messageIndex, call));
+    const int scroll = verticalScrollBar()->value();
+    const bool generating = generating_;
+    showMessages(messages_, generating);
+    verticalScrollBar()->setValue(scroll);
+}
+
+bool TranscriptView::isToolCallExpanded(int messageIndex, int call) const {
+    return expanded_.contains(blockKey(messageIndex, call));
+}
+
+void TranscriptView::collapseToolCalls() {
+    expanded_.clear();
 }
 
 void TranscriptView::flush() {
@@ -140,10 +180,20 @@ void TranscriptView::insertMessage(QTextCursor& cursor, const ChatMessage& m, in
         chipsHtml(m.attachments));
     cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
     if (m.role == ChatMessage::Role::Assistant) {
+        for (qsizetype k = 0; k < m.toolCalls.size(); ++k)
+            insertToolCall(cursor, m.toolCalls[k], index, int(k));
+        if (!m.toolCalls.isEmpty())
+            cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
         if (m.text.isEmpty())
             cursor.insertText(generating_ && isLast ? QStringLiteral("…") : QString());
         else
             insertAnswer(cursor, m.text);
+        if (!m.interrupted.isEmpty()) {
+            cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
+            cursor.insertHtml(
+                QStringLiteral("<span style='color:#b03a2e'>%1</span>")
+                    .arg(tr("[answer interrupted: %1]").arg(m.interrupted).toHtmlEscaped()));
+        }
     } else {
         cursor.insertText(m.text);
     }
@@ -183,6 +233,58 @@ void TranscriptView::insertAnswer(QTextCursor& cursor, const QString& markdown) 
     }
 }
 
+void TranscriptView::insertToolCall(QTextCursor& cursor, const ToolCallRecord& call,
+                                    int messageIndex, int index) {
+    const bool open = isToolCallExpanded(messageIndex, index);
+    if (cursor.block().length() > 1)
+        cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
+    QTextBlockFormat line;
+    line.setBackground(QColor(0xee, 0xf2, 0xf7));
+    line.setLeftMargin(6);
+    cursor.setBlockFormat(line);
+    QString sql = call.query().simplified();
+    if (sql.size() > 70)
+        sql = sql.left(69) + QStringLiteral("…");
+    cursor.insertHtml(QStringLiteral("<a href='folio:tool/%1/%2' style='text-decoration:none; "
+                                     "color:#1f4e8c'>%3 %4 <code>%5</code></a> <span "
+                                     "style='color:#666'>— %6%7</span>")
+                          .arg(messageIndex)
+                          .arg(index)
+                          .arg(open ? QStringLiteral("▾") : QStringLiteral("▸"), tr("Tool call"),
+                               call.name.toHtmlEscaped(), toolSummary(call).toHtmlEscaped(),
+                               open ? QString() : QStringLiteral(": ") + sql.toHtmlEscaped()));
+    if (!open)
+        return;
+    cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
+    const int codeStart = cursor.position();
+    QTextCharFormat mono;
+    mono.setFontFixedPitch(true);
+    mono.setFontFamilies({QStringLiteral("monospace")});
+    cursor.insertText(call.query(), mono);
+    highlightCode(codeStart, cursor.position());
+    cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
+    if (!call.done) {
+        cursor.insertText(tr("running…"));
+    } else if (call.ok) {
+        cursor.insertMarkdown(displayResult(call.result));
+    } else {
+        QTextCharFormat red;
+        red.setForeground(QColor(0xb0, 0x3a, 0x2e));
+        cursor.insertText(call.result, red);
+    }
+}
+
+void TranscriptView::highlightCode(int from, int to) {
+    for (QTextBlock b = document()->findBlock(from); b.isValid() && b.position() <= to;
+         b = b.next()) {
+        QTextCursor c(b);
+        QTextBlockFormat f = b.blockFormat();
+        f.setBackground(QColor(0xf3, 0xf4, 0xf6));
+        f.setLeftMargin(12);
+        c.setBlockFormat(f);
+    }
+}
+
 void TranscriptView::onAnchor(const QUrl& url) {
     if (const int page = pageFromCitationUrl(url.toString()); page > 0) {
         Q_EMIT citationActivated(page);
@@ -192,6 +294,11 @@ void TranscriptView::onAnchor(const QUrl& url) {
         return;
     const QString action = url.path().section(QLatin1Char('/'), 0, 0);
     const int index = url.path().section(QLatin1Char('/'), 1, 1).toInt();
+    if (action == QLatin1String("tool")) {
+        const int call = url.path().section(QLatin1Char('/'), 2, 2).toInt();
+        setToolCallExpanded(index, call, !isToolCallExpanded(index, call));
+        return;
+    }
     if (action == QLatin1String("copy"))
         Q_EMIT actionActivated(Action::Copy, index);
     else if (action == QLatin1String("edit"))

@@ -3,10 +3,14 @@
 // code) with "[p. N]" citations as links, per-message stats and action links (copy, edit and
 // resend, regenerate). While an answer streams only the last message is laid out again, at most
 // every 100 ms, so a token costs the GUI thread next to nothing however long the chat is.
+// An answer's tool calls come first, each as a block collapsed to one line (the tool and the
+// size of its result); a click on the line shows the SQL and the result table (cut to a
+// readable size). An answer cut off by an error ends with "[answer interrupted: ...]".
 
 #include "chat/chat_message.h"
 
 #include <QList>
+#include <QSet>
 #include <QTextBrowser>
 
 class QTimer;
@@ -31,6 +35,11 @@ public:
     void finishLast(const ChatMessage& last);
     // Pending streaming updates are applied now (tests, screenshots).
     void flush();
+    // Tool-call block `call` of message `messageIndex` (collapsed unless expanded here or by a
+    // click on its line; a new chat starts collapsed).
+    void setToolCallExpanded(int messageIndex, int call, bool expanded);
+    bool isToolCallExpanded(int messageIndex, int call) const;
+    void collapseToolCalls();
 
 Q_SIGNALS:
     void citationActivated(int page);
@@ -39,11 +48,16 @@ Q_SIGNALS:
 private:
     void insertMessage(QTextCursor& cursor, const ChatMessage& m, int index, bool isLast);
     void insertAnswer(QTextCursor& cursor, const QString& markdown);
+    void insertToolCall(QTextCursor& cursor, const ToolCallRecord& call, int messageIndex,
+                        int index);
+    void highlightCode(int from, int to);
     void renderLast();
     void onAnchor(const QUrl& url);
     void scrollToEnd();
 
     QTimer* throttle_ = nullptr;
+    QList<ChatMessage> messages_; // what is shown (laid out again when a block opens or closes)
+    QSet<quint64> expanded_;      // (message index << 32) | call index
     ChatMessage last_;
     int lastIndex_ = -1;
     int lastStart_ = 0; // document position where the last message begins

@@ -2,8 +2,10 @@
 
 #include "devices/block_map_view.h"
 #include "devices/memory_bars.h"
+#include "devices/server_panel.h"
 #include "devices/throughput_chart.h"
 #include "engine/engine_stats_q.h"
+#include "engine/engine_worker_types.h"
 #include "folio/system_info.h"
 
 #include <QGroupBox>
@@ -93,6 +95,12 @@ DevicesPane::DevicesPane(QWidget* parent) : QWidget(parent) {
     barLegend->setTextFormat(Qt::RichText);
     devicesBox->layout()->addWidget(barLegend);
     layout->addWidget(devicesBox);
+    devicesBox_ = devicesBox;
+
+    server_ = new ServerPanel(content);
+    server_->setObjectName(QStringLiteral("serverPanel"));
+    server_->hide();
+    layout->addWidget(server_);
 
     auto* chartBox = group(tr("Throughput"), content);
     chart_ = new ThroughputChart(chartBox);
@@ -112,6 +120,7 @@ DevicesPane::DevicesPane(QWidget* parent) : QWidget(parent) {
     tiers->setTextFormat(Qt::RichText);
     cacheBox->layout()->addWidget(tiers);
     layout->addWidget(cacheBox);
+    cacheBox_ = cacheBox;
 
     auto* modelBox = group(tr("Model"), content);
     model_ = new QTreeWidget(modelBox);
@@ -191,6 +200,29 @@ void DevicesPane::setEngineStats(const EngineStatsQ& st) {
     lastState_ = st.state;
     lastContextUsed_ = st.contextUsed;
     lastSampleSeconds_ = now;
+}
+
+void DevicesPane::setRemoteMode(bool remote, const QString& endpoint, const QString& model,
+                                qint64 contextLength) {
+    if (remote != remote_)
+        server_->clearAnswers();
+    remote_ = remote;
+    server_->setVisible(remote);
+    devicesBox_->setVisible(!remote);
+    cacheBox_->setVisible(!remote);
+    if (remote)
+        server_->setServer(endpoint, model, contextLength);
+}
+
+void DevicesPane::setBackendStatus(const BackendStatusQ& status) {
+    if (remote_)
+        server_->setStatus(status);
+}
+
+void DevicesPane::addRemoteAnswer(const RequestStatsQ& stats) {
+    server_->addAnswer(stats);
+    if (stats.decodeTps > 0)
+        addThroughputSample(clock_.elapsed() / 1000.0, -1, stats.decodeTps);
 }
 
 void DevicesPane::addThroughputSample(double seconds, double prefillTps, double decodeTps) {

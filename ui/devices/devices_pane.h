@@ -3,7 +3,9 @@
 // disk tier, from EngineStats::cache) as stacked bars with numbers; prefill and decode
 // throughput over time; the cache view (a block map per session coloured by tier, shared
 // prefix blocks marked, hits/misses and bytes moved); the model's facts. Fed by the engine
-// worker's stats polling at 4 Hz.
+// worker's stats polling at 4 Hz. In remote mode (an OpenAI-compatible server answers) the
+// memory and cache groups give way to the ServerPanel: what the server reports, and the
+// client-side TTFT and t/s of each answer.
 
 #include <QWidget>
 
@@ -15,8 +17,11 @@ class QTreeWidget;
 
 namespace folio::ui {
 
+struct BackendStatusQ;
 struct EngineStatsQ;
+struct RequestStatsQ;
 class BlockMapView;
+class ServerPanel;
 class MemoryBars;
 class ThroughputChart;
 
@@ -29,6 +34,14 @@ public:
     void setModelFacts(const QList<QPair<QString, QString>>& facts);
     // Live figures from the engine (2-4 Hz).
     void setEngineStats(const EngineStatsQ& stats);
+    // Remote mode on (with the server's URL, model id and context length if known) or off.
+    void setRemoteMode(bool remote, const QString& endpoint = {}, const QString& model = {},
+                       qint64 contextLength = 0);
+    bool isRemoteMode() const { return remote_; }
+    void setBackendStatus(const BackendStatusQ& status);
+    // A finished remote answer: its client-side TTFT and t/s (table and chart).
+    void addRemoteAnswer(const RequestStatsQ& stats);
+    ServerPanel* serverPanel() const { return server_; }
     // Appends a throughput sample (tokens/s) to the chart (negative: no sample).
     void addThroughputSample(double seconds, double prefillTps, double decodeTps);
 
@@ -46,6 +59,10 @@ private:
     ThroughputChart* chart_ = nullptr;
     BlockMapView* blockMap_ = nullptr;
     QLabel* cache_ = nullptr;
+    QWidget* devicesBox_ = nullptr;
+    QWidget* cacheBox_ = nullptr;
+    ServerPanel* server_ = nullptr;
+    bool remote_ = false;
     QTimer* timer_ = nullptr;
     QElapsedTimer clock_;
     bool haveCacheDevices_ = false;

@@ -1,7 +1,15 @@
 #include "engine/engine_worker.h"
 
+#include "engine/agent_turn_runner.h"
+#include "engine/remote_probe.h"
+#include "engine/request_builder.h"
+#include "folio/engine_backend.h"
+#include "folio/remote_backend.h"
+
+#include <QFutureWatcher>
 #include <QHash>
 #include <QTimer>
+#include <QtConcurrent>
 
 #include <string>
 
@@ -19,7 +27,37 @@ QString qText(std::string_view s) {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
 
+BackendStatusQ toBackendStatusQ(const ChatBackendStatus& s) {
+    BackendStatusQ out;
+    out.kind = q(s.kind);
+    out.model = q(s.model);
+    out.endpoint = q(s.endpoint);
+    out.running = s.running;
+    out.promptTokens = s.last.prompt_tokens;
+    out.cachedTokens = s.last.reused_tokens;
+    out.generatedTokens = s.last.generated_tokens;
+    out.ttftMs = s.last.ttft_ms;
+    out.decodeTps = s.last.decode_tps;
+    out.stopReason = q(s.last.stop_reason);
+    return out;
+}
+
 } // namespace
+
+RequestStatsQ toRequestStatsQ(const RequestStats& st) {
+    RequestStatsQ out;
+    out.promptTokens = st.prompt_tokens;
+    out.reusedTokens = st.reused_tokens;
+    out.generatedTokens = st.generated_tokens;
+    out.ttftMs = st.ttft_ms;
+    out.prefillTps = st.prefill_tps;
+    out.decodeTps = st.decode_tps;
+    out.specDrafted = st.spec_drafted;
+    out.specAccepted = st.spec_accepted;
+    out.stopReason = q(st.stop_reason);
+    out.text = q(st.text);
+    return out;
+}
 
 void registerEngineTypes() {
     qRegisterMetaType<ChatTurn>();
@@ -29,14 +67,23 @@ void registerEngineTypes() {
     qRegisterMetaType<RequestStatsQ>();
     qRegisterMetaType<EngineStatsQ>();
     qRegisterMetaType<LoadOptions>();
+    qRegisterMetaType<BackendConfig>();
+    qRegisterMetaType<BackendStatusQ>();
+    qRegisterMetaType<ToolCallRecord>();
 }
 
 // Inference runs a few nice levels below the GUI so painting and input stay smooth.
 EngineWorker::EngineWorker() : engine_(std::make_unique<Engine>(EngineOptions{5})) {
     session_ = engine_->create_session();
+    backend_ = std::make_unique<EngineChatBackend>(*engine_, std::string(), session_);
 }
 
-EngineWorker::~EngineWorker() = default; // the Engine cancels and joins its scheduler
+// The tool turn and the backend go first (they call back into this object); the Engine then
+// cancels its requests and joins its scheduler.
+EngineWorker::~EngineWorker() {
+    agent_.reset();
+    backend_.reset();
+}
 
 void EngineWorker::startStatsTimer(int intervalMs) {
     if (!statsTimer_) {
@@ -46,7 +93,56 @@ void EngineWorker::startStatsTimer(int intervalMs) {
     statsTimer_->start(intervalMs);
 }
 
+void EngineWorker::replaceBackend(std::unique_ptr<ChatBackend> backend, bool remote) {
+    agent_.reset(); // cancels its round and joins
+    if (backend_)
+        backend_->cancel_all();
+    backend_.reset(); // a RemoteBackend waits for its calls to report "cancelled"
+    requests_.clear();
+    backend_ = std::move(backend);
+    remote_ = remote;
+}
+
+void EngineWorker::useEngine() {
+    ++probe_; // a server check still running no longer matters
+    if (remote_ || !backend_)
+        replaceBackend(std::make_unique<EngineChatBackend>(*engine_, std::string(), session_),
+                       false);
+}
+
+void EngineWorker::setBackend(std::unique_ptr<ChatBackend> backend, const ModelFactsQ& facts) {
+    const bool remote = backend && backend->status().kind == "remote";
+    replaceBackend(std::move(backend), remote);
+    Q_EMIT modelLoaded(facts);
+}
+
+void EngineWorker::useBackend(const BackendConfig& config) {
+    if (!config.isRemote()) {
+        useEngine();
+        return;
+    }
+    const quint64 probe = ++probe_;
+    auto* watcher = new QFutureWatcher<RemoteProbe>(this);
+    connect(watcher, &QFutureWatcher<RemoteProbe>::finished, this, [this, watcher, probe, config] {
+        const RemoteProbe r = watcher->result();
+        watcher->deleteLater();
+        if (probe != probe_)
+            return; // another backend was chosen meanwhile
+        if (!r.error.isEmpty()) {
+            Q_EMIT loadFailed(r.error);
+            return;
+        }
+        BackendConfig chosen = config;
+        chosen.model = r.facts.name;
+        setBackend(std::make_unique<RemoteBackend>(remoteOptions(chosen)), r.facts);
+    });
+    // GET /v1/models may take seconds (retries): never on this thread, which must stay free
+    // for Stop.
+    watcher->setFuture(QtConcurrent::run([config] { return probeRemote(config, true); }));
+}
+
 void EngineWorker::loadModel(const LoadOptions& options) {
+    useEngine();
     const ModelSpec spec = toModelSpec(options);
     hasVision_ = !options.mmproj.isEmpty();
     speculation_ = options.speculation;
@@ -75,24 +171,12 @@ void EngineWorker::loadModel(const LoadOptions& options) {
 }
 
 void EngineWorker::submit(qint64 requestId, const QList<ChatTurn>& turns,
-                          const GenerationSettings& s) {
-    Request r;
-    for (const ChatTurn& t : turns) {
-        Message m{t.role.toStdString(), t.content.toStdString(), {}, {}};
-        if (hasVision_)
-            for (const QString& image : t.images)
-                m.images.push_back(ImageInput{image.toStdString(), 0, 0, {}});
-        r.messages.push_back(std::move(m));
+                          const GenerationSettings& s, const QStringList& dataSources) {
+    Request r = buildRequest(turns, s, hasVision_ && !remote_, speculation_ && !remote_);
+    if (!dataSources.isEmpty()) {
+        submitAgentTurn(requestId, std::move(r), dataSources);
+        return;
     }
-    r.sampling.temperature = static_cast<float>(s.temperature);
-    r.sampling.top_k = s.topK;
-    r.sampling.top_p = static_cast<float>(s.topP);
-    r.sampling.min_p = static_cast<float>(s.minP);
-    r.sampling.repetition_penalty = static_cast<float>(s.repetitionPenalty);
-    r.sampling.seed = s.seed;
-    r.max_tokens = s.maxTokens;
-    r.speculation =
-        s.promptLookup && speculation_ ? SpeculationMode::PromptLookup : SpeculationMode::Off;
     r.callbacks.on_prefill_progress = [this, requestId](int64_t done, int64_t total, double eta) {
         Q_EMIT progress(requestId, done, total, eta);
     };
@@ -104,34 +188,57 @@ void EngineWorker::submit(qint64 requestId, const QList<ChatTurn>& turns,
         Q_EMIT failed(requestId, q(e.to_string()));
     };
     r.callbacks.on_done = [this, requestId](const RequestStats& st) {
-        RequestStatsQ out;
-        out.promptTokens = st.prompt_tokens;
-        out.reusedTokens = st.reused_tokens;
-        out.generatedTokens = st.generated_tokens;
-        out.ttftMs = st.ttft_ms;
-        out.prefillTps = st.prefill_tps;
-        out.decodeTps = st.decode_tps;
-        out.specDrafted = st.spec_drafted;
-        out.specAccepted = st.spec_accepted;
-        out.stopReason = q(st.stop_reason);
-        out.text = q(st.text);
-        Q_EMIT finished(requestId, out);
+        Q_EMIT finished(requestId, toRequestStatsQ(st));
     };
-    requests_.insert(requestId, engine_->submit(session_, std::move(r)));
+    requests_.insert(requestId, backend_->submit(std::move(r)));
+}
+
+void EngineWorker::submitAgentTurn(qint64 requestId, Request request,
+                                   const QStringList& dataSources) {
+    agent_.reset(); // a finished turn's thread is joined here
+    AgentSinks sinks;
+    sinks.token = [this, requestId](std::string_view text) {
+        Q_EMIT tokenArrived(requestId, qText(text));
+    };
+    sinks.reset = [this, requestId] { Q_EMIT answerReset(requestId); };
+    sinks.callStarted = [this, requestId](int index, const ToolCallRecord& call) {
+        Q_EMIT toolCallStarted(requestId, index, call);
+    };
+    sinks.callFinished = [this, requestId](int index, const ToolCallRecord& call) {
+        Q_EMIT toolCallFinished(requestId, index, call);
+    };
+    sinks.done = [this, requestId](const RequestStats& st, const std::string& error) {
+        if (!error.empty())
+            Q_EMIT failed(requestId, q(error));
+        Q_EMIT finished(requestId, toRequestStatsQ(st));
+    };
+    agentRequest_ = requestId;
+    agent_ = std::make_unique<AgentTurnRunner>(*backend_, std::move(request), dataSources,
+                                               std::move(sinks));
+    agent_->start();
 }
 
 void EngineWorker::cancel(qint64 requestId) {
+    if (agent_ && requestId == agentRequest_) {
+        agent_->cancel();
+        return;
+    }
     auto it = requests_.find(requestId);
     if (it != requests_.end())
-        engine_->cancel(it.value());
+        backend_->cancel(it.value());
 }
 
 void EngineWorker::cancelAll() {
-    engine_->cancel_all();
+    if (agent_)
+        agent_->cancel();
+    backend_->cancel_all();
 }
 
 void EngineWorker::publishStats() {
-    Q_EMIT statsUpdated(toEngineStatsQ(engine_->stats()));
+    if (remote_)
+        Q_EMIT backendStatusUpdated(toBackendStatusQ(backend_->status()));
+    else
+        Q_EMIT statsUpdated(toEngineStatsQ(engine_->stats()));
 }
 
 } // namespace folio::ui

@@ -1,16 +1,24 @@
 #pragma once
-// The Qt bridge to folio::Engine. EngineWorker lives in its own QThread, owns the Engine and
-// talks to the GUI only through queued signals and slots; the GUI thread never waits on it.
-// Engine callbacks (which run on the engine's scheduler thread) are turned into signals.
+// The Qt bridge to whatever answers the chat. EngineWorker lives in its own QThread, owns the
+// embedded folio::Engine and one folio::ChatBackend (EngineChatBackend over that engine, or
+// RemoteBackend for an OpenAI-compatible server), and talks to the GUI only through queued
+// signals and slots; the GUI thread never waits on it. Requests go through the ChatBackend
+// interface, so the chat does not know which backend answers. Backend callbacks (which run on
+// the backend's threads) are turned into signals. A turn with data sources runs the read-only
+// SQL tool through AgentTurnRunner (a thread of its own, so Stop still reaches it).
 
+#include "chat/tool_call.h"
+#include "engine/backend_config.h"
+#include "engine/backend_status_q.h"
 #include "engine/engine_stats_q.h"
+#include "engine/engine_worker_types.h"
 #include "engine/generation_settings.h"
 #include "engine/load_options.h"
+#include "folio/chat_backend.h"
 #include "folio/engine.h"
 
 #include <QHash>
 #include <QList>
-#include <QMetaType>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -21,24 +29,7 @@ class QTimer;
 
 namespace folio::ui {
 
-struct ChatTurn {
-    QString role; // system | user | assistant
-    QString content;
-    QStringList images; // image files attached to a user turn (used with a vision projector)
-};
-
-struct ModelFactsQ {
-    QString path, name, architecture, chatTemplate;
-    qint64 contextLimit = 0, modelContext = 0, parameters = 0, activeParameters = 0, fileBytes = 0;
-    int threads = 0;
-};
-
-struct RequestStatsQ {
-    qint64 promptTokens = 0, reusedTokens = 0, generatedTokens = 0;
-    double ttftMs = 0, prefillTps = 0, decodeTps = 0;
-    qint64 specDrafted = 0, specAccepted = 0;
-    QString stopReason, text;
-};
+class AgentTurnRunner;
 
 class EngineWorker : public QObject {
     Q_OBJECT
@@ -46,14 +37,26 @@ public:
     EngineWorker();
     ~EngineWorker() override;
 
+    // Answers come from `backend` from now on (what the previous one was answering is cancelled)
+    // and `facts` are announced through modelLoaded. Used for remote servers, and by tests to put
+    // a scripted backend in place. Call on the worker's thread.
+    void setBackend(std::unique_ptr<ChatBackend> backend, const ModelFactsQ& facts);
+    bool isRemote() const { return remote_; }
+
 public Q_SLOTS:
+    // Loads a GGUF model into the embedded engine and answers with it from now on.
     void loadModel(const folio::ui::LoadOptions& options);
+    // Embedded: answers come from the engine again (its model, if one is loaded). Remote: checks
+    // the server (GET /v1/models, off this thread) and then answers from it; modelLoaded or
+    // loadFailed reports the outcome.
+    void useBackend(const folio::ui::BackendConfig& config);
     // Submits a conversation; `requestId` is chosen by the caller and names the signals below.
+    // `dataSources` non-empty: the turn may call the read-only SQL tool over those files.
     void submit(qint64 requestId, const QList<folio::ui::ChatTurn>& turns,
-                const folio::ui::GenerationSettings& settings);
+                const folio::ui::GenerationSettings& settings, const QStringList& dataSources);
     void cancel(qint64 requestId);
     void cancelAll();
-    // Polls Engine::stats() (thread-safe and cheap) every `intervalMs`.
+    // Polls the engine's (or the remote backend's) statistics every `intervalMs`.
     void startStatsTimer(int intervalMs);
 
 Q_SIGNALS:
@@ -62,18 +65,32 @@ Q_SIGNALS:
     void loadProgress(double fraction);
     void progress(qint64 requestId, qint64 done, qint64 total, double etaSeconds);
     void tokenArrived(qint64 requestId, const QString& text);
+    // The text streamed so far for the answer was a tool call: start the answer afresh.
+    void answerReset(qint64 requestId);
+    void toolCallStarted(qint64 requestId, int index, const folio::ui::ToolCallRecord& call);
+    void toolCallFinished(qint64 requestId, int index, const folio::ui::ToolCallRecord& call);
     void finished(qint64 requestId, const folio::ui::RequestStatsQ& stats);
     void failed(qint64 requestId, const QString& message);
     void statsUpdated(const folio::ui::EngineStatsQ& stats);
+    // Remote mode: what the server reported (instead of statsUpdated).
+    void backendStatusUpdated(const folio::ui::BackendStatusQ& status);
 
 private:
+    void replaceBackend(std::unique_ptr<ChatBackend> backend, bool remote);
+    void useEngine();
+    void submitAgentTurn(qint64 requestId, Request request, const QStringList& dataSources);
     void publishStats();
 
     std::unique_ptr<Engine> engine_;
+    std::unique_ptr<ChatBackend> backend_;
+    std::unique_ptr<AgentTurnRunner> agent_; // the tool-using turn in progress (or finished)
+    qint64 agentRequest_ = 0;
     SessionId session_ = 0;
+    bool remote_ = false;
     bool hasVision_ = false;
     bool speculation_ = true;
-    QHash<qint64, RequestId> requests_; // caller id -> engine id (touched on this thread only)
+    quint64 probe_ = 0;                 // remote server checks started; older answers are ignored
+    QHash<qint64, RequestId> requests_; // caller id -> backend id (touched on this thread only)
     QTimer* statsTimer_ = nullptr;
 };
 
@@ -81,7 +98,3 @@ private:
 void registerEngineTypes();
 
 } // namespace folio::ui
-
-Q_DECLARE_METATYPE(folio::ui::ChatTurn)
-Q_DECLARE_METATYPE(folio::ui::ModelFactsQ)
-Q_DECLARE_METATYPE(folio::ui::RequestStatsQ)

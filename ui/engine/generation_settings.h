@@ -15,6 +15,7 @@ struct GenerationSettings {
     int maxTokens = 512;
     quint64 seed = 0;
     bool promptLookup = true; // speculation (the application setting may turn it off)
+    bool ignoreEos = false;   // answer to maxTokens (benchmarks and tests; not saved with a chat)
 };
 
 } // namespace folio::ui

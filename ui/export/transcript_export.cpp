@@ -11,13 +11,22 @@ namespace folio::ui {
 
 namespace {
 
+// An answer's Markdown as exported: its tool calls (SQL as a code block, the result table), the
+// text, and the mark of an answer cut off by an error.
+QString answerMarkdown(const ChatMessage& m) {
+    QString md = toolCallsMarkdown(m.toolCalls) + m.text;
+    if (!m.interrupted.isEmpty())
+        md += QStringLiteral("\n\n") + QObject::tr("[answer interrupted: %1]").arg(m.interrupted);
+    return md;
+}
+
 // The body of a message as HTML: answers are Markdown, the rest is plain text.
 QString messageHtml(const ChatMessage& m, const QString& citationUrl) {
     if (m.role != ChatMessage::Role::Assistant)
         return QStringLiteral("<p>%1</p>")
             .arg(m.text.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
     QTextDocument doc;
-    doc.setMarkdown(linkCitations(m.text, citationUrl));
+    doc.setMarkdown(linkCitations(answerMarkdown(m), citationUrl));
     QString html = doc.toHtml();
     const qsizetype begin = html.indexOf(QStringLiteral("<body"));
     const qsizetype open = html.indexOf(QLatin1Char('>'), begin);
@@ -33,7 +42,8 @@ QString transcriptToMarkdown(const QString& title, const QList<ChatMessage>& mes
     QString md = QStringLiteral("# %1\n\n").arg(title);
     for (const ChatMessage& m : messages) {
         md += QStringLiteral("## %1 (%2)\n\n%3\n\n")
-                  .arg(roleName(m.role), m.time.toString(Qt::ISODate), m.text);
+                  .arg(roleName(m.role), m.time.toString(Qt::ISODate),
+                       m.role == ChatMessage::Role::Assistant ? answerMarkdown(m) : m.text);
         const QString stats = statsLine(m.stats);
         if (!stats.isEmpty())
             md += QStringLiteral("*%1*\n\n").arg(stats);

@@ -36,6 +36,12 @@ AppSettings AppSettings::load() {
     if (!kvTypes().contains(s.kvType))
         s.kvType = QStringLiteral("f32");
     s.speculation = q.value(QStringLiteral("speculation"), true).toBool();
+    q.endGroup();
+    q.beginGroup(QStringLiteral("backend"));
+    s.backend = BackendConfig::kindFromKey(q.value(QStringLiteral("kind")).toString());
+    s.remoteUrl = q.value(QStringLiteral("url"), s.remoteUrl).toString();
+    s.remoteApiKey = q.value(QStringLiteral("apiKey")).toString();
+    s.remoteModel = q.value(QStringLiteral("model")).toString();
     return s;
 }
 
@@ -53,6 +59,12 @@ void AppSettings::save() const {
     q.setValue(QStringLiteral("offloadDir"), offloadDir);
     q.setValue(QStringLiteral("kvType"), kvType);
     q.setValue(QStringLiteral("speculation"), speculation);
+    q.endGroup();
+    q.beginGroup(QStringLiteral("backend"));
+    q.setValue(QStringLiteral("kind"), BackendConfig::kindKey(backend));
+    q.setValue(QStringLiteral("url"), remoteUrl);
+    q.setValue(QStringLiteral("apiKey"), remoteApiKey);
+    q.setValue(QStringLiteral("model"), remoteModel);
 }
 
 void AppSettings::rememberModel(const QString& path) {
@@ -84,6 +96,15 @@ LoadOptions AppSettings::loadOptions() const {
     o.offloadDir = offloadEnabled ? offloadDir : QString();
     o.speculation = speculation;
     return o;
+}
+
+BackendConfig AppSettings::backendConfig() const {
+    BackendConfig c;
+    c.kind = backend;
+    c.url = remoteUrl.trimmed();
+    c.apiKey = remoteApiKey;
+    c.model = remoteModel.trimmed();
+    return c;
 }
 
 } // namespace folio::ui

@@ -2,7 +2,11 @@
 // The application settings (QSettings, group "engine"): model and vision projector (with a list
 // of recent models), threads, context length, the KV cache's RAM budget, offload folder and
 // storage type, and speculation. They become the LoadOptions of the next model load.
+// Group "backend": which backend answers (the embedded engine or an OpenAI-compatible server)
+// and the server's URL, model name and API key (stored in the settings file like the rest, in
+// the user's private config folder; never printed or logged).
 
+#include "engine/backend_config.h"
 #include "engine/load_options.h"
 
 #include <QString>
@@ -23,6 +27,11 @@ struct AppSettings {
     QString kvType = QStringLiteral("f32");
     bool speculation = true;
 
+    BackendConfig::Kind backend = BackendConfig::Kind::Embedded;
+    QString remoteUrl = QStringLiteral("http://127.0.0.1:8080");
+    QString remoteApiKey;
+    QString remoteModel;
+
     static AppSettings load();
     void save() const;
     // Puts `path` first in recentModels (at most 8) and makes it the model.
@@ -30,6 +39,7 @@ struct AppSettings {
     // Puts `path` first in recentMmproj and makes it the vision projector ("" : none).
     void rememberMmproj(const QString& path);
     LoadOptions loadOptions() const;
+    BackendConfig backendConfig() const;
 
     static QString defaultOffloadDir();
     static QStringList kvTypes(); // "f32", "f16", "bf16", "q8_0"

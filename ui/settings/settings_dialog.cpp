@@ -1,5 +1,6 @@
 #include "settings/settings_dialog.h"
 
+#include "engine/remote_probe.h"
 #include "folio/system_info.h"
 
 #include <QCheckBox>
@@ -7,12 +8,15 @@
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFormLayout>
+#include <QFutureWatcher>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
+#include <QtConcurrent>
 
 namespace folio::ui {
 
@@ -20,7 +24,53 @@ SettingsDialog::SettingsDialog(const AppSettings& s, QWidget* parent) : QDialog(
     setWindowTitle(tr("Settings"));
     setObjectName(QStringLiteral("settingsDialog"));
     auto* layout = new QVBoxLayout(this);
-    auto* form = new QFormLayout;
+
+    auto* backendForm = new QFormLayout;
+    backend_ = new QComboBox(this);
+    backend_->setObjectName(QStringLiteral("backendCombo"));
+    backend_->addItem(tr("Embedded engine (a GGUF model on this machine)"),
+                      BackendConfig::kindKey(BackendConfig::Kind::Embedded));
+    backend_->addItem(tr("OpenAI-compatible server (vLLM, SGLang, folio-cli serve)"),
+                      BackendConfig::kindKey(BackendConfig::Kind::Remote));
+    backend_->setCurrentIndex(s.backend == BackendConfig::Kind::Remote ? 1 : 0);
+    backendForm->addRow(tr("Backend"), backend_);
+    layout->addLayout(backendForm);
+
+    serverGroup_ = new QGroupBox(tr("Server"), this);
+    serverGroup_->setObjectName(QStringLiteral("serverGroup"));
+    auto* serverForm = new QFormLayout(serverGroup_);
+    remoteUrl_ = new QLineEdit(s.remoteUrl, serverGroup_);
+    remoteUrl_->setObjectName(QStringLiteral("remoteUrlEdit"));
+    remoteUrl_->setPlaceholderText(QStringLiteral("http://gpu-box:8000/v1"));
+    serverForm->addRow(tr("URL"), remoteUrl_);
+    remoteKey_ = new QLineEdit(s.remoteApiKey, serverGroup_);
+    remoteKey_->setObjectName(QStringLiteral("remoteKeyEdit"));
+    remoteKey_->setEchoMode(QLineEdit::Password);
+    remoteKey_->setPlaceholderText(tr("none"));
+    serverForm->addRow(tr("API key"), remoteKey_);
+    auto* modelRow = new QWidget(serverGroup_);
+    auto* modelRowLayout = new QHBoxLayout(modelRow);
+    modelRowLayout->setContentsMargins(0, 0, 0, 0);
+    remoteModel_ = new QComboBox(modelRow);
+    remoteModel_->setObjectName(QStringLiteral("remoteModelCombo"));
+    remoteModel_->setEditable(true);
+    remoteModel_->setMinimumWidth(260);
+    remoteModel_->setCurrentText(s.remoteModel);
+    modelRowLayout->addWidget(remoteModel_, 1);
+    listButton_ = new QPushButton(tr("List models"), modelRow);
+    listButton_->setObjectName(QStringLiteral("listModelsButton"));
+    connect(listButton_, &QPushButton::clicked, this, &SettingsDialog::listModels);
+    modelRowLayout->addWidget(listButton_);
+    serverForm->addRow(tr("Model"), modelRow);
+    listStatus_ = new QLabel(serverGroup_);
+    listStatus_->setObjectName(QStringLiteral("listModelsStatus"));
+    listStatus_->setWordWrap(true);
+    serverForm->addRow(QString(), listStatus_);
+    layout->addWidget(serverGroup_);
+
+    engineGroup_ = new QGroupBox(tr("Embedded engine"), this);
+    engineGroup_->setObjectName(QStringLiteral("engineGroup"));
+    auto* form = new QFormLayout(engineGroup_);
 
     model_ = new QComboBox(this);
     model_->setObjectName(QStringLiteral("modelPathCombo"));
@@ -74,16 +124,60 @@ SettingsDialog::SettingsDialog(const AppSettings& s, QWidget* parent) : QDialog(
     speculation_->setObjectName(QStringLiteral("speculationCheck"));
     speculation_->setChecked(s.speculation);
     form->addRow(QString(), speculation_);
-    layout->addLayout(form);
+    layout->addWidget(engineGroup_);
+    connect(backend_, &QComboBox::currentIndexChanged, this, &SettingsDialog::updateBackendGroups);
+    updateBackendGroups();
 
-    auto* note =
-        new QLabel(tr("Changes apply when a model is loaded (OK reloads the model)."), this);
+    auto* note = new QLabel(tr("Changes apply when a model is loaded (OK reloads the model, or "
+                               "connects to the server)."),
+                            this);
     note->setWordWrap(true);
     layout->addWidget(note);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
+}
+
+void SettingsDialog::updateBackendGroups() {
+    const bool remote = backend_->currentIndex() == 1;
+    serverGroup_->setEnabled(remote);
+    engineGroup_->setEnabled(!remote);
+}
+
+void SettingsDialog::listModels() {
+    BackendConfig config;
+    config.kind = BackendConfig::Kind::Remote;
+    config.url = remoteUrl_->text().trimmed();
+    config.apiKey = remoteKey_->text();
+    listButton_->setEnabled(false);
+    listStatus_->setText(tr("Asking %1 for its models…").arg(config.url));
+    auto* watcher = new QFutureWatcher<RemoteProbe>(this);
+    connect(watcher, &QFutureWatcher<RemoteProbe>::finished, this, [this, watcher] {
+        const RemoteProbe r = watcher->result();
+        watcher->deleteLater();
+        listButton_->setEnabled(true);
+        if (!r.error.isEmpty()) {
+            listStatus_->setText(tr("Cannot list the models: %1").arg(r.error));
+            Q_EMIT modelsListed(r.error);
+            return;
+        }
+        const QString current = remoteModel_->currentText();
+        remoteModel_->clear();
+        remoteModel_->addItems(r.models);
+        remoteModel_->setCurrentText(
+            current.isEmpty() || !r.models.contains(current) ? r.models.value(0) : current);
+        listStatus_->setText(r.models.size() == 1
+                                 ? tr("The server serves one model.")
+                                 : tr("The server serves %1 models.").arg(r.models.size()));
+        Q_EMIT modelsListed(QString());
+    });
+    // A network round trip (with retries): never on the GUI thread.
+    watcher->setFuture(QtConcurrent::run([config] { return probeRemote(config, false, 1); }));
+}
+
+QString SettingsDialog::listStatus() const {
+    return listStatus_->text();
 }
 
 QWidget* SettingsDialog::pathRow(QComboBox* combo, const QString& filter) {
@@ -133,6 +227,10 @@ AppSettings SettingsDialog::settings() const {
     s.offloadDir = offloadDir_->text().trimmed();
     s.kvType = kvType_->currentText();
     s.speculation = speculation_->isChecked();
+    s.backend = BackendConfig::kindFromKey(backend_->currentData().toString());
+    s.remoteUrl = remoteUrl_->text().trimmed();
+    s.remoteApiKey = remoteKey_->text();
+    s.remoteModel = remoteModel_->currentText().trimmed();
     return s;
 }
 

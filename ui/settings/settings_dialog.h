@@ -1,6 +1,8 @@
 #pragma once
-// Edits AppSettings: model and vision projector (with recent models), threads, context length,
-// the KV cache's RAM budget, offload folder and storage type, speculation.
+// Edits AppSettings: the backend (embedded engine, or an OpenAI-compatible server with its URL,
+// API key and model; "List models" asks the server off the GUI thread), model and vision
+// projector (with recent models), threads, context length, the KV cache's RAM budget, offload
+// folder and storage type, speculation.
 
 #include "settings/app_settings.h"
 
@@ -8,7 +10,10 @@
 
 class QCheckBox;
 class QComboBox;
+class QGroupBox;
+class QLabel;
 class QLineEdit;
+class QPushButton;
 class QSpinBox;
 
 namespace folio::ui {
@@ -19,11 +24,29 @@ public:
     explicit SettingsDialog(const AppSettings& settings, QWidget* parent = nullptr);
     AppSettings settings() const;
 
+    // Fetches GET /v1/models from the server in the URL field (in the thread pool) and fills
+    // the model list; modelsListed() reports the outcome ("" : success).
+    void listModels();
+    QComboBox* remoteModelCombo() const { return remoteModel_; }
+    QString listStatus() const;
+
+Q_SIGNALS:
+    void modelsListed(const QString& error);
+
 private:
+    void updateBackendGroups();
     QWidget* pathRow(QComboBox* combo, const QString& filter);
     QWidget* folderRow(QLineEdit* edit);
 
     AppSettings base_;
+    QComboBox* backend_ = nullptr;
+    QGroupBox* engineGroup_ = nullptr;
+    QGroupBox* serverGroup_ = nullptr;
+    QLineEdit* remoteUrl_ = nullptr;
+    QLineEdit* remoteKey_ = nullptr;
+    QComboBox* remoteModel_ = nullptr;
+    QPushButton* listButton_ = nullptr;
+    QLabel* listStatus_ = nullptr;
     QComboBox* model_ = nullptr;
     QComboBox* mmproj_ = nullptr;
     QSpinBox* threads_ = nullptr;

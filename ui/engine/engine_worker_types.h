@@ -1,0 +1,39 @@
+#pragma once
+// The values EngineWorker exchanges with the GUI through queued signals: a turn of the
+// conversation, the facts of the model that answers, and the figures of one answer.
+
+#include "folio/engine.h"
+
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+namespace folio::ui {
+
+struct ChatTurn {
+    QString role; // system | user | assistant
+    QString content;
+    QStringList images; // image files attached to a user turn (used with a vision projector)
+};
+
+struct ModelFactsQ {
+    QString path, name, architecture, chatTemplate;
+    qint64 contextLimit = 0, modelContext = 0, parameters = 0, activeParameters = 0, fileBytes = 0;
+    int threads = 0;
+    bool remote = false; // answered by an OpenAI-compatible server (path: its URL)
+};
+
+struct RequestStatsQ {
+    qint64 promptTokens = 0, reusedTokens = 0, generatedTokens = 0;
+    double ttftMs = 0, prefillTps = 0, decodeTps = 0;
+    qint64 specDrafted = 0, specAccepted = 0;
+    QString stopReason, text;
+};
+
+RequestStatsQ toRequestStatsQ(const RequestStats& stats);
+
+} // namespace folio::ui
+
+Q_DECLARE_METATYPE(folio::ui::ChatTurn)
+Q_DECLARE_METATYPE(folio::ui::ModelFactsQ)
+Q_DECLARE_METATYPE(folio::ui::RequestStatsQ)
