@@ -687,7 +687,10 @@ struct Engine::Impl {
         job.sampler = std::make_unique<Sampler>(SamplingParams{
             r.sampling.temperature, r.sampling.top_k, r.sampling.top_p, r.sampling.min_p,
             r.sampling.repetition_penalty, r.sampling.presence_penalty, 64, r.sampling.seed});
-        job.out = std::make_unique<OutputStream>(tok, r.stop);
+        // In Kimi-K2's real vocabulary the tool-call markers (<|tool_calls_section_begin|>, ...)
+        // are CONTROL tokens: a request that declares tools must see them in its text, or the
+        // calls could never be parsed (agent/tool_calls.h).
+        job.out = std::make_unique<OutputStream>(tok, r.stop, !r.tools_json.empty());
         job.history = job.prompt;
         job.phase = Job::Phase::Prefill;
         job.prefill_start = Clock::now();

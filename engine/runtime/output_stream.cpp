@@ -20,8 +20,9 @@ size_t held_back(const std::string& text, const std::vector<std::string>& stops)
 
 } // namespace
 
-OutputStream::OutputStream(const tokenizer::Tokenizer& tok, std::vector<std::string> stop_strings)
-    : decoder_(tok) {
+OutputStream::OutputStream(const tokenizer::Tokenizer& tok, std::vector<std::string> stop_strings,
+                           bool render_special)
+    : decoder_(tok, render_special) {
     for (auto& s : stop_strings)
         if (!s.empty())
             stops_.push_back(std::move(s));

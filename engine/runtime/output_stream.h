@@ -13,7 +13,9 @@ namespace folio {
 
 class OutputStream {
 public:
-    OutputStream(const tokenizer::Tokenizer& tok, std::vector<std::string> stop_strings);
+    // `render_special`: CONTROL tokens show as their text (see StreamDecoder).
+    OutputStream(const tokenizer::Tokenizer& tok, std::vector<std::string> stop_strings,
+                 bool render_special = false);
 
     struct Step {
         std::string text;     // newly final text (may be empty)
