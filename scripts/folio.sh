@@ -14,7 +14,7 @@ BUILD_DIR="$ROOT/build/$PRESET"
 if [ "$PRESET" = tsan ]; then
     # The build runs our tools (model generators): under TSan they need libomp's Archer tool,
     # which teaches TSan OpenMP's synchronisation (the test preset sets the same).
-    export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:ignore_noninstrumented_modules=1}"
+    export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:ignore_noninstrumented_modules=1:suppressions=$ROOT/tests/tsan.supp}"
     export OMP_TOOL_LIBRARIES="${OMP_TOOL_LIBRARIES:-/usr/lib/llvm-14/lib/libarcher.so}"
 fi
 

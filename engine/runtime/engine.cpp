@@ -220,12 +220,11 @@ struct Engine::Impl {
             std::lock_guard lk(m);
             for (auto& [id, job] : jobs)
                 left.push_back(job);
-            jobs.clear();
-            order.clear();
         }
         for (auto& job : left)
             finish(*job, Stop::Cancelled);
-        done_cv.notify_all();
+        std::lock_guard lk(m);
+        forget_jobs(left);
     }
 
     void retire(Session& s) {
@@ -386,10 +385,7 @@ struct Engine::Impl {
             return;
         std::vector<std::shared_ptr<Job>> failed;
         for (auto& [id, job] : jobs)
-            if (!job->finished)
-                failed.push_back(job);
-        jobs.clear();
-        order.clear();
+            failed.push_back(job);
         for (auto it = sessions.begin(); it != sessions.end();) {
             retire(it->second);
             it->second.tokens.clear();
@@ -401,9 +397,20 @@ struct Engine::Impl {
         lk.unlock();
         for (auto& job : failed) {
             job->cancel = true;
-            fail(*job, *e);
+            if (!job->finished)
+                fail(*job, *e);
         }
         lk.lock();
+        forget_jobs(failed);
+    }
+
+    // Removes jobs whose callbacks have run (wait() returns once a job is gone, so a job leaves
+    // the map only after its on_done). Under the lock.
+    void forget_jobs(const std::vector<std::shared_ptr<Job>>& done) {
+        for (const auto& job : done) {
+            jobs.erase(job->id);
+            order.erase(std::remove(order.begin(), order.end(), job->id), order.end());
+        }
         done_cv.notify_all();
     }
 
@@ -426,8 +433,6 @@ struct Engine::Impl {
         std::vector<std::shared_ptr<Job>> cancelled;
         for (auto& [id, job] : jobs)
             cancelled.push_back(job);
-        jobs.clear();
-        order.clear();
         for (auto& [sid, s] : sessions) {
             s.seq.reset();
             s.tokens.clear();
@@ -450,11 +455,11 @@ struct Engine::Impl {
             job->cancel = true;
             finish(*job, Stop::Cancelled);
         }
-        done_cv.notify_all();
-        if (!spec) {
-            lk.lock();
+        lk.lock();
+        forget_jobs(cancelled);
+        if (!spec)
             return;
-        }
+        lk.unlock();
         auto loaded = load_decoder_handle(spec->gguf, spec->cache);
         std::shared_ptr<DecoderHandle> draft_handle;
         std::optional<Error> draft_error;

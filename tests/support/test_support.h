@@ -23,6 +23,20 @@ QString builtProgram(const QString& relativePath);
 
 QString sourceDir();
 
+// True in the tsan build. LLVM 14's ThreadSanitizer aborts in a child process started from a
+// threaded program (QProcess), so tests that start programs skip there.
+constexpr bool underThreadSanitizer() {
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+    return true;
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+    return true;
+#endif
+    return false;
+}
+
 // A finished run of the built folio-cli.
 struct CliRun {
     int exitCode = -1; // -1: did not finish within the timeout, -2: crashed
