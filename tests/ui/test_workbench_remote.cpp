@@ -207,9 +207,9 @@ private slots:
     // A turn with a data source goes through the tool loop on both backends, and the tool
     // declaration reaches the engine's chat template locally and the server's over HTTP (the
     // prompt grows by it). The demo model's words are random, so no call is expected from it;
-    // the calls themselves are tested with a scripted model in test_workbench_tools. (The two
-    // prompts are not identical: folio-cli serve re-serializes the tools JSON compactly, while
-    // SqlTool writes it with Python's json.dumps spacing, so the answers may differ.)
+    // the calls themselves are tested with a scripted model in test_workbench_tools. Both
+    // backends render the declaration in one form (canonical_tools_json: compact, keys sorted),
+    // so the prompts have the same length and the greedy answers are the same.
     void toolTurnRunsOnTheEngineAndOnTheServer() {
         const QString csv = folio::test::scratchDir(QStringLiteral("workbench-remote-csv")) +
                             QStringLiteral("/sales.csv");
@@ -246,6 +246,15 @@ private slots:
                                     .arg(withTools.stats.promptTokens)
                                     .arg(h->answers[12].stats.promptTokens)));
         }
+        const Answer& a = embedded.answers[11];
+        const Answer& b = net.answers[11];
+        qInfo(
+            "tool turn: prompt %lld tokens embedded, %lld through folio-cli serve (without tools: "
+            "%lld, %lld)",
+            a.stats.promptTokens, b.stats.promptTokens, embedded.answers[12].stats.promptTokens,
+            net.answers[12].stats.promptTokens);
+        QCOMPARE(b.stats.promptTokens, a.stats.promptTokens);
+        QCOMPARE(b.tokens, a.tokens);
     }
 
     void wrongKeyOrModelIsAClearLoadFailure() {
