@@ -1,5 +1,7 @@
 #include "folio/engine_backend.h"
 
+#include <nlohmann/json.hpp>
+
 namespace folio {
 
 EngineChatBackend::EngineChatBackend(Engine& engine, std::string model_name, SessionId session)
@@ -11,7 +13,15 @@ EngineChatBackend::~EngineChatBackend() {
         engine_.close_session(session_);
 }
 
+std::string canonical_tools_json(const std::string& tools_json) {
+    if (tools_json.empty())
+        return tools_json;
+    const nlohmann::json j = nlohmann::json::parse(tools_json, nullptr, false);
+    return j.is_discarded() ? tools_json : j.dump();
+}
+
 RequestId EngineChatBackend::submit(Request request) {
+    request.tools_json = canonical_tools_json(request.tools_json);
     {
         std::lock_guard lk(shared_->m);
         ++shared_->running;

@@ -26,6 +26,7 @@ int cmd_make_model(std::vector<std::string> args) {
         o.n_embd_text = static_cast<uint32_t>(*v);
     if (auto v = a.take_value("--out", "-o"))
         o.out = *v;
+    o.confident = a.take_switch("--confident");
     const bool quiet = a.take_switch("--quiet");
     auto rest = a.positionals();
     if (!a.ok())
@@ -45,8 +46,9 @@ int cmd_make_model(std::vector<std::string> args) {
     if (!s)
         return fail(s.error().to_string());
     if (!quiet)
-        std::printf("wrote %s (%s %s %s, seed %llu)\n", o.out.c_str(), o.arch.c_str(),
-                    o.preset.c_str(), o.type.c_str(), static_cast<unsigned long long>(o.seed));
+        std::printf("wrote %s (%s %s %s, seed %llu%s)\n", o.out.c_str(), o.arch.c_str(),
+                    o.preset.c_str(), o.type.c_str(), static_cast<unsigned long long>(o.seed),
+                    o.confident ? ", confident" : "");
     return 0;
 }
 

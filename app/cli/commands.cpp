@@ -77,7 +77,9 @@ const std::array kCommands = {
     Command{"make-model",
             "make-model --arch deepseek2|kimi-linear|deepseek32|kimi-hybrid|kimivl [--n-embd-text "
             "N] --preset tiny|small|bench --type f32|f16|q8_0|q4_k_m|mxfp4-moe "
-            "--seed N --out F.gguf   random-weights test model",
+            "--seed N [--confident] --out F.gguf   random-weights test model (--confident: output "
+            "head = token embeddings / sqrt(n_embd), block output projections at 3/4 scale, so the "
+            "residual keeps the input token's direction and predictions have clear margins)",
             cmd_make_model},
     Command{"quantize",
             "quantize IN.gguf OUT.gguf --recipe q8_0|q4_k|mxfp4-moe|RECIPE_FILE [-t N]   "

@@ -244,6 +244,8 @@ void read_fields(const json& body, Endpoint endpoint, const RequestLimits& limit
         } else if (key == "tools") {
             if (!v.is_array())
                 bad(key, "'tools' must be an array");
+            // Compact, keys sorted: folio::canonical_tools_json, the form the workbench's
+            // embedded backend renders too (same tool turn, same prompt).
             if (!v.empty())
                 r.tools_json = v.dump();
         }

@@ -119,6 +119,9 @@ Expected<std::vector<RemoteModel>> RemoteBackend::list_models() {
                      m["meta"].contains("context_length") &&
                      m["meta"]["context_length"].is_number_integer())
                 rm.context_length = m["meta"]["context_length"].get<int64_t>();
+            if (m.contains("meta") && m["meta"].is_object() && m["meta"].contains("vision") &&
+                m["meta"]["vision"].is_boolean())
+                rm.accepts_images = m["meta"]["vision"].get<bool>();
             out.push_back(std::move(rm));
         }
         return out;

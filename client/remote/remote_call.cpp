@@ -5,6 +5,7 @@
 #include "remote/stream_event.h"
 
 #include <httplib.h>
+#include <map>
 
 namespace folio::remote {
 
@@ -58,6 +59,7 @@ struct Answer {
     bool first = true;
     Clock::time_point first_at, last_at;
     std::optional<int64_t> prompt_tokens, completion_tokens, cached_tokens;
+    std::map<int, ToolCallInfo> tool_calls; // structured calls by index, pieces concatenated
 };
 
 void on_event(const StreamEvent& ev, Attempt& at, Answer& an, const Request& r,
@@ -96,6 +98,12 @@ void on_event(const StreamEvent& ev, Attempt& at, Answer& an, const Request& r,
             }
         }
     }
+    for (const ToolCallDelta& d : ev.tool_calls) {
+        ToolCallInfo& c = an.tool_calls[d.index];
+        c.id += d.id; // sent once, with the first piece
+        c.name += d.name;
+        c.arguments += d.arguments;
+    }
     if (!ev.finish_reason.empty())
         at.finish = ev.finish_reason;
 }
@@ -106,6 +114,9 @@ void finish(const Request& r, Answer& an, const std::string& reason, const Error
     RequestStats& s = an.stats;
     s.stop_reason = reason;
     s.text = an.text;
+    s.tool_calls.clear();
+    for (const auto& [index, call] : an.tool_calls)
+        s.tool_calls.push_back(call);
     s.generated_tokens = an.completion_tokens.value_or(an.chunks);
     s.prompt_tokens = an.prompt_tokens.value_or(0);
     s.reused_tokens = an.cached_tokens.value_or(0);

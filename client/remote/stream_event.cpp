@@ -30,6 +30,32 @@ std::string message_in(const json& j) {
     return {};
 }
 
+// OpenAI tool calls of a delta or message: [{index, id, type, function: {name, arguments}}],
+// every field optional in a delta (later pieces carry only the index and more arguments).
+void read_tool_calls(const json& holder, StreamEvent& ev) {
+    if (!holder.contains("tool_calls") || !holder["tool_calls"].is_array())
+        return;
+    int position = 0;
+    for (const json& t : holder["tool_calls"]) {
+        if (!t.is_object())
+            continue;
+        ToolCallDelta d;
+        d.index = t.contains("index") && t["index"].is_number_integer() ? t["index"].get<int>()
+                                                                        : position;
+        ++position;
+        if (t.contains("id") && t["id"].is_string())
+            d.id = t["id"].get<std::string>();
+        if (t.contains("function") && t["function"].is_object()) {
+            const json& f = t["function"];
+            if (f.contains("name") && f["name"].is_string())
+                d.name = f["name"].get<std::string>();
+            if (f.contains("arguments") && f["arguments"].is_string())
+                d.arguments = f["arguments"].get<std::string>();
+        }
+        ev.tool_calls.push_back(std::move(d));
+    }
+}
+
 } // namespace
 
 bool parse_stream_event(std::string_view data, StreamEvent& ev) {
@@ -62,10 +88,12 @@ bool parse_stream_event(std::string_view data, StreamEvent& ev) {
                 const json& d = c["delta"];
                 if (d.contains("content") && d["content"].is_string())
                     ev.text = d["content"].get<std::string>();
+                read_tool_calls(d, ev);
             } else if (c.contains("message") && c["message"].is_object()) {
                 const json& m = c["message"];
                 if (m.contains("content") && m["content"].is_string())
                     ev.text = m["content"].get<std::string>();
+                read_tool_calls(m, ev);
             } else if (c.contains("text") && c["text"].is_string()) {
                 ev.text = c["text"].get<std::string>();
             }

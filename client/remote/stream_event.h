@@ -11,10 +11,18 @@
 
 namespace folio::remote {
 
+// One piece of a structured tool call (choices[0].delta.tool_calls[i], or a whole call of
+// message.tool_calls): the pieces of one `index` are concatenated in arrival order.
+struct ToolCallDelta {
+    int index = 0;
+    std::string id, name, arguments;
+};
+
 struct StreamEvent {
     bool done_marker = false; // "data: [DONE]"
     std::string text;         // delta.content (chat) or text (completions)
     std::vector<int32_t> token_ids;
+    std::vector<ToolCallDelta> tool_calls;
     std::string finish_reason; // "" while running
     std::optional<int64_t> prompt_tokens, completion_tokens, cached_tokens;
     std::string error; // an {"error": ...} event: its message

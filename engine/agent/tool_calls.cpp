@@ -32,6 +32,21 @@ std::string name_of(const std::string& id) {
 
 } // namespace
 
+std::string render_tool_calls(const std::vector<ToolCallInfo>& calls) {
+    if (calls.empty())
+        return {};
+    std::string out(kSectionBegin);
+    for (size_t i = 0; i < calls.size(); ++i) {
+        out += kCallBegin;
+        out += "functions." + calls[i].name + ":" + std::to_string(i);
+        out += kArgBegin;
+        out += calls[i].arguments;
+        out += kCallEnd;
+    }
+    out += kSectionEnd;
+    return out;
+}
+
 ParsedAnswer parse_tool_calls(std::string_view text) {
     ParsedAnswer out;
     const size_t section = text.find(kSectionBegin);

@@ -10,6 +10,7 @@
 #include "tensor/quantize.h"
 
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <set>
@@ -59,6 +60,66 @@ private slots:
         QVERIFY(readAll(a) == readAll(b));
         QVERIFY(readAll(a) != readAll(c));
         QVERIFY(readAll(a).size() == readAll(c).size());
+    }
+
+    // --confident changes values only: same tensors, types, shapes and metadata as the plain
+    // model of the same seed; output.weight is token_embd.weight / sqrt(n_embd) and the block
+    // output projections are 3/4 of their plain values (same random numbers).
+    void confidentKeepsTheLayout() {
+        const QString dir = test::scratchDir(QStringLiteral("make-model-confident"));
+        for (const std::string type : {"f32", "q8_0"}) {
+            tools::MakeModelOptions o;
+            o.seed = 9;
+            o.type = type;
+            o.out = (dir + "/plain-").toStdString() + type + ".gguf";
+            QVERIFY(tools::make_model(o).has_value());
+            o.confident = true;
+            o.out = (dir + "/confident-").toStdString() + type + ".gguf";
+            QVERIFY(tools::make_model(o).has_value());
+            auto plain = openOrFail((dir + "/plain-").toStdString() + type + ".gguf");
+            auto conf = openOrFail(o.out);
+            QVERIFY(plain && conf);
+            QCOMPARE(conf->file_size(), plain->file_size());
+            QCOMPARE(conf->tensors().size(), plain->tensors().size());
+            QCOMPARE(conf->metadata().size(), plain->metadata().size());
+            for (size_t i = 0; i < plain->tensors().size(); ++i) {
+                const auto& p = plain->tensors()[i];
+                const auto& c = conf->tensors()[i];
+                QCOMPARE(c.name, p.name);
+                QVERIFY2(c.type == p.type, c.name.c_str());
+                QCOMPARE(c.ne, p.ne);
+                QCOMPARE(c.offset, p.offset);
+            }
+            if (type != "f32")
+                continue;
+            const auto* emb = conf->find_tensor("token_embd.weight");
+            const auto* out = conf->find_tensor("output.weight");
+            const auto* down = conf->find_tensor("blk.0.ffn_down.weight");
+            const auto* downPlain = plain->find_tensor("blk.0.ffn_down.weight");
+            const auto* q = conf->find_tensor("blk.0.attn_q_a.weight");
+            const auto* qPlain = plain->find_tensor("blk.0.attn_q_a.weight");
+            QVERIFY(emb && out && down && downPlain && q && qPlain);
+            const auto f = [](const gguf::TensorInfo* t) {
+                return reinterpret_cast<const float*>(t->data);
+            };
+            const double a = 1.0 / std::sqrt(double(emb->ne[0]));
+            double maxRel = 0;
+            for (size_t i = 0; i < emb->size_bytes / 4; ++i)
+                maxRel = std::max(maxRel, std::abs(f(out)[i] - a * f(emb)[i]) /
+                                              (std::abs(a * f(emb)[i]) + 1e-6));
+            QVERIFY2(maxRel < 1e-5, qPrintable(QString::number(maxRel)));
+            for (size_t i = 0; i < down->size_bytes / 4; ++i)
+                QVERIFY(std::abs(f(down)[i] - 0.75 * f(downPlain)[i]) <=
+                        1e-6 * std::abs(f(downPlain)[i]) + 1e-9);
+            QVERIFY(std::memcmp(q->data, qPlain->data, q->size_bytes) == 0);
+            QVERIFY(std::memcmp(out->data, plain->find_tensor("output.weight")->data,
+                                out->size_bytes) != 0);
+        }
+        tools::MakeModelOptions v;
+        v.arch = "kimivl";
+        v.confident = true;
+        v.out = (dir + "/v.gguf").toStdString();
+        QVERIFY(!tools::make_model(v));
     }
 
     void tinyF32MatchesLlamaCppLayout() {

@@ -207,9 +207,9 @@ private slots:
     // A turn with a data source goes through the tool loop on both backends, and the tool
     // declaration reaches the engine's chat template locally and the server's over HTTP (the
     // prompt grows by it). The demo model's words are random, so no call is expected from it;
-    // the calls themselves are tested with a scripted model in test_workbench_tools. (The two
-    // prompts are not identical: folio-cli serve re-serializes the tools JSON compactly, while
-    // SqlTool writes it with Python's json.dumps spacing, so the answers may differ.)
+    // the calls themselves are tested with a scripted model in test_workbench_tools. Both
+    // backends render the declaration in one form (canonical_tools_json: compact, keys sorted),
+    // so the prompts have the same length and the greedy answers are the same.
     void toolTurnRunsOnTheEngineAndOnTheServer() {
         const QString csv = folio::test::scratchDir(QStringLiteral("workbench-remote-csv")) +
                             QStringLiteral("/sales.csv");
@@ -246,6 +246,61 @@ private slots:
                                     .arg(withTools.stats.promptTokens)
                                     .arg(h->answers[12].stats.promptTokens)));
         }
+        const Answer& a = embedded.answers[11];
+        const Answer& b = net.answers[11];
+        qInfo(
+            "tool turn: prompt %lld tokens embedded, %lld through folio-cli serve (without tools: "
+            "%lld, %lld)",
+            a.stats.promptTokens, b.stats.promptTokens, embedded.answers[12].stats.promptTokens,
+            net.answers[12].stats.promptTokens);
+        QCOMPARE(b.stats.promptTokens, a.stats.promptTokens);
+        QCOMPARE(b.tokens, a.tokens);
+    }
+
+    // Images of the Documents pane go with the question to a server that has a vision
+    // projector (folio-cli serve --mmproj; as base64 data URLs) and give the embedded answer.
+    void imageQuestionThroughTheServerMatchesTheEngine() {
+        FOLIO_REQUIRE_CONFORMANCE(dir);
+        const QString text = dir + QStringLiteral("/models/ds2-vl-text-f32.gguf");
+        const QString mmproj = dir + QStringLiteral("/models/kimivl-mmproj-f32.gguf");
+        const QString chart = dir + QStringLiteral("/models/chart.png");
+        folio::test::ServerProcess vl;
+        QString err;
+        QVERIFY2(vl.start(text, {QStringLiteral("--mmproj"), mmproj}, &err), qPrintable(err));
+        WorkerHarness embedded;
+        LoadOptions load;
+        load.model = text;
+        load.mmproj = mmproj;
+        load.threads = 1;
+        embedded.run([load](EngineWorker* w) { w->loadModel(load); });
+        QTRY_COMPARE_WITH_TIMEOUT(embedded.loaded, 1, 30000);
+        WorkerHarness net;
+        const BackendConfig config = remote(vl, QString());
+        net.run([config](EngineWorker* w) { w->useBackend(config); });
+        QTRY_COMPARE_WITH_TIMEOUT(net.loaded, 1, 30000);
+        QVERIFY(net.facts.acceptsImages);
+
+        QList<ChatTurn> withImage = conversation();
+        withImage.last().images = {chart};
+        const GenerationSettings s = greedy(12, true);
+        for (WorkerHarness* h : {&embedded, &net}) {
+            h->submit(21, withImage, s);
+            h->submit(22, conversation(), s);
+            QTRY_COMPARE_WITH_TIMEOUT(h->answers[21].finishedCount, 1, 60000);
+            QTRY_COMPARE_WITH_TIMEOUT(h->answers[22].finishedCount, 1, 60000);
+            QVERIFY2(h->answers[21].errors.isEmpty(),
+                     qPrintable(h->answers[21].errors.join(QLatin1Char('\n'))));
+        }
+        const Answer& a = embedded.answers[21];
+        const Answer& b = net.answers[21];
+        qInfo("image question: prompt %lld tokens embedded, %lld through folio-cli serve (without "
+              "the image: %lld, %lld)",
+              a.stats.promptTokens, b.stats.promptTokens, embedded.answers[22].stats.promptTokens,
+              net.answers[22].stats.promptTokens);
+        QCOMPARE(b.stats.promptTokens, a.stats.promptTokens);
+        QVERIFY(b.stats.promptTokens > net.answers[22].stats.promptTokens + 10); // image tokens
+        QCOMPARE(b.stats.generatedTokens, qint64(12));
+        QCOMPARE(b.tokens, a.tokens);
     }
 
     void wrongKeyOrModelIsAClearLoadFailure() {

@@ -32,8 +32,34 @@ uint32_t file_type_id(const std::string& recipe) {
     return 0;
 }
 
+// --confident. Plain random models have near-tied logits (the median top-1 / top-2 gap of the
+// conformance models is ~0.23 with logits of std ~1), so any quantization noise flips their
+// argmax. A confident model keeps every tensor, type, shape and metadata key but draws two kinds
+// of tensors differently:
+//  * the output head is tied to the token embeddings: output.weight = a * token_embd.weight,
+//    a = kConfidentHeadScale / sqrt(n_embd) (the same random numbers, scaled; the file still
+//    has both tensors, as llama.cpp's untied layout). After the final RMSNorm the hidden state
+//    has norm ~sqrt(n_embd), so if it points along e_t token t gets a logit of about
+//    kConfidentHeadScale * sqrt(n_embd) * cos(h, e_t) (~8 for the tiny preset) and the other
+//    tokens ~N(0, kConfidentHeadScale^2);
+//  * every block's output projection (attn_output, ffn_down, ffn_down_exps, ffn_down_shexp) is
+//    drawn with its usual std times kConfidentBlockScale, so each block adds a smaller update to
+//    the residual stream, which keeps the direction of the input token's embedding with a
+//    context-dependent perturbation.
+// The model therefore mostly predicts the token it reads (tiny deepseek2, seed 2026: 381 of 384
+// random-token positions), with a median top-1 / top-2 gap of ~2.8 logits, the margin of a
+// trained model's confident positions. Block scale 1.0 gives 351/384 and a median gap of 1.6;
+// 1.5 gives 229/384 and 0.44 (near ties again).
+constexpr float kConfidentHeadScale = 1.0f;
+constexpr float kConfidentBlockScale = 0.75f;
+
+bool is_block_output_projection(const std::string& name) {
+    return contains(name, ".attn_output.") || contains(name, ".ffn_down");
+}
+
 // Draws one tensor's values and converts them to its storage type.
-Expected<std::vector<uint8_t>> draw_tensor(const TensorPlan& plan, DType type, uint64_t seed) {
+Expected<std::vector<uint8_t>> draw_tensor(const TensorPlan& plan, DType type, uint64_t seed,
+                                           bool confident) {
     int64_t n = 1;
     for (int64_t d : plan.ne)
         n *= d;
@@ -52,9 +78,16 @@ Expected<std::vector<uint8_t>> draw_tensor(const TensorPlan& plan, DType type, u
         break;
     case TensorPlan::Init::Normal: {
         // N(0, 1/fan_in) as the conformance models; token embeddings N(0, 1).
-        const float stddev = plan.name == "token_embd.weight"
-                                 ? 1.0f
-                                 : 1.0f / std::sqrt(static_cast<float>(plan.ne[0]));
+        const float fan_in = static_cast<float>(plan.ne[0]);
+        if (confident && plan.name == "output.weight") {
+            // token_embd.weight has the same ne; same name, same numbers, times the scale.
+            fill_normal(values, seed, "token_embd.weight", 0.0f,
+                        kConfidentHeadScale / std::sqrt(fan_in));
+            break;
+        }
+        float stddev = plan.name == "token_embd.weight" ? 1.0f : 1.0f / std::sqrt(fan_in);
+        if (confident && is_block_output_projection(plan.name))
+            stddev *= kConfidentBlockScale;
         fill_normal(values, seed, plan.name, 0.0f, stddev);
         break;
     }
@@ -124,6 +157,9 @@ Status make_model(const MakeModelOptions& o) {
     if (o.out.empty())
         return make_error(ErrorCode::InvalidArgument, "--out is required");
     if (o.arch == "kimivl") {
+        if (o.confident)
+            return make_error(ErrorCode::InvalidArgument,
+                              "--confident applies to decoder models, not --arch kimivl");
         // The vision projector of a Kimi-VL pair (all F32, as llama.cpp's converter writes
         // mmproj files), projecting to the hidden size of the deepseek2 model of the same preset.
         if (o.preset == "bench")
@@ -160,7 +196,7 @@ Status make_model(const MakeModelOptions& o) {
     }
     FOLIO_TRY(stream, writer.begin(o.out));
     for (size_t i = 0; i < plans.size(); ++i) {
-        FOLIO_TRY(bytes, draw_tensor(plans[i], types[i], o.seed));
+        FOLIO_TRY(bytes, draw_tensor(plans[i], types[i], o.seed, o.confident));
         FOLIO_CHECK(stream->write_tensor_data(i, bytes));
         if (o.progress)
             o.progress(i + 1, plans.size());

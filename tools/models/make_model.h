@@ -18,6 +18,9 @@ struct MakeModelOptions {
     std::string preset = "tiny";    // tiny (< 3 MB) | small (~100 MB) | bench (~1 GB, 920M params)
     std::string type = "f32";       // f32 | f16 | q8_0 | q4_k_m | mxfp4-moe
     uint64_t seed = 42;
+    // --confident: a random model whose predictions have clear margins (see make_model.cpp,
+    // kConfident*), for quantization tests; same tensors, types and metadata as without it.
+    bool confident = false;
     uint32_t n_embd_text = 0; // kimivl: the paired text model's hidden size (0: the preset's)
     std::string out;
     // Called after each tensor with (tensors done, tensors total); may be empty.

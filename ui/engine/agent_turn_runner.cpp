@@ -169,6 +169,8 @@ Expected<std::string> AgentTurnRunner::generate(const std::vector<Message>& mess
     total_ = st;
     total_.generated_tokens = generated;
     total_.ttft_ms = ttft;
+    // A server with a tool parser returns its calls structured: run them as the engine's.
+    st.text += render_tool_calls(st.tool_calls);
     if (cancelled_ || st.stop_reason == "cancelled")
         return make_error(ErrorCode::Cancelled, "stopped");
     if (st.stop_reason == "error")

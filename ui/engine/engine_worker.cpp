@@ -113,6 +113,7 @@ void EngineWorker::useEngine() {
 void EngineWorker::setBackend(std::unique_ptr<ChatBackend> backend, const ModelFactsQ& facts) {
     const bool remote = backend && backend->status().kind == "remote";
     replaceBackend(std::move(backend), remote);
+    remoteImages_ = remote && facts.acceptsImages;
     Q_EMIT modelLoaded(facts);
 }
 
@@ -172,7 +173,10 @@ void EngineWorker::loadModel(const LoadOptions& options) {
 
 void EngineWorker::submit(qint64 requestId, const QList<ChatTurn>& turns,
                           const GenerationSettings& s, const QStringList& dataSources) {
-    Request r = buildRequest(turns, s, hasVision_ && !remote_, speculation_ && !remote_);
+    // Images go as the embedded engine takes them: to a server that accepts them (RemoteBackend
+    // sends them as base64 data URLs), to the engine when a vision projector is loaded.
+    const bool images = remote_ ? remoteImages_ : hasVision_;
+    Request r = buildRequest(turns, s, images, speculation_ && !remote_);
     if (!dataSources.isEmpty()) {
         submitAgentTurn(requestId, std::move(r), dataSources);
         return;

@@ -87,7 +87,8 @@ private:
     qint64 agentRequest_ = 0;
     SessionId session_ = 0;
     bool remote_ = false;
-    bool hasVision_ = false;
+    bool hasVision_ = false;    // the embedded engine has a vision projector
+    bool remoteImages_ = false; // the server takes images (RemoteModel::accepts_images)
     bool speculation_ = true;
     quint64 probe_ = 0;                 // remote server checks started; older answers are ignored
     QHash<qint64, RequestId> requests_; // caller id -> backend id (touched on this thread only)

@@ -20,7 +20,8 @@ struct ModelFactsQ {
     QString path, name, architecture, chatTemplate;
     qint64 contextLimit = 0, modelContext = 0, parameters = 0, activeParameters = 0, fileBytes = 0;
     int threads = 0;
-    bool remote = false; // answered by an OpenAI-compatible server (path: its URL)
+    bool remote = false;        // answered by an OpenAI-compatible server (path: its URL)
+    bool acceptsImages = false; // images of the Documents pane go with the question
 };
 
 struct RequestStatsQ {

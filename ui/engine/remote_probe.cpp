@@ -34,6 +34,7 @@ RemoteProbe probeRemote(const BackendConfig& config, bool requireModel, int retr
             p.facts.name = id;
             p.facts.contextLimit = m.context_length;
             p.facts.modelContext = m.context_length;
+            p.facts.acceptsImages = m.accepts_images;
         }
     }
     p.facts.path = QString::fromStdString(backend.status().endpoint);

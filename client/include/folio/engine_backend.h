@@ -9,6 +9,14 @@
 
 namespace folio {
 
+// The one text form of a request's tool declarations (Request::tools_json) that both backends
+// put in the prompt: compact JSON with the object keys in sorted order, exactly what
+// `folio-cli serve` (and our RemoteBackend's request body) make of the `tools` array with
+// nlohmann::json::dump(). EngineChatBackend applies it, so the same tool turn renders the same
+// prompt through the embedded engine and through the server. Text that is not JSON is returned
+// unchanged (the engine then uses it as given).
+std::string canonical_tools_json(const std::string& tools_json);
+
 class EngineChatBackend : public ChatBackend {
 public:
     // `engine` must outlive this object. session < 0: a new session, closed by the destructor.

@@ -38,6 +38,9 @@ struct RemoteModel {
     std::string id;
     std::string owned_by;
     int64_t context_length = 0; // when the server says (vLLM's max_model_len, ours)
+    // meta.vision of folio-cli serve: false when the server has no vision projector (images
+    // would be refused); servers that do not say (vLLM, SGLang) are taken to accept them.
+    bool accepts_images = true;
 };
 
 class RemoteBackend : public ChatBackend {

@@ -31,6 +31,12 @@ struct ParsedAnswer {
 };
 ParsedAnswer parse_tool_calls(std::string_view answer);
 
+// Structured calls (RequestStats::tool_calls, from a server's OpenAI `tool_calls`) written as
+// the Kimi-K2 section parse_tool_calls reads, so a turn runs them like the embedded engine's
+// calls: append it to the answer text. Each call is named "functions.NAME:INDEX" (the server's
+// own id, e.g. "chatcmpl-tool-…", does not carry the name the parser needs). "" for none.
+std::string render_tool_calls(const std::vector<ToolCallInfo>& calls);
+
 struct SqlLimits {
     int max_rows = 200;           // rows returned (the rest is counted, not sent)
     double timeout_seconds = 2.0; // a query running longer is interrupted

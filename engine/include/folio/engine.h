@@ -94,6 +94,10 @@ struct RequestStats {
     int64_t spec_accepted = 0;
     std::string stop_reason; // "eos" | "stop" | "length" | "cancelled" | "error"
     std::string text;        // the whole answer
+    // Tool calls a remote server returned as structured OpenAI `tool_calls` (vLLM / SGLang with
+    // a tool parser), in index order; not part of `text`. Empty for the embedded engine, whose
+    // calls are markers in `text` (parse_tool_calls).
+    std::vector<ToolCallInfo> tool_calls;
 };
 
 struct RequestCallbacks {
