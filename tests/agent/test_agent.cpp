@@ -5,6 +5,7 @@
 // template.
 #include "agent/json_value.h"
 #include "folio/agent.h"
+#include "support/finance_db.h"
 #include "support/test_support.h"
 #include "tokenizer/chat_template.h"
 
@@ -16,29 +17,7 @@
 
 using namespace folio;
 
-namespace {
-
-QString makeDatabase(const QString& dir) {
-    const QString path = dir + "/finance.db";
-    QFile::remove(path);
-    sqlite3* db = nullptr;
-    sqlite3_open(path.toUtf8().constData(), &db);
-    sqlite3_exec(db,
-                 "CREATE TABLE revenue (year INTEGER, segment TEXT, amount REAL);"
-                 "INSERT INTO revenue VALUES (2022, 'Cloud', 120.5), (2022, 'Devices', 80.0),"
-                 " (2023, 'Cloud', 150.25), (2023, 'Devices', 70.0), (2024, 'Cloud', 190.0);",
-                 nullptr, nullptr, nullptr);
-    sqlite3_close(db);
-    return path;
-}
-
-QByteArray digest(const QString& path) {
-    QFile f(path);
-    f.open(QIODevice::ReadOnly);
-    return QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256);
-}
-
-} // namespace
+namespace {} // namespace
 
 class TestAgent : public QObject {
     Q_OBJECT
@@ -97,8 +76,8 @@ private slots:
     }
 
     void sqlOnSqliteFile() {
-        const QString db = makeDatabase(folio::test::scratchDir("agent-sql"));
-        const QByteArray before = digest(db);
+        const QString db = folio::test::makeFinanceDatabase(folio::test::scratchDir("agent-sql"));
+        const QByteArray before = folio::test::fileDigest(db);
         auto sql = SqlTool::open_sqlite(db.toStdString());
         QVERIFY2(sql.has_value(), sql ? "" : sql.error().to_string().c_str());
         QVERIFY(QString::fromStdString(sql->schema()).contains("CREATE TABLE revenue"));
@@ -135,7 +114,7 @@ private slots:
         }
         auto still = sql->query("SELECT count(*) FROM revenue");
         QVERIFY(still && still->rows[0][0] == "5");
-        QCOMPARE(digest(db), before);
+        QCOMPARE(folio::test::fileDigest(db), before);
         QVERIFY(!QFile::exists("/tmp/copy.db"));
 
         QVERIFY(!SqlTool::open_sqlite("/nonexistent/x.db").has_value());
@@ -169,7 +148,7 @@ private slots:
 
     // A whole turn: the scripted model asks for a query, sees the table, answers with it.
     void agentTurnWithScriptedModel() {
-        const QString db = makeDatabase(folio::test::scratchDir("agent-turn"));
+        const QString db = folio::test::makeFinanceDatabase(folio::test::scratchDir("agent-turn"));
         auto sql = SqlTool::open_sqlite(db.toStdString());
         QVERIFY(sql.has_value());
         int calls = 0;

@@ -31,6 +31,7 @@
 #include "main_window.h"
 #include "settings/app_settings.h"
 #include "support/test_support.h"
+#include "ui/transcript_probe.h"
 
 using namespace folio::ui;
 
@@ -47,15 +48,6 @@ QString demoModel() {
 QString readAll(const QString& path) {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
-}
-
-// The document position of the first link to `href` in the transcript, or -1.
-int anchorPosition(QTextDocument* doc, const QString& href) {
-    for (QTextBlock b = doc->begin(); b.isValid(); b = b.next())
-        for (auto it = b.begin(); !it.atEnd(); ++it)
-            if (it.fragment().charFormat().anchorHref() == href)
-                return it.fragment().position();
-    return -1;
 }
 
 bool chatMentions(MainWindow& w, const QString& text) {
@@ -153,7 +145,8 @@ private slots:
                                         QStringLiteral("Revenue was $4.5 billion [p. 3]; see "
                                                        "also [page 5]."));
             TranscriptView* view = w.chatPane()->transcript();
-            const int pos = anchorPosition(view->document(), QStringLiteral("folio:page/3"));
+            const int pos =
+                folio::test::anchorPosition(view->document(), QStringLiteral("folio:page/3"));
             QVERIFY(pos >= 0);
             QTextCursor cursor(view->document());
             cursor.setPosition(pos + 2);

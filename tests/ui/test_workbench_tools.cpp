@@ -21,7 +21,9 @@
 #include "engine/engine_worker.h"
 #include "export/transcript_export.h"
 #include "main_window.h"
+#include "support/finance_db.h"
 #include "support/test_support.h"
+#include "ui/transcript_probe.h"
 
 #include <sqlite3.h>
 
@@ -37,41 +39,6 @@ namespace {
 
 const char* const kHold = "<hold until cancelled>";
 const char* const kQuery = "SELECT year, sum(amount) AS total FROM revenue GROUP BY year";
-
-QString makeDatabase(const QString& dir) {
-    const QString path = dir + QStringLiteral("/finance.db");
-    QFile::remove(path);
-    sqlite3* db = nullptr;
-    sqlite3_open(path.toUtf8().constData(), &db);
-    sqlite3_exec(db,
-                 "CREATE TABLE revenue (year INTEGER, segment TEXT, amount REAL);"
-                 "INSERT INTO revenue VALUES (2022, 'Cloud', 120.5), (2022, 'Devices', 80.0),"
-                 " (2023, 'Cloud', 150.25), (2023, 'Devices', 70.0), (2024, 'Cloud', 190.0);",
-                 nullptr, nullptr, nullptr);
-    sqlite3_close(db);
-    return path;
-}
-
-int rowCount(const QString& path) {
-    sqlite3* db = nullptr;
-    int n = -1;
-    if (sqlite3_open_v2(path.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK)
-        sqlite3_exec(
-            db, "SELECT count(*) FROM revenue",
-            [](void* out, int, char** v, char**) {
-                *static_cast<int*>(out) = atoi(v[0]);
-                return 0;
-            },
-            &n, nullptr);
-    sqlite3_close(db);
-    return n;
-}
-
-QByteArray digest(const QString& path) {
-    QFile f(path);
-    f.open(QIODevice::ReadOnly);
-    return QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256);
-}
 
 std::string toolCall(const std::string& sql) {
     return "Let me look at the data.<|tool_calls_section_begin|><|tool_call_begin|>"
@@ -174,15 +141,6 @@ ScriptedBackend::Script analyst(const std::string& sql) {
     };
 }
 
-// The document position of the first link to `href` in the transcript, or -1.
-int anchorPosition(QTextDocument* doc, const QString& href) {
-    for (QTextBlock b = doc->begin(); b.isValid(); b = b.next())
-        for (auto it = b.begin(); !it.atEnd(); ++it)
-            if (it.fragment().charFormat().anchorHref() == href)
-                return it.fragment().position();
-    return -1;
-}
-
 } // namespace
 
 class TestWorkbenchTools : public QObject {
@@ -224,8 +182,9 @@ private slots:
         qputenv("XDG_CACHE_HOME", (xdg + QStringLiteral("/cache")).toUtf8());
         QCoreApplication::setOrganizationName(QStringLiteral("FolioTests"));
         QCoreApplication::setApplicationName(QStringLiteral("test_workbench_tools"));
-        db_ = makeDatabase(folio::test::scratchDir(QStringLiteral("workbench-tools-data")));
-        QCOMPARE(rowCount(db_), 5);
+        db_ = folio::test::makeFinanceDatabase(
+            folio::test::scratchDir(QStringLiteral("workbench-tools-data")));
+        QCOMPARE(folio::test::financeRowCount(db_), 5);
         window_ = std::make_unique<MainWindow>();
         window_->resize(1500, 900);
         window_->show();
@@ -300,7 +259,7 @@ private slots:
         QVERIFY(view->toPlainText().contains(QStringLiteral("3 rows")));
         QVERIFY(!view->toPlainText().contains(QStringLiteral("200.5")));
         QVERIFY(!view->isToolCallExpanded(index, 0));
-        const int at = anchorPosition(view->document(), href);
+        const int at = folio::test::anchorPosition(view->document(), href);
         QVERIFY(at >= 0);
         QTextCursor c(view->document());
         c.setPosition(at + 2);
@@ -312,7 +271,7 @@ private slots:
         QVERIFY(view->toPlainText().contains(QStringLiteral("220.25")));
         if (const QString shots = qEnvironmentVariable("FOLIO_SHOTS_DIR"); !shots.isEmpty())
             QVERIFY(window_->grab().save(shots + QStringLiteral("/chat-tool-call.png")));
-        c.setPosition(anchorPosition(view->document(), href) + 2);
+        c.setPosition(folio::test::anchorPosition(view->document(), href) + 2);
         QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->cursorRect(c).center());
         QTRY_VERIFY(!view->isToolCallExpanded(index, 0));
         QVERIFY(!view->toPlainText().contains(QStringLiteral("200.5")));
@@ -377,7 +336,7 @@ private slots:
     }
 
     void hostileSqlIsRefusedAndTheFileUnchanged() {
-        const QByteArray before = digest(db_);
+        const QByteArray before = folio::test::fileDigest(db_);
         ChatPane* chat = window_->chatPane();
         for (const char* hostile :
              {"DROP TABLE revenue", "DELETE FROM revenue", "SELECT 1; DROP TABLE revenue",
@@ -399,8 +358,8 @@ private slots:
             chat->transcript()->setToolCallExpanded(index, 0, true);
             QVERIFY(chat->transcript()->toPlainText().contains(call.result));
         }
-        QCOMPARE(digest(db_), before);
-        QCOMPARE(rowCount(db_), 5);
+        QCOMPARE(folio::test::fileDigest(db_), before);
+        QCOMPARE(folio::test::financeRowCount(db_), 5);
     }
 
     // CSV files as data sources; a long result is cut to a readable size in the block (the
