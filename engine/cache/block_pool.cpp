@@ -46,10 +46,7 @@ void BlockPool::set_warning(const std::string& w) {
 
 Expected<BlockId> BlockPool::allocate(int64_t index) {
     if (cfg_.strict_budget && cfg_.ram_budget >= 0 && !disk_) {
-        int64_t fixed = 0;
-        for (const Account& a : accounts_)
-            fixed += a.kv + a.state;
-        if (ram_bytes() + fixed + static_cast<int64_t>(block_bytes_) > cfg_.ram_budget)
+        if (ram_bytes() + fixed_ram() + static_cast<int64_t>(block_bytes_) > cfg_.ram_budget)
             return make_error(ErrorCode::OutOfMemory,
                               "the KV cache's RAM budget of " +
                                   std::to_string(cfg_.ram_budget >> 20) +
@@ -177,11 +174,9 @@ void BlockPool::enforce_budget() {
     recover_disk_tier();
     if (cfg_.ram_budget < 0)
         return;
-    int64_t fixed_ram = 0;
-    for (const Account& a : accounts_)
-        fixed_ram += a.kv + a.state;
+    const int64_t fixed = fixed_ram();
     const int64_t shards = cfg_.ram_shards;
-    const int64_t share = std::max<int64_t>(0, cfg_.ram_budget - fixed_ram) / shards;
+    const int64_t share = std::max<int64_t>(0, cfg_.ram_budget - fixed) / shards;
     bool over = false;
     int64_t excess = 0; // what the step just finished needed beyond the budget
     for (int64_t v : shard_ram_) {
@@ -215,6 +210,13 @@ void BlockPool::enforce_budget() {
     } else if (over && warning_.empty()) {
         set_warning("no disk tier: the cache exceeds its RAM budget");
     }
+}
+
+int64_t BlockPool::fixed_ram() const {
+    int64_t total = 0;
+    for (const Account& a : accounts_)
+        total += a.kv + a.state;
+    return total;
 }
 
 int64_t BlockPool::ram_bytes() const {

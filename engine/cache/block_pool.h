@@ -26,7 +26,7 @@ struct PoolConfig {
     int block_tokens = 64;
     int64_t row_floats = 0; // floats per cached row
     KvType type = KvType::F32;
-    int64_t ram_budget = -1; // bytes for blocks + fixed state over all shards; < 0 unlimited
+    int64_t ram_budget = -1;    // bytes for blocks + fixed state over all shards; < 0 unlimited
     bool strict_budget = false; // no disk tier: allocate() fails past ram_budget
     int ram_shards = 1;
     std::string offload_dir; // "" : no disk tier
@@ -92,6 +92,7 @@ private:
     };
     Status move_to_disk(BlockId id);
     void recover_disk_tier();
+    int64_t fixed_ram() const; // the accounts' kv + state bytes
     void set_warning(const std::string& w);
 
     PoolConfig cfg_;

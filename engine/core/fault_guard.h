@@ -31,7 +31,6 @@ public:
 
     // Pages of the region that faulted (and now read as zeros) since it was registered.
     uint64_t faults() const;
-    bool covering() const { return slot_ >= 0; }
 
 private:
     int slot_ = -1;

@@ -227,6 +227,13 @@ struct Engine::Impl {
         forget_jobs(left);
     }
 
+    // Forgets what the session has cached (the next request computes from scratch). Under m.
+    void drop_cache(Session& s) {
+        retire(s);
+        s.tokens.clear();
+        s.draft_tokens.clear();
+    }
+
     void retire(Session& s) {
         if (s.seq)
             retired.push_back(std::move(s.seq));
@@ -387,9 +394,7 @@ struct Engine::Impl {
         for (auto& [id, job] : jobs)
             failed.push_back(job);
         for (auto it = sessions.begin(); it != sessions.end();) {
-            retire(it->second);
-            it->second.tokens.clear();
-            it->second.draft_tokens.clear();
+            drop_cache(it->second);
             it = it->second.closing ? sessions.erase(it) : std::next(it);
         }
         if (model)
@@ -565,9 +570,7 @@ struct Engine::Impl {
     void fail_step(Job& job, Session& session, const Error& e) {
         {
             std::lock_guard lk(m);
-            retire(session);
-            session.tokens.clear();
-            session.draft_tokens.clear();
+            drop_cache(session);
         }
         fail(job, e);
     }
@@ -1169,9 +1172,7 @@ void Engine::reset_session(SessionId id) {
     std::lock_guard lk(impl_->m);
     auto it = impl_->sessions.find(id);
     if (it != impl_->sessions.end() && !impl_->session_has_jobs(id)) {
-        impl_->retire(it->second);
-        it->second.tokens.clear();
-        it->second.draft_tokens.clear();
+        impl_->drop_cache(it->second);
         impl_->cv.notify_all();
     }
 }
