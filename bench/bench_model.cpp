@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <memory>
 #include <numeric>
 #include <random>
 #include <string>
@@ -142,62 +143,103 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
         tg = stats(rates);
         row("tg" + std::to_string(o.n_gen), tg);
     }
-    for (int64_t depth : o.depths) {
-        // One repetition per depth: long prefills dominate the run time.
+    // Depths: prefill each (ascending, timed once), then decode at every depth in turn, reps
+    // times, so slow and fast phases of a noisy machine fall on all depths alike; the ratios
+    // below compare medians of the same rounds.
+    struct Depth {
+        int64_t n = 0;
+        std::unique_ptr<DecoderState> state;
+        int32_t first = 0;
+        double peak_rss = -1;
+        std::vector<double> rates;
+        StepProfile profile;
+    };
+    std::vector<Depth> depths;
+    for (int64_t n : o.depths) {
+        Depth d;
+        d.n = n;
         reset_peak_rss();
-        DecoderState state =
-            make_decoder_state(m.config, depth + std::max(o.n_gen, 1), pool(), o.cache.index_type);
-        std::vector<int32_t> prompt(static_cast<size_t>(depth));
+        d.state = std::make_unique<DecoderState>(
+            make_decoder_state(m.config, n + std::max(o.n_gen, 1), pool(), o.cache.index_type));
+        std::vector<int32_t> prompt(static_cast<size_t>(n));
         for (auto& t : prompt)
             t = tok(rng);
         auto t0 = std::chrono::steady_clock::now();
-        for (int64_t i = 0; i < depth; i += o.ubatch) {
-            const int64_t n = std::min<int64_t>(o.ubatch, depth - i);
-            Status s = decoder_eval(m, state, scratch, prompt.data() + i, n, opt, logits);
+        for (int64_t i = 0; i < n; i += o.ubatch) {
+            const int64_t b = std::min<int64_t>(o.ubatch, n - i);
+            Status s = decoder_eval(m, *d.state, scratch, prompt.data() + i, b, opt, logits);
             if (!s) {
                 std::fprintf(stderr, "error: %s\n", s.error().to_string().c_str());
                 return 1;
             }
         }
         auto t1 = std::chrono::steady_clock::now();
-        row("pp" + std::to_string(depth),
-            {depth / std::chrono::duration<double>(t1 - t0).count(), 0.0});
-        if (o.n_gen <= 0)
-            continue;
-        // Decode n_gen tokens after the prompt, reps + 1 times from the same state (the first
-        // run warms up, e.g. the caches' first growth past the prompt, and is not counted).
-        const int32_t first = argmax(logits);
-        state.checkpoint(); // KDA states can rewind to here
-        std::vector<double> rates;
-        for (int r = 0; r <= o.reps; ++r) {
-            if (Status s = state.truncate(depth); !s) {
+        d.peak_rss = peak_rss_bytes();
+        row("pp" + std::to_string(n), {n / std::chrono::duration<double>(t1 - t0).count(), 0.0});
+        d.first = argmax(logits);
+        d.state->checkpoint(); // KDA states can rewind to here
+        depths.push_back(std::move(d));
+    }
+    // Decode n_gen tokens after each prompt, reps + 1 rounds (the first warms up, e.g. the
+    // caches' first growth past the prompt, and is not counted), rewinding in between.
+    for (int r = 0; o.n_gen > 0 && r <= o.reps; ++r) {
+        for (Depth& d : depths) {
+            if (Status s = d.state->truncate(d.n); !s) {
                 std::fprintf(stderr, "error: %s\n", s.error().to_string().c_str());
                 return 1;
             }
-            int32_t next = first;
-            t0 = std::chrono::steady_clock::now();
+            EvalOptions timed = opt;
+            if (o.phases && r > 0)
+                timed.profile = &d.profile;
+            int32_t next = d.first;
+            const auto t0 = std::chrono::steady_clock::now();
             for (int i = 0; i < o.n_gen; ++i) {
-                Status s = decoder_eval(m, state, scratch, &next, 1, opt, logits);
+                Status s = decoder_eval(m, *d.state, scratch, &next, 1, timed, logits);
                 if (!s) {
                     std::fprintf(stderr, "error: %s\n", s.error().to_string().c_str());
                     return 1;
                 }
                 next = argmax(logits);
             }
-            t1 = std::chrono::steady_clock::now();
+            const auto t1 = std::chrono::steady_clock::now();
             if (r > 0)
-                rates.push_back(o.n_gen / std::chrono::duration<double>(t1 - t0).count());
+                d.rates.push_back(o.n_gen / std::chrono::duration<double>(t1 - t0).count());
         }
-        row("tg" + std::to_string(o.n_gen) + " @ d" + std::to_string(depth), stats(rates));
-        const double peak = peak_rss_bytes();
+    }
+    for (const Depth& d : depths) {
+        if (d.rates.empty())
+            continue;
+        row("tg" + std::to_string(o.n_gen) + " @ d" + std::to_string(d.n), stats(d.rates));
         std::fprintf(out,
-                     "  (state at depth %lld: %.1f MiB in RAM, %.1f MiB on disk; peak RSS %s MiB; "
-                     "index keys %s)\n",
-                     static_cast<long long>(depth), state.bytes() / 1048576.0,
-                     state.mla().disk_bytes() / 1048576.0,
-                     peak > 0 ? std::to_string(static_cast<long long>(peak / 1048576.0)).c_str()
-                              : "?",
-                     kv_type_name(state.index_keys().type()));
+                     "  (state at depth %lld: %.1f MiB in RAM, %.1f MiB on disk; peak RSS %s MiB "
+                     "after its prefill; index keys %s)\n",
+                     static_cast<long long>(d.n), d.state->bytes() / 1048576.0,
+                     d.state->mla().disk_bytes() / 1048576.0,
+                     d.peak_rss > 0
+                         ? std::to_string(static_cast<long long>(d.peak_rss / 1048576.0)).c_str()
+                         : "?",
+                     kv_type_name(d.state->index_keys().type()));
+        if (o.phases && d.profile.steps > 0) {
+            std::fprintf(out, "  (decode ms/token at depth %lld:", static_cast<long long>(d.n));
+            for (int p = 0; p < static_cast<int>(StepPhase::Count); ++p)
+                std::fprintf(out, " %s %.3f;", step_phase_name(static_cast<StepPhase>(p)),
+                             1e3 * d.profile.seconds[p] / d.profile.steps);
+            std::fprintf(out, " total %.3f)\n", 1e3 * d.profile.total() / d.profile.steps);
+        }
+    }
+    // Decode speed at each depth relative to the first depth: the median of the per-round
+    // ratios (the rounds ran back to back), with their range.
+    for (size_t i = 1; i < depths.size() && !depths[0].rates.empty(); ++i) {
+        std::vector<double> ratio;
+        for (size_t r = 0; r < depths[i].rates.size(); ++r)
+            ratio.push_back(depths[i].rates[r] / depths[0].rates[r]);
+        std::sort(ratio.begin(), ratio.end());
+        const double median = ratio.size() % 2
+                                  ? ratio[ratio.size() / 2]
+                                  : 0.5 * (ratio[ratio.size() / 2 - 1] + ratio[ratio.size() / 2]);
+        std::fprintf(out, "decode at d%lld / decode at d%lld: %.3f (rounds %.3f .. %.3f, n=%zu)\n",
+                     static_cast<long long>(depths[i].n), static_cast<long long>(depths[0].n),
+                     median, ratio.front(), ratio.back(), ratio.size());
     }
     if (o.n_gen > 0 && o.measure_bandwidth) {
         const BandwidthResult bw = measure_read_bandwidth(size_t(1) << 30, o.threads, 5);

@@ -20,11 +20,14 @@ struct BenchModelOptions {
     int reps = 3;
     bool measure_bandwidth = true;
     // Context depths (e.g. 4096, 32768): for each N, prefill N random tokens (in micro-batches
-    // of `ubatch`) and time it ("pp N", once), then decode n_gen tokens after them ("tg n_gen @
-    // dN", reps times after a warm-up run, rewinding to depth N in between).
+    // of `ubatch`) and time it ("pp N", once); then decode n_gen tokens after each of them ("tg
+    // n_gen @ dN"), in rounds over all depths (a warm-up round and `reps` timed ones, rewinding
+    // to depth N in between), and print each depth's decode speed relative to the first depth.
+    // All depths' states stay in memory until the end.
     std::vector<int64_t> depths;
     int ubatch = 512;
-    CacheOptions cache; // storage types, RAM budget, disk tier of the KV cache
+    bool phases = false; // per depth: decode ms/token by phase (model/step_profile.h)
+    CacheOptions cache;  // storage types, RAM budget, disk tier of the KV cache
 };
 
 int run_bench_model(const BenchModelOptions& options, std::FILE* out);

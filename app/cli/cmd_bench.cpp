@@ -20,6 +20,7 @@ int cmd_bench(std::vector<std::string> args) {
     auto t = a.take_int("-t", "--threads");
     auto r = a.take_int("-r", "--repetitions");
     const bool no_bw = a.take_switch("--no-bandwidth");
+    const bool phases = a.take_switch("--phases");
     auto ctx = a.take_value("--ctx");
     CacheFlags cache;
     std::string cache_err;
@@ -43,6 +44,7 @@ int cmd_bench(std::vector<std::string> args) {
     if (r)
         o.reps = static_cast<int>(*r);
     o.measure_bandwidth = !no_bw;
+    o.phases = phases;
     if (ctx) {
         std::string err;
         auto depths = parse_token_list(*ctx, &err); // same "N,N,N" syntax

@@ -29,7 +29,8 @@ namespace {
 // bench-kernels, quantize, summarize, serve.
 const std::array kCommands = {
     Command{"bench",
-            "bench -m F.gguf [-p 512] [-n 64] [-t 2] [-r 3] [--ctx 4096,32768] [CACHE FLAGS]   "
+            "bench -m F.gguf [-p 512] [-n 64] [-t 2] [-r 3] [--ctx 4096,32768] [--phases] [CACHE "
+            "FLAGS]   "
             "prefill/decode tokens per second",
             cmd_bench},
     Command{"bench-cache",

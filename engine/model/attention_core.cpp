@@ -1,5 +1,6 @@
 #include "model/attention_core.h"
 
+#include "kernels/mqa_rows.h"
 #include "kernels/softmax.h"
 
 #include <Eigen/Core>
@@ -77,88 +78,66 @@ void attend_mqa_causal(const MqaBlock& b, std::vector<float>& scores, std::vecto
 
 namespace {
 
-// Copies the selected rows (d floats each) to gather[n][d], prefetching a few rows ahead: the
-// rows are scattered over the whole cache, so without it every row waits for memory in turn.
-void gather_rows(const SelectedAttention& a, const int32_t* keys, int64_t n, float* gather) {
-    constexpr int64_t kAhead = 6;
-    const int64_t d = a.dqk;
-    const int64_t bytes = d * static_cast<int64_t>(sizeof(float));
-    for (int64_t j = 0; j < n; ++j) {
-        if (j + kAhead < n) {
-            const char* p = reinterpret_cast<const char*>(a.kv->row_ptr(keys[j + kAhead]));
-            for (int64_t off = 0; off < bytes; off += 64)
-                __builtin_prefetch(p + off);
-        }
-        a.kv->read_row(keys[j], gather + j * d, d);
+// Pointers to the f32 rows of keys[0 .. n): the cache's own rows for f32 storage, else rows
+// decoded into `decoded`.
+const float* const* selected_rows(const SelectedAttention& a, const int32_t* keys, int64_t n,
+                                  SelectedScratch& w) {
+    w.rows.resize(static_cast<size_t>(n));
+    const KvView& kv = *a.kv;
+    if (kv.type == KvType::F32) {
+        for (int64_t j = 0; j < n; ++j)
+            w.rows[j] = reinterpret_cast<const float*>(kv.row_ptr(keys[j]));
+        return w.rows.data();
     }
+    const int64_t d = a.dqk;
+    w.decoded.resize(static_cast<size_t>(n * d));
+    for (int64_t j = 0; j < n; ++j) {
+        kv.read_row(keys[j], w.decoded.data() + j * d, d);
+        w.rows[j] = w.decoded.data() + j * d;
+    }
+    return w.rows.data();
+}
+
+MqaRowsQuery rows_query(const SelectedAttention& a) {
+    MqaRowsQuery q;
+    q.q = a.q;
+    q.q_stride = a.q_stride;
+    q.n_heads = a.n_heads;
+    q.dqk = a.dqk;
+    q.dv = a.dv;
+    q.scale = a.scale;
+    return q;
+}
+
+// The running softmax state of one query over keys[0 .. n) (mqa_rows.h), in w.state.
+MqaRowsState attend_range(const SelectedAttention& a, const int32_t* keys, int64_t n,
+                          SelectedScratch& w) {
+    const MqaRowsQuery q = rows_query(a);
+    w.state.resize(static_cast<size_t>(q.n_heads * (2 + q.dv)));
+    const MqaRowsState st{w.state.data(), w.state.data() + q.n_heads,
+                          w.state.data() + 2 * q.n_heads};
+    mqa_rows_init(q, st);
+    mqa_rows_kernel(a.path)(q, selected_rows(a, keys, n, w), n, st);
+    return st;
 }
 
 } // namespace
 
-void attend_selected(const SelectedAttention& a, std::vector<float>& gather,
-                     std::vector<float>& scores) {
-    const int64_t n = a.n_keys, d = a.dqk;
-    gather.resize(static_cast<size_t>(n * d));
-    gather_rows(a, a.keys, n, gather.data());
-    scores.resize(static_cast<size_t>(a.n_heads * n));
-    ConstMap Q(a.q, a.n_heads, d, Eigen::OuterStride<>(a.q_stride));
-    ConstMap G(gather.data(), n, d, Eigen::OuterStride<>(d));
-    MutMap S(scores.data(), a.n_heads, n, Eigen::OuterStride<>(n));
-    S.noalias() = Q * G.transpose();
-    for (int64_t h = 0; h < a.n_heads; ++h) {
-        softmax_row(scores.data() + h * n, n, a.scale);
-    }
-    ConstMap Vg(gather.data(), n, a.dv, Eigen::OuterStride<>(d));
-    MutMap O(a.out, a.n_heads, a.dv, Eigen::OuterStride<>(a.out_stride));
-    O.noalias() = S * Vg;
+void attend_selected(const SelectedAttention& a, SelectedScratch& w) {
+    const MqaRowsState st = attend_range(a, a.keys, a.n_keys, w);
+    mqa_rows_merge(rows_query(a), &st, 1, a.out, a.out_stride);
 }
 
 void attend_selected_split(const SelectedAttention& a, int parts) {
-    const int64_t H = a.n_heads, d = a.dqk, dv = a.dv, n = a.n_keys;
-    parts = static_cast<int>(std::clamp<int64_t>(parts, 1, std::max<int64_t>(1, n)));
-    // Per part and head: the scaled score maximum, the softmax sum, the normalized output.
-    std::vector<float> maxima(static_cast<size_t>(parts * H)), sums(maxima.size()),
-        outs(static_cast<size_t>(parts * H * dv));
+    parts = static_cast<int>(std::clamp<int64_t>(parts, 1, std::max<int64_t>(1, a.n_keys)));
+    std::vector<MqaRowsState> states(static_cast<size_t>(parts));
 #pragma omp parallel for num_threads(parts) schedule(static, 1) if (parts > 1)
     for (int p = 0; p < parts; ++p) {
-        thread_local std::vector<float> gather, scores;
-        const int64_t j0 = n * p / parts, j1 = n * (p + 1) / parts, m = j1 - j0;
-        gather.resize(static_cast<size_t>(m * d));
-        gather_rows(a, a.keys + j0, m, gather.data());
-        scores.resize(static_cast<size_t>(H * m));
-        ConstMap Q(a.q, H, d, Eigen::OuterStride<>(a.q_stride));
-        ConstMap G(gather.data(), m, d, Eigen::OuterStride<>(d));
-        MutMap S(scores.data(), H, m, Eigen::OuterStride<>(m));
-        S.noalias() = Q * G.transpose();
-        for (int64_t h = 0; h < H; ++h) {
-            float* row = scores.data() + h * m;
-            const int64_t arg = std::max_element(row, row + m) - row;
-            maxima[p * H + h] = row[arg] * a.scale;
-            softmax_row(row, m, a.scale);
-            sums[p * H + h] = 1.0f / row[arg]; // softmax of the maximum = exp(0) / sum
-        }
-        ConstMap Vg(gather.data(), m, dv, Eigen::OuterStride<>(d));
-        MutMap O(outs.data() + p * H * dv, H, dv, Eigen::OuterStride<>(dv));
-        O.noalias() = S * Vg;
+        thread_local SelectedScratch w;
+        const int64_t j0 = a.n_keys * p / parts, j1 = a.n_keys * (p + 1) / parts;
+        states[p] = attend_range(a, a.keys + j0, j1 - j0, w);
     }
-    for (int64_t h = 0; h < H; ++h) {
-        float M = -std::numeric_limits<float>::infinity();
-        for (int p = 0; p < parts; ++p)
-            M = std::max(M, maxima[p * H + h]);
-        std::vector<float> wts(static_cast<size_t>(parts));
-        float total = 0.0f;
-        for (int p = 0; p < parts; ++p) {
-            wts[p] = sums[p * H + h] * std::exp(maxima[p * H + h] - M);
-            total += wts[p];
-        }
-        float* o = a.out + h * a.out_stride;
-        for (int64_t i = 0; i < dv; ++i) {
-            float v = 0.0f;
-            for (int p = 0; p < parts; ++p)
-                v += wts[p] * outs[(p * H + h) * dv + i];
-            o[i] = v / total;
-        }
-    }
+    mqa_rows_merge(rows_query(a), states.data(), parts, a.out, a.out_stride);
 }
 
 } // namespace folio

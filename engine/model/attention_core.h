@@ -1,5 +1,5 @@
 #pragma once
-// Scaled-dot-product attention in f32 with Eigen GEMMs, shared by both MLA forms
+// Scaled-dot-product attention in f32, shared by both MLA forms
 // (MODEL_SPEC.md §4.2, §4.3) and the DSA top-k restriction (§5.3):
 //  * attend_causal: one head over a block of queries, O = softmax(Q·Kᵀ·scale + causal mask)·V;
 //    query i sits at position pos0 + i and sees keys 0 .. pos0 + i.
@@ -7,6 +7,7 @@
 //    heads share the rows; the values are the first dv floats of each row).
 
 #include "cache/kv_view.h"
+#include "kernels/kernel_context.h"
 
 #include <cstdint>
 #include <vector>
@@ -66,16 +67,21 @@ struct SelectedAttention {
     float scale = 1.0f;
     float* out = nullptr; // n_heads rows of dv floats, stride out_stride
     int64_t out_stride = 0;
+    KernelPath path = KernelPath::Auto; // the mqa_rows kernel (kernels/mqa_rows.h)
 };
 
-// `gather` and `scores` are scratch. Single-threaded.
-void attend_selected(const SelectedAttention& a, std::vector<float>& gather,
-                     std::vector<float>& scores);
+// Scratch of attend_selected: row pointers, rows decoded from non-f32 storage, softmax state.
+struct SelectedScratch {
+    std::vector<const float*> rows;
+    std::vector<float> decoded, state;
+};
+
+// Single-threaded. The rows are read in place (f32 storage) with the mqa_rows kernel.
+void attend_selected(const SelectedAttention& a, SelectedScratch& scratch);
 
 // The same attention for one query over many keys (decode): the keys are split into `parts`
-// ranges handled on `parts` OpenMP threads (gather, scores, softmax and values of each range),
-// and the partial results merged with their softmax maxima and sums. Equal to attend_selected up
-// to float rounding.
+// ranges handled on `parts` OpenMP threads, and the partial softmax states merged. Equal to
+// attend_selected up to float rounding.
 void attend_selected_split(const SelectedAttention& a, int parts);
 
 } // namespace folio

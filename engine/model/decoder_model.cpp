@@ -36,6 +36,9 @@ Status eval_layer(const DecoderModel& model, uint32_t il, DecoderState& state, D
     const DecoderLayer& L = model.weights.layers[il];
     const KernelContext& k = opt.kernels;
     const int64_t E = c.n_embd;
+    PhaseTimer mixer(opt.profile, StepPhase::KdaMixer);
+    if (!c.is_kda_layer(il))
+        mixer.stop(); // mla_attention times its own phases
     rms_norm(k, s.x.data(), static_cast<const float*>(L.attn_norm.data), s.xn.data(), E, n, E, E,
              c.rms_eps);
     FOLIO_CHECK(c.is_kda_layer(il)
@@ -43,6 +46,9 @@ Status eval_layer(const DecoderModel& model, uint32_t il, DecoderState& state, D
                     : mla_attention(c, L, il, state, s.xn.data(), n, opt, s, s.ffn_out.data()));
     for (int64_t i = 0; i < n * E; ++i)
         s.x[i] += s.ffn_out[i];
+    mixer.stop();
+
+    PhaseTimer ffn(opt.profile, StepPhase::Ffn);
 
     rms_norm(k, s.x.data(), static_cast<const float*>(L.ffn_norm.data), s.xn.data(), E, n, E, E,
              c.rms_eps);
@@ -87,8 +93,12 @@ Status eval_rows(const DecoderModel& model, DecoderState& state, DecoderScratch&
     s.xn.resize(static_cast<size_t>(n * E));
     s.ffn_out.resize(static_cast<size_t>(n * E));
 
+    if (opt.profile)
+        ++opt.profile->steps;
+    PhaseTimer book(opt.profile, StepPhase::Bookkeeping);
     BlockPool& pool = *state.mla().pool();
     pool.next_step(); // blocks this call touches stay in RAM until it is done
+    book.stop();
     for (uint32_t il = 0; il < c.n_layer; ++il) {
         Status st = eval_layer(model, il, state, s, n, opt);
         if (!st) {
@@ -100,9 +110,13 @@ Status eval_rows(const DecoderModel& model, DecoderState& state, DecoderScratch&
             return st;
         }
     }
+    PhaseTimer book_end(opt.profile, StepPhase::Bookkeeping);
     state.commit(n);
     state.account_fixed_bytes();
     pool.enforce_budget();
+    book_end.stop();
+
+    PhaseTimer output(opt.profile, StepPhase::Output);
 
     // Final norm and the output projection for the requested rows.
     const int64_t first = opt.all_logits ? 0 : n - 1;

@@ -11,6 +11,7 @@
 #include "model/decoder_state.h"
 #include "model/decoder_weights.h"
 #include "model/model_config.h"
+#include "model/step_profile.h"
 
 #include <memory>
 #include <string>
@@ -40,6 +41,7 @@ struct EvalOptions {
     bool all_logits = false; // logits for every position, else only for the last one
     MlaForm mla = MlaForm::Auto;
     KdaForm kda = KdaForm::Auto;
+    StepProfile* profile = nullptr; // accumulates time per phase when set
 };
 
 // Scratch buffers reused between calls (one per sequence being evaluated).

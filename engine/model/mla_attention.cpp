@@ -74,9 +74,10 @@ void attend_sparse(DecoderScratch& s, int64_t H, int64_t row, int64_t kr, float 
         a.scale = scale;
         a.out = s.obar.data() + t * H * kr;
         a.out_stride = kr;
+        a.path = ctx.path;
         return a;
     };
-    // Decode: one query over top_k keys scattered over the whole cache; the gather waits on
+    // Decode: one query over top_k keys scattered over the whole cache; reading them waits on
     // memory, so split the keys across the threads.
     if (T - t0 == 1 && ctx.n_threads > 1 && s.sel_offset[T] - s.sel_offset[t0] >= kSplitKeys) {
         attend_selected_split(query(t0), ctx.n_threads);
@@ -86,10 +87,10 @@ void attend_sparse(DecoderScratch& s, int64_t H, int64_t row, int64_t kr, float 
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
         omp_set_num_threads(1);
-        std::vector<float> gather, scores;
+        SelectedScratch scratch;
 #pragma omp for schedule(dynamic, 1)
         for (int64_t t = t0; t < T; ++t)
-            attend_selected(query(t), gather, scores);
+            attend_selected(query(t), scratch);
     }
 }
 
@@ -115,6 +116,7 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& L, uint32_t il, D
                   dn = c.qk_nope, dk = c.qk_head(), dv = c.v_head;
     const int64_t pos0 = cache.size();
     const int64_t row = kr + dr;
+    PhaseTimer project(opt.profile, StepPhase::MlaProject);
 
     // q = attn_q_b · RMSNorm(attn_q_a · x) (or attn_q · x): [T][H·dk], per head [nope | rope].
     s.q.resize(static_cast<size_t>(T * H * dk));
@@ -149,7 +151,9 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& L, uint32_t il, D
     // DSA (MODEL_SPEC §5.3): queries that see more than top_k keys attend only to the keys the
     // indexer selects; the first n_dense queries see at most top_k keys and stay dense.
     int64_t n_dense = T;
+    project.stop();
     if (L.indexer.q_b.data != nullptr) {
+        PhaseTimer index(opt.profile, StepPhase::Indexer);
         const float* q_in = c.q_lora_rank > 0 ? s.qa.data() : xn;
         const int64_t q_in_dim = c.q_lora_rank > 0 ? c.q_lora_rank : E;
         FOLIO_TRY(n, dsa_index(c, L.indexer, il, state.index_keys(), q_in, q_in_dim, xn, T, pos0,
@@ -158,6 +162,7 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& L, uint32_t il, D
     }
 
     const int64_t n_kv = pos0 + T;
+    PhaseTimer attend(opt.profile, StepPhase::Attention);
     // Auto: the cheaper form, but the naive one only when W_UK / W_UV are stored in float.
     // With quantized attn_k_b / attn_v_b, llama.cpp multiplies them with Q8_0-rounded
     // activations (absorbed form); keeping that form keeps our logits next to its own.
@@ -273,6 +278,8 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& L, uint32_t il, D
             FOLIO_CHECK(matmul_expert(kctx, L.v_b, h, s.obar.data() + h * kr, H * kr, T,
                                       s.o.data() + h * dv, H * dv));
     }
+    attend.stop();
+    PhaseTimer out_proj(opt.profile, StepPhase::MlaProject);
     return matmul(kctx, L.attn_output, s.o.data(), H * dv, T, out, E);
 }
 
