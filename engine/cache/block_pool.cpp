@@ -8,22 +8,12 @@
 
 namespace folio {
 
-namespace {
-
-constexpr size_t kAlign = 64;
-
-uint8_t* alloc_ram(size_t bytes) {
-    return static_cast<uint8_t*>(
-        std::aligned_alloc(kAlign, (bytes + kAlign - 1) / kAlign * kAlign));
-}
-
-} // namespace
-
-BlockPool::BlockPool(const PoolConfig& config) : cfg_(config) {
+BlockPool::BlockPool(const PoolConfig& config)
+    : cfg_(config), row_bytes_(kv_row_bytes(cfg_.type, cfg_.row_floats)),
+      block_bytes_(row_bytes_ * static_cast<size_t>(std::max(1, cfg_.block_tokens))),
+      ram_(block_bytes_) {
     cfg_.ram_shards = std::max(1, cfg_.ram_shards);
     cfg_.block_tokens = std::max(1, cfg_.block_tokens);
-    row_bytes_ = kv_row_bytes(cfg_.type, cfg_.row_floats);
-    block_bytes_ = row_bytes_ * static_cast<size_t>(cfg_.block_tokens);
     shard_ram_.assign(static_cast<size_t>(cfg_.ram_shards), 0);
     if (!cfg_.offload_dir.empty()) {
         auto d = DiskTier::open(cfg_.offload_dir, block_bytes_, cfg_.disk_budget);
@@ -34,10 +24,7 @@ BlockPool::BlockPool(const PoolConfig& config) : cfg_(config) {
     }
 }
 
-BlockPool::~BlockPool() {
-    for (Block& b : blocks_)
-        std::free(b.ram);
-}
+BlockPool::~BlockPool() = default; // ram_ frees every block
 
 void BlockPool::set_warning(const std::string& w) {
     if (warning_.empty())
@@ -53,7 +40,7 @@ Expected<BlockId> BlockPool::allocate(int64_t index) {
                                   " MiB is full and there is no offload folder; raise the budget, "
                                   "set an offload folder, shorten the documents or close chats");
     }
-    uint8_t* ram = alloc_ram(block_bytes_);
+    uint8_t* ram = ram_.allocate();
     if (!ram)
         return make_error(ErrorCode::OutOfMemory, "out of memory for a KV block");
     BlockId id;
@@ -93,7 +80,7 @@ void BlockPool::release(BlockId id) {
     if (--b.refs > 0)
         return;
     if (b.ram) {
-        std::free(b.ram);
+        ram_.free(b.ram);
         shard_ram_[b.shard] -= static_cast<int64_t>(block_bytes_);
     }
     if (b.disk_slot >= 0)
@@ -122,7 +109,7 @@ Status BlockPool::move_to_disk(BlockId id) {
     FOLIO_TRY(slot, disk_->acquire());
     std::memcpy(disk_->data(slot), b.ram, block_bytes_);
     disk_->drop_resident(slot);
-    std::free(b.ram);
+    ram_.free(b.ram);
     b.ram = nullptr;
     b.disk_slot = slot;
     shard_ram_[b.shard] -= static_cast<int64_t>(block_bytes_);

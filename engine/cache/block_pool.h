@@ -10,6 +10,7 @@
 // block data through pointers obtained before a parallel region.
 
 #include "cache/disk_tier.h"
+#include "cache/ram_slabs.h"
 #include "folio/cache.h"
 #include "folio/error.h"
 
@@ -97,6 +98,7 @@ private:
 
     PoolConfig cfg_;
     size_t row_bytes_ = 0, block_bytes_ = 0;
+    RamSlabs ram_; // the RAM of the blocks
     std::vector<Block> blocks_;
     std::vector<BlockId> free_ids_;
     std::vector<int64_t> shard_ram_; // bytes of live RAM blocks per shard

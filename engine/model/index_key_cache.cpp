@@ -30,7 +30,7 @@ Status IndexKeyCache::append(uint32_t layer, const float* rows, int64_t n) {
                           "context is full: " + std::to_string(n_tokens_) + " + " +
                               std::to_string(n) + " tokens exceed the limit of " +
                               std::to_string(max_tokens_));
-    std::vector<uint8_t>& tiles = layers_[layer];
+    HugeBytes& tiles = layers_[layer];
     tiles.resize(static_cast<size_t>(tiles_for(n_tokens_ + n)) * tile_bytes_);
     index_store_keys(format_, rows, n, dim_, n_tokens_, tiles.data());
     return {};
@@ -48,10 +48,10 @@ Status IndexKeyCache::append_raw(uint32_t layer, const uint8_t* tiles, int64_t n
                           "context is full: " + std::to_string(n_tokens_) + " + " +
                               std::to_string(n) + " tokens exceed the limit of " +
                               std::to_string(max_tokens_));
-    std::vector<uint8_t>& dst = layers_[layer];
+    HugeBytes& dst = layers_[layer];
     const size_t at = bytes_for(n_tokens_);
     dst.resize(bytes_for(n_tokens_ + n));
-    std::copy(tiles, tiles + bytes_for(n), dst.begin() + static_cast<std::ptrdiff_t>(at));
+    std::copy(tiles, tiles + bytes_for(n), dst.data() + at);
     return {};
 }
 

@@ -10,6 +10,7 @@
 // GGML q8_0 row (blocks of 32, d = amax/127 in fp16; d_I is zero-padded to a multiple of 32).
 // BF16 is not offered for index keys: it is stored as F16 (same bytes, more mantissa).
 
+#include "cache/huge_bytes.h"
 #include "folio/cache.h"
 #include "folio/error.h"
 #include "kernels/index_score.h"
@@ -58,7 +59,7 @@ private:
     size_t tile_bytes_ = 0;
     int64_t max_tokens_ = 0;
     int64_t n_tokens_ = 0;
-    std::vector<std::vector<uint8_t>> layers_;
+    std::vector<HugeBytes> layers_;
 };
 
 } // namespace folio

@@ -3,8 +3,10 @@
 // forced mostly to disk are bit-identical to all-in-RAM on the conformance models of all three
 // attention architectures (deepseek2, kimi-linear, deepseek32).
 #include "cache/block_pool.h"
+#include "cache/huge_bytes.h"
 #include "cache/kv_codec.h"
 #include "cache/paged_kv.h"
+#include "cache/ram_slabs.h"
 #include "model/goldens.h"
 #include "support/test_support.h"
 
@@ -70,6 +72,66 @@ class TestPagedCache : public QObject {
     Q_OBJECT
 
 private slots:
+    void ramSlabsKeepBlocksApartAndReturnEmptySlabs() {
+        // 40 KiB blocks (64 rows of 160 floats): 51 per 2 MiB slab.
+        const size_t bytes = 64 * 160 * 4;
+        RamSlabs slabs(bytes);
+        QCOMPARE(slabs.blocks_per_slab(), size_t(51));
+        std::vector<uint8_t*> live;
+        for (int i = 0; i < 300; ++i) {
+            uint8_t* b = slabs.allocate();
+            QVERIFY(b != nullptr);
+            QCOMPARE(reinterpret_cast<uintptr_t>(b) % 64, uintptr_t(0));
+            std::memset(b, i & 0xFF, bytes);
+            live.push_back(b);
+        }
+        QCOMPARE(slabs.slab_count(), size_t(6));    // ceil(300 / 51)
+        for (size_t i = 0; i < live.size(); i += 2) // free every other block
+            slabs.free(live[i]);
+        for (int i = 0; i < 150; ++i) { // reuse the holes: no new slab
+            uint8_t* b = slabs.allocate();
+            std::memset(b, 0xEE, bytes);
+        }
+        QCOMPARE(slabs.slab_count(), size_t(6));
+        for (size_t i = 1; i < live.size(); i += 2) { // the others were not overwritten
+            const uint8_t want = static_cast<uint8_t>(i & 0xFF);
+            QVERIFY(live[i][0] == want && live[i][bytes - 1] == want);
+        }
+        RamSlabs small(bytes);
+        std::vector<uint8_t*> all;
+        for (int i = 0; i < 51 * 4; ++i)
+            all.push_back(small.allocate());
+        QCOMPARE(small.slab_count(), size_t(4));
+        for (uint8_t* b : all)
+            small.free(b);
+        QVERIFY2(small.slab_count() <= 2, qPrintable(QString::number(small.slab_count())));
+    }
+
+    void hugeBytesGrowKeepsContents() {
+        HugeBytes a;
+        a.resize(1000);
+        for (size_t i = 0; i < 1000; ++i)
+            a.data()[i] = static_cast<uint8_t>(i * 7);
+        a.resize(size_t(3) << 20); // past 1 MiB: the 2 MiB-aligned kind
+        QCOMPARE(reinterpret_cast<uintptr_t>(a.data()) % (size_t(2) << 20), uintptr_t(0));
+        bool same = true, zero = true;
+        for (size_t i = 0; i < 1000; ++i)
+            same = same && a.data()[i] == static_cast<uint8_t>(i * 7);
+        for (size_t i = 1000; i < a.size(); i += 4093)
+            zero = zero && a.data()[i] == 0;
+        QVERIFY(same);
+        QVERIFY(zero);
+        HugeBytes b = a;
+        a.resize(10);
+        a.resize(20); // shrinking then growing within the capacity zero-fills again
+        QCOMPARE(a.data()[15], uint8_t(0));
+        QCOMPARE(b.size(), size_t(3) << 20);
+        QCOMPARE(b.data()[999], static_cast<uint8_t>(999 * 7));
+        HugeBytes c = std::move(b);
+        QCOMPARE(c.data()[999], static_cast<uint8_t>(999 * 7));
+        QCOMPARE(b.size(), size_t(0));
+    }
+
     void codecRoundTrip_data() {
         QTest::addColumn<int>("type");
         QTest::addColumn<double>("tolerance"); // relative to the row's largest magnitude

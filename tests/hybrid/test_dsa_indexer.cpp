@@ -11,6 +11,7 @@
 #include "model/dsa_indexer.h"
 #include "model/goldens.h"
 #include "model/index_key_cache.h"
+#include "model/top_k_select.h"
 #include "support/test_support.h"
 #include "tensor/fp16.h"
 #include "tensor/quant_blocks.h"

@@ -6,6 +6,7 @@
 #include "model/decoder_model.h"
 #include "model/dsa_indexer.h"
 #include "model/goldens.h"
+#include "model/top_k_select.h"
 #include "support/test_support.h"
 
 using namespace folio;
