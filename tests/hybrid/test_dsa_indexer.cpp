@@ -267,7 +267,8 @@ private slots:
         // and split across threads, on the reference and the AVX2 kernels, against softmax
         // attention written out in double. d = 160 / dv = 128 are the kimi-hybrid small shapes;
         // d = 36 exercises the kernels' fallback for dims that are not a multiple of 8.
-        for (const auto& [d, dv] : {std::pair<int64_t, int64_t>{160, 128}, {96, 64}, {36, 20}}) {
+        for (const auto& dims : {std::pair<int64_t, int64_t>{160, 128}, {96, 64}, {36, 20}}) {
+            const int64_t d = dims.first, dv = dims.second; // (lambdas cannot capture bindings)
             for (const int64_t n : {int64_t(1), int64_t(7), int64_t(9), int64_t(2048)}) {
                 const int64_t n_rows = 9000, H = 8;
                 const auto rows = random_normal(static_cast<size_t>(n_rows * d), 51);
