@@ -3,17 +3,23 @@
 #include "cache/kv_codec.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 
 namespace folio {
 
+namespace {
+
+PoolConfig normalized(PoolConfig c) {
+    c.ram_shards = std::max(1, c.ram_shards);
+    c.block_tokens = std::max(1, c.block_tokens);
+    return c;
+}
+
+} // namespace
+
 BlockPool::BlockPool(const PoolConfig& config)
-    : cfg_(config), row_bytes_(kv_row_bytes(cfg_.type, cfg_.row_floats)),
-      block_bytes_(row_bytes_ * static_cast<size_t>(std::max(1, cfg_.block_tokens))),
-      ram_(block_bytes_) {
-    cfg_.ram_shards = std::max(1, cfg_.ram_shards);
-    cfg_.block_tokens = std::max(1, cfg_.block_tokens);
+    : cfg_(normalized(config)), row_bytes_(kv_row_bytes(cfg_.type, cfg_.row_floats)),
+      block_bytes_(row_bytes_ * static_cast<size_t>(cfg_.block_tokens)), ram_(block_bytes_) {
     shard_ram_.assign(static_cast<size_t>(cfg_.ram_shards), 0);
     if (!cfg_.offload_dir.empty()) {
         auto d = DiskTier::open(cfg_.offload_dir, block_bytes_, cfg_.disk_budget);

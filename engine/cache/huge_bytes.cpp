@@ -10,21 +10,26 @@
 
 namespace folio {
 
+uint8_t* allocate_huge_pages(size_t bytes) {
+    bytes = (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+    auto* p = static_cast<uint8_t*>(std::aligned_alloc(kHugePageBytes, bytes));
+#if defined(MADV_HUGEPAGE)
+    if (p)
+        madvise(p, bytes, MADV_HUGEPAGE); // a hint: without THP, 4 KiB pages
+#endif
+    return p;
+}
+
 namespace {
 
-constexpr size_t kHugePage = size_t(2) << 20;
 constexpr size_t kLarge = size_t(1) << 20;
 
 uint8_t* allocate(size_t bytes) {
-    const size_t align = bytes >= kLarge ? kHugePage : 64;
-    bytes = (bytes + align - 1) / align * align;
-    auto* p = static_cast<uint8_t*>(std::aligned_alloc(align, bytes));
+    auto* p = bytes >= kLarge
+                  ? allocate_huge_pages(bytes)
+                  : static_cast<uint8_t*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64));
     if (!p)
         throw std::bad_alloc();
-#if defined(MADV_HUGEPAGE)
-    if (align == kHugePage)
-        madvise(p, bytes, MADV_HUGEPAGE); // a hint: without THP, 4 KiB pages
-#endif
     return p;
 }
 

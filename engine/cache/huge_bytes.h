@@ -10,6 +10,12 @@
 
 namespace folio {
 
+inline constexpr size_t kHugePageBytes = size_t(2) << 20;
+
+// bytes (rounded up to a multiple of 2 MiB) of 2 MiB-aligned memory advised MADV_HUGEPAGE;
+// null when out of memory. Free with std::free.
+uint8_t* allocate_huge_pages(size_t bytes);
+
 class HugeBytes {
 public:
     HugeBytes() = default;
@@ -22,7 +28,6 @@ public:
     // Keeps the first min(n, size()) bytes; new bytes are zero. Grows the capacity by doubling.
     // Throws std::bad_alloc when out of memory, like std::vector.
     void resize(size_t n);
-    void clear() { size_ = 0; }
 
     uint8_t* data() { return data_; }
     const uint8_t* data() const { return data_; }

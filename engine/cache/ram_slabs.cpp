@@ -1,6 +1,6 @@
 #include "cache/ram_slabs.h"
 
-#include <sys/mman.h>
+#include "cache/huge_bytes.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -20,7 +20,6 @@ namespace folio {
 
 namespace {
 
-constexpr size_t kHugePage = size_t(2) << 20;
 constexpr size_t kAlign = 64;
 
 // Free blocks are poisoned under ASan, so a row written past its block's end into a free
@@ -47,8 +46,9 @@ void unpoison(uint8_t* p, size_t n) {
 
 RamSlabs::RamSlabs(size_t block_bytes)
     : block_bytes_((std::max<size_t>(block_bytes, 1) + kAlign - 1) / kAlign * kAlign),
-      per_slab_(std::max<size_t>(1, kHugePage / block_bytes_)),
-      slab_bytes_((per_slab_ * block_bytes_ + kHugePage - 1) / kHugePage * kHugePage) {}
+      per_slab_(std::max<size_t>(1, kHugePageBytes / block_bytes_)),
+      slab_bytes_((per_slab_ * block_bytes_ + kHugePageBytes - 1) / kHugePageBytes *
+                  kHugePageBytes) {}
 
 RamSlabs::~RamSlabs() {
     for (const Slab& s : slabs_) {
@@ -57,26 +57,24 @@ RamSlabs::~RamSlabs() {
     }
 }
 
+std::vector<RamSlabs::Slab>::const_iterator RamSlabs::slab_above(const uint8_t* p) const {
+    return std::upper_bound(slabs_.begin(), slabs_.end(), p,
+                            [](const uint8_t* x, const Slab& s) { return x < s.base; });
+}
+
 size_t RamSlabs::slab_of(const uint8_t* block) const {
-    auto it = std::upper_bound(slabs_.begin(), slabs_.end(), block,
-                               [](const uint8_t* p, const Slab& s) { return p < s.base; });
-    return static_cast<size_t>(it - slabs_.begin()) - 1;
+    return static_cast<size_t>(slab_above(block) - slabs_.begin()) - 1;
 }
 
 uint8_t* RamSlabs::allocate() {
     if (free_.empty()) {
-        auto* base = static_cast<uint8_t*>(std::aligned_alloc(kHugePage, slab_bytes_));
+        uint8_t* base = allocate_huge_pages(slab_bytes_);
         if (!base)
             return nullptr;
-#if defined(MADV_HUGEPAGE)
-        madvise(base, slab_bytes_, MADV_HUGEPAGE); // a hint: without THP, 4 KiB pages
-#endif
         poison(base, slab_bytes_);
         Slab s;
         s.base = base;
-        slabs_.insert(std::upper_bound(slabs_.begin(), slabs_.end(), base,
-                                       [](const uint8_t* p, const Slab& x) { return p < x.base; }),
-                      s);
+        slabs_.insert(slab_above(base), s);
         // Handed out from the slab's start: pages are touched in order.
         for (size_t i = per_slab_; i-- > 0;)
             free_.push_back(base + i * block_bytes_);

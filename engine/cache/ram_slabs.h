@@ -27,13 +27,14 @@ public:
 
     size_t blocks_per_slab() const { return per_slab_; }
     size_t slab_count() const { return slabs_.size(); }
-    size_t mapped_bytes() const { return slabs_.size() * slab_bytes_; }
 
 private:
     struct Slab {
         uint8_t* base = nullptr;
         size_t used = 0;
     };
+    // The first slab whose base is above p (slabs_ is sorted by base).
+    std::vector<Slab>::const_iterator slab_above(const uint8_t* p) const;
     size_t slab_of(const uint8_t* block) const;
     void release_empty_slab();
 

@@ -1,16 +1,14 @@
 #include "model/dsa_indexer.h"
-#include "model/top_k_select.h"
 
 #include "kernels/index_score.h"
 #include "kernels/matmul.h"
 #include "kernels/rope.h"
+#include "model/top_k_select.h"
 
 #include <omp.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
-#include <functional>
 #include <numeric>
 
 namespace folio {
