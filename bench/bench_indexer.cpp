@@ -1,6 +1,7 @@
 #include "bench_indexer.h"
 
 #include "kernels/index_score.h"
+#include "kernels/kernel_table.h"
 #include "model/dsa_indexer.h"
 #include "model/index_key_cache.h"
 #include "model/top_k_select.h"
@@ -63,21 +64,36 @@ int run_bench_indexer(const BenchIndexerOptions& o, std::FILE* out) {
                  "threads, best of %d\n",
                  static_cast<long long>(n), static_cast<long long>(H), static_cast<long long>(D),
                  static_cast<long long>(o.top_k), o.threads, o.reps);
-    std::fprintf(out,
-                 "| keys | MiB/layer | score 1 thr (ms) | score %d thr (ms) | GB/s | score %d "
-                 "thr, cold caches (ms) | GB/s | top-k fast (ms) | top-k ref (ms) | %d "
-                 "layers/token (ms) |\n",
-                 o.threads, o.threads, o.layers);
-    std::fprintf(out, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+    std::fprintf(
+        out,
+        "| keys | kernel | MiB/layer | score 1 thr (ms) | score %d thr (ms) | GB/s | score %d "
+        "thr, cold caches (ms) | GB/s | top-k fast (ms) | top-k ref (ms) | %d "
+        "layers/token (ms) |\n",
+        o.threads, o.threads, o.layers);
+    std::fprintf(
+        out,
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
     std::vector<uint8_t> evict(size_t(256) << 20, 1);
-    for (KvType type : {KvType::F32, KvType::F16, KvType::Q8_0}) {
+    struct Row {
+        KvType type;
+        KernelPath path;
+    };
+    std::vector<Row> rows_to_run = {{KvType::F32, KernelPath::Auto},
+                                    {KvType::F16, KernelPath::Auto},
+                                    {KvType::Q8_0, KernelPath::Avx2}};
+    if (avx512_vnni_kernels_available()) // the same keys through vpdpbusd
+        rows_to_run.push_back({KvType::Q8_0, KernelPath::Auto});
+    for (const auto& [type, path] : rows_to_run) {
         IndexKeyCache cache(1, static_cast<uint32_t>(D), n, type);
         if (!cache.append(0, rows.data(), n))
             return 1;
         cache.commit(n);
         IndexQueryBuffer buf;
         const IndexQuery iq = make_index_query(cache.format(), q.data(), w.data(), H, D, buf);
-        const IndexScoreFn fn = index_score_kernel(KernelPath::Auto, cache.format());
+        const IndexScoreFn fn = index_score_kernel(path, cache.format());
+        const bool vnni =
+            path == KernelPath::Auto && type == KvType::Q8_0 && avx512_vnni_kernels_available();
+        const char* kernel = vnni ? "avx512 vnni" : avx2_kernels_available() ? "avx2" : "reference";
         const uint8_t* tiles = cache.tiles(0);
         const size_t tb = index_tile_bytes(cache.format(), iq.sdim);
         const double one = best_ms(o.reps, [&] { fn(iq, tiles, nt, scores.data()); });
@@ -98,12 +114,25 @@ int run_bench_indexer(const BenchIndexerOptions& o, std::FILE* out) {
         std::vector<std::pair<float, int32_t>> pairs;
         const double fast =
             best_ms(o.reps, [&] { select_top_k(scores.data(), n, o.top_k, work, sel.data()); });
+        // As in decode: each thread collects the candidates of its own range, one merges.
+        std::vector<TopKCandidates> parts(static_cast<size_t>(threads));
+        const double split = best_ms(o.reps, [&] {
+#pragma omp parallel for num_threads(threads) schedule(static)
+            for (int part = 0; part < threads; ++part)
+                collect_top_k_candidates(scores.data(), std::min(n, part * per * kIndexTile),
+                                         std::min(n, (part + 1) * per * kIndexTile), n, o.top_k,
+                                         parts[part]);
+            select_top_k_of_parts(scores.data(), o.top_k, parts.data(), threads, work.hist,
+                                  sel.data());
+        });
         const double refer = best_ms(
             o.reps, [&] { select_top_k_reference(scores.data(), n, o.top_k, pairs, sel.data()); });
         const double mib = static_cast<double>(nt) * tb / 1048576.0;
-        std::fprintf(out, "| %s | %.1f | %.3f | %.3f | %.1f | %.3f | %.1f | %.3f | %.3f | %.3f |\n",
-                     kv_type_name(type), mib, one, par, mib * 1.048576 / par, cold,
-                     mib * 1.048576 / cold, fast, refer, o.layers * (cold + fast));
+        std::fprintf(out,
+                     "| %s | %s | %.1f | %.3f | %.3f | %.1f | %.3f | %.1f | %.3f | %.3f | %.3f | "
+                     "%.3f |\n",
+                     kv_type_name(type), kernel, mib, one, par, mib * 1.048576 / par, cold,
+                     mib * 1.048576 / cold, fast, split, refer, o.layers * (cold + split));
     }
     return 0;
 }

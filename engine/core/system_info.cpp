@@ -16,6 +16,8 @@ CpuFeatures detect_cpu_features() {
     f.avx2 = __builtin_cpu_supports("avx2");
     f.fma = __builtin_cpu_supports("fma");
     f.avx512f = __builtin_cpu_supports("avx512f");
+    f.avx512vl = __builtin_cpu_supports("avx512vl");
+    f.avx512vnni = __builtin_cpu_supports("avx512vnni");
     // GCC 12 knows no "f16c" for __builtin_cpu_supports: read CPUID leaf 1, ECX bit 29.
     unsigned eax = 1, ebx = 0, ecx = 0, edx = 0;
     __asm__ volatile("cpuid" : "+a"(eax), "=b"(ebx), "+c"(ecx), "=d"(edx));
@@ -25,6 +27,8 @@ CpuFeatures detect_cpu_features() {
 }
 
 std::string describe_kernel_path(const CpuFeatures& features) {
+    if (features.has_avx512_vnni_path())
+        return "x86-64 AVX2+FMA+F16C kernels, AVX-512 VNNI int8 index scoring";
     if (features.has_avx2_path())
         return "x86-64 AVX2+FMA+F16C kernels";
     return "portable scalar kernels (no AVX2/FMA/F16C)";

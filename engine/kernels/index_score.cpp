@@ -12,6 +12,9 @@ namespace folio {
 
 IndexScoreFn index_score_kernel(KernelPath path, IndexKeyFormat format) {
 #if defined(FOLIO_X86)
+    if (path == KernelPath::Auto && format == IndexKeyFormat::Q8_0 &&
+        avx512_vnni_kernels_available())
+        return avx512::index_score_q8_0;
     if (path != KernelPath::Reference && avx2_kernels_available()) {
         switch (format) {
         case IndexKeyFormat::F32:
@@ -54,12 +57,18 @@ IndexQuery make_index_query(IndexKeyFormat format, const float* q, const float* 
     quantize_row_q8_0_act(buf.q.data(), blocks.data(), H * D);
     buf.q8.resize(static_cast<size_t>(H * D));
     buf.q8_d.resize(static_cast<size_t>(H * nb));
+    buf.q8_sum.resize(static_cast<size_t>(H * nb));
     for (int64_t i = 0; i < H * nb; ++i) {
         std::memcpy(buf.q8.data() + i * 32, blocks[i].qs, 32);
         buf.q8_d[i] = fp16_to_fp32(blocks[i].d);
+        int32_t sum = 0;
+        for (int8_t v : blocks[i].qs)
+            sum += v;
+        buf.q8_sum[i] = sum;
     }
     out.q8 = buf.q8.data();
     out.q8_d = buf.q8_d.data();
+    out.q8_sum = buf.q8_sum.data();
     return out;
 }
 

@@ -52,10 +52,11 @@ static constexpr size_t index_tile_bytes(IndexKeyFormat f, int64_t sdim) {
 struct IndexQuery {
     int64_t n_heads = 0;
     int64_t sdim = 0;
-    const float* w = nullptr;    // [n_heads] head weights
-    const float* q = nullptr;    // F32 / F16 keys: [n_heads][sdim] floats
-    const int8_t* q8 = nullptr;  // Q8_0 keys: [n_heads][sdim] int8 values
-    const float* q8_d = nullptr; // Q8_0 keys: [n_heads][sdim / 32] block scales (fp16-exact)
+    const float* w = nullptr;        // [n_heads] head weights
+    const float* q = nullptr;        // F32 / F16 keys: [n_heads][sdim] floats
+    const int8_t* q8 = nullptr;      // Q8_0 keys: [n_heads][sdim] int8 values
+    const float* q8_d = nullptr;     // Q8_0 keys: [n_heads][sdim / 32] block scales (fp16-exact)
+    const int32_t* q8_sum = nullptr; // Q8_0 keys: [n_heads][sdim / 32] Σ of each block's int8s
 };
 
 // Scores all kIndexTile keys of n_tiles consecutive tiles: out[8·n_tiles].
@@ -74,13 +75,21 @@ void index_score_f16(const IndexQuery& q, const uint8_t* tiles, int64_t n_tiles,
 void index_score_q8_0(const IndexQuery& q, const uint8_t* tiles, int64_t n_tiles, float* out);
 } // namespace avx2
 
-// The kernel for `format` on `path` (AVX2 when asked for / Auto and available).
+namespace avx512 {
+// Q8_0 with vpdpbusd (AVX-512 VNNI on 256-bit registers); equal to avx2::index_score_q8_0 bit
+// for bit.
+void index_score_q8_0(const IndexQuery& q, const uint8_t* tiles, int64_t n_tiles, float* out);
+} // namespace avx512
+
+// The kernel for `format` on `path`: AVX2 when asked for / Auto and available; under Auto the
+// AVX-512 VNNI one for Q8_0 when the CPU has it (avx512_vnni_kernels_available()).
 IndexScoreFn index_score_kernel(KernelPath path, IndexKeyFormat format);
 
 // Owns the padded / quantized copy of one query.
 struct IndexQueryBuffer {
     std::vector<float> q, q8_d;
     std::vector<int8_t> q8;
+    std::vector<int32_t> q8_sum;
 };
 
 // Builds the query of H heads of `dim` floats (q: [H][dim], w: [H]) for keys of `format`.

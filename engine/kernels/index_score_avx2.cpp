@@ -4,6 +4,8 @@
 // from the three entry points.
 #include "kernels/index_score.h"
 
+#include "kernels/head_groups.h"
+
 #include <immintrin.h>
 
 #include <cstring>
@@ -56,21 +58,9 @@ inline void float_tiles(const IndexQuery& q, const uint8_t* tile, size_t tb, flo
     __m256 score[NT];
     for (int t = 0; t < NT; ++t)
         score[t] = _mm256_setzero_ps();
-    for (int64_t h0 = 0; h0 < q.n_heads; h0 += 4) {
-        switch (q.n_heads - h0) {
-        case 1:
-            float_heads<1, NT, F16>(q, h0, tile, tb, score);
-            break;
-        case 2:
-            float_heads<2, NT, F16>(q, h0, tile, tb, score);
-            break;
-        case 3:
-            float_heads<3, NT, F16>(q, h0, tile, tb, score);
-            break;
-        default:
-            float_heads<4, NT, F16>(q, h0, tile, tb, score);
-        }
-    }
+    for_head_groups_of_4(q.n_heads, [&](auto nh, int64_t h0) {
+        float_heads<decltype(nh)::value, NT, F16>(q, h0, tile, tb, score);
+    });
     for (int t = 0; t < NT; ++t)
         _mm256_storeu_ps(out + t * kIndexTile, score[t]);
 }
@@ -147,21 +137,9 @@ void index_score_q8_0(const IndexQuery& q, const uint8_t* tiles, int64_t n_tiles
                 _mm_prefetch(ahead + off, _MM_HINT_T0);
         }
         __m256 score = _mm256_setzero_ps();
-        for (int64_t h0 = 0; h0 < q.n_heads; h0 += 4) {
-            switch (q.n_heads - h0) {
-            case 1:
-                q8_heads<1>(q, h0, tile, score);
-                break;
-            case 2:
-                q8_heads<2>(q, h0, tile, score);
-                break;
-            case 3:
-                q8_heads<3>(q, h0, tile, score);
-                break;
-            default:
-                q8_heads<4>(q, h0, tile, score);
-            }
-        }
+        for_head_groups_of_4(q.n_heads, [&](auto nh, int64_t h0) {
+            q8_heads<decltype(nh)::value>(q, h0, tile, score);
+        });
         _mm256_storeu_ps(out + t * kIndexTile, score);
     }
 }

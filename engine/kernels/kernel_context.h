@@ -6,7 +6,8 @@ namespace folio {
 
 // Which implementation runs. Auto = the fastest one this CPU supports (AVX2+FMA+F16C when
 // present, checked at run time); Reference = the plain scalar kernels of kernels/reference/;
-// Avx2 = the AVX2 kernels if the CPU has them, else the reference (tests use it to pin a path).
+// Avx2 = the AVX2 kernels if the CPU has them, else the reference (tests use it to pin a path);
+// Auto also takes the few AVX-512 VNNI kernels when the CPU has those.
 enum class KernelPath { Auto, Reference, Avx2 };
 
 struct KernelContext {

@@ -13,6 +13,15 @@ bool avx2_kernels_available() {
 #endif
 }
 
+bool avx512_vnni_kernels_available() {
+#if defined(FOLIO_X86)
+    static const bool available = detect_cpu_features().has_avx512_vnni_path();
+    return available;
+#else
+    return false;
+#endif
+}
+
 const KernelTable& kernel_table(KernelPath path) {
 #if defined(FOLIO_X86)
     if (path != KernelPath::Reference && avx2_kernels_available())

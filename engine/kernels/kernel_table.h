@@ -91,5 +91,8 @@ const KernelTable& avx2_kernel_table(); // only call when has_avx2_path()
 const KernelTable& kernel_table(KernelPath path);
 // True when KernelPath::Avx2 / Auto really run AVX2 code here.
 bool avx2_kernels_available();
+// True when the AVX-512 VNNI kernels (so far only q8_0 index scoring) run here under
+// KernelPath::Auto; KernelPath::Avx2 never uses them.
+bool avx512_vnni_kernels_available();
 
 } // namespace folio

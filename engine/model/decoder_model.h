@@ -53,9 +53,10 @@ struct DecoderScratch {
     std::vector<float> kq, kk, kv_, kg, kbeta, kgate, klow, ko;
     // DSA indexer
     std::vector<float> iq, iw, iscore;
-    TopKScratch topk;                // decode: kept between steps (no allocation per token)
-    std::vector<float> kv_block;     // a cache block decoded to f32 (non-f32 storage)
-    std::vector<int32_t> selected;   // per sparse query: top_k key positions, ascending
+    TopKScratch topk;                       // decode: kept between steps (no allocation per token)
+    std::vector<TopKCandidates> topk_parts; // decode: top-k candidates per thread
+    std::vector<float> kv_block;            // a cache block decoded to f32 (non-f32 storage)
+    std::vector<int32_t> selected;          // per sparse query: top_k key positions, ascending
     std::vector<int64_t> sel_offset; // per query of the batch: start in `selected` (-1 = dense)
 };
 

@@ -101,8 +101,10 @@ Expected<int64_t> dsa_index(const ModelConfig& c, const IndexerWeights& ix, uint
             }
         }
     } else {
-        // Few queries (decode): split the key tiles of each query across the threads.
+        // Few queries (decode): split the key tiles of each query across the threads; each
+        // thread also collects its range's top-k candidates while its scores are in its cache.
         TopKScratch& work = s.topk;
+        s.topk_parts.resize(static_cast<size_t>(threads));
         IndexQueryBuffer qbuf;
         for (int64_t i = 0; i < ns; ++i) {
             const int64_t n_vis = pos0 + n_dense + i + 1;
@@ -110,15 +112,24 @@ Expected<int64_t> dsa_index(const ModelConfig& c, const IndexerWeights& ix, uint
                                                   s.iw.data() + i * HI, HI, dI, qbuf);
             const int64_t nt = n_tiles_of(n_vis);
             s.iscore.resize(static_cast<size_t>(nt * kIndexTile));
+            int32_t* out = s.selected.data() + i * top_k;
+            if (threads == 1 || n_vis <= kParallelKeys) {
+                score(q, tiles, nt, s.iscore.data());
+                select_top_k(s.iscore.data(), n_vis, top_k, work, out);
+                continue;
+            }
             const int64_t per = (nt + threads - 1) / threads;
-#pragma omp parallel for num_threads(threads)                                                      \
-    schedule(static) if (threads > 1 && n_vis > kParallelKeys)
+#pragma omp parallel for num_threads(threads) schedule(static)
             for (int part = 0; part < threads; ++part) {
-                const int64_t t0 = part * per, t1 = std::min(nt, t0 + per);
+                const int64_t t0 = std::min(nt, part * per), t1 = std::min(nt, t0 + per);
                 if (t0 < t1)
                     score(q, tiles + t0 * tile_bytes, t1 - t0, s.iscore.data() + t0 * kIndexTile);
+                collect_top_k_candidates(s.iscore.data(), std::min(n_vis, t0 * kIndexTile),
+                                         std::min(n_vis, t1 * kIndexTile), n_vis, top_k,
+                                         s.topk_parts[part]);
             }
-            select_top_k(s.iscore.data(), n_vis, top_k, work, s.selected.data() + i * top_k);
+            select_top_k_of_parts(s.iscore.data(), top_k, s.topk_parts.data(), threads, work.hist,
+                                  out);
         }
     }
     return n_dense;

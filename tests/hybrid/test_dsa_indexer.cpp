@@ -18,6 +18,7 @@
 #include "tensor/quantize.h"
 
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -175,6 +176,61 @@ private slots:
         QVERIFY2(max_fast < 1e-6, qPrintable(QString::number(max_fast)));
         if (!avx2_kernels_available())
             qInfo("no AVX2 on this CPU: the reference was compared with itself");
+        if (t == KvType::Q8_0) {
+            // The VNNI kernel computes the same int32 block sums and the same float steps.
+            if (!avx512_vnni_kernels_available())
+                qInfo("no AVX-512 VNNI on this CPU: that q8_0 kernel was not run");
+            else {
+                const IndexScoreFn vnni_kernel =
+                    index_score_kernel(KernelPath::Auto, cache.format());
+                QVERIFY(vnni_kernel != index_score_kernel(KernelPath::Avx2, cache.format()));
+                std::vector<float> vnni(ref.size(), -1.0f);
+                vnni_kernel(iq, cache.tiles(0), nt, vnni.data());
+                QVERIFY(std::memcmp(vnni.data(), fast.data(), vnni.size() * sizeof(float)) == 0);
+            }
+        }
+    }
+
+    void q8ScoresExactAtFullScale() {
+        // Keys and queries of ±1 quantize to ±127 in every position: the largest block sums the
+        // int8 kernels meet (AVX2 pair sums 2·127², VNNI 32·255·127 with the 128·Σq offset).
+        const int64_t n = 64, H = 9, dim = 96;
+        std::mt19937 rng(41);
+        std::vector<float> rows(static_cast<size_t>(n * dim)), q(static_cast<size_t>(H * dim));
+        for (float& v : rows)
+            v = (rng() & 1) ? 1.0f : -1.0f;
+        for (float& v : q)
+            v = (rng() & 1) ? 1.0f : -1.0f;
+        for (int64_t d = 0; d < dim; ++d) // one key equal to the query of head 0: the maximum
+            rows[5 * dim + d] = q[d];
+        std::vector<float> w(static_cast<size_t>(H), 1.0f);
+        IndexKeyCache cache(1, dim, n, KvType::Q8_0);
+        QVERIFY(cache.append(0, rows.data(), n).has_value());
+        IndexQueryBuffer buf;
+        const IndexQuery iq = make_index_query(cache.format(), q.data(), w.data(), H, dim, buf);
+        std::vector<float> avx2(static_cast<size_t>(n)), vnni(avx2.size(), -1.0f);
+        index_score_kernel(KernelPath::Avx2, cache.format())(iq, cache.tiles(0), n / 8,
+                                                             avx2.data());
+        const double d = 1.0 / 127.0; // fp16(1/127) squared, times the integer dot product
+        const double dd = double(iq.q8_d[0]) * iq.q8_d[0];
+        QVERIFY(std::fabs(iq.q8_d[0] - d) < 1e-5);
+        for (int64_t s = 0; s < n; ++s) {
+            double exact = 0;
+            for (int64_t h = 0; h < H; ++h) {
+                int64_t dot = 0;
+                for (int64_t i = 0; i < dim; ++i)
+                    dot += int64_t(iq.q8[h * iq.sdim + i]) * (rows[s * dim + i] > 0 ? 127 : -127);
+                exact += std::max<double>(double(dot) * dd, 0.0);
+            }
+            QVERIFY2(std::fabs(avx2[s] - exact) <= 1e-5 * std::max(1.0, exact),
+                     qPrintable(QStringLiteral("key %1: %2 vs %3").arg(s).arg(avx2[s]).arg(exact)));
+        }
+        QVERIFY(avx2[5] >= 127.0f * 127.0f * dim * dd * 0.999); // head 0 alone gives the maximum
+        if (!avx512_vnni_kernels_available())
+            QSKIP("no AVX-512 VNNI on this CPU");
+        index_score_kernel(KernelPath::Auto, cache.format())(iq, cache.tiles(0), n / 8,
+                                                             vnni.data());
+        QVERIFY(std::memcmp(vnni.data(), avx2.data(), vnni.size() * sizeof(float)) == 0);
     }
 
     void q8QueriesStayCloseToFloat() {
@@ -212,7 +268,7 @@ private slots:
         std::mt19937 rng(41);
         std::vector<std::pair<float, int32_t>> pairs;
         TopKScratch work;
-        int cases = 0;
+        int cases = 0, split_cases = 0, recollected = 0;
         for (int64_t n : {1, 2, 7, 100, 4095, 4096, 5000, 33000, 70001}) {
             for (int pattern = 0; pattern < 7; ++pattern) {
                 std::vector<float> s(static_cast<size_t>(n));
@@ -256,10 +312,42 @@ private slots:
                         qPrintable(
                             QStringLiteral("n %1 k %2 pattern %3").arg(n).arg(k).arg(pattern)));
                     ++cases;
+                    if (k >= n)
+                        continue;
+                    // Split over threads as in decode: parts of uneven length in order.
+                    for (int n_parts : {2, 3, 7}) {
+                        std::vector<TopKCandidates> parts(static_cast<size_t>(n_parts));
+                        for (int p = 0; p < n_parts; ++p)
+                            collect_top_k_candidates(s.data(), n * p * p / (n_parts * n_parts),
+                                                     n * (p + 1) * (p + 1) / (n_parts * n_parts), n,
+                                                     k, parts[p]);
+                        // Did some part miss a member of the top k (the merge must recollect)?
+                        std::vector<char> kept(static_cast<size_t>(n), 0);
+                        for (const TopKCandidates& part : parts)
+                            for (int64_t i = 0; i < part.count; ++i)
+                                kept[part.pos[i]] = 1;
+                        for (int32_t i : a)
+                            if (!kept[i]) {
+                                ++recollected;
+                                break;
+                            }
+                        std::fill(b.begin(), b.end(), -1);
+                        select_top_k_of_parts(s.data(), k, parts.data(), n_parts, work.hist,
+                                              b.data());
+                        QVERIFY2(a == b, qPrintable(QStringLiteral("n %1 k %2 pattern %3 parts %4")
+                                                        .arg(n)
+                                                        .arg(k)
+                                                        .arg(pattern)
+                                                        .arg(n_parts)));
+                        ++split_cases;
+                    }
                 }
             }
         }
-        qInfo("%d top-k cases equal", cases);
+        qInfo("%d top-k cases equal, %d split over threads (%d with a part that missed some of "
+              "the top k at first)",
+              cases, split_cases, recollected);
+        QVERIFY(recollected > 0);
     }
 
     void sparseAttentionMatchesPlainSoftmax() {

@@ -13,8 +13,15 @@ struct CpuFeatures {
     bool fma = false;
     bool f16c = false;
     bool avx512f = false;
+    bool avx512vl = false;
+    bool avx512vnni = false;
     // The fast kernels need all three of AVX2, FMA and F16C.
     bool has_avx2_path() const { return avx2 && fma && f16c; }
+    // The int8 dot-product kernels (vpdpbusd on 256-bit registers) need AVX-512 F, VL and VNNI
+    // on top of the AVX2 path. The OS saving the AVX-512 state is part of each check.
+    bool has_avx512_vnni_path() const {
+        return has_avx2_path() && avx512f && avx512vl && avx512vnni;
+    }
 };
 
 struct MemoryNode {
