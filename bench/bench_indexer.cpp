@@ -1,7 +1,9 @@
 #include "bench_indexer.h"
 
+#include "cache/huge_bytes.h"
 #include "kernels/index_score.h"
 #include "kernels/kernel_table.h"
+#include "kernels/mqa_rows.h"
 #include "model/dsa_indexer.h"
 #include "model/index_key_cache.h"
 #include "model/top_k_select.h"
@@ -10,6 +12,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <random>
 #include <vector>
 
@@ -41,6 +44,64 @@ template <typename Fn> double best_ms(int reps, Fn fn) {
 void evict_caches(std::vector<uint8_t>& buffer) {
     for (size_t i = 0; i < buffer.size(); i += 64)
         buffer[i] = static_cast<uint8_t>(buffer[i] + 1);
+}
+
+// Sparse decode attention over top_k rows of a cache of n rows (kimi-hybrid small shapes: 8
+// heads, rows of kv_lora 128 + rope 32 floats), the rows split over the threads and merged as in
+// decode: rows scattered over the whole cache (what the indexer selects at depth n) against the
+// every-other rows of the first 2·top_k (what it selects at depth 2·top_k), hot and cold.
+void bench_sparse_attention(const BenchIndexerOptions& o, std::vector<uint8_t>& evict,
+                            std::FILE* out) {
+    const int64_t n = std::max<int64_t>(o.keys, 2 * o.top_k), k = o.top_k, H = 8, dqk = 160,
+                  dv = 128;
+    std::mt19937 rng(9);
+    std::normal_distribution<float> nd(0.0f, 1.0f);
+    // The engine's KV blocks live in 2 MiB slabs advised for huge pages: the same here.
+    HugeBytes cache_bytes;
+    cache_bytes.resize(static_cast<size_t>(n * dqk) * sizeof(float));
+    float* cache = reinterpret_cast<float*>(cache_bytes.data());
+    std::vector<float> q(static_cast<size_t>(H * dqk));
+    for (int64_t i = 0; i < n * dqk; ++i)
+        cache[i] = nd(rng);
+    for (float& v : q)
+        v = nd(rng);
+    const MqaRowsQuery mq{q.data(), dqk, H, dqk, dv, 1.0f / std::sqrt(float(dqk))};
+    const MqaRowsFn fn = mqa_rows_kernel(KernelPath::Auto);
+    const int threads = o.threads;
+    std::vector<float> m(static_cast<size_t>(threads * H)), l(m.size()),
+        acc(static_cast<size_t>(threads * H * dv)), result(static_cast<size_t>(H * dv));
+    std::vector<MqaRowsState> states(static_cast<size_t>(threads));
+    for (int p = 0; p < threads; ++p)
+        states[p] = {m.data() + p * H, l.data() + p * H, acc.data() + p * H * dv};
+    std::fprintf(out,
+                 "\nsparse decode attention over %lld of %lld rows (%lld heads, dqk %lld, dv "
+                 "%lld), %d threads, best of %d\n",
+                 static_cast<long long>(k), static_cast<long long>(n), static_cast<long long>(H),
+                 static_cast<long long>(dqk), static_cast<long long>(dv), threads, o.reps);
+    std::fprintf(out, "| rows | hot (ms) | cold caches (ms) |\n| --- | ---: | ---: |\n");
+    std::vector<const float*> rows(static_cast<size_t>(k));
+    for (int scattered = 0; scattered < 2; ++scattered) {
+        std::vector<int64_t> pos(static_cast<size_t>(k));
+        for (int64_t j = 0; j < k; ++j)
+            pos[j] = scattered ? j * (n / k) + static_cast<int64_t>(rng() % (n / k)) : 2 * j;
+        for (int64_t j = 0; j < k; ++j)
+            rows[j] = cache + pos[j] * dqk;
+        const int64_t per = (k + threads - 1) / threads;
+        auto attend = [&] {
+#pragma omp parallel for num_threads(threads) schedule(static)
+            for (int p = 0; p < threads; ++p) {
+                const int64_t j0 = std::min(k, p * per), j1 = std::min(k, j0 + per);
+                mqa_rows_init(mq, states[p]);
+                fn(mq, rows.data() + j0, j1 - j0, states[p]);
+            }
+            mqa_rows_merge(mq, states.data(), threads, result.data(), dv);
+        };
+        const double hot = best_ms(o.reps, attend);
+        const double cold = best_ms(o.reps, attend, [&] { evict_caches(evict); });
+        std::fprintf(out, "| %s | %.3f | %.3f |\n",
+                     scattered ? "scattered over the cache" : "every other of the first 2·top_k",
+                     hot, cold);
+    }
 }
 
 } // namespace
@@ -134,6 +195,7 @@ int run_bench_indexer(const BenchIndexerOptions& o, std::FILE* out) {
                      kv_type_name(type), kernel, mib, one, par, mib * 1.048576 / par, cold,
                      mib * 1.048576 / cold, fast, split, refer, o.layers * (cold + split));
     }
+    bench_sparse_attention(o, evict, out);
     return 0;
 }
 

@@ -1,8 +1,8 @@
 // AVX2 + FMA mqa_rows (see mqa_rows.h). Rows go in batches of 8: per head, 8 dot products
 // share each 8-float chunk of the query and are reduced together into one vector of 8 scores;
 // the batch's maximum updates the running maximum once; the values are accumulated with the 8
-// probabilities broadcast. The next batch's rows are prefetched, since the selected rows lie
-// anywhere in a cache far larger than the CPU caches.
+// probabilities broadcast. The rows of the batch after next are prefetched, spread over the heads,
+// since the selected rows lie anywhere in a cache far larger than the CPU caches.
 #include "kernels/mqa_rows.h"
 
 #include "kernels/exp_avx2.h"
@@ -48,6 +48,17 @@ inline void prefetch_rows(const float* const* rows, int64_t n, int64_t bytes) {
     }
 }
 
+// Cache lines [first, last) of the rows rows[0 .. n), counted row after row (lines_per_row
+// each): the prefetches of a batch spread over the heads' work, so that they do not all wait for
+// the few line-fill buffers at once.
+inline void prefetch_lines(const float* const* rows, int64_t lines_per_row, int64_t first,
+                           int64_t last) {
+    for (int64_t i = first; i < last; ++i)
+        _mm_prefetch(reinterpret_cast<const char*>(rows[i / lines_per_row]) +
+                         (i % lines_per_row) * 64,
+                     _MM_HINT_T0);
+}
+
 } // namespace
 
 void mqa_rows(const MqaRowsQuery& q, const float* const* rows, int64_t n, const MqaRowsState& st) {
@@ -60,17 +71,20 @@ void mqa_rows(const MqaRowsQuery& q, const float* const* rows, int64_t n, const 
     const __m256 scale = _mm256_set1_ps(q.scale);
     const __m256 neg_inf = _mm256_set1_ps(-std::numeric_limits<float>::infinity());
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    prefetch_rows(rows, n < kBatch ? n : kBatch, row_bytes);
+    // The first two batches now; then, while batch b is computed, batch b + 2 a slice per head.
+    const int64_t lines_per_row = (row_bytes + 63) / 64;
+    prefetch_rows(rows, n < 2 * kBatch ? n : 2 * kBatch, row_bytes);
     for (int64_t j0 = 0; j0 < n; j0 += kBatch) {
         const int nb = static_cast<int>(n - j0 < kBatch ? n - j0 : kBatch);
         const float* const* r = rows + j0;
-        if (j0 + kBatch < n) {
-            const int64_t next = n - j0 - kBatch;
-            prefetch_rows(r + kBatch, next < kBatch ? next : kBatch, row_bytes);
-        }
+        const int64_t ahead = n - j0 - 2 * kBatch; // rows of batch b + 2
+        const int64_t ahead_lines = (ahead < kBatch ? ahead : kBatch) * lines_per_row;
         // Lanes of missing rows (a last, short batch) score -inf: probability 0.
         const __m256 valid = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(nb), lane));
         for (int64_t h = 0; h < q.n_heads; ++h) {
+            if (ahead_lines > 0)
+                prefetch_lines(r + 2 * kBatch, lines_per_row, ahead_lines * h / q.n_heads,
+                               ahead_lines * (h + 1) / q.n_heads);
             const float* qh = q.q + h * q.q_stride;
             __m256 acc[kBatch];
             for (int j = 0; j < kBatch; ++j)
