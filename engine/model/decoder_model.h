@@ -57,6 +57,7 @@ struct DecoderScratch {
     std::vector<TopKCandidates> topk_parts; // decode: top-k candidates per thread
     std::vector<float> kv_block;            // a cache block decoded to f32 (non-f32 storage)
     std::vector<int32_t> selected;          // per sparse query: top_k key positions, ascending
+    std::vector<int32_t> all_keys;          // 0, 1, 2, ...: the keys of a dense decode query
     std::vector<int64_t> sel_offset; // per query of the batch: start in `selected` (-1 = dense)
 };
 

@@ -57,30 +57,49 @@ void for_each_head_block(const KernelContext& ctx, int64_t H, int64_t T, double 
     }
 }
 
+// Query t of the batch (all heads: absorbed form, MODEL_SPEC §4.3) over the cached rows `keys`.
+SelectedAttention selected_query(DecoderScratch& s, int64_t H, int64_t row, int64_t kr, float scale,
+                                 const KvView& cache_rows, int64_t t, const int32_t* keys,
+                                 int64_t n_keys, KernelPath path) {
+    SelectedAttention a;
+    a.q = s.qabs.data() + t * H * row;
+    a.q_stride = row;
+    a.n_heads = H;
+    a.dqk = row;
+    a.kv = &cache_rows;
+    a.dv = kr;
+    a.keys = keys;
+    a.n_keys = n_keys;
+    a.scale = scale;
+    a.out = s.obar.data() + t * H * kr;
+    a.out_stride = kr;
+    a.path = path;
+    return a;
+}
+
+// One query over many keys (decode): reading them waits on memory, so split the keys across
+// the threads when there are enough of them.
+void attend_one_query(const SelectedAttention& a, const KernelContext& ctx) {
+    if (ctx.n_threads > 1 && a.n_keys >= kSplitKeys) {
+        attend_selected_split(a, ctx.n_threads);
+        return;
+    }
+    SelectedScratch scratch;
+    attend_selected(a, scratch);
+}
+
 // Queries [t0, T) attend to their selected keys only (absorbed form, all heads at once: the
 // selected latent rows are shared by the heads, MODEL_SPEC §5.3).
 void attend_sparse(DecoderScratch& s, int64_t H, int64_t row, int64_t kr, float scale,
                    const KvView& cache_rows, int64_t t0, int64_t T, const KernelContext& ctx) {
     auto query = [&](int64_t t) {
-        SelectedAttention a;
-        a.q = s.qabs.data() + t * H * row;
-        a.q_stride = row;
-        a.n_heads = H;
-        a.dqk = row;
-        a.kv = &cache_rows;
-        a.dv = kr;
-        a.keys = s.selected.data() + s.sel_offset[t];
-        a.n_keys = s.sel_offset[t + 1] - s.sel_offset[t];
-        a.scale = scale;
-        a.out = s.obar.data() + t * H * kr;
-        a.out_stride = kr;
-        a.path = ctx.path;
-        return a;
+        return selected_query(s, H, row, kr, scale, cache_rows, t,
+                              s.selected.data() + s.sel_offset[t],
+                              s.sel_offset[t + 1] - s.sel_offset[t], ctx.path);
     };
-    // Decode: one query over top_k keys scattered over the whole cache; reading them waits on
-    // memory, so split the keys across the threads.
-    if (T - t0 == 1 && ctx.n_threads > 1 && s.sel_offset[T] - s.sel_offset[t0] >= kSplitKeys) {
-        attend_selected_split(query(t0), ctx.n_threads);
+    // Decode: one query over top_k keys scattered over the whole cache.
+    if (T - t0 == 1) {
+        attend_one_query(query(t0), ctx);
         return;
     }
     const int threads = static_cast<int>(std::min<int64_t>(std::max(1, ctx.n_threads), T - t0));
@@ -239,7 +258,19 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& L, uint32_t il, D
         // All heads share the cached rows: batch them so each key row is read once per task.
         // Decode (one query): the heads are split into one group per thread. Prefill: blocks of
         // queries, each with all its heads (rows [t][h] are contiguous in qabs and obar).
-        if (n_dense > 0) {
+        if (n_dense == 1) {
+            // One dense query (decode) over all its pos0 + 1 keys: the same kernel as the
+            // sparse queries, rows read in place and split over the threads, each row once for
+            // all heads.
+            if (s.all_keys.size() < static_cast<size_t>(pos0 + 1)) {
+                const auto have = static_cast<int32_t>(s.all_keys.size());
+                s.all_keys.resize(static_cast<size_t>(pos0 + 1));
+                std::iota(s.all_keys.begin() + have, s.all_keys.end(), have);
+            }
+            attend_one_query(selected_query(s, H, row, kr, c.kq_scale, cache_rows, 0,
+                                            s.all_keys.data(), pos0 + 1, kctx.path),
+                             kctx);
+        } else if (n_dense > 0) {
             const double work = double(H) * n_dense * (pos0 + n_dense) * (row + kr);
             const int threads = work < 65536.0 ? 1 : std::max(1, kctx.n_threads);
             const int64_t queries_per_task = n_dense == 1 ? 1 : std::max<int64_t>(1, 256 / H);
