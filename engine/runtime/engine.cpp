@@ -134,6 +134,7 @@ struct Engine::Impl {
     double prefill_tps_estimate = 0;
     // Set once the model file could not be read (truncated under us): every request fails.
     std::optional<Error> model_fault;
+    std::optional<Error> vision_fault; // the projector's file failed under its mapping
     uint64_t cache_faults_seen = 0;
     std::optional<Error> pending_fault; // found inside a step, handled after it
 
@@ -448,6 +449,7 @@ struct Engine::Impl {
         draft.reset();
         vision.reset();
         model_fault.reset();
+        vision_fault.reset();
         cache_faults_seen = 0;
         image_cache.clear();
         image_cache_order.clear();
@@ -892,9 +894,22 @@ struct Engine::Impl {
         *hash = content_hash(*img);
         if (auto it = image_cache.find(*hash); it != image_cache.end())
             return it->second;
+        if (vision_fault)
+            return *vision_fault;
         int n_tokens = 0;
         FOLIO_TRY(rows, vision::encode_image(*vision, *img,
                                              KernelContext{threads, KernelPath::Auto}, &n_tokens));
+        // SIGBUS on the projector's mapping became zero pages (core/fault_guard.h): these rows
+        // are wrong and so would every later encoding be. The text model is unaffected.
+        if (const uint64_t lost = vision->file->read_faults(); lost > 0) {
+            vision_fault = make_error(
+                ErrorCode::Io, vision->file->path() +
+                                   ": the vision projector file was changed or truncated on disk "
+                                   "while in use (" +
+                                   std::to_string(lost) +
+                                   " pages could not be read); load the model again");
+            return *vision_fault;
+        }
         auto shared = std::make_shared<const std::vector<float>>(std::move(rows));
         image_cache[*hash] = shared;
         image_cache_order.push_back(*hash);

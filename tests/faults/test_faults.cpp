@@ -1,7 +1,8 @@
-// Fault injection on the engine: the model file truncated while mapped, the KV offload file
-// failing under the cache (SIGBUS on its mapping), 1000 random cancels, switching models while
-// a request streams, a GGUF header claiming 10^12 tensors. The process must survive each with a
-// clear error, and the engine must answer exactly as before afterwards.
+// Fault injection on the engine: the model file or the vision projector truncated while
+// mapped, the KV offload file failing under the cache (SIGBUS on its mapping), 1000 random
+// cancels, switching models while a request streams, a GGUF header claiming 10^12 tensors. The
+// process must survive each with a clear error, and the engine must answer exactly as before
+// afterwards.
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -110,6 +111,76 @@ private slots:
                  copy);
         QVERIFY(engine.load_sync(spec).has_value());
         QCOMPARE(greedy(engine, prompt, 8), before);
+    }
+
+    void visionProjectorTruncatedWhileMapped() {
+        // The mmproj file is rewritten while loaded: the next image that needs encoding fails
+        // with the reason, and so does every later one until a load; the text model and the
+        // rows of images encoded before keep working.
+        FOLIO_REQUIRE_CONFORMANCE(dir);
+        const QString copy =
+            writableCopy(modelFile(dir, "kimivl-mmproj-f32"), scratchDir(QStringLiteral("mmproj")));
+        QVERIFY(!copy.isEmpty());
+        Engine engine;
+        ModelSpec spec;
+        spec.gguf = modelFile(dir, "ds2-vl-text-f32").toStdString();
+        spec.mmproj = copy.toStdString();
+        spec.threads = 2;
+        QVERIFY(engine.load_sync(spec).has_value());
+        Message chart;
+        chart.role = "user";
+        chart.content = "What does this chart show?";
+        chart.images.push_back(
+            {(dir + QStringLiteral("/models/chart.png")).toStdString(), 0, 0, {}});
+        auto ask = [&engine](const Message& m, Collected& out) {
+            Request r = makeRequest({}, 4, out);
+            r.messages = {m};
+            const SessionId s = engine.create_session();
+            engine.wait(engine.submit(s, r));
+            engine.close_session(s);
+        };
+        Collected before;
+        ask(chart, before);
+        QVERIFY2(before.errors.empty(), before.errors.empty() ? "" : before.errors[0].c_str());
+        QCOMPARE(before.ids.size(), size_t(4));
+
+        QVERIFY(::truncate(copy.toLocal8Bit().constData(), 65536) == 0);
+        Message gradient = chart;
+        gradient.images[0] = ImageInput{"", 64, 48, {}};
+        for (int i = 0; i < 64 * 48 * 3; ++i)
+            gradient.images[0].rgb.push_back(static_cast<uint8_t>(i * 7));
+        for (int attempt = 0; attempt < 2; ++attempt) {
+            Collected out;
+            ask(gradient, out);
+            QCOMPARE(out.errors.size(), size_t(1));
+            QVERIFY2(QString::fromStdString(out.errors[0]).contains(QStringLiteral("truncated")),
+                     out.errors[0].c_str());
+            QVERIFY2(QString::fromStdString(out.errors[0]).contains(copy), out.errors[0].c_str());
+            QVERIFY(out.ids.empty()); // nothing computed from the zeros reached the caller
+        }
+        // The chart's rows were encoded before the damage: still served, the same answer.
+        Collected cached;
+        ask(chart, cached);
+        QVERIFY2(cached.errors.empty(), cached.errors.empty() ? "" : cached.errors[0].c_str());
+        QCOMPARE(cached.ids, before.ids);
+        Message text;
+        text.role = "user";
+        text.content = "Hello";
+        Collected plain;
+        ask(text, plain);
+        QVERIFY2(plain.errors.empty(), plain.errors.empty() ? "" : plain.errors[0].c_str());
+        QCOMPARE(plain.ids.size(), size_t(4));
+
+        // The user puts the file back and loads again: images work as before.
+        QVERIFY(QFile::remove(copy));
+        QCOMPARE(writableCopy(modelFile(dir, "kimivl-mmproj-f32"), QFileInfo(copy).absolutePath()),
+                 copy);
+        QVERIFY(engine.load_sync(spec).has_value());
+        Collected after, again;
+        ask(gradient, after);
+        QVERIFY2(after.errors.empty(), after.errors.empty() ? "" : after.errors[0].c_str());
+        ask(chart, again);
+        QCOMPARE(again.ids, before.ids);
     }
 
     void offloadFileFailsUnderTheCache() {
