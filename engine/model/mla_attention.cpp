@@ -256,8 +256,6 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& L, uint32_t il, D
         }
         s.obar.resize(static_cast<size_t>(T * H * kr));
         // All heads share the cached rows: batch them so each key row is read once per task.
-        // Decode (one query): the heads are split into one group per thread. Prefill: blocks of
-        // queries, each with all its heads (rows [t][h] are contiguous in qabs and obar).
         if (n_dense == 1) {
             // One dense query (decode) over all its pos0 + 1 keys: the same kernel as the
             // sparse queries, rows read in place and split over the threads, each row once for
@@ -271,33 +269,31 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& L, uint32_t il, D
                                             s.all_keys.data(), pos0 + 1, kctx.path),
                              kctx);
         } else if (n_dense > 0) {
+            // Prefill: blocks of queries, each with all its heads (rows [t][h] are contiguous
+            // in qabs and obar).
             const double work = double(H) * n_dense * (pos0 + n_dense) * (row + kr);
             const int threads = work < 65536.0 ? 1 : std::max(1, kctx.n_threads);
-            const int64_t queries_per_task = n_dense == 1 ? 1 : std::max<int64_t>(1, 256 / H);
-            const int64_t groups = n_dense == 1 ? std::min<int64_t>(H, threads) : 1;
-            const int64_t blocks = (n_dense + queries_per_task - 1) / queries_per_task;
-            const int64_t tasks = blocks * groups;
+            const int64_t queries_per_task = std::max<int64_t>(1, 256 / H);
+            const int64_t tasks = (n_dense + queries_per_task - 1) / queries_per_task;
 #pragma omp parallel num_threads(                                                                  \
     static_cast <int>(std::min <int64_t>(threads, tasks))) if (threads > 1 && tasks > 1)
             {
                 std::vector<float> scratch, block;
 #pragma omp for schedule(dynamic, 1)
                 for (int64_t task = 0; task < tasks; ++task) {
-                    const int64_t blk = task / groups, g = task % groups;
-                    const int64_t q0 = blk * queries_per_task,
+                    const int64_t q0 = task * queries_per_task,
                                   q1 = std::min(n_dense, q0 + queries_per_task);
-                    const int64_t h0 = g * H / groups, h1 = (g + 1) * H / groups;
                     MqaBlock b;
-                    b.q = s.qabs.data() + (q0 * H + h0) * row;
+                    b.q = s.qabs.data() + q0 * H * row;
                     b.q_stride = row;
-                    b.n_rows = groups == 1 ? (q1 - q0) * H : h1 - h0;
-                    b.rows_per_query = groups == 1 ? H : h1 - h0;
+                    b.n_rows = (q1 - q0) * H;
+                    b.rows_per_query = H;
                     b.dqk = row;
                     b.kv = &cache_rows; // V = c, the first kr values of each cached row
                     b.dv = kr;
                     b.pos0 = pos0 + q0;
                     b.scale = c.kq_scale;
-                    b.out = s.obar.data() + (q0 * H + h0) * kr;
+                    b.out = s.obar.data() + q0 * H * kr;
                     b.out_stride = kr;
                     attend_mqa_causal(b, scratch, block);
                 }

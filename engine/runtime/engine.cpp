@@ -49,6 +49,15 @@ uint64_t image_row_key(uint64_t hash, int64_t row) {
     return kImageKeyBit | ((hash * 0x100000001b3ull + static_cast<uint64_t>(row)) & ~kImageKeyBit);
 }
 
+// The error for a mapped file that faulted (core/fault_guard.h): `kind` is "model" or
+// "vision projector".
+Error file_lost_under_mapping(const std::string& path, const char* kind, uint64_t pages) {
+    return make_error(ErrorCode::Io, path + ": the " + kind +
+                                         " file was changed or truncated on disk while in use (" +
+                                         std::to_string(pages) +
+                                         " pages could not be read); load the model again");
+}
+
 uint64_t content_hash(const vision::RgbImage& img) {
     uint64_t h = 0xcbf29ce484222325ull ^ (static_cast<uint64_t>(img.width) << 32) ^
                  static_cast<uint64_t>(img.height);
@@ -361,12 +370,7 @@ struct Engine::Impl {
             what = facts.draft_name + " (draft model)";
         }
         if (f.weights > 0 && !model_fault) {
-            model_fault =
-                make_error(ErrorCode::Io, what +
-                                              ": the model file was changed or truncated on disk "
-                                              "while in use (" +
-                                              std::to_string(f.weights) +
-                                              " pages could not be read); load the model again");
+            model_fault = file_lost_under_mapping(what, "model", f.weights);
             return model_fault;
         }
         if (f.cache > cache_faults_seen) {
@@ -902,12 +906,7 @@ struct Engine::Impl {
         // SIGBUS on the projector's mapping became zero pages (core/fault_guard.h): these rows
         // are wrong and so would every later encoding be. The text model is unaffected.
         if (const uint64_t lost = vision->file->read_faults(); lost > 0) {
-            vision_fault = make_error(
-                ErrorCode::Io, vision->file->path() +
-                                   ": the vision projector file was changed or truncated on disk "
-                                   "while in use (" +
-                                   std::to_string(lost) +
-                                   " pages could not be read); load the model again");
+            vision_fault = file_lost_under_mapping(vision->file->path(), "vision projector", lost);
             return *vision_fault;
         }
         auto shared = std::make_shared<const std::vector<float>>(std::move(rows));
