@@ -239,4 +239,20 @@ void dequantize_row_iq(const IqFormat& format, const void* src, float* dst, int6
     }
 }
 
+#define FOLIO_IQ_DEQUANTIZE(name, id)                                                              \
+    void dequantize_row_##name(const void* src, float* dst, int64_t n) {                           \
+        static const IqFormat format = *iq_format(id);                                             \
+        dequantize_row_iq(format, src, dst, n);                                                    \
+    }
+FOLIO_IQ_DEQUANTIZE(iq2_xxs, 16)
+FOLIO_IQ_DEQUANTIZE(iq2_xs, 17)
+FOLIO_IQ_DEQUANTIZE(iq3_xxs, 18)
+FOLIO_IQ_DEQUANTIZE(iq1_s, 19)
+FOLIO_IQ_DEQUANTIZE(iq3_s, 21)
+FOLIO_IQ_DEQUANTIZE(iq2_s, 22)
+FOLIO_IQ_DEQUANTIZE(iq1_m, 29)
+FOLIO_IQ_DEQUANTIZE(tq1_0, 34)
+FOLIO_IQ_DEQUANTIZE(tq2_0, 35)
+#undef FOLIO_IQ_DEQUANTIZE
+
 } // namespace folio

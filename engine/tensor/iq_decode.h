@@ -47,4 +47,15 @@ std::optional<IqFormat> iq_format(uint32_t ggml_type);
 // n a multiple of 256; src holds n/256 blocks of the format.
 void dequantize_row_iq(const IqFormat& format, const void* src, float* dst, int64_t n);
 
+// The registry's dequantizers (kernels/weight_types.cpp DequantizeRowFn), one per type.
+void dequantize_row_iq2_xxs(const void* src, float* dst, int64_t n);
+void dequantize_row_iq2_xs(const void* src, float* dst, int64_t n);
+void dequantize_row_iq2_s(const void* src, float* dst, int64_t n);
+void dequantize_row_iq3_xxs(const void* src, float* dst, int64_t n);
+void dequantize_row_iq3_s(const void* src, float* dst, int64_t n);
+void dequantize_row_iq1_s(const void* src, float* dst, int64_t n);
+void dequantize_row_iq1_m(const void* src, float* dst, int64_t n);
+void dequantize_row_tq1_0(const void* src, float* dst, int64_t n);
+void dequantize_row_tq2_0(const void* src, float* dst, int64_t n);
+
 } // namespace folio

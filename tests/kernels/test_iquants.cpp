@@ -5,14 +5,17 @@
 #include <QtTest>
 
 #include "kernels/kernel_table.h"
+#include "kernels/matmul.h"
 #include "kernels/reference/vec_dot_iq_ref.h"
 #include "kernels/vec_dot_iq_avx2.h"
+#include "kernels/weight_types.h"
 #include "tensor/fp16.h"
 #include "tensor/iq_blocks.h"
 #include "tensor/iq_decode.h"
 #include "tensor/iq_grids.h"
 #include "tensor/quant_blocks.h"
 #include "tensor/quantize.h"
+#include "tensor/tensor_view.h"
 
 #include <cmath>
 #include <cstring>
@@ -379,6 +382,64 @@ private slots:
             if (std::fabs(got - want) > 1e-5 * mag)
                 QFAIL(qPrintable(
                     QString("%1: dot %2, dequantized %3").arg(p.name).arg(got).arg(want)));
+        }
+    }
+
+    // Through the weight-type registry: supported, Q8_K activations, the checked dequantizer,
+    // no quantizer (these types need an importance matrix) with the type named, and matmul on
+    // both paths equal to the reference dot of the Q8_K-quantized activations.
+    void registeredWeightTypes() {
+        std::mt19937 rng(11);
+        for (const DotPair& p : kDots) {
+            const auto type = static_cast<DType>(p.ggml_type);
+            QVERIFY2(dtype_traits(p.ggml_type)->supported, p.name);
+            QCOMPARE(QString::fromUtf8(dtype_name(type).data(), int(dtype_name(type).size())),
+                     QString::fromUtf8(p.name));
+            const WeightType* wt = find_weight_type(type);
+            QVERIFY(wt != nullptr);
+            QCOMPARE(wt->activations, DType::Q8_K);
+
+            const int64_t k = 2 * 256, n = 5, t = 3;
+            const auto w = randomBlocks(p.ggml_type, k / 256 * n, rng);
+            std::vector<float> deq(static_cast<size_t>(k));
+            QVERIFY(dequantize_row(type, w.data(), deq.data(), k).has_value());
+            QVERIFY(deq == dequant(p.ggml_type, w.data(), k));
+            const auto st =
+                quantize_row(type, deq.data(), std::vector<uint8_t>(w.size()).data(), k);
+            QVERIFY(!st);
+            QVERIFY2(st.error().message.find(p.name) != std::string::npos,
+                     st.error().message.c_str());
+
+            std::normal_distribution<float> nd(0.0f, 1.0f);
+            std::vector<float> x(static_cast<size_t>(k * t));
+            for (float& v : x)
+                v = nd(rng);
+            std::vector<uint8_t> xq(static_cast<size_t>(t * k / 256) * sizeof(BlockQ8K));
+            for (int64_t r = 0; r < t; ++r)
+                quantize_row_q8_k(x.data() + r * k, xq.data() + r * (k / 256) * sizeof(BlockQ8K),
+                                  k);
+            const TensorView view = make_tensor_view(type, {k, n, 1, 1}, w.data());
+            for (KernelPath path : {KernelPath::Reference, KernelPath::Avx2}) {
+                std::vector<float> y(static_cast<size_t>(n * t));
+                KernelContext ctx;
+                ctx.n_threads = 2;
+                ctx.path = path;
+                QVERIFY(matmul(ctx, view, x.data(), k, t, y.data(), n).has_value());
+                for (int64_t r = 0; r < t; ++r)
+                    for (int64_t i = 0; i < n; ++i) {
+                        float want = 0;
+                        p.ref(k, view.row(i), xq.data() + r * (k / 256) * sizeof(BlockQ8K), 0, 1,
+                              &want, 1);
+                        const float got = y[static_cast<size_t>(r * n + i)];
+                        QVERIFY2(std::fabs(got - want) <= 1e-4f * (std::fabs(want) + 1.0f),
+                                 qPrintable(QString("%1 row %2 token %3: %4 vs %5")
+                                                .arg(p.name)
+                                                .arg(i)
+                                                .arg(r)
+                                                .arg(double(got))
+                                                .arg(double(want))));
+                    }
+            }
         }
     }
 
