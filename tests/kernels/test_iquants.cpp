@@ -4,6 +4,9 @@
 // dot against the dequantized weights, and the AVX2 dots against the reference on odd shapes.
 #include <QtTest>
 
+#include "support/test_support.h"
+
+#include "gguf/gguf_file.h"
 #include "kernels/kernel_table.h"
 #include "kernels/matmul.h"
 #include "kernels/reference/vec_dot_iq_ref.h"
@@ -19,6 +22,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <random>
 #include <set>
 #include <vector>
@@ -382,6 +386,67 @@ private slots:
             if (std::fabs(got - want) > 1e-5 * mag)
                 QFAIL(qPrintable(
                     QString("%1: dot %2, dequantized %3").arg(p.name).arg(got).arg(want)));
+        }
+    }
+
+    // llama-quantize's files of each type (conformance/quant) dequantize close to the F32 weights
+    // they were made from: relative rms error per tensor well below 1 (a misread grid, sign or
+    // scale gives ~1 or more). TQ1_0 and TQ2_0 store the same ternary values (both round x/amax),
+    // so their tensors must dequantize identically.
+    void conformanceFilesNearTheirF32Base() {
+        FOLIO_REQUIRE_CONFORMANCE(dir);
+        const std::string models = (dir + "/quant/models/").toStdString();
+        auto base = gguf::File::open(models + "qa-ds2-f32.gguf");
+        QVERIFY2(base.has_value(), "qa-ds2-f32.gguf");
+        struct Case {
+            const char* file;
+            DType type;
+            double max_rel; // upper bound of the relative rms error per tensor
+        };
+        const Case cases[] = {
+            {"iq1_s", DType::IQ1_S, 0.60},     {"iq1_m", DType::IQ1_M, 0.55},
+            {"iq2_xxs", DType::IQ2_XXS, 0.45}, {"iq2_xs", DType::IQ2_XS, 0.40},
+            {"iq2_m", DType::IQ2_S, 0.35},     {"iq3_xxs", DType::IQ3_XXS, 0.25},
+            {"iq3_s", DType::IQ3_S, 0.20},     {"tq1_0", DType::TQ1_0, 0.85},
+            {"tq2_0", DType::TQ2_0, 0.85},
+        };
+        std::map<std::string, std::vector<float>> ternary; // TQ1_0 tensors by name
+        for (const Case& c : cases) {
+            auto f = gguf::File::open(models + "qa-ds2-" + c.file + ".gguf");
+            QVERIFY2(f.has_value(), c.file);
+            int checked = 0;
+            double worst = 0;
+            for (const gguf::TensorInfo& t : (*f)->tensors()) {
+                if (t.type != c.type)
+                    continue;
+                const gguf::TensorInfo* ref = (*base)->find_tensor(t.name);
+                QVERIFY(ref != nullptr && ref->type == DType::F32 && ref->ne == t.ne);
+                std::vector<float> y(static_cast<size_t>(t.n_elements()));
+                const int64_t rows = t.n_elements() / t.ne[0];
+                for (int64_t r = 0; r < rows; ++r)
+                    QVERIFY(dequantize_row(t.type, t.data + r * t.row_bytes(),
+                                           y.data() + r * t.ne[0], t.ne[0])
+                                .has_value());
+                const auto* x = reinterpret_cast<const float*>(ref->data);
+                double err = 0, norm = 0;
+                for (size_t i = 0; i < y.size(); ++i) {
+                    err += (double(y[i]) - x[i]) * (double(y[i]) - x[i]);
+                    norm += double(x[i]) * x[i];
+                }
+                const double rel = std::sqrt(err / norm);
+                worst = std::max(worst, rel);
+                QVERIFY2(rel < c.max_rel, qPrintable(QString("%1 %2: relative rms error %3")
+                                                         .arg(c.file)
+                                                         .arg(QString::fromStdString(t.name))
+                                                         .arg(rel)));
+                if (c.type == DType::TQ1_0)
+                    ternary[t.name] = y;
+                else if (c.type == DType::TQ2_0)
+                    QVERIFY2(ternary.at(t.name) == y, t.name.c_str());
+                ++checked;
+            }
+            QVERIFY2(checked >= 17, c.file);
+            qInfo("%-8s %2d tensors, worst relative rms error %.3f", c.file, checked, worst);
         }
     }
 
