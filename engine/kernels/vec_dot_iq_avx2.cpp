@@ -236,16 +236,18 @@ inline __m256i pack16x2(__m256i a, __m256i b) {
     return _mm256_permute4x64_epi64(_mm256_packs_epi16(a, b), 0xD8);
 }
 
-// Base-3 digit of each 16-bit lane's byte value v for per-lane multipliers pow3 (see
-// tensor/iq_decode.cpp tq1_trit), minus 1.
+// Base-3 digit (0..2) of each 16-bit lane's byte value v for per-lane multipliers pow3 (see
+// tensor/iq_decode.cpp tq1_trit).
 inline __m256i tq1_digits(__m256i v, __m256i pow3) {
     const __m256i t = _mm256_and_si256(_mm256_mullo_epi16(v, pow3), _mm256_set1_epi16(0xFF));
-    const __m256i digit = _mm256_srli_epi16(_mm256_mullo_epi16(t, _mm256_set1_epi16(3)), 8);
-    return _mm256_sub_epi16(digit, _mm256_set1_epi16(1));
+    return _mm256_srli_epi16(_mm256_mullo_epi16(t, _mm256_set1_epi16(3)), 8);
 }
 
+// The ternary types decode to codes 0..2 (value + 1) in mag[]; the row loop subtracts Σx through
+// the Q8_K bsums.
 struct DecodeTq1_0 {
     static constexpr float kMult = 1.0f;
+    static constexpr bool kTernary = true;
     static void run(const void* block, Decoded* out) {
         const auto* b = static_cast<const BlockTq1_0*>(block);
         out->d = h2f(b->d);
@@ -258,7 +260,7 @@ struct DecodeTq1_0 {
             _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b->qs + 32)));
         for (int n = 0; n < 5; ++n) {
             const __m256i p = _mm256_set1_epi16(kPow3[n]);
-            set_signed(out, n, pack16x2(tq1_digits(lo, p), tq1_digits(hi, p)));
+            out->mag[n] = pack16x2(tq1_digits(lo, p), tq1_digits(hi, p));
         }
         __m256i t[5];
         for (int n = 0; n < 5; ++n)
@@ -267,33 +269,56 @@ struct DecodeTq1_0 {
         const __m256i qh = _mm256_cvtepu8_epi16(_mm_set1_epi32(static_cast<int>(le32(b->qh))));
         const __m256i qh_digits =
             tq1_digits(qh, _mm256_setr_epi16(1, 1, 1, 1, 3, 3, 3, 3, 9, 9, 9, 9, 27, 27, 27, 27));
-        set_signed(out, 5, pack16x2(t[0], t[1]));
-        set_signed(out, 6, pack16x2(t[2], t[3]));
-        set_signed(out, 7, pack16x2(t[4], qh_digits));
-        for (int c = 0; c < 8; ++c)
-            out->scale[c] = _mm256_set1_epi16(1);
+        out->mag[5] = pack16x2(t[0], t[1]);
+        out->mag[6] = pack16x2(t[2], t[3]);
+        out->mag[7] = pack16x2(t[4], qh_digits);
     }
 };
 
 struct DecodeTq2_0 {
     static constexpr float kMult = 1.0f;
+    static constexpr bool kTernary = true;
     static void run(const void* block, Decoded* out) {
         const auto* b = static_cast<const BlockTq2_0*>(block);
         out->d = h2f(b->d);
-        const __m256i m3 = _mm256_set1_epi8(3), one = _mm256_set1_epi8(1);
+        const __m256i m3 = _mm256_set1_epi8(3);
         for (int h = 0; h < 2; ++h) {
             const __m256i v = load256(b->qs + 32 * h);
-            for (int l = 0; l < 4; ++l) {
-                const __m256i code = _mm256_and_si256(_mm256_srli_epi16(v, 2 * l), m3);
-                set_signed(out, 4 * h + l, _mm256_sub_epi8(code, one));
-            }
+            for (int l = 0; l < 4; ++l)
+                out->mag[4 * h + l] = _mm256_and_si256(_mm256_srli_epi16(v, 2 * l), m3);
         }
-        for (int c = 0; c < 8; ++c)
-            out->scale[c] = _mm256_set1_epi16(1);
     }
 };
 
 // ---- the shared row loop ------------------------------------------------------------------------
+
+template <typename Decoder> constexpr bool is_ternary() {
+    if constexpr (requires { Decoder::kTernary; })
+        return Decoder::kTernary;
+    return false;
+}
+
+// int32 lane sums of one block against one activation row. Grid types: Σ_c scale·(|q|·sign(x, q))
+// per 4 bytes of each chunk. Ternary types: Σ_c codes·x per int16 lane minus the Q8_K bsums
+// (int16 lane p less bsums[p]), as ggml-cpu's AVX2 TQ kernels group it, so the float sums below
+// round the same way.
+template <typename Decoder> inline __m256i block_isum(const Decoded& dec, const BlockQ8K& xb) {
+    if constexpr (is_ternary<Decoder>()) {
+        __m256i s16 = _mm256_setzero_si256();
+        for (int c = 0; c < 8; ++c)
+            s16 = _mm256_add_epi16(s16, _mm256_maddubs_epi16(dec.mag[c], load256(xb.qs + 32 * c)));
+        s16 = _mm256_sub_epi16(s16, load256(xb.bsums));
+        return _mm256_madd_epi16(s16, _mm256_set1_epi16(1));
+    } else {
+        __m256i isum = _mm256_setzero_si256();
+        for (int c = 0; c < 8; ++c) {
+            const __m256i xs_signed = _mm256_sign_epi8(load256(xb.qs + 32 * c), dec.sign[c]);
+            const __m256i pairs = _mm256_maddubs_epi16(dec.mag[c], xs_signed);
+            isum = _mm256_add_epi32(isum, _mm256_madd_epi16(pairs, dec.scale[c]));
+        }
+        return isum;
+    }
+}
 
 template <typename Decoder, size_t BlockBytes, int NX>
 void dot_n(int64_t k, const void* w, const void* x, size_t xs, float* out, int64_t os) {
@@ -308,15 +333,13 @@ void dot_n(int64_t k, const void* w, const void* x, size_t xs, float* out, int64
     for (int64_t b = 0; b < k / kQKIq; ++b) {
         Decoder::run(wb + b * BlockBytes, &dec);
         for (int j = 0; j < NX; ++j) {
-            const int8_t* xq = xr[j][b].qs;
-            __m256i isum = _mm256_setzero_si256();
-            for (int c = 0; c < 8; ++c) {
-                const __m256i xs_signed = _mm256_sign_epi8(load256(xq + 32 * c), dec.sign[c]);
-                const __m256i pairs = _mm256_maddubs_epi16(dec.mag[c], xs_signed);
-                isum = _mm256_add_epi32(isum, _mm256_madd_epi16(pairs, dec.scale[c]));
-            }
-            acc[j] = _mm256_fmadd_ps(_mm256_set1_ps(dec.d * xr[j][b].d), _mm256_cvtepi32_ps(isum),
-                                     acc[j]);
+            const __m256 d = _mm256_set1_ps(dec.d * xr[j][b].d);
+            const __m256 sum = _mm256_cvtepi32_ps(block_isum<Decoder>(dec, xr[j][b]));
+            // ggml-cpu: fused for the grid types, multiply then add for the ternary ones.
+            if constexpr (is_ternary<Decoder>())
+                acc[j] = _mm256_add_ps(_mm256_mul_ps(sum, d), acc[j]);
+            else
+                acc[j] = _mm256_fmadd_ps(d, sum, acc[j]);
         }
     }
     for (int j = 0; j < NX; ++j)
