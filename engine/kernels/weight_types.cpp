@@ -4,9 +4,11 @@
 // fast dot (kernels/*_avx2.cpp), then one row in kWeightTypes.
 #include "kernels/weight_types.h"
 
+#include "kernels/reference/vec_dot_iq_ref.h"
 #include "kernels/reference/vec_dot_ref.h"
 #include "kernels/reference/vec_dot_ref_more.h"
 #include "tensor/fp16.h"
+#include "tensor/iq_decode.h"
 #include "tensor/quant_blocks.h"
 #include "tensor/quant_rows.h"
 #include "tensor/quantize.h"
@@ -15,6 +17,7 @@
 
 #if defined(FOLIO_X86)
 #include "kernels/vec_dot_avx2.h"
+#include "kernels/vec_dot_iq_avx2.h"
 #include "kernels/vec_dot_more_avx2.h"
 #define FOLIO_AVX2(fn) fn
 #else
@@ -46,7 +49,17 @@ constexpr WeightType kWeightTypes[] = {
     {DType::Q5_K,   DType::Q8_K, dequantize_row_q5_k,   quantize_row_q5_k,   ref::dot_q5_k,   FOLIO_AVX2(avx2::dot_q5_k)},
     {DType::IQ4_XS, DType::Q8_K, dequantize_row_iq4_xs, quantize_row_iq4_xs, ref::dot_iq4_xs, FOLIO_AVX2(avx2::dot_iq4_xs)},
 
-    // grid i-quants and ternary types (branch q-grid)
+    // grid i-quants and ternary types (branch q-grid): tensor/iq_decode.cpp, no quantizer (they
+    // need an importance matrix), kernels/reference/vec_dot_iq_ref.cpp, kernels/vec_dot_iq_avx2.cpp
+    {DType::IQ2_XXS, DType::Q8_K, dequantize_row_iq2_xxs, nullptr, ref::dot_iq2_xxs, FOLIO_AVX2(avx2::dot_iq2_xxs)},
+    {DType::IQ2_XS,  DType::Q8_K, dequantize_row_iq2_xs,  nullptr, ref::dot_iq2_xs,  FOLIO_AVX2(avx2::dot_iq2_xs)},
+    {DType::IQ2_S,   DType::Q8_K, dequantize_row_iq2_s,   nullptr, ref::dot_iq2_s,   FOLIO_AVX2(avx2::dot_iq2_s)},
+    {DType::IQ3_XXS, DType::Q8_K, dequantize_row_iq3_xxs, nullptr, ref::dot_iq3_xxs, FOLIO_AVX2(avx2::dot_iq3_xxs)},
+    {DType::IQ3_S,   DType::Q8_K, dequantize_row_iq3_s,   nullptr, ref::dot_iq3_s,   FOLIO_AVX2(avx2::dot_iq3_s)},
+    {DType::IQ1_S,   DType::Q8_K, dequantize_row_iq1_s,   nullptr, ref::dot_iq1_s,   FOLIO_AVX2(avx2::dot_iq1_s)},
+    {DType::IQ1_M,   DType::Q8_K, dequantize_row_iq1_m,   nullptr, ref::dot_iq1_m,   FOLIO_AVX2(avx2::dot_iq1_m)},
+    {DType::TQ1_0,   DType::Q8_K, dequantize_row_tq1_0,   nullptr, ref::dot_tq1_0,   FOLIO_AVX2(avx2::dot_tq1_0)},
+    {DType::TQ2_0,   DType::Q8_K, dequantize_row_tq2_0,   nullptr, ref::dot_tq2_0,   FOLIO_AVX2(avx2::dot_tq2_0)},
 
 };
 // clang-format on
@@ -87,8 +100,8 @@ size_t q8_k_row_bytes(int64_t k) {
     return dtype_row_bytes(DType::Q8_K, static_cast<uint64_t>(k));
 }
 
-// The Q8_1 and Q8_K quantizers are the scalar reference ones on every path: it is cheap next to the dot
-// products and keeps the bytes identical.
+// The Q8_1 and Q8_K quantizers are the scalar reference ones on every path: it is cheap next to the
+// dot products and keeps the bytes identical.
 constexpr ActivationFormat kActivationFormats[] = {
     {DType::Q8_0, q8_0_row_bytes, quantize_row_q8_0_act, FOLIO_AVX2(avx2::quantize_q8_0),
      fill_q8_0_act_extras},

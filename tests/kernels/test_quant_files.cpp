@@ -17,13 +17,10 @@ using namespace folio;
 
 namespace {
 
-// File types whose weight types Folio cannot compute with yet (the grid i-quants and the ternary
-// types): their files must fail to load with an error naming the tensor and its type. Empty this
-// set as the types land.
-const std::set<QString> kNotYetSupported = {
-    "iq1_m", "iq1_s", "iq2_m",  "iq2_s",   "iq2_xs", "iq2_xxs",
-    "iq3_m", "iq3_s", "iq3_xs", "iq3_xxs", "tq1_0",  "tq2_0",
-};
+// File types whose weight types Folio cannot compute with yet: their files must fail to load
+// with an error naming the tensor and its type. Empty since the grid i-quants and the ternary
+// types landed (iq1_*, iq2_*, iq3_*, tq1_0, tq2_0); a new llama-quantize type goes here first.
+const std::set<QString> kNotYetSupported = {};
 
 // llama-quantize quantizes the DSA indexer's proj weight, which the model layer still binds as
 // f32 only (engine/model/decoder_weights.cpp; the DSA indexer multiplies it with the generic

@@ -142,6 +142,27 @@ MarginStats marginStats(const std::vector<float>& ref, const std::vector<float>&
 class TestQuantize : public QObject {
     Q_OBJECT
 private slots:
+    // The grid i-quants and ternary types run but are not written (no importance matrix here):
+    // as a recipe name or a recipe file's type, the error names the type and the reason.
+    void imatrixTypesAreRefusedByName() {
+        for (const char* name : {"iq2_xxs", "iq1_s", "iq1_m", "iq2_xs", "iq2_s", "iq3_xxs", "iq3_s",
+                                 "tq1_0", "tq2_0", "iq2_m", "iq3_xs", "iq3_m"}) {
+            auto r = load_recipe(name);
+            QVERIFY(!r);
+            QVERIFY2(r.error().message.find(std::string("cannot write ") + name +
+                                            ": it needs an "
+                                            "importance matrix") != std::string::npos,
+                     r.error().message.c_str());
+            auto file = parse_recipe(std::string("*_exps.weight = ") + name + "\n", "mix.txt");
+            QVERIFY(!file);
+            QVERIFY2(file.error().message.find("mix.txt:1: folio-cli quantize cannot write " +
+                                               std::string(name)) != std::string::npos,
+                     file.error().message.c_str());
+        }
+        // Unknown names keep their own message.
+        QVERIFY(load_recipe("iq9_z").error().message.find("neither built in") != std::string::npos);
+    }
+
     void recipes() {
         QVERIFY(glob_match("*_exps.weight", "blk.3.ffn_up_exps.weight"));
         QVERIFY(!glob_match("*_exps.weight", "blk.3.ffn_up_shexp.weight"));

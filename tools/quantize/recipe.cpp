@@ -1,5 +1,7 @@
 #include "quantize/recipe.h"
 
+#include "quantize/imatrix_types.h"
+
 #include <fstream>
 #include <sstream>
 
@@ -33,6 +35,7 @@ Expected<std::optional<DType>> parse_type(const std::string& t) {
     for (const auto& [name, type] : kTypes)
         if (t == name)
             return std::optional<DType>(type);
+    FOLIO_CHECK(refuse_unwritable_type(t));
     return make_error(ErrorCode::InvalidArgument,
                       "unknown type '" + t +
                           "' (f32, f16, bf16, q8_0, q4_0, q4_1, q5_0, q5_1, q2_k, q3_k, q4_k, "
@@ -131,6 +134,7 @@ Expected<Recipe> load_recipe(const std::string& n) {
             r.llama_mix = ftype;
             return r;
         }
+    FOLIO_CHECK(refuse_unwritable_type(n));
     std::ifstream f(n);
     if (!f)
         return make_error(
