@@ -44,14 +44,20 @@ struct Binder {
                                                           ", which Folio cannot compute with yet");
         return tensor_view_of(*t);
     }
-    // Norms, biases and the router must be F32 (GGUF_LAYOUT.md §2.9).
+    // A tensor the kernels read as plain floats (norm weights, biases, KDA's conv taps and
+    // decay, GGUF_LAYOUT.md §2.9): llama-quantize keeps these f32. Everything llama.cpp runs
+    // through a matmul (projections, the router, the indexer's head weights) takes any type the
+    // matmul kernels support and is bound with get().
     Expected<TensorView> get_f32(const std::string& name, std::vector<int64_t> expect,
                                  bool optional = false) const {
         FOLIO_TRY(v, get(name, std::move(expect), optional));
         if (v.data != nullptr && v.type != DType::F32)
-            return make_error(ErrorCode::Unsupported, f.path() + ": tensor '" + name +
-                                                          "' must be f32, is " +
-                                                          std::string(dtype_name(v.type)));
+            return make_error(ErrorCode::Unsupported,
+                              f.path() + ": tensor '" + name + "' must be f32, is " +
+                                  std::string(dtype_name(v.type)) +
+                                  " (Folio reads it as plain floats; requantize the model "
+                                  "keeping 1-D tensors, biases and convolution weights in f32, "
+                                  "as llama-quantize does)");
         return v;
     }
     bool has(const std::string& name) const { return f.find_tensor(name) != nullptr; }
@@ -91,7 +97,7 @@ Status bind_mla(const Binder& b, const ModelConfig& c, const std::string& p, int
         FOLIO_TRY(ik, b.get(p + "indexer.attn_k.weight", {E, dI}));
         FOLIO_TRY(inw, b.get_f32(p + "indexer.k_norm.weight", {dI}));
         FOLIO_TRY(inb, b.get_f32(p + "indexer.k_norm.bias", {dI}));
-        FOLIO_TRY(ip, b.get_f32(p + "indexer.proj.weight", {E, HI}));
+        FOLIO_TRY(ip, b.get(p + "indexer.proj.weight", {E, HI})); // a matmul: any type
         ix.q_b = iq;
         ix.k = ik;
         ix.k_norm = inw;
@@ -172,7 +178,7 @@ Expected<DecoderWeights> bind_decoder_weights(const gguf::File& file, const Mode
             L.ffn_down = d;
         } else {
             const int64_t X = c.n_expert, Fe = c.n_ff_exp;
-            FOLIO_TRY(gi, b.get_f32(p + "ffn_gate_inp.weight", {E, X}));
+            FOLIO_TRY(gi, b.get(p + "ffn_gate_inp.weight", {E, X}));        // a matmul: any type
             FOLIO_TRY(bias, b.get_f32(p + "exp_probs_b.bias", {X}, !kimi)); // kimi: required
             FOLIO_TRY(ge, b.get(p + "ffn_gate_exps.weight", {E, Fe, X}));
             FOLIO_TRY(ue, b.get(p + "ffn_up_exps.weight", {E, Fe, X}));

@@ -19,7 +19,7 @@ struct IndexerWeights {
     TensorView q_b;                 // [qr or E, H_I·d_I]
     TensorView k;                   // [E, d_I]
     TensorView k_norm, k_norm_bias; // LayerNorm [d_I]
-    TensorView proj;                // [E, H_I], F32
+    TensorView proj;                // [E, H_I] (any matmul type)
 };
 
 // A KDA layer (GGUF_LAYOUT §5.2): P = H·D.
