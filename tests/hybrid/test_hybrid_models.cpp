@@ -26,7 +26,7 @@ std::unique_ptr<DecoderModel> without_indexer(const QString& path) {
         return nullptr;
     m->config.indexer_top_k = 0;
     for (auto& L : m->weights.layers)
-        L.indexer = {};
+        L.mla.indexer = {};
     return m;
 }
 
@@ -103,7 +103,7 @@ private slots:
         auto m = test::loadDecoder(g.modelPath);
         QVERIFY(m);
         if (model.startsWith(QStringLiteral("qa-ds32")))
-            QCOMPARE(m->weights.layers[0].indexer.proj.type, DType::Q8_0);
+            QCOMPARE(m->weights.layers[0].mla.indexer.proj.type, DType::Q8_0);
         QCOMPARE(g.sequences.size(), 2);
         for (const auto& s : g.sequences) {
             const auto c =
