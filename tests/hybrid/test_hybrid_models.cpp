@@ -4,8 +4,8 @@
 #include <QtTest>
 
 #include "model/decoder_model.h"
-#include "model/dsa_indexer.h"
 #include "model/goldens.h"
+#include "model/mixers/dsa_indexer.h"
 #include "model/top_k_select.h"
 #include "support/test_support.h"
 

@@ -1,6 +1,6 @@
 #include "model/mixers/kda_mixer.h"
 
-#include "model/kda_attention.h"
+#include "model/mixers/kda_attention.h"
 #include "model/mixers/kda_state.h"
 #include "model/tensor_names.h"
 

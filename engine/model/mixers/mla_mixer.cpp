@@ -1,6 +1,6 @@
 #include "model/mixers/mla_mixer.h"
 
-#include "model/mla_attention.h"
+#include "model/mixers/mla_attention.h"
 #include "model/tensor_names.h"
 
 namespace folio {

@@ -1,10 +1,10 @@
-#include "model/mla_attention.h"
+#include "model/mixers/mla_attention.h"
 
 #include "kernels/matmul.h"
 #include "kernels/norm.h"
 #include "kernels/rope.h"
 #include "model/attention_core.h"
-#include "model/dsa_indexer.h"
+#include "model/mixers/dsa_indexer.h"
 #include "tensor/quantize.h"
 
 #include <Eigen/Core>

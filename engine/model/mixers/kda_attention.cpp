@@ -1,9 +1,9 @@
-#include "model/kda_attention.h"
+#include "model/mixers/kda_attention.h"
 
 #include "kernels/activations.h"
 #include "kernels/matmul.h"
 #include "kernels/norm.h"
-#include "model/kda_delta_rule.h"
+#include "model/mixers/kda_delta_rule.h"
 #include "model/mixers/kda_state.h"
 
 #include <algorithm>
