@@ -4,8 +4,8 @@
 #include "kernels/index_score.h"
 #include "kernels/kernel_table.h"
 #include "kernels/mqa_rows.h"
-#include "model/dsa_indexer.h"
 #include "model/index_key_cache.h"
+#include "model/mixers/dsa_indexer.h"
 #include "model/top_k_select.h"
 
 #include <omp.h>

@@ -3,8 +3,7 @@
 #include "kernels/get_rows.h"
 #include "kernels/matmul.h"
 #include "kernels/norm.h"
-#include "model/kda_attention.h"
-#include "model/mla_attention.h"
+#include "model/mixers/mixer_registry.h"
 #include "model/moe_ffn.h"
 
 #include <string>
@@ -14,7 +13,12 @@ namespace folio {
 Expected<std::unique_ptr<DecoderModel>> load_decoder(const std::string& path) {
     FOLIO_TRY(file, gguf::File::open(path));
     FOLIO_TRY(config, read_model_config(*file));
-    FOLIO_TRY(weights, bind_decoder_weights(*file, config));
+    const ModelConfig& c = config;
+    FOLIO_TRY(weights,
+              bind_decoder_weights(*file, config,
+                                   [&c](const WeightBinder& b, uint32_t il, DecoderLayer& L) {
+                                       return layer_mixer(c.mixer[il]).bind(b, c, il, L);
+                                   }));
     auto model = std::make_unique<DecoderModel>();
     model->file = std::move(file);
     model->config = std::move(config);
@@ -24,7 +28,14 @@ Expected<std::unique_ptr<DecoderModel>> load_decoder(const std::string& path) {
 
 DecoderState make_decoder_state(const ModelConfig& c, int64_t max_tokens,
                                 std::shared_ptr<BlockPool> pool, KvType index_type) {
-    return DecoderState(c, max_tokens, std::move(pool), index_type);
+    SequenceLayout layout;
+    for (uint32_t il = 0; il < c.n_layer; ++il) {
+        const LayerMixer& m = layer_mixer(c.mixer[il]);
+        layout.cache_rows.push_back(m.keeps_cache_rows(c, il));
+        layout.index_keys.push_back(m.keeps_index_keys(c, il));
+        layout.states.push_back(m.make_state(c, il));
+    }
+    return DecoderState(c, std::move(layout), max_tokens, std::move(pool), index_type);
 }
 
 namespace {
@@ -36,14 +47,14 @@ Status eval_layer(const DecoderModel& model, uint32_t il, DecoderState& state, D
     const DecoderLayer& L = model.weights.layers[il];
     const KernelContext& k = opt.kernels;
     const int64_t E = c.n_embd;
-    PhaseTimer mixer(opt.profile, StepPhase::KdaMixer);
-    if (!c.is_kda_layer(il))
-        mixer.stop(); // mla_attention times its own phases
+    const LayerMixer& mixer_of_layer = layer_mixer(c.mixer[il]);
+    const std::optional<StepPhase> phase = mixer_of_layer.phase();
+    PhaseTimer mixer(opt.profile, phase.value_or(StepPhase::KdaMixer));
+    if (!phase)
+        mixer.stop(); // the mixer times its own phases
     rms_norm(k, s.x.data(), static_cast<const float*>(L.attn_norm.data), s.xn.data(), E, n, E, E,
              c.rms_eps);
-    FOLIO_CHECK(c.is_kda_layer(il)
-                    ? kda_attention(c, L, il, state, s.xn.data(), n, opt, s, s.ffn_out.data())
-                    : mla_attention(c, L, il, state, s.xn.data(), n, opt, s, s.ffn_out.data()));
+    FOLIO_CHECK(mixer_of_layer.eval(c, L, il, state, s.xn.data(), n, opt, s, s.ffn_out.data()));
     for (int64_t i = 0; i < n * E; ++i)
         s.x[i] += s.ffn_out[i];
     mixer.stop();
@@ -102,8 +113,9 @@ Status eval_rows(const DecoderModel& model, DecoderState& state, DecoderScratch&
     for (uint32_t il = 0; il < c.n_layer; ++il) {
         Status st = eval_layer(model, il, state, s, n, opt);
         if (!st) {
-            // Cache rows of this call are dropped; KDA states may be half-updated: start over.
-            if (state.has_kda())
+            // Cache rows of this call are dropped; recurrent states may be half-updated: start
+            // over.
+            if (state.recurrent())
                 state.clear();
             else
                 (void)state.truncate(state.size());

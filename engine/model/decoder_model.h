@@ -7,12 +7,10 @@
 
 #include "folio/error.h"
 #include "gguf/gguf_file.h"
-#include "kernels/kernel_context.h"
+#include "model/decoder_eval_types.h"
 #include "model/decoder_state.h"
 #include "model/decoder_weights.h"
 #include "model/model_config.h"
-#include "model/step_profile.h"
-#include "model/top_k_select.h"
 
 #include <memory>
 #include <string>
@@ -28,38 +26,6 @@ struct DecoderModel {
 
 // Opens and checks a model file (config, every tensor's shape and type).
 Expected<std::unique_ptr<DecoderModel>> load_decoder(const std::string& path);
-
-// Which MLA form computes attention (§4.2 / §4.3). Auto: naive for batches of more than one
-// token (cheaper for long prefill), absorbed for single-token decode. Both read the same cache.
-// Queries whose keys the DSA indexer thins out always use the absorbed form.
-enum class MlaForm { Auto, Naive, Absorbed };
-
-// Which KDA form runs (MODEL_SPEC §2.4 / §2.6). Auto: chunked for batches, recurrent for decode.
-enum class KdaForm { Auto, Recurrent, Chunked };
-
-struct EvalOptions {
-    KernelContext kernels;
-    bool all_logits = false; // logits for every position, else only for the last one
-    MlaForm mla = MlaForm::Auto;
-    KdaForm kda = KdaForm::Auto;
-    StepProfile* profile = nullptr; // accumulates time per phase when set
-};
-
-// Scratch buffers reused between calls (one per sequence being evaluated).
-struct DecoderScratch {
-    std::vector<float> x, xn, q, qa, kv, qabs, obar, o, scores, tmp, ffn_g, ffn_u, ffn_out, moe_out,
-        router, expert_x, knope, vh, deq_k, deq_v, logits_in;
-    // KDA layer
-    std::vector<float> kq, kk, kv_, kg, kbeta, kgate, klow, ko;
-    // DSA indexer
-    std::vector<float> iq, iw, iscore;
-    TopKScratch topk;                       // decode: kept between steps (no allocation per token)
-    std::vector<TopKCandidates> topk_parts; // decode: top-k candidates per thread
-    std::vector<float> kv_block;            // a cache block decoded to f32 (non-f32 storage)
-    std::vector<int32_t> selected;          // per sparse query: top_k key positions, ascending
-    std::vector<int32_t> all_keys;          // 0, 1, 2, ...: the keys of a dense decode query
-    std::vector<int64_t> sel_offset; // per query of the batch: start in `selected` (-1 = dense)
-};
 
 // A fresh state for one sequence of at most max_tokens tokens.
 // pool: the shared block pool for its MLA rows (null: a private unlimited f32 pool).

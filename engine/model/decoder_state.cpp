@@ -32,13 +32,6 @@ int memory_node_count() {
     return std::clamp(count, 1, 1024);
 }
 
-std::vector<bool> mla_layers(const ModelConfig& c) {
-    std::vector<bool> v(c.n_layer);
-    for (uint32_t il = 0; il < c.n_layer; ++il)
-        v[il] = !c.is_kda_layer(il);
-    return v;
-}
-
 } // namespace
 
 PoolConfig pool_config_for(const ModelConfig& c, const CacheOptions& o) {
@@ -54,35 +47,26 @@ PoolConfig pool_config_for(const ModelConfig& c, const CacheOptions& o) {
     return p;
 }
 
-DecoderState::DecoderState(const ModelConfig& c, int64_t max_tokens,
+DecoderState::DecoderState(const ModelConfig& c, SequenceLayout layout, int64_t max_tokens,
                            std::shared_ptr<BlockPool> pool, KvType index_type)
     : mla_(pool ? std::move(pool) : std::make_shared<BlockPool>(pool_config_for(c, CacheOptions{})),
-           mla_layers(c), max_tokens),
-      index_keys_(c.n_layer, c.indexer_head_dim, max_tokens, index_type), kda_(c.n_layer),
-      has_kda_(c.has_kda()) {
-    for (uint32_t il = 0; il < c.n_layer; ++il) {
-        if (!c.is_kda_layer(il))
-            continue;
-        const size_t D = c.kda_head_dim, P = c.kda_width(il), W = c.conv_kernel;
-        KdaLayerState& k = kda_[il];
-        k.s.assign(c.n_head[il] * D * D, 0.0f);
-        k.conv_q.assign((W - 1) * P, 0.0f);
-        k.conv_k.assign((W - 1) * P, 0.0f);
-        k.conv_v.assign((W - 1) * P, 0.0f);
-    }
+           std::move(layout.cache_rows), max_tokens),
+      index_keys_(c.n_layer, c.indexer_head_dim, max_tokens, index_type),
+      index_layers_(std::move(layout.index_keys)), states_(std::move(layout.states)) {
+    index_layers_.resize(c.n_layer, false);
+    states_.resize(c.n_layer);
+    for (const auto& st : states_)
+        recurrent_ = recurrent_ || st != nullptr;
 }
 
-void DecoderState::reset_kda(std::vector<KdaLayerState>& states) const {
-    for (KdaLayerState& k : states) {
-        std::fill(k.s.begin(), k.s.end(), 0.0f);
-        std::fill(k.conv_q.begin(), k.conv_q.end(), 0.0f);
-        std::fill(k.conv_k.begin(), k.conv_k.end(), 0.0f);
-        std::fill(k.conv_v.begin(), k.conv_v.end(), 0.0f);
-    }
+void DecoderState::reset_states() {
+    for (auto& st : states_)
+        if (st)
+            st->reset();
 }
 
 bool DecoderState::can_truncate_to(int64_t n) const {
-    return !has_kda_ || n <= 0 || n >= size() || n == checkpoint_pos_;
+    return !recurrent_ || n <= 0 || n >= size() || n == checkpoint_pos_;
 }
 
 Status DecoderState::truncate(int64_t n) {
@@ -94,11 +78,11 @@ Status DecoderState::truncate(int64_t n) {
                                    ? " or the checkpoint " + std::to_string(checkpoint_pos_)
                                    : std::string()) +
                               ")");
-    if (has_kda_ && n < size()) {
+    if (recurrent_ && n < size()) {
         if (n <= 0)
-            reset_kda(kda_);
+            reset_states();
         else
-            kda_ = checkpoint_; // n == checkpoint_pos_
+            states_ = clone_states(checkpoint_); // n == checkpoint_pos_
     }
     if (checkpoint_pos_ > n || n <= 0)
         checkpoint_pos_ = -1;
@@ -108,7 +92,7 @@ Status DecoderState::truncate(int64_t n) {
 }
 
 void DecoderState::clear() {
-    reset_kda(kda_);
+    reset_states();
     checkpoint_.clear();
     checkpoint_pos_ = -1;
     mla_.clear();
@@ -116,9 +100,9 @@ void DecoderState::clear() {
 }
 
 void DecoderState::checkpoint() {
-    if (!has_kda_)
+    if (!recurrent_)
         return;
-    checkpoint_ = kda_;
+    checkpoint_ = clone_states(states_);
     checkpoint_pos_ = size();
 }
 
@@ -128,46 +112,54 @@ size_t DecoderState::bytes() const {
 
 size_t DecoderState::fixed_bytes() const {
     size_t total = index_keys_.bytes();
-    for (const auto* v : {&kda_, &checkpoint_})
-        for (const KdaLayerState& k : *v)
-            total +=
-                (k.s.capacity() + k.conv_q.capacity() + k.conv_k.capacity() + k.conv_v.capacity()) *
-                sizeof(float);
+    for (const LayerStates* v : {&states_, &checkpoint_})
+        for (const auto& st : *v)
+            if (st)
+                total += st->capacity_bytes();
     return total;
 }
-
-} // namespace folio
-
-namespace folio {
 
 void DecoderState::account_fixed_bytes() {
     const size_t index = index_keys_.bytes();
     mla_.set_fixed(static_cast<int64_t>(index), static_cast<int64_t>(fixed_bytes() - index));
 }
 
-} // namespace folio
-
-namespace folio {
-
-std::shared_ptr<const std::vector<KdaLayerState>> DecoderState::kda_snapshot() const {
-    if (!has_kda_)
+std::shared_ptr<const LayerStates> DecoderState::recurrent_snapshot() const {
+    if (!recurrent_)
         return nullptr;
-    return std::make_shared<const std::vector<KdaLayerState>>(kda_);
+    return std::make_shared<const LayerStates>(clone_states(states_));
 }
 
-size_t DecoderState::kda_bytes() const {
+size_t DecoderState::recurrent_bytes() const {
     size_t total = 0;
-    for (const KdaLayerState& k : kda_)
-        total += (k.s.size() + k.conv_q.size() + k.conv_k.size() + k.conv_v.size()) * sizeof(float);
+    for (const auto& st : states_)
+        if (st)
+            total += st->bytes();
     return total;
 }
 
+Status DecoderState::save_recurrent(SnapshotWriter& w, bool at_checkpoint) const {
+    const LayerStates& from = at_checkpoint ? checkpoint_ : states_;
+    for (size_t il = 0; il < states_.size(); ++il)
+        if (states_[il])
+            FOLIO_CHECK(from[il]->save(w));
+    return {};
+}
+
+Expected<LayerStates> DecoderState::read_recurrent(SnapshotReader& r) const {
+    LayerStates out = clone_states(states_); // the sizes
+    for (size_t il = 0; il < out.size(); ++il)
+        if (out[il])
+            FOLIO_CHECK(out[il]->load(r, "layer " + std::to_string(il) + " recurrent state"));
+    return out;
+}
+
 void DecoderState::adopt_prefix(const std::vector<std::vector<BlockId>>& per_layer,
-                                int64_t n_tokens, const std::vector<KdaLayerState>* kda) {
+                                int64_t n_tokens, const LayerStates* states) {
     clear();
     mla_.adopt(per_layer, n_tokens);
-    if (has_kda_ && kda)
-        kda_ = *kda;
+    if (recurrent_ && states)
+        states_ = clone_states(*states);
 }
 
 } // namespace folio

@@ -1,5 +1,7 @@
 #include "model/model_config.h"
 
+#include "model/tensor_names.h"
+
 #include <cmath>
 
 namespace folio {
@@ -73,17 +75,6 @@ Status check(bool ok, const gguf::File& f, const std::string& what) {
         return {};
     return make_error(ErrorCode::Format, f.path() + ": " + what);
 }
-
-} // namespace
-
-bool ModelConfig::has_kda() const {
-    for (MixerKind m : mixer)
-        if (m == MixerKind::Kda)
-            return true;
-    return false;
-}
-
-namespace {
 
 // RoPE / YaRN as llama.cpp sets it up for deepseek2 / deepseek32 (GGUF_LAYOUT §3.3); returns the
 // softmax multiplier mscale (before squaring). `m_is_one`: deepseek32 always uses m = 1 (§4.1).
@@ -196,8 +187,7 @@ Expected<ModelConfig> read_model_config(const gguf::File& file) {
     c.rms_eps = eps;
     for (uint32_t il = 0; il < n_layer; ++il) {
         FOLIO_CHECK(check(c.n_head[il] > 0, file, "attention.head_count must be positive"));
-        // kimi-linear: head_count_kv 0 marks a KDA (recurrent) layer, else MLA (trap 15).
-        c.mixer.push_back(kimi && c.n_head_kv[il] == 0 ? MixerKind::Kda : MixerKind::Mla);
+        c.mixer.push_back(mixer_kind_of_layer(arch, c.n_head_kv[il]));
     }
 
     if (ds2) {
@@ -222,7 +212,7 @@ Expected<ModelConfig> read_model_config(const gguf::File& file) {
             if (c.is_kda_layer(il))
                 continue;
             const gguf::TensorInfo* t =
-                file.find_tensor("blk." + std::to_string(il) + ".attn_q_a_norm.weight");
+                file.find_tensor(tensor_name::layer_tensor(il, tensor_name::kAttnQANorm));
             if (t != nullptr)
                 c.q_lora_rank = static_cast<uint32_t>(t->ne[0]);
         }

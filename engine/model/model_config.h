@@ -7,6 +7,7 @@
 #include "folio/error.h"
 #include "gguf/gguf_file.h"
 #include "kernels/rope.h"
+#include "model/mixer_kind.h"
 
 #include <cstdint>
 #include <string>
@@ -15,9 +16,6 @@
 namespace folio {
 
 enum class GatingFunc : uint32_t { Softmax = 1, Sigmoid = 2, SoftmaxWeights = 3 };
-
-// The token mixer of one layer: MLA attention (optionally with the DSA indexer) or KDA.
-enum class MixerKind : uint8_t { Mla, Kda };
 
 struct ModelConfig {
     std::string arch;          // "deepseek2", "deepseek32", "kimi-linear" or "kimi-hybrid"
@@ -28,7 +26,7 @@ struct ModelConfig {
     uint32_t n_ctx_train = 0;
     std::vector<uint32_t> n_head;    // per layer
     std::vector<uint32_t> n_head_kv; // per layer (MLA: 1; kimi-linear: 0 = KDA layer)
-    std::vector<MixerKind> mixer;    // per layer
+    std::vector<MixerKind> mixer;    // per layer (mixer_kind_of_layer)
     std::vector<uint32_t> n_ff;      // dense FFN size per layer
     float rms_eps = 1e-6f;
 
@@ -73,7 +71,6 @@ struct ModelConfig {
     bool is_moe_layer(uint32_t il) const { return n_expert > 0 && il >= n_dense_lead; }
     bool is_kda_layer(uint32_t il) const { return mixer[il] == MixerKind::Kda; }
     bool has_indexer() const { return indexer_top_k > 0; }
-    bool has_kda() const;
     uint32_t qk_head() const { return qk_nope + qk_rope; }
     uint32_t kda_width(uint32_t il) const { return n_head[il] * kda_head_dim; } // P = H·D
 };

@@ -4,7 +4,8 @@
 // and shared experts (MODEL_SPEC.md §6, GGUF_LAYOUT.md §3.6).
 
 #include "folio/error.h"
-#include "model/decoder_model.h"
+#include "model/decoder_eval_types.h"
+#include "model/decoder_weights.h"
 
 #include <cstdint>
 #include <vector>

@@ -56,7 +56,8 @@ Expected<std::shared_ptr<DecoderHandle>> load_decoder_handle(const std::string& 
     h->facts.name = name && *name ? **name : std::filesystem::path(path).stem().string();
     h->facts.vocab_size = c.n_vocab;
     h->facts.context_length = c.n_ctx_train;
-    h->facts.can_rollback = !make_decoder_state(c, 1).has_kda();
+    h->facts.can_rollback = !make_decoder_state(c, 1).recurrent();
+    h->recurrent = !h->facts.can_rollback;
     return h;
 }
 
@@ -161,7 +162,7 @@ int64_t sequence_checkpoint(const DecoderSequence& s) {
 }
 
 int64_t prefix_step_end(const DecoderHandle& h, int64_t pos, int64_t total) {
-    if (!h.prefix || !h.model->config.has_kda())
+    if (!h.prefix || !h.recurrent)
         return total;
     const int64_t bt = h.pool->config().block_tokens;
     int64_t end = (pos / kRecurrentCheckpointTokens + 1) * kRecurrentCheckpointTokens;
@@ -175,7 +176,7 @@ int64_t adopt_cached_prefix(const DecoderHandle& h, DecoderSequence& s, const ui
     if (!h.prefix)
         return 0;
     std::vector<const PrefixEntry*> found = h.prefix->match(keys, max_tokens);
-    const bool recurrent = h.model->config.has_kda();
+    const bool recurrent = h.recurrent;
     // A recurrent model resumes only at the end of a block that kept its state.
     while (recurrent && !found.empty() && !found.back()->recurrent)
         found.pop_back();
@@ -187,10 +188,9 @@ int64_t adopt_cached_prefix(const DecoderHandle& h, DecoderSequence& s, const ui
     for (const PrefixEntry* e : found)
         for (size_t il = 0; il < per_layer.size(); ++il)
             per_layer[il].push_back(e->blocks[il]);
-    const auto* kda =
-        recurrent ? static_cast<const std::vector<KdaLayerState>*>(found.back()->recurrent.get())
-                  : nullptr;
-    s.state.adopt_prefix(per_layer, n * bt, kda);
+    const auto* states =
+        recurrent ? static_cast<const LayerStates*>(found.back()->recurrent.get()) : nullptr;
+    s.state.adopt_prefix(per_layer, n * bt, states);
     IndexKeyCache& ik = s.state.index_keys();
     bool has_index = false;
     for (uint32_t il = 0; il < h.model->config.n_layer; ++il) {
@@ -230,7 +230,7 @@ void register_prefix(const DecoderHandle& h, DecoderSequence& s, const uint64_t*
     for (int64_t b = 0; b < full; ++b) {
         const bool last = b == full - 1;
         const uint64_t hash = s.block_hashes[b];
-        if (h.prefix->contains(hash) && !(last && at_boundary && s.state.has_kda()))
+        if (h.prefix->contains(hash) && !(last && at_boundary && s.state.recurrent()))
             continue;
         std::vector<BlockId> blocks(L, -1);
         for (uint32_t il = 0; il < L; ++il)
@@ -241,16 +241,16 @@ void register_prefix(const DecoderHandle& h, DecoderSequence& s, const uint64_t*
         if (h.model->config.has_indexer()) {
             side.resize(L);
             for (uint32_t il = 0; il < L; ++il)
-                if (h.model->weights.layers[il].indexer.q_b.data != nullptr) {
+                if (s.state.layer_has_index_keys(il)) {
                     const uint8_t* t = ik.tiles(il);
                     side[il].assign(t + ik.bytes_for(b * bt), t + ik.bytes_for((b + 1) * bt));
                 }
         }
         std::shared_ptr<const void> state;
         size_t state_bytes = 0;
-        if (last && at_boundary && s.state.has_kda()) {
-            state = s.state.kda_snapshot();
-            state_bytes = s.state.kda_bytes();
+        if (last && at_boundary && s.state.recurrent()) {
+            state = s.state.recurrent_snapshot();
+            state_bytes = s.state.recurrent_bytes();
         }
         h.prefix->insert(hash, b, keys + b * bt, blocks, std::move(side), std::move(state),
                          state_bytes);

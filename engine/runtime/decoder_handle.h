@@ -24,6 +24,7 @@ struct DecoderHandle {
     std::string path;
     uint64_t file_size = 0;
     uint64_t fingerprint = 0; // checksum of the file's first MiB (header, metadata, tensor infos)
+    bool recurrent = false; // some layer keeps a recurrent state (KDA): rewinds only to checkpoints
 };
 
 struct DecoderSequence {

@@ -24,20 +24,16 @@ struct Header {
     uint64_t index_dim = 0;  // values per index key (DSA), 0 without an indexer
     uint32_t index_type = 0; // KvType of the index keys
     uint32_t reserved = 0;
-    uint64_t kda_bytes = 0; // recurrent state bytes, 0 without KDA layers
+    uint64_t kda_bytes = 0; // recurrent state bytes, 0 without recurrent (KDA) layers
     char arch[32] = {};
 };
-
-bool has_index_keys(const DecoderModel& m, uint32_t il) {
-    return m.weights.layers[il].indexer.q_b.data != nullptr;
-}
 
 // What a snapshot of `s` holds: everything, except that a recurrent model that went on past
 // the end of its prompt (the checkpoint) is saved at the checkpoint, where the next question
 // can continue (its state cannot be rewound to any other position).
 int64_t saved_tokens(const DecoderSequence& s) {
     const int64_t cp = s.state.checkpoint_position();
-    return s.state.has_kda() && cp > 0 && cp < s.state.size() ? cp : s.state.size();
+    return s.state.recurrent() && cp > 0 && cp < s.state.size() ? cp : s.state.size();
 }
 
 Header make_header(const DecoderHandle& h, const DecoderSequence& s) {
@@ -54,22 +50,9 @@ Header make_header(const DecoderHandle& h, const DecoderSequence& s) {
     hd.n_tokens = static_cast<uint64_t>(saved_tokens(s));
     hd.index_dim = c.has_indexer() ? c.indexer_head_dim : 0;
     hd.index_type = static_cast<uint32_t>(s.state.index_keys().type());
-    hd.kda_bytes = s.state.kda_bytes();
+    hd.kda_bytes = s.state.recurrent_bytes();
     std::strncpy(hd.arch, c.arch.c_str(), sizeof hd.arch - 1);
     return hd;
-}
-
-std::vector<float>* kda_parts(KdaLayerState& k, int i) {
-    switch (i) {
-    case 0:
-        return &k.s;
-    case 1:
-        return &k.conv_q;
-    case 2:
-        return &k.conv_k;
-    default:
-        return &k.conv_v;
-    }
 }
 
 } // namespace
@@ -93,19 +76,10 @@ Expected<SnapshotStats> save_sequence_snapshot(const DecoderHandle& h, const Dec
             FOLIO_CHECK(w->section(pool.data(kv.blocks(il)[b]), pool.block_bytes()));
     }
     for (uint32_t il = 0; il < c.n_layer; ++il)
-        if (hd.index_dim > 0 && has_index_keys(*h.model, il))
+        if (hd.index_dim > 0 && s.state.layer_has_index_keys(il))
             FOLIO_CHECK(
                 w->section(s.state.index_keys().tiles(il), s.state.index_keys().bytes_for(n)));
-    for (uint32_t il = 0; il < c.n_layer; ++il) {
-        if (!c.is_kda_layer(il))
-            continue;
-        KdaLayerState& k = const_cast<KdaLayerState&>(
-            at_checkpoint ? s.state.checkpoint_states()[il] : s.state.kda(il));
-        for (int i = 0; i < 4; ++i) {
-            const std::vector<float>& v = *kda_parts(k, i);
-            FOLIO_CHECK(w->section(v.data(), sizeof(float) * v.size()));
-        }
-    }
+    FOLIO_CHECK(s.state.save_recurrent(*w, at_checkpoint));
     FOLIO_CHECK(w->commit());
     return SnapshotStats{w->bytes_written(), n};
 }
@@ -144,7 +118,7 @@ Expected<SnapshotStats> load_sequence_snapshot(const DecoderHandle& h, DecoderSe
         return refuse("the snapshot holds " + std::to_string(n) +
                       " tokens; the session's context holds " +
                       std::to_string(s.state.max_tokens()));
-    if (s.state.has_kda() && hd.kda_bytes != want.kda_bytes)
+    if (s.state.recurrent() && hd.kda_bytes != want.kda_bytes)
         return refuse("recurrent state size differs");
 
     // Check every section before anything changes.
@@ -162,26 +136,12 @@ Expected<SnapshotStats> load_sequence_snapshot(const DecoderHandle& h, DecoderSe
     }
     std::vector<const uint8_t*> index_rows(c.n_layer, nullptr);
     for (uint32_t il = 0; il < c.n_layer; ++il)
-        if (hd.index_dim > 0 && has_index_keys(*h.model, il)) {
+        if (hd.index_dim > 0 && s.state.layer_has_index_keys(il)) {
             FOLIO_TRY(p, r->section(s.state.index_keys().bytes_for(n),
                                     "layer " + std::to_string(il) + " index keys"));
             index_rows[il] = p;
         }
-    std::vector<KdaLayerState> kda;
-    if (s.state.has_kda()) {
-        kda.resize(c.n_layer);
-        for (uint32_t il = 0; il < c.n_layer; ++il) {
-            if (!c.is_kda_layer(il))
-                continue;
-            kda[il] = s.state.kda(il); // the sizes
-            for (int i = 0; i < 4; ++i) {
-                std::vector<float>& v = *kda_parts(kda[il], i);
-                FOLIO_TRY(p, r->section(sizeof(float) * v.size(),
-                                        "layer " + std::to_string(il) + " recurrent state"));
-                std::memcpy(v.data(), p, sizeof(float) * v.size());
-            }
-        }
-    }
+    FOLIO_TRY(states, s.state.read_recurrent(*r));
     FOLIO_CHECK(r->finish());
 
     // Everything checked: build the blocks, then the sequence.
@@ -201,7 +161,7 @@ Expected<SnapshotStats> load_sequence_snapshot(const DecoderHandle& h, DecoderSe
             std::memcpy(pool.data(*id), blocks[il][b], pool.block_bytes());
             ids[il].push_back(*id);
         }
-    s.state.adopt_prefix(ids, n, s.state.has_kda() ? &kda : nullptr);
+    s.state.adopt_prefix(ids, n, s.state.recurrent() ? &states : nullptr);
     release_all(); // the sequence holds them now
     for (uint32_t il = 0; il < c.n_layer; ++il)
         if (index_rows[il])

@@ -4,8 +4,8 @@
 #include <QtTest>
 
 #include "model/decoder_model.h"
-#include "model/dsa_indexer.h"
 #include "model/goldens.h"
+#include "model/mixers/dsa_indexer.h"
 #include "model/top_k_select.h"
 #include "support/test_support.h"
 
@@ -15,6 +15,9 @@ namespace {
 
 constexpr const char* kF32Models[] = {"kimi-linear-f32", "ds32-f32"};
 constexpr const char* kQuantModels[] = {"kimi-linear-q8_0", "kimi-linear-mxfp4moe"};
+// llama-quantize's Q8_0 files of quant/ (its README): every 2-D tensor quantized, including the
+// deepseek32 indexer's head weights (blk.N.indexer.proj.weight), which llama.cpp loads (issue 21).
+constexpr const char* kLlamaQuantizeQ8Models[] = {"qa-ds32-q8_0", "qa-kl-q8_0", "qa-ds2-q8_0"};
 
 // The same weights with the indexer switched off: plain (dense) MLA.
 std::unique_ptr<DecoderModel> without_indexer(const QString& path) {
@@ -23,7 +26,7 @@ std::unique_ptr<DecoderModel> without_indexer(const QString& path) {
         return nullptr;
     m->config.indexer_top_k = 0;
     for (auto& L : m->weights.layers)
-        L.indexer = {};
+        L.mla.indexer = {};
     return m;
 }
 
@@ -76,6 +79,39 @@ private slots:
                 test::compareLogits(test::evaluateAll(*m, s.tokens, false), s.logits, g.n_vocab);
             qInfo("%s %s: mean row max %.3g, max %.3g, argmax %d/%d", qPrintable(model),
                   qPrintable(s.name), c.meanRowMax, c.maxAbsDiff, c.argmaxAgree, c.rows);
+            QVERIFY(c.meanRowMax <= 0.5);
+            QVERIFY(c.argmaxAgree >= 0.7 * c.rows);
+        }
+    }
+
+    void llamaQuantizeQ8FilesMatchGoldens_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<bool>("seq");
+        for (const char* m : kLlamaQuantizeQ8Models) {
+            QTest::newRow((std::string(m) + " batch").c_str()) << QString::fromLatin1(m) << false;
+            QTest::newRow((std::string(m) + " seq").c_str()) << QString::fromLatin1(m) << true;
+        }
+    }
+    void llamaQuantizeQ8FilesMatchGoldens() {
+        // quant/README "How to compare": per sequence the mean over positions of max |diff|
+        // <= 0.5 and argmax agreement >= 70 %.
+        QFETCH(QString, model);
+        QFETCH(bool, seq);
+        FOLIO_REQUIRE_CONFORMANCE(dir);
+        test::Golden g = test::loadGolden(dir + QStringLiteral("/quant"), model);
+        QVERIFY(g.n_vocab > 0);
+        auto m = test::loadDecoder(g.modelPath);
+        QVERIFY(m);
+        if (model.startsWith(QStringLiteral("qa-ds32")))
+            QCOMPARE(m->weights.layers[0].mla.indexer.proj.type, DType::Q8_0);
+        QCOMPARE(g.sequences.size(), 2);
+        for (const auto& s : g.sequences) {
+            const auto c =
+                test::compareLogits(test::evaluateAll(*m, s.tokens, seq), s.logits, g.n_vocab);
+            qInfo("%s %s %s: mean row max %.3g, max %.3g, argmax %d/%d", qPrintable(model),
+                  qPrintable(s.name), seq ? "seq" : "batch", c.meanRowMax, c.maxAbsDiff,
+                  c.argmaxAgree, c.rows);
+            QVERIFY(c.rows == static_cast<int>(s.tokens.size()));
             QVERIFY(c.meanRowMax <= 0.5);
             QVERIFY(c.argmaxAgree >= 0.7 * c.rows);
         }

@@ -4,8 +4,8 @@
 // construction.
 #include <QtTest>
 
-#include "model/kda_attention.h"
-#include "model/kda_delta_rule.h"
+#include "model/mixers/kda_attention.h"
+#include "model/mixers/kda_delta_rule.h"
 
 #include <cmath>
 #include <random>

@@ -1,6 +1,9 @@
 #include "decoder_blocks.h"
+#include "model/tensor_names.h"
 
 namespace folio::tools {
+
+namespace tn = folio::tensor_name;
 
 void write_moe_keys(gguf::Writer& w, const std::string& a, const MoeShape& m) {
     w.set_u32(a + "expert_count", m.experts);
@@ -17,21 +20,21 @@ void add_ffn_tensors(const AddTensor& add, const std::string& b, int64_t E, bool
                      int64_t ff_dense, const MoeShape& m) {
     using I = TensorPlan::Init;
     if (dense) {
-        add(b + "ffn_gate.weight", {E, ff_dense}, I::Normal);
-        add(b + "ffn_up.weight", {E, ff_dense}, I::Normal);
-        add(b + "ffn_down.weight", {ff_dense, E}, I::Normal);
+        add(b + tn::kFfnGate, {E, ff_dense}, I::Normal);
+        add(b + tn::kFfnUp, {E, ff_dense}, I::Normal);
+        add(b + tn::kFfnDown, {ff_dense, E}, I::Normal);
         return;
     }
     const int64_t X = m.experts, Fe = m.ff_exp, Fs = int64_t(m.ff_exp) * m.experts_shared;
-    add(b + "ffn_gate_inp.weight", {E, X}, I::Normal);
-    add(b + "exp_probs_b.bias", {X}, I::SmallBias);
-    add(b + "ffn_gate_exps.weight", {E, Fe, X}, I::Normal);
-    add(b + "ffn_up_exps.weight", {E, Fe, X}, I::Normal);
-    add(b + "ffn_down_exps.weight", {Fe, E, X}, I::Normal);
+    add(b + tn::kFfnGateInp, {E, X}, I::Normal);
+    add(b + tn::kExpProbsB, {X}, I::SmallBias);
+    add(b + tn::kFfnGateExps, {E, Fe, X}, I::Normal);
+    add(b + tn::kFfnUpExps, {E, Fe, X}, I::Normal);
+    add(b + tn::kFfnDownExps, {Fe, E, X}, I::Normal);
     if (m.experts_shared > 0) {
-        add(b + "ffn_gate_shexp.weight", {E, Fs}, I::Normal);
-        add(b + "ffn_up_shexp.weight", {E, Fs}, I::Normal);
-        add(b + "ffn_down_shexp.weight", {Fs, E}, I::Normal);
+        add(b + tn::kFfnGateShexp, {E, Fs}, I::Normal);
+        add(b + tn::kFfnUpShexp, {E, Fs}, I::Normal);
+        add(b + tn::kFfnDownShexp, {Fs, E}, I::Normal);
     }
 }
 

@@ -1,8 +1,11 @@
 // deepseek2 (Kimi-K2 / DeepSeek-V3 / Kimi-VL text) random-weight models, GGUF_LAYOUT.md §3.
 #include "decoder_blocks.h"
+#include "model/tensor_names.h"
 #include "model_plans.h"
 
 namespace folio::tools {
+
+namespace tn = folio::tensor_name;
 
 namespace {
 
@@ -68,25 +71,25 @@ Status plan_deepseek2(const std::string& preset, gguf::Writer& w, std::vector<Te
     const AddTensor add_plan = [&](std::string name, std::vector<int64_t> ne, I init) {
         add(std::move(name), std::move(ne), init);
     };
-    add("token_embd.weight", {E, V});
+    add(tn::kTokenEmbd, {E, V});
     for (uint32_t l = 0; l < s.layers; ++l) {
-        const std::string b = "blk." + std::to_string(l) + ".";
+        const std::string b = tn::layer_prefix(l);
         current_layer = l;
-        add(b + "attn_norm.weight", {E}, I::Norm);
-        add(b + "attn_q_a.weight", {E, s.q_lora});
-        add(b + "attn_q_a_norm.weight", {s.q_lora}, I::Norm);
-        add(b + "attn_q_b.weight", {s.q_lora, H * dk});
-        add(b + "attn_kv_a_mqa.weight", {E, s.kv_lora + s.rope});
-        add(b + "attn_kv_a_norm.weight", {s.kv_lora}, I::Norm);
-        add(b + "attn_k_b.weight", {s.nope, s.kv_lora, H});
-        add(b + "attn_v_b.weight", {s.kv_lora, s.v_head, H});
-        add(b + "attn_output.weight", {H * s.v_head, E});
-        add(b + "ffn_norm.weight", {E}, I::Norm);
+        add(b + tn::kAttnNorm, {E}, I::Norm);
+        add(b + tn::kAttnQA, {E, s.q_lora});
+        add(b + tn::kAttnQANorm, {s.q_lora}, I::Norm);
+        add(b + tn::kAttnQB, {s.q_lora, H * dk});
+        add(b + tn::kAttnKvAMqa, {E, s.kv_lora + s.rope});
+        add(b + tn::kAttnKvANorm, {s.kv_lora}, I::Norm);
+        add(b + tn::kAttnKB, {s.nope, s.kv_lora, H});
+        add(b + tn::kAttnVB, {s.kv_lora, s.v_head, H});
+        add(b + tn::kAttnOutput, {H * s.v_head, E});
+        add(b + tn::kFfnNorm, {E}, I::Norm);
         add_ffn_tensors(add_plan, b, E, l < s.dense_layers, s.ff_dense, moe);
     }
     current_layer = -1;
-    add("output_norm.weight", {E}, I::Norm);
-    add("output.weight", {E, V});
+    add(tn::kOutputNorm, {E}, I::Norm);
+    add(tn::kOutput, {E, V});
     return {};
 }
 

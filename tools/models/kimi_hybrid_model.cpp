@@ -2,9 +2,12 @@
 // deepseek32 lightning indexer. Written as the kimi-linear plan of the same preset, with the
 // keys moved to the kimi-hybrid prefix and the indexer keys and tensors added: with the same
 // seed every shared tensor has the same values as in the kimi-linear file.
+#include "model/tensor_names.h"
 #include "model_plans.h"
 
 namespace folio::tools {
+
+namespace tn = folio::tensor_name;
 
 namespace {
 
@@ -50,19 +53,19 @@ Status plan_kimi_hybrid(const std::string& preset, gguf::Writer& w,
     const int64_t E = base.front().ne[0]; // token_embd.weight [E, V]
     for (const TensorPlan& p : base) {
         plans.push_back(p);
-        const std::string b = "blk." + std::to_string(p.layer) + ".";
-        const bool mla_output = p.name == b + "attn_output.weight" && plans.size() >= 2 &&
-                                plans[plans.size() - 2].name == b + "attn_v_b.weight";
+        const std::string b = tn::layer_prefix(p.layer);
+        const bool mla_output = p.name == b + tn::kAttnOutput && plans.size() >= 2 &&
+                                plans[plans.size() - 2].name == b + tn::kAttnVB;
         if (!mla_output)
             continue;
         auto add = [&](std::string name, std::vector<int64_t> ne, I init = I::Normal) {
             plans.push_back({std::move(name), std::move(ne), p.layer, p.n_layer, init});
         };
-        add(b + "indexer.attn_q_b.weight", {E, int64_t(ix.heads) * ix.dim});
-        add(b + "indexer.attn_k.weight", {E, ix.dim});
-        add(b + "indexer.k_norm.weight", {ix.dim}, I::Norm);
-        add(b + "indexer.k_norm.bias", {ix.dim}, I::SmallBias);
-        add(b + "indexer.proj.weight", {E, ix.heads});
+        add(b + tn::kIndexerQB, {E, int64_t(ix.heads) * ix.dim});
+        add(b + tn::kIndexerK, {E, ix.dim});
+        add(b + tn::kIndexerKNorm, {ix.dim}, I::Norm);
+        add(b + tn::kIndexerKNormBias, {ix.dim}, I::SmallBias);
+        add(b + tn::kIndexerProj, {E, ix.heads});
     }
     return {};
 }

@@ -1,8 +1,11 @@
 // kimi-linear (Kimi-Linear: KDA + NoPE MLA + MoE) random-weight models, GGUF_LAYOUT.md §5.
 #include "decoder_blocks.h"
+#include "model/tensor_names.h"
 #include "model_plans.h"
 
 namespace folio::tools {
+
+namespace tn = folio::tensor_name;
 
 namespace {
 
@@ -71,38 +74,38 @@ Status plan_kimi_linear(const std::string& preset, gguf::Writer& w,
     const AddTensor add_plan = [&](std::string name, std::vector<int64_t> ne, I init) {
         add(std::move(name), std::move(ne), init);
     };
-    add("token_embd.weight", {E, V});
-    add("output_norm.weight", {E}, I::Norm);
-    add("output.weight", {E, V});
+    add(tn::kTokenEmbd, {E, V});
+    add(tn::kOutputNorm, {E}, I::Norm);
+    add(tn::kOutput, {E, V});
     for (uint32_t l = 0; l < s.layers; ++l) {
-        const std::string b = "blk." + std::to_string(l) + ".";
+        const std::string b = tn::layer_prefix(l);
         current_layer = l;
-        add(b + "attn_norm.weight", {E}, I::Norm);
+        add(b + tn::kAttnNorm, {E}, I::Norm);
         if (!is_mla_layer(l, s.layers)) {
-            add(b + "ssm_conv1d_q.weight", {s.conv, 1, P, 1});
-            add(b + "ssm_conv1d_k.weight", {s.conv, 1, P, 1});
-            add(b + "ssm_conv1d_v.weight", {s.conv, 1, P, 1});
-            add(b + "attn_q.weight", {E, P});
-            add(b + "attn_k.weight", {E, P});
-            add(b + "attn_v.weight", {E, P});
-            add(b + "ssm_f_a.weight", {E, D});
-            add(b + "ssm_f_b.weight", {D, P});
-            add(b + "ssm_beta.weight", {E, H});
-            add(b + "ssm_a", {1, H, 1, 1}, I::NegativeDecay); // −exp(A_log) (trap 16)
-            add(b + "ssm_dt.bias", {P}, I::SmallBias);
-            add(b + "ssm_g_a.weight", {E, D});
-            add(b + "ssm_g_b.weight", {D, P});
-            add(b + "ssm_norm.weight", {D}, I::Norm);
-            add(b + "attn_output.weight", {P, E});
+            add(b + tn::kKdaConvQ, {s.conv, 1, P, 1});
+            add(b + tn::kKdaConvK, {s.conv, 1, P, 1});
+            add(b + tn::kKdaConvV, {s.conv, 1, P, 1});
+            add(b + tn::kAttnQ, {E, P});
+            add(b + tn::kKdaK, {E, P});
+            add(b + tn::kKdaV, {E, P});
+            add(b + tn::kKdaFA, {E, D});
+            add(b + tn::kKdaFB, {D, P});
+            add(b + tn::kKdaBeta, {E, H});
+            add(b + tn::kKdaA, {1, H, 1, 1}, I::NegativeDecay); // −exp(A_log) (trap 16)
+            add(b + tn::kKdaDtBias, {P}, I::SmallBias);
+            add(b + tn::kKdaGA, {E, D});
+            add(b + tn::kKdaGB, {D, P});
+            add(b + tn::kKdaNorm, {D}, I::Norm);
+            add(b + tn::kAttnOutput, {P, E});
         } else {
-            add(b + "attn_q.weight", {E, H * dk});
-            add(b + "attn_kv_a_mqa.weight", {E, s.kv_lora + s.rope});
-            add(b + "attn_kv_a_norm.weight", {s.kv_lora}, I::Norm);
-            add(b + "attn_k_b.weight", {s.nope, s.kv_lora, H});
-            add(b + "attn_v_b.weight", {s.kv_lora, s.v_head, H});
-            add(b + "attn_output.weight", {H * s.v_head, E});
+            add(b + tn::kAttnQ, {E, H * dk});
+            add(b + tn::kAttnKvAMqa, {E, s.kv_lora + s.rope});
+            add(b + tn::kAttnKvANorm, {s.kv_lora}, I::Norm);
+            add(b + tn::kAttnKB, {s.nope, s.kv_lora, H});
+            add(b + tn::kAttnVB, {s.kv_lora, s.v_head, H});
+            add(b + tn::kAttnOutput, {H * s.v_head, E});
         }
-        add(b + "ffn_norm.weight", {E}, I::Norm);
+        add(b + tn::kFfnNorm, {E}, I::Norm);
         add_ffn_tensors(add_plan, b, E, l < s.dense_layers, s.ff_dense, moe);
     }
     return {};

@@ -2,6 +2,7 @@
 
 #include "gguf/gguf_writer.h"
 #include "kimivl_mmproj.h"
+#include "model/tensor_names.h"
 #include "model_plans.h"
 #include "random_weights.h"
 #include "tensor/quantize.h"
@@ -9,6 +10,8 @@
 #include <cmath>
 
 namespace folio::tools {
+
+namespace tn = folio::tensor_name;
 
 namespace {
 
@@ -79,13 +82,13 @@ Expected<std::vector<uint8_t>> draw_tensor(const TensorPlan& plan, DType type, u
     case TensorPlan::Init::Normal: {
         // N(0, 1/fan_in) as the conformance models; token embeddings N(0, 1).
         const float fan_in = static_cast<float>(plan.ne[0]);
-        if (confident && plan.name == "output.weight") {
+        if (confident && plan.name == tn::kOutput) {
             // token_embd.weight has the same ne; same name, same numbers, times the scale.
-            fill_normal(values, seed, "token_embd.weight", 0.0f,
+            fill_normal(values, seed, tn::kTokenEmbd, 0.0f,
                         kConfidentHeadScale / std::sqrt(fan_in));
             break;
         }
-        float stddev = plan.name == "token_embd.weight" ? 1.0f : 1.0f / std::sqrt(fan_in);
+        float stddev = plan.name == tn::kTokenEmbd ? 1.0f : 1.0f / std::sqrt(fan_in);
         if (confident && is_block_output_projection(plan.name))
             stddev *= kConfidentBlockScale;
         fill_normal(values, seed, plan.name, 0.0f, stddev);
@@ -133,7 +136,7 @@ DType tensor_type_for(const std::string& recipe, const TensorPlan& t) {
         const bool more_bits =
             il < n_layer / 8 || il >= 7 * n_layer / 8 || (il - n_layer / 8) % 3 == 2;
         const bool sensitive =
-            name == "output.weight" ||
+            name == tn::kOutput ||
             (il >= 0 && more_bits && (contains(name, "ffn_down") || contains(name, "attn_v_b")));
         if (t.ne[0] % 256 != 0)
             return DType::Q8_0;

@@ -1,4 +1,4 @@
-#include "model/kda_delta_rule.h"
+#include "model/mixers/kda_delta_rule.h"
 
 #include <Eigen/Core>
 

@@ -1,10 +1,10 @@
-#include "model/mla_attention.h"
+#include "model/mixers/mla_attention.h"
 
 #include "kernels/matmul.h"
 #include "kernels/norm.h"
 #include "kernels/rope.h"
 #include "model/attention_core.h"
-#include "model/dsa_indexer.h"
+#include "model/mixers/dsa_indexer.h"
 #include "tensor/quantize.h"
 
 #include <Eigen/Core>
@@ -125,9 +125,10 @@ double mla_absorbed_cost(const ModelConfig& c, uint32_t il, int64_t T, int64_t n
     return T * kr * (c.qk_nope + c.v_head) * H + T * (n_kv + T) * 0.5 * (2 * kr + dr) * H;
 }
 
-Status mla_attention(const ModelConfig& c, const DecoderLayer& L, uint32_t il, DecoderState& state,
-                     const float* xn, int64_t T, const EvalOptions& opt, DecoderScratch& s,
-                     float* out) {
+Status mla_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t il,
+                     DecoderState& state, const float* xn, int64_t T, const EvalOptions& opt,
+                     DecoderScratch& s, float* out) {
+    const MlaWeights& L = layer.mla;
     const KernelContext& kctx = opt.kernels;
     const MlaForm form = opt.mla;
     PagedKv& cache = state.mla();
@@ -307,7 +308,7 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& L, uint32_t il, D
     }
     attend.stop();
     PhaseTimer out_proj(opt.profile, StepPhase::MlaProject);
-    return matmul(kctx, L.attn_output, s.o.data(), H * dv, T, out, E);
+    return matmul(kctx, layer.attn_output, s.o.data(), H * dv, T, out, E);
 }
 
 } // namespace folio

@@ -1,9 +1,10 @@
-#include "model/kda_attention.h"
+#include "model/mixers/kda_attention.h"
 
 #include "kernels/activations.h"
 #include "kernels/matmul.h"
 #include "kernels/norm.h"
-#include "model/kda_delta_rule.h"
+#include "model/mixers/kda_delta_rule.h"
+#include "model/mixers/kda_state.h"
 
 #include <algorithm>
 #include <cmath>
@@ -47,7 +48,7 @@ Status kda_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t i
                      DecoderScratch& s, float* out) {
     const KernelContext& k = opt.kernels;
     const KdaWeights& L = layer.kda;
-    KdaLayerState& st = state.kda(il);
+    KdaLayerState& st = static_cast<KdaLayerState&>(*state.layer_state(il));
     const int64_t E = c.n_embd, H = c.n_head[il], D = c.kda_head_dim, P = H * D, W = c.conv_kernel;
     const size_t TP = static_cast<size_t>(T * P);
 

@@ -14,7 +14,8 @@
 // them, i.e. it is dense MLA.
 
 #include "folio/error.h"
-#include "model/decoder_model.h"
+#include "model/decoder_eval_types.h"
+#include "model/decoder_weights.h"
 #include "model/index_key_cache.h"
 
 namespace folio {

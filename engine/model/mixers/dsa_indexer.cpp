@@ -1,4 +1,4 @@
-#include "model/dsa_indexer.h"
+#include "model/mixers/dsa_indexer.h"
 
 #include "kernels/index_score.h"
 #include "kernels/matmul.h"

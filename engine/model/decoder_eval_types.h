@@ -1,0 +1,48 @@
+#pragma once
+// What one evaluation of the decoder takes besides the model and the sequence's state: the
+// options (kernel threads and path, which MLA / KDA form, profiling) and the scratch buffers
+// reused between calls. Below decoder_model.h so that the layer mixers (model/mixers/) can take
+// them without seeing the decoder.
+
+#include "kernels/kernel_context.h"
+#include "model/step_profile.h"
+#include "model/top_k_select.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace folio {
+
+// Which MLA form computes attention (§4.2 / §4.3). Auto: naive for batches of more than one
+// token (cheaper for long prefill), absorbed for single-token decode. Both read the same cache.
+// Queries whose keys the DSA indexer thins out always use the absorbed form.
+enum class MlaForm { Auto, Naive, Absorbed };
+
+// Which KDA form runs (MODEL_SPEC §2.4 / §2.6). Auto: chunked for batches, recurrent for decode.
+enum class KdaForm { Auto, Recurrent, Chunked };
+
+struct EvalOptions {
+    KernelContext kernels;
+    bool all_logits = false; // logits for every position, else only for the last one
+    MlaForm mla = MlaForm::Auto;
+    KdaForm kda = KdaForm::Auto;
+    StepProfile* profile = nullptr; // accumulates time per phase when set
+};
+
+// Scratch buffers reused between calls (one per sequence being evaluated).
+struct DecoderScratch {
+    std::vector<float> x, xn, q, qa, kv, qabs, obar, o, scores, tmp, ffn_g, ffn_u, ffn_out, moe_out,
+        router, expert_x, knope, vh, deq_k, deq_v, logits_in;
+    // KDA layer
+    std::vector<float> kq, kk, kv_, kg, kbeta, kgate, klow, ko;
+    // DSA indexer
+    std::vector<float> iq, iw, iscore;
+    TopKScratch topk;                       // decode: kept between steps (no allocation per token)
+    std::vector<TopKCandidates> topk_parts; // decode: top-k candidates per thread
+    std::vector<float> kv_block;            // a cache block decoded to f32 (non-f32 storage)
+    std::vector<int32_t> selected;          // per sparse query: top_k key positions, ascending
+    std::vector<int32_t> all_keys;          // 0, 1, 2, ...: the keys of a dense decode query
+    std::vector<int64_t> sel_offset; // per query of the batch: start in `selected` (-1 = dense)
+};
+
+} // namespace folio

@@ -1,0 +1,49 @@
+#pragma once
+// One kind of token mixer ("attention") of a decoder layer, behind one interface, as llama.cpp
+// keeps each memory kind behind llama_memory_i: it binds its tensors, says what it keeps per
+// sequence (rows in the paged KV cache, DSA index keys, a recurrent LayerState that snapshots
+// and the prefix cache save and restore), and evaluates the layer. One object per kind, stateless,
+// registered in mixers/mixer_registry.cpp; docs/ATTENTION_KINDS.md says how to add one.
+
+#include "folio/error.h"
+#include "model/decoder_eval_types.h"
+#include "model/decoder_state.h"
+#include "model/decoder_weights.h"
+#include "model/layer_state.h"
+#include "model/model_config.h"
+#include "model/step_profile.h"
+#include "model/weight_binder.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+namespace folio {
+
+class LayerMixer {
+public:
+    virtual ~LayerMixer() = default;
+    virtual const char* name() const = 0;
+
+    // Weights: binds layer il's mixer tensors (names from model/tensor_names.h, shapes from c)
+    // into L; the output projection goes to L.attn_output.
+    virtual Status bind(const WeightBinder& b, const ModelConfig& c, uint32_t il,
+                        DecoderLayer& L) const = 0;
+
+    // Per-sequence state: whether layer il keeps a row per token in the paged KV cache and a DSA
+    // index key per token, and its recurrent state (zeros; null when it has none).
+    virtual bool keeps_cache_rows(const ModelConfig& c, uint32_t il) const = 0;
+    virtual bool keeps_index_keys(const ModelConfig& c, uint32_t il) const = 0;
+    virtual std::unique_ptr<LayerState> make_state(const ModelConfig& c, uint32_t il) const = 0;
+
+    // Evaluation. xn: [T][n_embd] normalized input rows; out: [T][n_embd]. Appends the layer's
+    // cache rows (the caller commits them after the last layer) and advances its state.
+    virtual Status eval(const ModelConfig& c, const DecoderLayer& L, uint32_t il,
+                        DecoderState& state, const float* xn, int64_t T, const EvalOptions& opt,
+                        DecoderScratch& s, float* out) const = 0;
+    // The profile phase the whole layer mixer is timed under; none when eval times its own
+    // phases.
+    virtual std::optional<StepPhase> phase() const = 0;
+};
+
+} // namespace folio

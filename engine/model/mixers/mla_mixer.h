@@ -1,0 +1,27 @@
+#pragma once
+// MLA attention (MODEL_SPEC.md §4) and, when the config has indexer keys, DSA: MLA whose
+// queries attend to the top_k keys its lightning indexer selects (§5). Keeps one cache row
+// [normalized latent c | k_pe] per token and, with the indexer, one index key per token.
+// Evaluation: model/mla_attention.cpp, model/dsa_indexer.cpp.
+
+#include "model/layer_mixer.h"
+
+namespace folio {
+
+class MlaMixer final : public LayerMixer {
+public:
+    const char* name() const override { return "mla"; }
+    Status bind(const WeightBinder& b, const ModelConfig& c, uint32_t il,
+                DecoderLayer& L) const override;
+    bool keeps_cache_rows(const ModelConfig&, uint32_t) const override { return true; }
+    bool keeps_index_keys(const ModelConfig& c, uint32_t) const override { return c.has_indexer(); }
+    std::unique_ptr<LayerState> make_state(const ModelConfig&, uint32_t) const override {
+        return nullptr;
+    }
+    Status eval(const ModelConfig& c, const DecoderLayer& L, uint32_t il, DecoderState& state,
+                const float* xn, int64_t T, const EvalOptions& opt, DecoderScratch& s,
+                float* out) const override;
+    std::optional<StepPhase> phase() const override { return std::nullopt; }
+};
+
+} // namespace folio
