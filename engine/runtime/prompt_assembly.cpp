@@ -1,0 +1,109 @@
+#include "runtime/prompt_assembly.h"
+
+#include "runtime/image_embedding_cache.h"
+#include "runtime/position_key.h"
+
+#include <string>
+
+namespace folio {
+
+namespace {
+
+// Replaces each image placeholder token of `ids` by the image's embedding rows (one position
+// per row), between the media start/end tokens the template wrote (GGUF_LAYOUT.md §6.6).
+Status expand_images(AssembledPrompt& prompt, const std::vector<int32_t>& ids,
+                     const std::vector<const ImageInput*>& images, const DecoderHandle& model,
+                     ImageEmbeddingCache& cache, int threads) {
+    const tokenizer::Tokenizer& tok = decoder_tokenizer(model);
+    const auto placeholder = images.empty() ? std::optional<int32_t>()
+                                            : tok.find_token(tokenizer::kKimiImagePlaceholder);
+    if (!images.empty() && !placeholder)
+        return make_error(ErrorCode::Unsupported, "the vocabulary has no image placeholder token");
+    const int64_t E = decoder_embedding_size(model);
+    size_t next = 0;
+    for (int32_t id : ids) {
+        if (placeholder && id == *placeholder && next < images.size()) {
+            FOLIO_TRY(image, cache.embed(*images[next++], threads));
+            const int64_t n = static_cast<int64_t>(image.rows->size()) / E;
+            for (int64_t r = 0; r < n; ++r) {
+                prompt.ids.push_back(id);
+                prompt.keys.push_back(image_row_key(image.hash, r));
+                prompt.image_rows.push_back(image.rows->data() + r * E);
+            }
+            prompt.images.push_back(image.rows);
+        } else {
+            prompt.ids.push_back(id);
+            prompt.keys.push_back(token_key(id));
+            prompt.image_rows.push_back(nullptr);
+        }
+    }
+    if (next != images.size())
+        return make_error(ErrorCode::Internal, "the template placed " + std::to_string(next) +
+                                                   " of " + std::to_string(images.size()) +
+                                                   " images");
+    return {};
+}
+
+// The conversation through the model's chat template, images expanded.
+Status render_messages(AssembledPrompt& prompt, const Request& r, const DecoderHandle& model,
+                       ImageEmbeddingCache& cache, int threads) {
+    FOLIO_TRY(kind, decoder_chat_template(model));
+    std::vector<tokenizer::ChatMessage> msgs;
+    std::vector<const ImageInput*> images;
+    for (const Message& msg : r.messages) {
+        std::vector<tokenizer::ToolCall> calls;
+        for (const ToolCallInfo& c : msg.tool_calls)
+            calls.push_back({c.id, c.name, c.arguments});
+        msgs.push_back(
+            {msg.role, msg.content, static_cast<int>(msg.images.size()), std::move(calls)});
+        for (const ImageInput& img : msg.images)
+            images.push_back(&img);
+    }
+    if (!images.empty()) {
+        if (!cache.has_projector())
+            return make_error(ErrorCode::InvalidArgument,
+                              "the request has images but no vision projector is loaded (mmproj)");
+        if (kind == tokenizer::TemplateKind::KimiK2)
+            kind = tokenizer::TemplateKind::KimiVL; // Kimi-VL: same turns plus media tokens
+    }
+    tokenizer::ChatOptions chat_options;
+    chat_options.tools_json = r.tools_json;
+    FOLIO_TRY(text, tokenizer::apply_chat_template(kind, msgs, true, chat_options));
+    FOLIO_TRY(ids, decoder_tokenizer(model).encode(text, true, true));
+    return expand_images(prompt, ids, images, model, cache, threads);
+}
+
+} // namespace
+
+Expected<AssembledPrompt> assemble_prompt(const Request& r, const DecoderHandle& model,
+                                          ImageEmbeddingCache& images, int threads,
+                                          int64_t context_limit) {
+    const tokenizer::Tokenizer& tok = decoder_tokenizer(model);
+    AssembledPrompt prompt;
+    if (!r.prompt_tokens.empty()) {
+        prompt.ids = r.prompt_tokens;
+    } else if (!r.messages.empty()) {
+        FOLIO_CHECK(render_messages(prompt, r, model, images, threads));
+    } else {
+        FOLIO_TRY(ids, tok.encode(r.prompt_text, true, true));
+        prompt.ids = std::move(ids);
+    }
+    if (prompt.keys.empty()) { // text only: every position is its token
+        for (int32_t id : prompt.ids)
+            prompt.keys.push_back(token_key(id));
+        prompt.image_rows.assign(prompt.ids.size(), nullptr);
+    }
+    if (prompt.ids.empty())
+        return make_error(ErrorCode::InvalidArgument, "the prompt is empty");
+    for (int32_t id : prompt.ids)
+        if (!tok.valid(id))
+            return make_error(ErrorCode::InvalidArgument, "prompt token id " + std::to_string(id) +
+                                                              " is outside the vocabulary");
+    if (static_cast<int64_t>(prompt.ids.size()) >= context_limit)
+        return make_error(ErrorCode::InvalidArgument,
+                          "the prompt has " + std::to_string(prompt.ids.size()) +
+                              " tokens; the context holds " + std::to_string(context_limit));
+    return prompt;
+}
+
+} // namespace folio
