@@ -6,7 +6,7 @@
 #include "devices/server_panel.h"
 #include "documents/documents_pane.h"
 #include "export/export_chat.h"
-#include "model/model_facts.h"
+#include "model_info/model_facts.h"
 #include "settings/app_settings.h"
 #include "settings/demo_model.h"
 #include "settings/settings_dialog.h"

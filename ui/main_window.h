@@ -5,7 +5,7 @@
 #include <QFuture>
 #include <QMainWindow>
 
-#include "engine/engine_worker.h"
+#include "backend/engine_worker.h"
 
 class QLabel;
 class QDockWidget;

@@ -27,6 +27,8 @@
 #include <csignal>
 #include <sys/resource.h>
 
+#include "backend/engine_stats_q.h"
+#include "backend/load_options.h"
 #include "chat/chat_json.h"
 #include "chat/chat_pane.h"
 #include "chat/chat_store.h"
@@ -38,8 +40,6 @@
 #include "devices/devices_pane.h"
 #include "devices/memory_bars.h"
 #include "devices/throughput_chart.h"
-#include "engine/engine_stats_q.h"
-#include "engine/load_options.h"
 #include "export/export_chat.h"
 #include "export/pdf_export.h"
 #include "settings/app_settings.h"

@@ -3,9 +3,9 @@
 // marked), the conversation's questions and answers, the open charts with the question being
 // asked, and the oldest turns left out when the context would overflow.
 
+#include "backend/engine_worker_types.h"
 #include "chat/chat_session.h"
 #include "documents/document.h"
-#include "engine/engine_worker.h"
 
 #include <QList>
 
