@@ -17,8 +17,10 @@ struct PromptPlan {
     qint64 characters = 0; // of every turn, to measure characters per token afterwards
 };
 
+// The prompt that asks `question` in `chat`: the conversation before it goes along (a last user
+// message of the chat is the question itself, as the chat pane shows it while it is answered).
 // `contextLimit` <= 0: not known yet (nothing is dropped).
-PromptPlan planPrompt(const ChatSession& chat, const QList<Document>& documents,
-                      qint64 contextLimit, double charsPerToken);
+PromptPlan planPrompt(const ChatSession& chat, const QString& question,
+                      const QList<Document>& documents, qint64 contextLimit, double charsPerToken);
 
 } // namespace folio::ui
