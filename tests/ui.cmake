@@ -13,6 +13,7 @@ if(FOLIO_BUILD_UI)
     # Runs the demo model: keep the cores to itself like test_main_window.
     set_tests_properties(test_workbench PROPERTIES RUN_SERIAL TRUE)
     folio_add_test(test_workbench_parts SOURCES ui/test_workbench_parts.cpp LIBS folio_ui LABELS ui TIMEOUT 120)
+    folio_add_test(test_chat_controller SOURCES ui/test_chat_controller.cpp LIBS folio_ui LABELS ui TIMEOUT 60)
 endif()
 
 if(FOLIO_BUILD_UI)

@@ -1,12 +1,12 @@
 #include "main_window.h"
 
+#include "chat/chat_controller.h"
 #include "chat/chat_pane.h"
-#include "chat/conversation_prompt.h"
 #include "devices/devices_pane.h"
 #include "devices/server_panel.h"
 #include "documents/documents_pane.h"
 #include "export/export_chat.h"
-#include "model/model_facts.h"
+#include "model_info/model_facts.h"
 #include "settings/app_settings.h"
 #include "settings/demo_model.h"
 #include "settings/settings_dialog.h"
@@ -49,22 +49,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     chat_ = new ChatPane(this);
     chat_->setObjectName(QStringLiteral("chatPane"));
     setCentralWidget(chat_);
-
     documents_ = new DocumentsPane(this);
-    documentsDock_ = new QDockWidget(tr("Documents"), this);
-    documentsDock_->setObjectName(QStringLiteral("documentsDock"));
-    documents_->setObjectName(QStringLiteral("documentsPane"));
-    documentsDock_->setWidget(documents_);
-    documentsDock_->setMinimumWidth(300);
-    addDockWidget(Qt::LeftDockWidgetArea, documentsDock_);
-
+    documentsDock_ = addPaneDock(documents_, tr("Documents"), QStringLiteral("documents"),
+                                 Qt::LeftDockWidgetArea, 300);
     devices_ = new DevicesPane(this);
-    devicesDock_ = new QDockWidget(tr("Devices"), this);
-    devicesDock_->setObjectName(QStringLiteral("devicesDock"));
-    devices_->setObjectName(QStringLiteral("devicesPane"));
-    devicesDock_->setWidget(devices_);
-    devicesDock_->setMinimumWidth(320);
-    addDockWidget(Qt::RightDockWidgetArea, devicesDock_);
+    devicesDock_ = addPaneDock(devices_, tr("Devices"), QStringLiteral("devices"),
+                               Qt::RightDockWidgetArea, 320);
     resizeDocks({documentsDock_, devicesDock_}, {360, 360}, Qt::Horizontal);
 
     modelLabel_ = new QLabel(tr("No model loaded"), this);
@@ -117,6 +107,19 @@ MainWindow::~MainWindow() {
     engineThread_->wait();
 }
 
+// A pane in a dock of its own; "<name>Pane" and "<name>Dock" are the object names (tests and
+// the saved window state find them by these).
+QDockWidget* MainWindow::addPaneDock(QWidget* pane, const QString& title, const QString& name,
+                                     Qt::DockWidgetArea area, int minimumWidth) {
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(name + QStringLiteral("Dock"));
+    pane->setObjectName(name + QStringLiteral("Pane"));
+    dock->setWidget(pane);
+    dock->setMinimumWidth(minimumWidth);
+    addDockWidget(area, dock);
+    return dock;
+}
+
 void MainWindow::startEngine() {
     registerEngineTypes();
     engineThread_ = new QThread(this);
@@ -125,150 +128,76 @@ void MainWindow::startEngine() {
     worker_->moveToThread(engineThread_);
     connect(engineThread_, &QThread::finished, worker_, &QObject::deleteLater);
     connect(this, &MainWindow::requestLoad, worker_, &EngineWorker::loadModel);
-    connect(this, &MainWindow::requestSubmit, worker_, &EngineWorker::submit);
-    connect(this, &MainWindow::requestCancel, worker_, &EngineWorker::cancel);
     connect(this, &MainWindow::requestBackend, worker_, &EngineWorker::useBackend);
-    connect(worker_, &EngineWorker::modelLoaded, this, [this](const ModelFactsQ& f) {
-        engineReady_ = true;
-        connecting_ = false;
-        contextLimit_ = f.contextLimit;
-        devices_->setRemoteMode(f.remote, f.path, f.name, f.contextLimit);
-        if (f.remote) {
-            modelLabel_->setText(tr("Remote: %1 at %2").arg(f.name, f.path));
-            devices_->setModelFacts(
-                {{tr("model"), f.name},
-                 {tr("server"), f.path},
-                 {tr("context"),
-                  f.contextLimit > 0 ? QString::number(f.contextLimit) : tr("not reported")}});
-        }
-        chat_->setModelReady(true, QString());
-        chat_->setContextUsage(0, f.contextLimit);
-        documents_->setContextLimit(f.contextLimit);
-        setState(tr("ready"));
-        if (!f.remote && f.threads > 0)
-            threadsLabel_->setText(tr("threads: %1").arg(f.threads));
-        if (modelLoads_ > 0 && --modelLoads_ == 0)
-            onBusyChanged();
-    });
+    connect(worker_, &EngineWorker::modelLoaded, this, &MainWindow::onModelLoaded);
     connect(worker_, &EngineWorker::loadProgress, this, [this](double fraction) {
         setState(tr("loading model %1%").arg(qRound(fraction * 100)));
     });
-    connect(worker_, &EngineWorker::loadFailed, this, [this](const QString& message) {
-        engineReady_ = false;
-        if (std::exchange(connecting_, false)) {
-            modelLabel_->setText(tr("Not connected"));
-            chat_->setModelReady(false, tr("Cannot use the server: %1. Check File → Settings…")
-                                            .arg(message.toHtmlEscaped()));
-            chat_->appendMessage(ChatMessage::Role::Notice,
-                                 tr("Cannot use the server: %1").arg(message));
-        } else {
-            chat_->setModelReady(false, tr("The model could not be loaded: %1").arg(message));
-            chat_->appendMessage(ChatMessage::Role::Notice,
-                                 tr("Cannot load model: %1").arg(message));
-        }
-        if (modelLoads_ > 0 && --modelLoads_ == 0)
-            onBusyChanged();
-    });
-    connect(worker_, &EngineWorker::progress, this,
-            [this](qint64 id, qint64 done, qint64 total, double eta) {
-                if (id == currentRequest_)
-                    chat_->setPrefillProgress(done, total, eta);
-            });
-    connect(worker_, &EngineWorker::tokenArrived, this, [this](qint64 id, const QString& text) {
-        if (id == currentRequest_)
-            chat_->appendToLast(text);
-    });
-    connect(worker_, &EngineWorker::answerReset, this, [this](qint64 id) {
-        if (id == currentRequest_)
-            chat_->resetLastText();
-    });
-    connect(worker_, &EngineWorker::toolCallStarted, this,
-            [this](qint64 id, int index, const ToolCallRecord& call) {
-                if (id == currentRequest_)
-                    chat_->setToolCall(index, call);
-            });
-    connect(worker_, &EngineWorker::toolCallFinished, this,
-            [this](qint64 id, int index, const ToolCallRecord& call) {
-                if (id == currentRequest_)
-                    chat_->setToolCall(index, call);
-            });
-    connect(worker_, &EngineWorker::failed, this, [this](qint64 id, const QString& message) {
-        if (id == currentRequest_)
-            requestError_ = message; // shown under the answer once it has finished
-    });
-    connect(worker_, &EngineWorker::finished, this, [this](qint64 id, const RequestStatsQ& st) {
-        if (id != currentRequest_)
-            return;
-        currentRequest_ = 0;
-        MessageStats ms;
-        ms.promptTokens = st.promptTokens;
-        ms.reusedTokens = st.reusedTokens;
-        ms.generatedTokens = st.generatedTokens;
-        ms.ttftMs = st.ttftMs;
-        ms.prefillTps = st.prefillTps;
-        ms.decodeTps = st.decodeTps;
-        ms.stopReason = st.stopReason;
-        if (st.promptTokens > 0 && lastPromptChars_ > 0) {
-            charsPerToken_ = double(lastPromptChars_) / double(st.promptTokens);
-            documents_->setCharsPerToken(charsPerToken_);
-        }
-        if (std::exchange(currentAgent_, false))
-            chat_->setLastText(st.text); // the final answer, without the calls' text
-        const bool partial =
-            !chat_->messages().isEmpty() && !chat_->messages().last().text.isEmpty();
-        if (!requestError_.isEmpty() && partial) {
-            // A dropped stream: what arrived stays, marked as cut off.
-            chat_->setLastInterrupted(requestError_);
-            requestError_.clear();
-        }
-        chat_->setLastStats(ms);
-        chat_->setGenerating(false);
-        if (!requestError_.isEmpty()) {
-            chat_->appendMessage(ChatMessage::Role::Notice, requestError_);
-            requestError_.clear();
-        }
-        if (devices_->isRemoteMode())
-            devices_->addRemoteAnswer(st);
-        chat_->setContextUsage(st.promptTokens + st.generatedTokens, contextLimit_);
-        setState(tr("ready"));
-        Q_EMIT answerFinished(st.stopReason);
-    });
-    connect(worker_, &EngineWorker::statsUpdated, this,
-            [this](const EngineStatsQ& st) { devices_->setEngineStats(st); });
-    connect(worker_, &EngineWorker::backendStatusUpdated, this,
-            [this](const BackendStatusQ& st) { devices_->setBackendStatus(st); });
-    connect(chat_, &ChatPane::sendRequested, this, &MainWindow::onSend);
-    connect(chat_, &ChatPane::stopRequested, this, [this] {
-        if (currentRequest_)
-            Q_EMIT requestCancel(currentRequest_);
-    });
+    connect(worker_, &EngineWorker::loadFailed, this, &MainWindow::onLoadFailed);
+    connect(worker_, &EngineWorker::statsUpdated, devices_, &DevicesPane::setEngineStats);
+    connect(worker_, &EngineWorker::backendStatusUpdated, devices_, &DevicesPane::setBackendStatus);
+
+    chatController_ = new ChatController(
+        chat_, worker_, [this] { return documents_->documents(); }, this);
+    connect(chatController_, &ChatController::answerStarted, this,
+            [this] { setState(tr("generating…")); });
+    connect(chatController_, &ChatController::statusMessage, statusBar(), &QStatusBar::showMessage);
+    connect(chatController_, &ChatController::charsPerTokenMeasured, documents_,
+            &DocumentsPane::setCharsPerToken);
+    connect(chatController_, &ChatController::answerFinished, this, &MainWindow::onAnswerFinished);
     engineThread_->start();
     QMetaObject::invokeMethod(
         worker_, [w = worker_] { w->startStatsTimer(250); }, Qt::QueuedConnection);
 }
 
-void MainWindow::ask(const QString& question) {
-    chat_->submitText(question);
+void MainWindow::onModelLoaded(const ModelFactsQ& f) {
+    engineReady_ = true;
+    connecting_ = false;
+    devices_->setRemoteMode(f.remote, f.path, f.name, f.contextLimit);
+    if (f.remote) {
+        modelLabel_->setText(tr("Remote: %1 at %2").arg(f.name, f.path));
+        devices_->setModelFacts(
+            {{tr("model"), f.name},
+             {tr("server"), f.path},
+             {tr("context"),
+              f.contextLimit > 0 ? QString::number(f.contextLimit) : tr("not reported")}});
+    }
+    chat_->setModelReady(true, QString());
+    chat_->setContextUsage(0, f.contextLimit);
+    documents_->setContextLimit(f.contextLimit);
+    setState(tr("ready"));
+    if (!f.remote && f.threads > 0)
+        threadsLabel_->setText(tr("threads: %1").arg(f.threads));
+    if (modelLoads_ > 0 && --modelLoads_ == 0)
+        onBusyChanged();
 }
 
-void MainWindow::onSend(const QString& text) {
-    Q_UNUSED(text); // already appended to the chat as the last user message
-    const ChatSession& chat = chat_->currentChat();
-    const PromptPlan plan =
-        planPrompt(chat, documents_->documents(), contextLimit_, charsPerToken_);
-    if (plan.droppedTurns > 0)
-        statusBar()->showMessage(
-            tr("Left the %1 oldest messages out of the prompt to fit the context")
-                .arg(plan.droppedTurns),
-            8000);
-    lastPromptChars_ = plan.characters;
-    currentRequest_ = nextRequest_++;
-    const QStringList sources = chat.activeDataSources();
-    currentAgent_ = !sources.isEmpty();
-    chat_->appendMessage(ChatMessage::Role::Assistant, QString());
-    chat_->setGenerating(true);
-    setState(tr("generating…"));
-    Q_EMIT requestSubmit(currentRequest_, plan.turns, chat.settings, sources);
+void MainWindow::onLoadFailed(const QString& message) {
+    engineReady_ = false;
+    if (std::exchange(connecting_, false)) {
+        modelLabel_->setText(tr("Not connected"));
+        chat_->setModelReady(
+            false,
+            tr("Cannot use the server: %1. Check File → Settings…").arg(message.toHtmlEscaped()));
+        chat_->appendMessage(ChatMessage::Role::Notice,
+                             tr("Cannot use the server: %1").arg(message));
+    } else {
+        chat_->setModelReady(false, tr("The model could not be loaded: %1").arg(message));
+        chat_->appendMessage(ChatMessage::Role::Notice, tr("Cannot load model: %1").arg(message));
+    }
+    if (modelLoads_ > 0 && --modelLoads_ == 0)
+        onBusyChanged();
+}
+
+void MainWindow::onAnswerFinished(const RequestStatsQ& stats) {
+    if (devices_->isRemoteMode())
+        devices_->addRemoteAnswer(stats);
+    setState(tr("ready"));
+    Q_EMIT answerFinished(stats.stopReason);
+}
+
+void MainWindow::ask(const QString& question) {
+    chat_->submitText(question);
 }
 
 void MainWindow::onDocumentsChanged() {

@@ -1,11 +1,13 @@
 #pragma once
 // The workbench window: Documents (left dock), Chat (centre), Devices (right dock), menus,
-// and a status bar with the model, thread count and engine state.
+// and a status bar with the model, thread count and engine state. It composes the panes, the
+// worker that answers (on its own thread) and the ChatController that carries the chat's
+// requests to it; the window itself loads models and documents and routes no request.
 
 #include <QFuture>
 #include <QMainWindow>
 
-#include "engine/engine_worker.h"
+#include "backend/engine_worker.h"
 
 class QLabel;
 class QDockWidget;
@@ -14,6 +16,7 @@ class QThread;
 
 namespace folio::ui {
 
+class ChatController;
 class ChatPane;
 class DevicesPane;
 class DocumentsPane;
@@ -62,16 +65,14 @@ Q_SIGNALS:
     void answerFinished(const QString& stopReason);
     // To the engine worker (queued across threads).
     void requestLoad(const folio::ui::LoadOptions& options);
-    void requestSubmit(qint64 requestId, const QList<folio::ui::ChatTurn>& turns,
-                       const folio::ui::GenerationSettings& settings,
-                       const QStringList& dataSources);
     void requestBackend(const folio::ui::BackendConfig& config);
-    void requestCancel(qint64 requestId);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    QDockWidget* addPaneDock(QWidget* pane, const QString& title, const QString& name,
+                             Qt::DockWidgetArea area, int minimumWidth);
     void createMenus();
     void chooseDocuments();
     void chooseModel();
@@ -81,7 +82,9 @@ private:
     void setState(const QString& state);
     void onBusyChanged();
     void startEngine();
-    void onSend(const QString& text);
+    void onModelLoaded(const ModelFactsQ& facts);
+    void onLoadFailed(const QString& message);
+    void onAnswerFinished(const RequestStatsQ& stats);
     void onDocumentsChanged();
     void openCitation(int page);
 
@@ -97,16 +100,10 @@ private:
     int modelLoads_ = 0;
     QThread* engineThread_ = nullptr;
     EngineWorker* worker_ = nullptr;
+    ChatController* chatController_ = nullptr;
     bool engineReady_ = false;
-    bool connecting_ = false;   // a remote server is being checked
-    bool currentAgent_ = false; // the running request may call tools
-    qint64 nextRequest_ = 1;
-    qint64 currentRequest_ = 0;
-    qint64 contextLimit_ = 0;
+    bool connecting_ = false; // a remote server is being checked
     QString mmproj_;
-    QString requestError_;
-    double charsPerToken_ = 4.0; // measured on the last answer (prompt characters / tokens)
-    qint64 lastPromptChars_ = 0; // the engine's error for the running request
     bool mmprojSet_ = false;
 };
 

@@ -1,8 +1,8 @@
 #include "summarize_job.h"
 
 #include "documents/document_loader.h"
-#include "export/atomic_write.h"
 #include "pipeline/prompt_builder.h"
+#include "storage/atomic_write.h"
 
 #include "folio/engine.h"
 

@@ -6,6 +6,7 @@
 
 #include "documents/document_loader.h"
 #include "export/transcript_export.h"
+#include "storage/atomic_write.h"
 #include "support/test_support.h"
 
 using folio::ui::Document;

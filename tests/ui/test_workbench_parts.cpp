@@ -27,6 +27,8 @@
 #include <csignal>
 #include <sys/resource.h>
 
+#include "backend/engine_stats_q.h"
+#include "backend/load_options.h"
 #include "chat/chat_json.h"
 #include "chat/chat_pane.h"
 #include "chat/chat_store.h"
@@ -38,12 +40,11 @@
 #include "devices/devices_pane.h"
 #include "devices/memory_bars.h"
 #include "devices/throughput_chart.h"
-#include "engine/engine_stats_q.h"
-#include "engine/load_options.h"
 #include "export/export_chat.h"
 #include "export/pdf_export.h"
 #include "settings/app_settings.h"
 #include "settings/settings_dialog.h"
+#include "storage/atomic_write.h"
 #include "support/test_support.h"
 
 using namespace folio::ui;
@@ -497,7 +498,8 @@ private slots:
         Document broken;
         broken.kind = Document::Kind::Pdf;
         broken.state = Document::State::Failed;
-        const PromptPlan plan = planPrompt(chat, {pdf, chart, broken}, 0, 4.0);
+        const PromptPlan plan =
+            planPrompt(chat, QStringLiteral("And margins?"), {pdf, chart, broken}, 0, 4.0);
         QCOMPARE(plan.turns.size(), 4); // system, question, answer, question (no notice)
         QVERIFY(plan.turns[0].content.startsWith(QStringLiteral("Be brief.")));
         QVERIFY(plan.turns[0].content.contains(
@@ -507,9 +509,15 @@ private slots:
         QVERIFY(plan.turns[1].images.isEmpty());
         QCOMPARE(plan.droppedTurns, 0);
         // A small context leaves the first question and answer out.
-        const PromptPlan tight = planPrompt(chat, {pdf}, 60 + chat.settings.maxTokens, 4.0);
+        const PromptPlan tight = planPrompt(chat, QStringLiteral("And margins?"), {pdf},
+                                            60 + chat.settings.maxTokens, 4.0);
         QCOMPARE(tight.droppedTurns, 2);
         QCOMPARE(tight.turns.last().content, QStringLiteral("And margins?"));
+        // The question given is the one asked: the chat's last user message is that question.
+        const PromptPlan other = planPrompt(chat, QStringLiteral("And costs?"), {}, 0, 4.0);
+        QCOMPARE(other.turns.size(), 4);
+        QCOMPARE(other.turns[2].role, QStringLiteral("assistant"));
+        QCOMPARE(other.turns[3].content, QStringLiteral("And costs?"));
     }
 
     void settingsDialogEditsEveryField() {

@@ -17,11 +17,11 @@
 #include <QTreeWidget>
 #include <QtTest>
 
+#include "backend/engine_worker.h"
 #include "chat/chat_pane.h"
 #include "chat/transcript_view.h"
 #include "devices/devices_pane.h"
 #include "devices/server_panel.h"
-#include "engine/engine_worker.h"
 #include "main_window.h"
 #include "remote/server_process.h"
 #include "settings/app_settings.h"

@@ -1,8 +1,8 @@
 #pragma once
 // The Chat pane: the list of chats (each kept on disk by a ChatStore), the transcript of the
 // current one, the documents attached to the next question (chips), the context gauge with
-// prefill progress, and the input with Send / Stop (Esc). Generation itself is driven by the
-// main window through sendRequested / stopRequested.
+// prefill progress, and the input with Send / Stop (Esc). Answers come through a ChatController,
+// which takes sendRequested / stopRequested.
 
 #include "chat/chat_session.h"
 #include "chat/chat_store.h"
@@ -89,7 +89,7 @@ public:
     void regenerate();
 
 Q_SIGNALS:
-    // The last message of the current chat is a user message to answer.
+    // `text` is to be answered: the last message of the current chat, a user message.
     void sendRequested(const QString& text);
     void stopRequested();
     // Streaming text arrived for the last message.

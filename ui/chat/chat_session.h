@@ -1,8 +1,8 @@
 #pragma once
 // One chat: its messages, its own system prompt and sampling settings.
 
+#include "backend/generation_settings.h"
 #include "chat/chat_message.h"
-#include "engine/generation_settings.h"
 
 #include <QDateTime>
 #include <QList>

@@ -1,7 +1,7 @@
 #include "chat/chat_store.h"
 
 #include "chat/chat_json.h"
-#include "export/atomic_write.h"
+#include "storage/atomic_write.h"
 
 #include <QDateTime>
 #include <QDir>

@@ -4,7 +4,7 @@
 // until the estimated prompt plus the answer fits. Tokens are estimated from characters, with a
 // characters-per-token ratio measured on the previous answer of the same model.
 
-#include "engine/engine_worker.h"
+#include "backend/engine_worker_types.h"
 
 #include <QList>
 

@@ -1,7 +1,5 @@
 #include "chat/tool_call.h"
 
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QObject>
 #include <QStringList>
 
@@ -40,12 +38,6 @@ QString cutCells(const QString& line, int maxChars) {
 }
 
 } // namespace
-
-QString ToolCallRecord::query() const {
-    const QJsonObject o = QJsonDocument::fromJson(arguments.toUtf8()).object();
-    const QJsonValue q = o.value(QStringLiteral("query"));
-    return q.isString() ? q.toString() : arguments;
-}
 
 int resultRows(const QString& result) {
     int rows = 0;

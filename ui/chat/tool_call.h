@@ -1,24 +1,13 @@
 #pragma once
-// A tool call the model made during an answer (the built-in read-only SQL tool) and what the
-// tool returned, as the chat keeps, shows, saves and exports it.
+// Tool calls as the chat shows and exports them: a call's result cut for display, its row
+// count, the calls of an answer as Markdown.
+
+#include "backend/tool_call_record.h"
 
 #include <QList>
-#include <QMetaType>
 #include <QString>
 
 namespace folio::ui {
-
-struct ToolCallRecord {
-    QString id;        // "functions.sql_query:0"
-    QString name;      // "sql_query"
-    QString arguments; // the JSON arguments as the model wrote them
-    QString result;    // the table (Markdown) or "error: ..." as the model was shown it
-    bool ok = false;   // the tool ran and returned a table
-    bool done = false; // a result has arrived
-
-    // The SQL of a sql_query call ({"query": "..."}); the raw arguments otherwise.
-    QString query() const;
-};
 
 // The result for display: the Markdown table cut to `maxRows` rows (and cells to
 // `maxCellChars`), followed by a line saying how many rows were left out.
@@ -29,5 +18,3 @@ int resultRows(const QString& result);
 QString toolCallsMarkdown(const QList<ToolCallRecord>& calls);
 
 } // namespace folio::ui
-
-Q_DECLARE_METATYPE(folio::ui::ToolCallRecord)

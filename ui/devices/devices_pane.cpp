@@ -1,11 +1,11 @@
 #include "devices/devices_pane.h"
 
+#include "backend/engine_stats_q.h"
+#include "backend/engine_worker_types.h"
 #include "devices/block_map_view.h"
 #include "devices/memory_bars.h"
 #include "devices/server_panel.h"
 #include "devices/throughput_chart.h"
-#include "engine/engine_stats_q.h"
-#include "engine/engine_worker_types.h"
 #include "folio/system_info.h"
 
 #include <QGroupBox>

@@ -1,7 +1,7 @@
 #include "devices/server_panel.h"
 
-#include "engine/backend_status_q.h"
-#include "engine/engine_worker_types.h"
+#include "backend/backend_status_q.h"
+#include "backend/engine_worker_types.h"
 
 #include <QHeaderView>
 #include <QLabel>

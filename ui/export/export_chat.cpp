@@ -1,6 +1,7 @@
 #include "export/export_chat.h"
 
 #include "export/pdf_export.h"
+#include "storage/atomic_write.h"
 
 #include <QFileInfo>
 #include <QJsonDocument>

@@ -4,7 +4,6 @@
 
 #include "chat/chat_message.h"
 #include "chat/chat_session.h"
-#include "export/atomic_write.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -6,8 +6,8 @@
 // and the server's URL, model name and API key (stored in the settings file like the rest, in
 // the user's private config folder; never printed or logged).
 
-#include "engine/backend_config.h"
-#include "engine/load_options.h"
+#include "backend/backend_config.h"
+#include "backend/load_options.h"
 
 #include <QString>
 #include <QStringList>

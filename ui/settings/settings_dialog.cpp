@@ -1,6 +1,6 @@
 #include "settings/settings_dialog.h"
 
-#include "engine/remote_probe.h"
+#include "backend/remote_probe.h"
 #include "folio/system_info.h"
 
 #include <QCheckBox>

@@ -1,4 +1,4 @@
-#include "export/atomic_write.h"
+#include "storage/atomic_write.h"
 
 #include <QFileInfo>
 #include <QSaveFile>

@@ -1,4 +1,4 @@
-#include "engine/request_builder.h"
+#include "backend/request_builder.h"
 
 namespace folio::ui {
 

@@ -2,8 +2,8 @@
 // The engine Request of a chat turn (messages and sampling), without callbacks: the same for the
 // embedded engine and a remote server, and for every round of a tool-using turn.
 
-#include "engine/engine_worker_types.h"
-#include "engine/generation_settings.h"
+#include "backend/engine_worker_types.h"
+#include "backend/generation_settings.h"
 #include "folio/engine.h"
 
 #include <QList>

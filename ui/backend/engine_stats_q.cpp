@@ -1,4 +1,4 @@
-#include "engine/engine_stats_q.h"
+#include "backend/engine_stats_q.h"
 
 namespace folio::ui {
 

@@ -7,13 +7,13 @@
 // the backend's threads) are turned into signals. A turn with data sources runs the read-only
 // SQL tool through AgentTurnRunner (a thread of its own, so Stop still reaches it).
 
-#include "chat/tool_call.h"
-#include "engine/backend_config.h"
-#include "engine/backend_status_q.h"
-#include "engine/engine_stats_q.h"
-#include "engine/engine_worker_types.h"
-#include "engine/generation_settings.h"
-#include "engine/load_options.h"
+#include "backend/backend_config.h"
+#include "backend/backend_status_q.h"
+#include "backend/engine_stats_q.h"
+#include "backend/engine_worker_types.h"
+#include "backend/generation_settings.h"
+#include "backend/load_options.h"
+#include "backend/tool_call_record.h"
 #include "folio/chat_backend.h"
 #include "folio/engine.h"
 

@@ -1,4 +1,4 @@
-#include "engine/remote_probe.h"
+#include "backend/remote_probe.h"
 
 #include <QObject>
 

@@ -1,8 +1,8 @@
-#include "engine/engine_worker.h"
+#include "backend/engine_worker.h"
 
-#include "engine/agent_turn_runner.h"
-#include "engine/remote_probe.h"
-#include "engine/request_builder.h"
+#include "backend/agent_turn_runner.h"
+#include "backend/remote_probe.h"
+#include "backend/request_builder.h"
 #include "folio/engine_backend.h"
 #include "folio/remote_backend.h"
 

@@ -1,4 +1,4 @@
-#include "model/model_facts.h"
+#include "model_info/model_facts.h"
 
 #include <QFileInfo>
 #include <QObject>

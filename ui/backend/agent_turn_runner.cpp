@@ -1,4 +1,4 @@
-#include "engine/agent_turn_runner.h"
+#include "backend/agent_turn_runner.h"
 
 #include <condition_variable>
 #include <memory>

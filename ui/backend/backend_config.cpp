@@ -1,4 +1,4 @@
-#include "engine/backend_config.h"
+#include "backend/backend_config.h"
 
 namespace folio::ui {
 

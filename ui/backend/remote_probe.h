@@ -3,8 +3,8 @@
 // off the GUI thread (QtConcurrent), as the Settings dialog's "List models" and EngineWorker's
 // switch to a remote backend do.
 
-#include "engine/backend_config.h"
-#include "engine/engine_worker_types.h"
+#include "backend/backend_config.h"
+#include "backend/engine_worker_types.h"
 #include "folio/remote_backend.h"
 
 #include <QString>

@@ -1,4 +1,4 @@
-#include "engine/load_options.h"
+#include "backend/load_options.h"
 
 namespace folio::ui {
 

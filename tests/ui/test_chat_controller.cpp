@@ -1,0 +1,206 @@
+// ChatController (issue #20): the chat's requests through the real ChatPane and EngineWorker,
+// with a backend whose callbacks the test calls by hand, so the last pieces of a stopped answer
+// arrive exactly where a race between threads could put them: while the next chat is answered.
+#include <QSignalSpy>
+#include <QtTest>
+
+#include "backend/engine_worker.h"
+#include "chat/chat_controller.h"
+#include "chat/chat_pane.h"
+#include "support/test_support.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace folio;
+using namespace folio::ui;
+
+namespace {
+
+// Keeps every request it is given; the test plays the backend's part through their callbacks.
+class HandBackend : public ChatBackend {
+public:
+    RequestId submit(Request r) override {
+        requests.push_back(std::move(r));
+        return RequestId(requests.size()); // 1, 2, ...
+    }
+    void cancel(RequestId id) override { cancelled.push_back(id); }
+    void cancel_all() override {}
+    void wait(RequestId) override {}
+    ChatBackendStatus status() const override {
+        ChatBackendStatus s;
+        s.kind = "hand";
+        return s;
+    }
+
+    std::vector<Request> requests;
+    std::vector<RequestId> cancelled;
+};
+
+RequestStats stats(const std::string& text, const std::string& stopReason,
+                   int64_t promptTokens = 0) {
+    RequestStats st;
+    st.text = text;
+    st.stop_reason = stopReason;
+    st.prompt_tokens = promptTokens;
+    st.generated_tokens = 2;
+    return st;
+}
+
+QStringList contents(const Request& r) {
+    QStringList out;
+    for (const Message& m : r.messages)
+        out << QString::fromStdString(m.role + ": " + m.content);
+    return out;
+}
+
+} // namespace
+
+class TestChatController : public QObject {
+    Q_OBJECT
+    std::unique_ptr<ChatPane> pane_;
+    std::unique_ptr<EngineWorker> worker_; // on this thread: its signals arrive at once
+    std::unique_ptr<ChatController> controller_;
+    HandBackend* backend_ = nullptr; // owned by the worker
+
+private slots:
+    void initTestCase() { registerEngineTypes(); }
+
+    void init() {
+        pane_ = std::make_unique<ChatPane>();
+        pane_->openStore(folio::test::scratchDir(QStringLiteral("chat-controller")));
+        worker_ = std::make_unique<EngineWorker>();
+        controller_ = std::make_unique<ChatController>(pane_.get(), worker_.get(),
+                                                       [] { return QList<Document>(); });
+        backend_ = new HandBackend;
+        ModelFactsQ facts;
+        facts.name = QStringLiteral("hand");
+        facts.contextLimit = 8192;
+        worker_->setBackend(std::unique_ptr<ChatBackend>(backend_), facts);
+        pane_->setModelReady(true, QString());
+    }
+
+    void cleanup() {
+        pane_->waitForSaves();
+        controller_.reset();
+        worker_.reset();
+        pane_.reset();
+    }
+
+    // Chat A's answer is stopped; chat B asks; what A's request still sends while B is answered
+    // (text, an error, its end) reaches neither B nor A.
+    void anAnswerStaysWithItsRequest() {
+        QSignalSpy finished(controller_.get(), &ChatController::answerFinished);
+        pane_->submitText(QStringLiteral("Question A"));
+        QCOMPARE(backend_->requests.size(), size_t(1));
+        const QString chatA = pane_->currentChat().id;
+        const RequestCallbacks a = backend_->requests[0].callbacks;
+        a.on_token("Answer A", -1);
+        QCOMPARE(pane_->messages().last().text, QStringLiteral("Answer A"));
+        QVERIFY(controller_->isAnswering());
+
+        Q_EMIT pane_->stopRequested();
+        QCOMPARE(backend_->cancelled, std::vector<RequestId>{1});
+        a.on_done(stats("Answer A", "cancelled"));
+        QCOMPARE(finished.size(), 1);
+        QVERIFY(!pane_->isGenerating());
+        QVERIFY(!controller_->isAnswering());
+
+        pane_->newChat();
+        QVERIFY(pane_->currentChat().id != chatA);
+        pane_->submitText(QStringLiteral("Question B"));
+        QCOMPARE(backend_->requests.size(), size_t(2));
+        const RequestCallbacks b = backend_->requests[1].callbacks;
+        b.on_token("Answer", -1);
+        a.on_prefill_progress(10, 20, 1.0);
+        a.on_token(" late A", -1);
+        a.on_error(make_error(ErrorCode::Io, "connection reset"));
+        a.on_done(stats("Answer A late A", "error"));
+        QCOMPARE(finished.size(), 1);
+        QVERIFY(pane_->isGenerating()); // B is still being answered
+        b.on_token(" B", -1);
+        b.on_done(stats("Answer B", "eos"));
+        QCOMPARE(finished.size(), 2);
+        QCOMPARE(finished.last().at(0).value<RequestStatsQ>().stopReason, QStringLiteral("eos"));
+
+        const QList<ChatMessage> chatB = pane_->messages();
+        QCOMPARE(chatB.size(), 2); // no notice of A's error
+        QCOMPARE(chatB[0].text, QStringLiteral("Question B"));
+        QCOMPARE(chatB[1].text, QStringLiteral("Answer B"));
+        QCOMPARE(chatB[1].stats.stopReason, QStringLiteral("eos"));
+        QVERIFY(chatB[1].interrupted.isEmpty());
+        int indexA = -1;
+        for (int i = 0; i < pane_->chats().size(); ++i)
+            if (pane_->chats()[i].id == chatA)
+                indexA = i;
+        pane_->selectChat(indexA);
+        const QList<ChatMessage> answerA = pane_->messages();
+        QCOMPARE(answerA.size(), 2);
+        QCOMPARE(answerA[1].text, QStringLiteral("Answer A"));
+        QCOMPARE(answerA[1].stats.stopReason, QStringLiteral("cancelled"));
+    }
+
+    // The prompt asks the question it was given, after the conversation before it; the
+    // characters per token are measured on that prompt.
+    void sendsTheQuestionItIsGiven() {
+        QSignalSpy measured(controller_.get(), &ChatController::charsPerTokenMeasured);
+        pane_->submitText(QStringLiteral("first question"));
+        const Request& first = backend_->requests[0];
+        QCOMPARE(first.messages.size(), size_t(2));
+        QCOMPARE(first.messages[0].role, std::string("system"));
+        QCOMPARE(contents(first).last(), QStringLiteral("user: first question"));
+        first.callbacks.on_token("first answer", -1);
+        qint64 chars = 0;
+        for (const Message& m : first.messages)
+            chars += QString::fromStdString(m.content).size();
+        first.callbacks.on_done(stats("first answer", "eos", 50));
+        QCOMPARE(measured.size(), 1);
+        QCOMPARE(measured[0][0].toDouble(), double(chars) / 50.0);
+        QCOMPARE(controller_->charsPerToken(), double(chars) / 50.0);
+
+        // Not the chat's last message: the question given is asked after the conversation.
+        controller_->onSend(QStringLiteral("second question"));
+        QCOMPARE(backend_->requests.size(), size_t(2));
+        QCOMPARE(contents(backend_->requests[1]).mid(1),
+                 (QStringList{QStringLiteral("user: first question"),
+                              QStringLiteral("assistant: first answer"),
+                              QStringLiteral("user: second question")}));
+        backend_->requests[1].callbacks.on_done(stats(std::string(), "eos"));
+
+        // Regenerate asks the chat's last question again, without the answers after it.
+        pane_->regenerate();
+        QCOMPARE(backend_->requests.size(), size_t(3));
+        QCOMPARE(contents(backend_->requests[2]).mid(1),
+                 QStringList{QStringLiteral("user: first question")});
+        backend_->requests[2].callbacks.on_done(stats("again", "eos"));
+        QVERIFY(!pane_->isGenerating());
+    }
+
+    // An error ends the answer: under the text that arrived (marked cut off), or as a notice.
+    void anErrorIsShownWithTheAnswer() {
+        pane_->submitText(QStringLiteral("one"));
+        const RequestCallbacks one = backend_->requests[0].callbacks;
+        one.on_token("partial", -1);
+        one.on_error(make_error(ErrorCode::Io, "connection reset"));
+        one.on_done(stats("partial", "error"));
+        QCOMPARE(pane_->messages().size(), 2);
+        QCOMPARE(pane_->messages().last().text, QStringLiteral("partial"));
+        QVERIFY2(pane_->messages().last().interrupted.contains(QStringLiteral("connection reset")),
+                 qPrintable(pane_->messages().last().interrupted));
+
+        pane_->submitText(QStringLiteral("two"));
+        const RequestCallbacks two = backend_->requests[1].callbacks;
+        two.on_error(make_error(ErrorCode::Io, "refused"));
+        two.on_done(stats(std::string(), "error"));
+        const QList<ChatMessage> messages = pane_->messages();
+        QCOMPARE(messages.size(), 5); // one, partial, two, (empty answer), notice
+        QCOMPARE(messages.last().role, ChatMessage::Role::Notice);
+        QVERIFY2(messages.last().text.contains(QStringLiteral("refused")),
+                 qPrintable(messages.last().text));
+        QVERIFY(messages[3].interrupted.isEmpty());
+    }
+};
+
+QTEST_MAIN(TestChatController)
+#include "test_chat_controller.moc"

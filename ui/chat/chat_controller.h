@@ -1,0 +1,82 @@
+#pragma once
+// The requests of the chat pane. A question the pane sends becomes one request to whatever
+// answers (EngineWorker, through queued signals) with the prompt of its chat: the system prompt
+// with the documents, the conversation so far and the question; what comes back for that
+// request (prefill progress, text, tool calls, then the figures or the error) goes to the
+// answer in the pane. The signals of any other request, such as the last pieces of one that was
+// stopped, are dropped. One answer at a time: the pane keeps its chat while it is answered.
+
+#include "backend/engine_worker.h"
+#include "documents/document.h"
+
+#include <QList>
+#include <QObject>
+#include <QString>
+
+#include <functional>
+
+namespace folio::ui {
+
+class ChatPane;
+
+class ChatController : public QObject {
+    Q_OBJECT
+public:
+    // Wires `pane` and `worker` (on its own thread) together; `documents` gives the documents
+    // the next prompt carries.
+    ChatController(ChatPane* pane, EngineWorker* worker, std::function<QList<Document>()> documents,
+                   QObject* parent = nullptr);
+
+    // True from a question until its answer has finished (stopped or failed included).
+    bool isAnswering() const { return request_.id != 0; }
+    // The prompt's characters per token, measured on the last answer (estimates what fits).
+    double charsPerToken() const { return charsPerToken_; }
+
+public Q_SLOTS:
+    // Answers `question`, the question the pane has just put at the end of its current chat
+    // (a last user message is that question; the conversation before it goes along).
+    void onSend(const QString& question);
+    // Stops the answer being generated (it ends with stop reason "cancelled").
+    void stop();
+
+Q_SIGNALS:
+    // To the worker (queued across threads).
+    void submitRequested(qint64 requestId, const QList<folio::ui::ChatTurn>& turns,
+                         const folio::ui::GenerationSettings& settings,
+                         const QStringList& dataSources);
+    void cancelRequested(qint64 requestId);
+    // A question went out; its answer is being generated.
+    void answerStarted();
+    // A line for the status bar (e.g. turns left out of the prompt).
+    void statusMessage(const QString& message, int timeoutMs);
+    // Measured on a finished answer: prompt characters per prompt token.
+    void charsPerTokenMeasured(double charsPerToken);
+    // The answer is complete in the pane (or was stopped, or failed).
+    void answerFinished(const folio::ui::RequestStatsQ& stats);
+
+private:
+    bool isCurrent(qint64 requestId) const { return requestId != 0 && requestId == request_.id; }
+    void onProgress(qint64 requestId, qint64 done, qint64 total, double etaSeconds);
+    void onToken(qint64 requestId, const QString& text);
+    void onAnswerReset(qint64 requestId);
+    void onToolCall(qint64 requestId, int index, const ToolCallRecord& call);
+    void onFailed(qint64 requestId, const QString& message);
+    void onFinished(qint64 requestId, const RequestStatsQ& stats);
+
+    // The request being answered (id 0: none).
+    struct Pending {
+        qint64 id = 0;
+        bool agent = false; // it may call tools: its final text replaces what streamed
+        qint64 promptChars = 0;
+        QString error; // the backend's error, shown once the answer has finished
+    };
+
+    ChatPane* pane_;
+    std::function<QList<Document>()> documents_;
+    Pending request_;
+    qint64 nextRequest_ = 1;
+    qint64 contextLimit_ = 0; // of the model that answers; 0: not known
+    double charsPerToken_;
+};
+
+} // namespace folio::ui
