@@ -10,6 +10,7 @@
 #include "runtime/prompt_lookup.h"
 #include "runtime/sampler.h"
 #include "runtime/sequence_snapshot.h"
+#include "tokenizer/media_prompt.h"
 
 #include <algorithm>
 #include <atomic>
@@ -643,6 +644,16 @@ struct Engine::Impl {
             FOLIO_TRY(text, tokenizer::apply_chat_template(kind, msgs, true, chat_options));
             FOLIO_TRY(ids, tok.encode(text, true, true));
             FOLIO_CHECK(expand_images(job, ids, images));
+        } else if (!r.images.empty()) { // text with <__media__> markers (tokenizer/media_prompt.h)
+            if (!vision)
+                return make_error(ErrorCode::InvalidArgument,
+                                  "the request has images but no vision projector is loaded");
+            FOLIO_TRY(ids, tokenizer::media_prompt_ids(tok, r.prompt_text,
+                                                       static_cast<int>(r.images.size())));
+            std::vector<const ImageInput*> images;
+            for (const ImageInput& img : r.images)
+                images.push_back(&img);
+            FOLIO_CHECK(expand_images(job, ids, images));
         } else {
             FOLIO_TRY(ids, tok.encode(r.prompt_text, true, true));
             job.prompt = std::move(ids);
@@ -700,7 +711,8 @@ struct Engine::Impl {
         job.stats.reused_tokens = common;
         job.sampler = std::make_unique<Sampler>(SamplingParams{
             r.sampling.temperature, r.sampling.top_k, r.sampling.top_p, r.sampling.min_p,
-            r.sampling.repetition_penalty, r.sampling.presence_penalty, 64, r.sampling.seed});
+            r.sampling.repetition_penalty, r.sampling.presence_penalty,
+            SamplingParams{}.penalty_last_n, r.sampling.seed});
         // In Kimi-K2's real vocabulary the tool-call markers (<|tool_calls_section_begin|>, ...)
         // are CONTROL tokens: a request that declares tools must see them in its text, or the
         // calls could never be parsed (agent/tool_calls.h).
