@@ -5,8 +5,8 @@
 
 #include "model/decoder_model.h"
 #include "model/dsa_indexer.h"
-#include "model/goldens.h"
 #include "model/top_k_select.h"
+#include "support/goldens.h"
 #include "support/test_support.h"
 
 using namespace folio;
