@@ -1,6 +1,6 @@
 # folio-cli serve and RemoteBackend on loopback: a real server process (QProcess) on a
 # conformance model, the embedded Engine as the reference, a bounded load test.
-folio_add_test(test_remote SOURCES remote/test_remote.cpp remote/server_process.cpp remote/request_bodies.cpp
+folio_add_test(test_remote SOURCES remote/test_remote.cpp remote/request_bodies.cpp
                LIBS folio_client_internal folio_serve LABELS remote TIMEOUT 120)
 add_dependencies(test_remote folio-cli)
 # RemoteBackend against scripted in-process servers (retries, broken streams, error bodies, TLS).

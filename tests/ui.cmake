@@ -18,7 +18,7 @@ endif()
 
 if(FOLIO_BUILD_UI)
     # The workbench on a remote backend: a real `folio-cli serve` on the demo model, loopback.
-    folio_add_test(test_workbench_remote SOURCES ui/test_workbench_remote.cpp remote/server_process.cpp
+    folio_add_test(test_workbench_remote SOURCES ui/test_workbench_remote.cpp
                    LIBS folio_ui LABELS ui remote TIMEOUT 180)
     add_dependencies(test_workbench_remote folio-cli folio_demo_model)
 endif()

@@ -1,16 +1,16 @@
 // folio-cli generate: streams a model's continuation of a prompt (or a chat turn), through the
 // same Engine service the workbench uses (scheduler, speculation, statistics). With --mmproj /
-// --image the prompt carries images and is evaluated directly (cli/generate_media.h).
+// --image the prompt text carries images at its <__media__> markers (folio::Request::images).
 #include "cli/answer_collector.h"
 #include "cli/args.h"
 #include "cli/cache_flags.h"
 #include "cli/commands.h"
-#include "cli/generate_media.h"
 #include "cli/generate_remote.h"
-#include "cli/token_list.h"
+#include "cli/request_flags.h"
 
 #include "folio/engine.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace folio::cli {
@@ -21,30 +21,12 @@ int cmd_generate(std::vector<std::string> args) {
     const Command& self = *find_command("generate");
     Args a(std::move(args));
     auto model_path = a.take_value("-m", "--model");
-    auto prompt_text = a.take_value("-p", "--prompt");
-    auto tokens_text = a.take_value("--tokens");
-    auto system = a.take_value("--system");
-    auto n = a.take_int("-n", "--n-predict");
-    auto temp = a.take_double("--temp");
-    auto seed = a.take_int("--seed");
-    auto top_k = a.take_int("--top-k");
-    auto top_p = a.take_double("--top-p");
-    auto min_p = a.take_double("--min-p");
-    auto rep = a.take_double("--repeat-penalty");
-    auto presence = a.take_double("--presence-penalty");
+    const RequestFlags flags = take_request_flags(
+        a, kPromptFlags | kChatFlags | kImageFlags | kLengthFlags | kSamplingFlags | kPenaltyFlags);
     auto threads = a.take_int("-t", "--threads");
     auto ctx = a.take_int("-c", "--ctx-size");
     auto spec = a.take_value("--spec");
-    auto mmproj = a.take_value("--mmproj");
-    std::vector<std::string> images;
-    while (auto img = a.take_value("--image"))
-        images.push_back(*img);
-    std::vector<std::string> stops;
-    while (auto s = a.take_value("--stop"))
-        stops.push_back(*s);
-    const bool chat = a.take_switch("--chat");
     const bool ids_only = a.take_switch("--ids");
-    const bool ignore_eos = a.take_switch("--ignore-eos");
     const bool print_stats = a.take_switch("--stats");
     const bool quiet = a.take_switch("--quiet");
     CacheFlags cache;
@@ -56,43 +38,16 @@ int cmd_generate(std::vector<std::string> args) {
         return usage_error(self, a.error());
     if (!rest.empty())
         return usage_error(self, "unexpected argument " + rest[0]);
-    if (!model_path || (!prompt_text && !tokens_text) || (prompt_text && tokens_text))
-        return usage_error(self, "-m and exactly one of -p / --tokens are required");
-    if (chat && !prompt_text)
-        return usage_error(self, "--chat needs -p");
-    if (!images.empty() && (!mmproj || !prompt_text || chat))
-        return usage_error(self, "--image needs --mmproj and -p (without --chat)");
-    if (mmproj && images.empty())
-        return usage_error(self, "--mmproj needs at least one --image");
+    if (!model_path)
+        return usage_error(self, "-m F.gguf is required");
+    if (std::string bad = check_request_flags(flags); !bad.empty())
+        return usage_error(self, bad);
 
     Request r;
-    if (tokens_text) {
-        std::string err;
-        auto ids = parse_token_list(*tokens_text, &err);
-        if (!ids)
-            return usage_error(self, err);
-        r.prompt_tokens = *ids;
-    } else if (chat) {
-        if (system)
-            r.messages.push_back({"system", *system, {}, {}});
-        r.messages.push_back({"user", *prompt_text, {}, {}});
-    } else {
-        r.prompt_text = *prompt_text; // BOS per the vocabulary, special tokens parsed
-    }
-    r.max_tokens = n ? static_cast<int>(*n) : 64;
-    if (r.max_tokens < 1)
-        return usage_error(self, "-n must be at least 1");
-    r.ignore_eos = ignore_eos;
-    r.stop = stops;
+    std::string err;
+    if (!make_request(flags, r, err))
+        return usage_error(self, err);
     r.interactive = true;
-    Sampling& s = r.sampling;
-    s.temperature = temp ? static_cast<float>(*temp) : 0.8f;
-    s.seed = seed ? static_cast<uint64_t>(*seed) : 0;
-    s.top_k = top_k ? static_cast<int>(*top_k) : 0;
-    s.top_p = top_p ? static_cast<float>(*top_p) : 1.0f;
-    s.min_p = min_p ? static_cast<float>(*min_p) : 0.0f;
-    s.repetition_penalty = rep ? static_cast<float>(*rep) : 1.0f;
-    s.presence_penalty = presence ? static_cast<float>(*presence) : 0.0f;
     const std::string spec_mode = spec.value_or("off");
     if (spec_mode == "lookup")
         r.speculation = SpeculationMode::PromptLookup;
@@ -101,32 +56,10 @@ int cmd_generate(std::vector<std::string> args) {
     else if (spec_mode != "off")
         return usage_error(self, "--spec must be off, lookup or draft:FILE.gguf");
 
-    if (!images.empty()) {
-        if (cache.any)
-            return usage_error(self, "the cache flags are not available with --image yet");
-        if (r.speculation != SpeculationMode::Off)
-            return usage_error(self, "--spec is not available with --image");
-        MediaGenerateArgs m;
-        m.model = *model_path;
-        m.mmproj = *mmproj;
-        m.images = images;
-        m.text = *prompt_text;
-        m.threads = threads ? static_cast<int>(std::max<long long>(1, *threads)) : 2;
-        m.context = ctx ? *ctx : 0;
-        m.options.max_tokens = r.max_tokens;
-        m.options.stop = r.stop;
-        m.options.ignore_eos = r.ignore_eos;
-        m.options.sampling = {s.temperature,      s.top_k, s.top_p, s.min_p, s.repetition_penalty,
-                              s.presence_penalty, 64,      s.seed};
-        m.ids_only = ids_only;
-        m.quiet = quiet;
-        m.print_stats = print_stats;
-        return generate_with_images(m);
-    }
-
     Engine engine;
     ModelSpec ms;
     ms.gguf = *model_path;
+    ms.mmproj = flags.mmproj.value_or("");
     ms.threads = threads ? static_cast<int>(std::max<long long>(1, *threads)) : 2;
     ms.context = ctx ? *ctx : 0;
     ms.cache = cache.options;

@@ -6,6 +6,7 @@
 #include "cli/cache_flags.h"
 #include "cli/commands.h"
 #include "cli/media_input.h"
+#include "cli/request_flags.h"
 #include "cli/token_list.h"
 
 #include "model/decoder_model.h"
@@ -56,18 +57,13 @@ int cmd_logits(std::vector<std::string> args) {
     const Command& self = *find_command("logits");
     Args a(std::move(args));
     auto model_path = a.take_value("-m", "--model");
-    auto tokens_text = a.take_value("--tokens");
+    const RequestFlags flags = take_request_flags(a, kPromptFlags | kImageFlags);
     auto top = a.take_int("--top");
     auto dump = a.take_value("--dump");
     auto threads = a.take_int("-t", "--threads");
     const bool seq = a.take_switch("--seq");
     auto form = a.take_value("--mla");
-    auto prompt_text = a.take_value("-p", "--prompt");
-    auto mmproj = a.take_value("--mmproj");
     auto dump_last = a.take_value("--dump-last");
-    std::vector<std::string> images;
-    while (auto img = a.take_value("--image"))
-        images.push_back(*img);
     CacheFlags cache;
     std::string cache_err;
     if (!take_cache_flags(a, cache, cache_err))
@@ -79,18 +75,17 @@ int cmd_logits(std::vector<std::string> args) {
         return usage_error(self, "--save-snapshot / --load-snapshot work with generate");
     if (!rest.empty())
         return usage_error(self, "unexpected argument " + rest[0]);
-    if (!model_path || (!tokens_text == !prompt_text))
-        return usage_error(self, "-m and exactly one of --tokens / -p are required");
-    if (!images.empty() && (!mmproj || !prompt_text))
-        return usage_error(self, "--image needs --mmproj and -p");
-    if (mmproj && images.empty())
-        return usage_error(self, "--mmproj needs at least one --image");
+    if (!model_path)
+        return usage_error(self, "-m F.gguf is required");
+    if (std::string bad = check_request_flags(flags); !bad.empty())
+        return usage_error(self, bad);
+    const std::optional<std::string>& prompt_text = flags.prompt;
     if (prompt_text && (dump || seq))
         return usage_error(self, "--dump and --seq need --tokens (use --dump-last with -p)");
     std::vector<int32_t> tokens;
-    if (tokens_text) {
+    if (flags.tokens) {
         std::string err;
-        auto parsed = parse_token_list(*tokens_text, &err);
+        auto parsed = parse_token_list(*flags.tokens, &err);
         if (!parsed)
             return usage_error(self, err);
         tokens = std::move(*parsed);
@@ -117,8 +112,8 @@ int cmd_logits(std::vector<std::string> args) {
     DecoderState state = make_decoder_state(c, std::max<int64_t>(n, 1), pool, index_type);
     DecoderScratch scratch;
     if (prompt_text) {
-        if (int rc = eval_prompt(**model, mmproj.value_or(""), images, *prompt_text, opt, pool,
-                                 index_type, all))
+        if (int rc = eval_prompt(**model, flags.mmproj.value_or(""), flags.images, *prompt_text,
+                                 opt, pool, index_type, all))
             return rc;
     } else if (seq) {
         for (int64_t i = 0; i < n; ++i) {

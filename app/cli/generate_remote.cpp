@@ -3,7 +3,7 @@
 #include "cli/answer_collector.h"
 #include "cli/args.h"
 #include "cli/commands.h"
-#include "cli/token_list.h"
+#include "cli/request_flags.h"
 
 #include "folio/remote_backend.h"
 
@@ -25,24 +25,12 @@ int generate_remote(std::vector<std::string> args) {
     auto url = a.take_value("--remote");
     auto api_key = a.take_value("--api-key");
     auto model = a.take_value("--model");
-    auto prompt_text = a.take_value("-p", "--prompt");
-    auto tokens_text = a.take_value("--tokens");
-    auto system = a.take_value("--system");
-    auto n = a.take_int("-n", "--n-predict");
-    auto temp = a.take_double("--temp");
-    auto seed = a.take_int("--seed");
-    auto top_k = a.take_int("--top-k");
-    auto top_p = a.take_double("--top-p");
-    auto min_p = a.take_double("--min-p");
+    const RequestFlags flags =
+        take_request_flags(a, kPromptFlags | kChatFlags | kLengthFlags | kSamplingFlags);
     auto timeout = a.take_double("--timeout");
     auto retries = a.take_int("--retries");
     auto ca_cert = a.take_value("--ca-cert");
-    std::vector<std::string> stops;
-    while (auto s = a.take_value("--stop"))
-        stops.push_back(*s);
-    const bool chat = a.take_switch("--chat");
     const bool ids_only = a.take_switch("--ids");
-    const bool ignore_eos = a.take_switch("--ignore-eos");
     const bool print_stats = a.take_switch("--stats");
     const bool quiet = a.take_switch("--quiet");
     const bool list = a.take_switch("--list-models");
@@ -78,36 +66,13 @@ int generate_remote(std::vector<std::string> args) {
     }
     if (!model)
         return usage_error(self, "--remote needs --model NAME (see --list-models)");
-    if ((!prompt_text && !tokens_text) || (prompt_text && tokens_text))
-        return usage_error(self, "exactly one of -p / --tokens is required");
-    if (chat && !prompt_text)
-        return usage_error(self, "--chat needs -p");
+    if (std::string bad = check_request_flags(flags); !bad.empty())
+        return usage_error(self, bad);
 
     Request r;
-    if (tokens_text) {
-        std::string err;
-        auto ids = parse_token_list(*tokens_text, &err);
-        if (!ids)
-            return usage_error(self, err);
-        r.prompt_tokens = *ids;
-    } else if (chat) {
-        if (system)
-            r.messages.push_back({"system", *system, {}, {}});
-        r.messages.push_back({"user", *prompt_text, {}, {}});
-    } else {
-        r.prompt_text = *prompt_text;
-    }
-    r.max_tokens = n ? static_cast<int>(*n) : 64;
-    if (r.max_tokens < 1)
-        return usage_error(self, "-n must be at least 1");
-    r.ignore_eos = ignore_eos;
-    r.stop = stops;
-    Sampling& s = r.sampling;
-    s.temperature = temp ? static_cast<float>(*temp) : 0.8f;
-    s.seed = seed ? static_cast<uint64_t>(*seed) : 0;
-    s.top_k = top_k ? static_cast<int>(*top_k) : 0;
-    s.top_p = top_p ? static_cast<float>(*top_p) : 1.0f;
-    s.min_p = min_p ? static_cast<float>(*min_p) : 0.0f;
+    std::string err;
+    if (!make_request(flags, r, err))
+        return usage_error(self, err);
 
     AnswerCollector answer; // read only after wait()
     answer.attach(r.callbacks, ids_only);

@@ -1,7 +1,8 @@
 #pragma once
-// `--mmproj P.gguf --image I.png -p TEXT` for folio-cli logits / generate (issue 8): encodes the
-// images with the kimivl encoder and splits the prompt at its `<__media__>` markers
-// (tokenizer/media_prompt.h) into the chunks model/media_eval.h evaluates.
+// `--mmproj P.gguf --image I.png -p TEXT` for folio-cli logits (issue 8), which evaluates the
+// decoder directly: encodes the images with the kimivl encoder and splits the prompt at its
+// `<__media__>` markers (tokenizer/media_prompt.h) into the chunks model/media_eval.h evaluates.
+// `generate` sends the same prompt to the Engine (folio::Request::images).
 
 #include "folio/error.h"
 #include "model/decoder_model.h"

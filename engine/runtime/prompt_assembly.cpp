@@ -2,6 +2,7 @@
 
 #include "runtime/image_embedding_cache.h"
 #include "runtime/position_key.h"
+#include "tokenizer/media_prompt.h"
 
 #include <string>
 
@@ -84,6 +85,16 @@ Expected<AssembledPrompt> assemble_prompt(const Request& r, const DecoderHandle&
         prompt.ids = r.prompt_tokens;
     } else if (!r.messages.empty()) {
         FOLIO_CHECK(render_messages(prompt, r, model, images, threads));
+    } else if (!r.images.empty()) { // text with <__media__> markers (tokenizer/media_prompt.h)
+        if (!images.has_projector())
+            return make_error(ErrorCode::InvalidArgument,
+                              "the request has images but no vision projector is loaded");
+        FOLIO_TRY(ids, tokenizer::media_prompt_ids(tok, r.prompt_text,
+                                                   static_cast<int>(r.images.size())));
+        std::vector<const ImageInput*> inputs;
+        for (const ImageInput& img : r.images)
+            inputs.push_back(&img);
+        FOLIO_CHECK(expand_images(prompt, ids, inputs, model, images, threads));
     } else {
         FOLIO_TRY(ids, tok.encode(r.prompt_text, true, true));
         prompt.ids = std::move(ids);

@@ -75,9 +75,9 @@ Status RequestJob::start(StepContext& ctx, SessionCache& cache) {
     stats_.prompt_tokens = static_cast<int64_t>(prompt_.ids.size());
     stats_.reused_tokens = common;
     const Sampling& sp = req_.sampling;
-    sampler_ = std::make_unique<Sampler>(SamplingParams{sp.temperature, sp.top_k, sp.top_p,
-                                                        sp.min_p, sp.repetition_penalty,
-                                                        sp.presence_penalty, 64, sp.seed});
+    sampler_ = std::make_unique<Sampler>(
+        SamplingParams{sp.temperature, sp.top_k, sp.top_p, sp.min_p, sp.repetition_penalty,
+                       sp.presence_penalty, SamplingParams{}.penalty_last_n, sp.seed});
     // In Kimi-K2's real vocabulary the tool-call markers (<|tool_calls_section_begin|>, ...) are
     // CONTROL tokens: a request that declares tools must see them in its text, or the calls
     // could never be parsed (agent/tool_calls.h).

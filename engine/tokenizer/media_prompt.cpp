@@ -1,5 +1,7 @@
 #include "tokenizer/media_prompt.h"
 
+#include "tokenizer/chat_template.h"
+
 #include <string>
 
 namespace folio::tokenizer {
@@ -64,6 +66,23 @@ Expected<std::vector<MediaChunk>> tokenize_media_prompt(const Tokenizer& tok, st
         }
     }
     return chunks;
+}
+
+Expected<std::vector<int32_t>> media_prompt_ids(const Tokenizer& tok, std::string_view text,
+                                                int n_images) {
+    FOLIO_TRY(chunks, tokenize_media_prompt(tok, text, n_images));
+    const auto placeholder = tok.find_token(kKimiImagePlaceholder);
+    if (n_images > 0 && !placeholder)
+        return make_error(ErrorCode::Unsupported, "the vocabulary has no " +
+                                                      std::string(kKimiImagePlaceholder) +
+                                                      " token (not a Kimi-VL text model)");
+    std::vector<int32_t> ids;
+    for (const MediaChunk& c : chunks) {
+        if (c.image >= 0)
+            ids.push_back(*placeholder);
+        ids.insert(ids.end(), c.tokens.begin(), c.tokens.end());
+    }
+    return ids;
 }
 
 } // namespace folio::tokenizer

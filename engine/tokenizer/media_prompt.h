@@ -28,4 +28,10 @@ struct MediaChunk {
 Expected<std::vector<MediaChunk>> tokenize_media_prompt(const Tokenizer& tok, std::string_view text,
                                                         int n_images);
 
+// The same prompt as one id sequence in which the Kimi-VL image placeholder `<|media_pad|>`
+// stands for each image (the runtime puts the image's rows in its place, as for the chat
+// template). Errors: those of tokenize_media_prompt, a vocabulary without the placeholder.
+Expected<std::vector<int32_t>> media_prompt_ids(const Tokenizer& tok, std::string_view text,
+                                                int n_images);
+
 } // namespace folio::tokenizer

@@ -54,6 +54,46 @@ private slots:
         QVERIFY(bad.err.contains(QStringLiteral("unknown option --bogus")));
     }
 
+    // The prompt / sampling flags (cli/request_flags): each command takes only its own, and
+    // the usage errors come before any file is opened.
+    void requestFlagsAreCheckedPerCommand() {
+        const QString model = QStringLiteral("/nonexistent/model.gguf");
+        const struct {
+            QStringList args;
+            const char* message;
+        } cases[] = {
+            {{QStringLiteral("generate"), QStringLiteral("-m"), model, QStringLiteral("-p"),
+              QStringLiteral("x"), QStringLiteral("-n"), QStringLiteral("0")},
+             "-n must be at least 1"},
+            {{QStringLiteral("generate"), QStringLiteral("-m"), model, QStringLiteral("-p"),
+              QStringLiteral("x"), QStringLiteral("--tokens"), QStringLiteral("1")},
+             "exactly one of -p / --tokens"},
+            {{QStringLiteral("generate"), QStringLiteral("-m"), model, QStringLiteral("-p"),
+              QStringLiteral("x"), QStringLiteral("--chat"), QStringLiteral("--mmproj"),
+              QStringLiteral("p.gguf"), QStringLiteral("--image"), QStringLiteral("i.png")},
+             "not with --chat"},
+            {{QStringLiteral("generate"), QStringLiteral("-m"), model, QStringLiteral("-p"),
+              QStringLiteral("x"), QStringLiteral("--temp"), QStringLiteral("warm")},
+             "--temp expects a number"},
+            {{QStringLiteral("generate"), QStringLiteral("--remote"),
+              QStringLiteral("http://127.0.0.1:9"), QStringLiteral("--model"), QStringLiteral("m"),
+              QStringLiteral("-p"), QStringLiteral("x"), QStringLiteral("--repeat-penalty"),
+              QStringLiteral("1.1")},
+             "unknown option --repeat-penalty"},
+            {{QStringLiteral("logits"), QStringLiteral("-m"), model, QStringLiteral("-p"),
+              QStringLiteral("x"), QStringLiteral("--temp"), QStringLiteral("0")},
+             "unknown option --temp"},
+            {{QStringLiteral("logits"), QStringLiteral("-m"), model, QStringLiteral("--image"),
+              QStringLiteral("i.png"), QStringLiteral("-p"), QStringLiteral("x")},
+             "--image needs --mmproj"},
+        };
+        for (const auto& c : cases) {
+            Run r = runCli(c.args);
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.err.contains(QLatin1String(c.message)), qPrintable(r.err));
+        }
+    }
+
     void logitsDumpMatchesGolden() {
         FOLIO_REQUIRE_CONFORMANCE(dir);
         QFile json(dir + QStringLiteral("/goldens/ds2-qlora-f32.json"));

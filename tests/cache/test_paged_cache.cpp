@@ -7,7 +7,7 @@
 #include "cache/kv_codec.h"
 #include "cache/paged_kv.h"
 #include "cache/ram_slabs.h"
-#include "model/goldens.h"
+#include "support/goldens.h"
 #include "support/test_support.h"
 
 #include <QFile>

@@ -4,7 +4,7 @@
 // message and the session goes on (computing from scratch). The two-process round trip through
 // folio-cli is in tests/tools (test_cli_cache).
 #include "folio/engine.h"
-#include "runtime/engine_helpers.h"
+#include "support/engine_helpers.h"
 #include "support/test_support.h"
 
 #include <QFile>

@@ -10,7 +10,7 @@
 
 #include "folio/engine.h"
 #include "gguf/gguf_file.h"
-#include "runtime/engine_helpers.h"
+#include "support/engine_helpers.h"
 #include "support/test_support.h"
 
 #include <atomic>

@@ -8,10 +8,11 @@
 #include "kernels/kernel_table.h"
 #include "model/attention_core.h"
 #include "model/decoder_model.h"
-#include "model/goldens.h"
 #include "model/index_key_cache.h"
 #include "model/mixers/dsa_indexer.h"
 #include "model/top_k_select.h"
+#include "support/goldens.h"
+#include "support/random_data.h"
 #include "support/test_support.h"
 #include "tensor/fp16.h"
 #include "tensor/quant_blocks.h"
@@ -26,14 +27,7 @@ using namespace folio;
 
 namespace {
 
-std::vector<float> random_normal(size_t n, uint32_t seed, float sigma = 1.0f) {
-    std::mt19937 rng(seed);
-    std::normal_distribution<float> d(0.0f, sigma);
-    std::vector<float> v(n);
-    for (float& x : v)
-        x = d(rng);
-    return v;
-}
+using folio::test::random_normal;
 
 // What each storage type keeps of a key (the reference conversions of tensor/).
 std::vector<float> stored_value(KvType type, const float* row, int64_t dim) {

@@ -4,9 +4,9 @@
 #include <QtTest>
 
 #include "model/decoder_model.h"
-#include "model/goldens.h"
 #include "model/mixers/dsa_indexer.h"
 #include "model/top_k_select.h"
+#include "support/goldens.h"
 #include "support/test_support.h"
 
 using namespace folio;

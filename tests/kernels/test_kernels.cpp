@@ -9,13 +9,13 @@
 #include "kernels/norm.h"
 #include "kernels/rope.h"
 #include "kernels/softmax.h"
+#include "support/random_data.h"
 #include "tensor/quant_blocks.h"
 #include "tensor/quantize.h"
 
 #include <cmath>
 #include <limits>
 #include <numbers>
-#include <random>
 #include <vector>
 
 using namespace folio;
@@ -26,14 +26,7 @@ const KernelContext kRef{1, KernelPath::Reference};
 const KernelContext kFast1{1, KernelPath::Avx2};
 const KernelContext kFast2{2, KernelPath::Avx2};
 
-std::vector<float> random_normal(size_t n, uint32_t seed, float sigma = 1.0f) {
-    std::mt19937 rng(seed);
-    std::normal_distribution<float> d(0.0f, sigma);
-    std::vector<float> v(n);
-    for (float& x : v)
-        x = d(rng);
-    return v;
-}
+using folio::test::random_normal;
 
 struct Weight {
     std::vector<uint8_t> bytes;

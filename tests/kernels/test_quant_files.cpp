@@ -4,7 +4,7 @@
 // argmax must agree on ≥ 70 % of the positions (README "How to compare"). F32 bases must match
 // to 1e-4. seq0's max |diff| is printed per file: an engine that quantizes activations exactly as
 // ggml-cpu comes within ~1e-6 there.
-#include "model/goldens.h"
+#include "support/goldens.h"
 #include "support/test_support.h"
 
 #include <QDir>

@@ -5,8 +5,8 @@
 
 #include "gguf/gguf_writer.h"
 #include "model/decoder_model.h"
-#include "model/goldens.h"
 #include "model/moe_ffn.h"
+#include "support/goldens.h"
 #include "support/test_support.h"
 
 #include <cmath>

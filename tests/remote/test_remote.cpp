@@ -10,9 +10,9 @@
 #include "folio/remote_backend.h"
 #include "model/vision/image_io.h"
 #include "remote/request_bodies.h"
-#include "remote/server_process.h"
 #include "remote/sse_parser.h"
 #include "serve/data_url.h"
+#include "support/server_process.h"
 #include "support/test_support.h"
 
 #include <httplib.h>

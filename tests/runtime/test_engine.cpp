@@ -7,7 +7,7 @@
 #include <QtTest>
 
 #include "folio/engine.h"
-#include "runtime/engine_helpers.h"
+#include "support/engine_helpers.h"
 #include "support/test_support.h"
 
 #include <atomic>

@@ -3,8 +3,8 @@
 // as close to their F32 source as llama.cpp's own files. Issue #13's accuracy evidence: argmax
 // agreement on the positions where the F32 model is confident, and on generated models with
 // clear margins (make-model --confident); numbers in docs/ARCHITECTURE.md.
-#include "model/goldens.h"
 #include "quantize/quantize_model.h"
+#include "support/goldens.h"
 #include "support/test_support.h"
 
 #include "gguf/gguf_file.h"

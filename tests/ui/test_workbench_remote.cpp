@@ -23,9 +23,9 @@
 #include "devices/devices_pane.h"
 #include "devices/server_panel.h"
 #include "main_window.h"
-#include "remote/server_process.h"
 #include "settings/app_settings.h"
 #include "settings/settings_dialog.h"
+#include "support/server_process.h"
 #include "support/test_support.h"
 
 #include <functional>

@@ -1,7 +1,7 @@
 // Images in the text model's prompt (issue 8, MODEL_SPEC §7, conformance README §3): rows given
 // as embeddings evaluate exactly like their tokens, prompts split at `<__media__>` as mtmd does,
 // and the kimivl pair reproduces llama.cpp's last logits and 24 greedy tokens, in-process and
-// through `folio-cli logits/generate --mmproj --image`.
+// through `folio-cli logits --mmproj --image` (direct evaluation) and `generate` (the Engine).
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -232,12 +232,18 @@ private slots:
             QStringLiteral("--mmproj"), dir + QStringLiteral("/models/kimivl-mmproj-f32.gguf"),
             QStringLiteral("--image"),  dir + QStringLiteral("/models/chart.png"),
             QStringLiteral("-p"),       kPrompt};
-        Run r = runCli(QStringList{QStringLiteral("generate")} + common +
+        // generate sends the prompt and its image to the Engine as one request; with prompt
+        // lookup speculation every draft is verified, so the greedy tokens stay the golden's.
+        Run r;
+        for (const QStringList& spec :
+             {QStringList{}, QStringList{QStringLiteral("--spec"), QStringLiteral("lookup")}}) {
+            r = runCli(QStringList{QStringLiteral("generate")} + common + spec +
                        QStringList{QStringLiteral("-n"), QString::number(expected.size()),
                                    QStringLiteral("--temp"), QStringLiteral("0"),
                                    QStringLiteral("--ignore-eos"), QStringLiteral("--ids")});
-        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        QCOMPARE(r.out.trimmed(), joinIds(expected));
+            QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+            QCOMPARE(r.out.trimmed(), joinIds(expected));
+        }
 
         const QString out =
             test::scratchDir(QStringLiteral("vision-lm-cli")) + QStringLiteral("/last.f32");

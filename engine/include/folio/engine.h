@@ -113,6 +113,10 @@ struct Request {
     // ... or raw prompt tokens / text used as given (tokens win when both are set).
     std::vector<int32_t> prompt_tokens;
     std::string prompt_text;
+    // Images for prompt_text (needs ModelSpec::mmproj), at its `<__media__>` markers in order, or
+    // all before the text when it has none (llama.cpp's mtmd layout, tokenizer/media_prompt.h).
+    // Messages carry their own images.
+    std::vector<ImageInput> images;
     // Tool declarations (a JSON array of OpenAI-style function schemas) rendered by the chat
     // template; "" : no tools.
     std::string tools_json;

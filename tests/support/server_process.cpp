@@ -1,4 +1,4 @@
-#include "remote/server_process.h"
+#include "support/server_process.h"
 
 #include "support/test_support.h"
 

@@ -1,4 +1,4 @@
-#include "model/goldens.h"
+#include "support/goldens.h"
 
 #include "runtime/sampler.h"
 

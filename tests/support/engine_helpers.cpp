@@ -1,4 +1,4 @@
-#include "runtime/engine_helpers.h"
+#include "support/engine_helpers.h"
 
 #include <QFile>
 #include <QJsonArray>
