@@ -7,12 +7,15 @@
 #include "quantize/quantize_model.h"
 #include "support/test_support.h"
 
+#include "folio/model_info.h"
 #include "gguf/gguf_file.h"
 
+#include <QRegularExpression>
 #include <QTest>
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 
 using namespace folio;
 using namespace folio::test;
@@ -48,6 +51,41 @@ private slots:
         LlamaMix iq4(LlamaFtype::IQ4_XS, m);
         QCOMPARE(iq4.type_for("blk.1.ffn_up.weight", 96), DType::IQ4_NL);
         QCOMPARE(iq4.type_for("blk.1.ffn_up.weight", 48), DType::F16);
+    }
+
+    // `folio-cli info` prints the type mix: one line per type with its tensor count and bytes,
+    // which must add up to what the GGUF reader finds in llama-quantize's Q4_K_M file.
+    void cliInfoTypeMix() {
+        FOLIO_REQUIRE_CONFORMANCE(root);
+        const QString path = root + "/quant/models/qa-ds2-q4_k_m.gguf";
+        if (!QFile::exists(path)) {
+            if (isCi())
+                QFAIL("quant conformance models missing and CI=true");
+            QSKIP("quant conformance models not found");
+        }
+        auto f = gguf::File::open(path.toStdString());
+        QVERIFY(f);
+        std::map<std::string, std::pair<int, uint64_t>> want; // type -> (tensors, bytes)
+        for (const auto& t : (*f)->tensors()) {
+            auto& w = want[std::string(dtype_name(t.type))];
+            ++w.first;
+            w.second += t.size_bytes;
+        }
+        QVERIFY(want.size() >= 4); // q4_K, q6_K, q5_0 / q8_0 fallbacks, f32
+        const CliRun run = runCli({"info", path}, 30000);
+        QCOMPARE(run.exitCode, 0);
+        for (const auto& [type, counts] : want) {
+            // "  q4_K        20 tensors     1.07 MiB  73.1 %   ..."
+            const QRegularExpression line(
+                QString("\\n  %1 +%2 tensors +%3 ")
+                    .arg(QString::fromStdString(type))
+                    .arg(counts.first)
+                    .arg(QRegularExpression::escape(
+                        QString::fromStdString(format_bytes(counts.second)))));
+            QVERIFY2(line.match(run.out).hasMatch(),
+                     qPrintable(QString::fromStdString(type) + " not listed as expected in:\n" +
+                                run.out));
+        }
     }
 
     void sameTypesAndBytesAsLlamaQuantize_data() {
