@@ -170,9 +170,11 @@ int run_bench_kernels(const BenchKernelsOptions& o, std::FILE* out) {
                  "\nmemory read bandwidth after the kernels: %.2f GB/s; ratio = matvec best "
                  "GB/s / %.2f GB/s (the larger of the two measurements).\n",
                  bw_after.gb_per_s, bw_gbs);
-    std::fprintf(out, "Activations are quantized per call inside the timed region (Q8_0 for "
-                      "q8_0/q5_0/q4_0/iq4_nl/mxfp4, Q8_1 for q5_1/q4_1, Q8_K for the k-quants and "
-                      "iq4_xs; GFLOP/s counts 2 ops per weight x token).\n");
+    std::fprintf(
+        out,
+        "Activations are quantized per call inside the timed region (Q8_0 for "
+        "q8_0/q5_0/q4_0/iq4_nl/mxfp4, Q8_1 for q5_1/q4_1, Q8_K for the k-quants, "
+        "iq4_xs, the grid i-quants and tq1_0/tq2_0; GFLOP/s counts 2 ops per weight x token).\n");
     return 0;
 }
 
