@@ -53,7 +53,11 @@ std::vector<uint8_t> make_matrix(DType t, int64_t rows, int64_t cols, uint32_t s
     for (int64_t r = 0; r < pool; ++r) {
         for (float& v : x)
             v = nd(rng);
-        (void)quantize_row(t, x.data(), bytes.data() + r * rb, cols);
+        // Types Folio does not write (the grid i-quants, TQ1_0/TQ2_0): random bytes, every grid
+        // index equally likely.
+        if (!quantize_row(t, x.data(), bytes.data() + r * rb, cols))
+            for (size_t i = 0; i < rb; ++i)
+                bytes[r * rb + i] = static_cast<uint8_t>(rng());
     }
     for (int64_t r = pool; r < rows; ++r)
         std::memcpy(bytes.data() + r * rb, bytes.data() + (r % pool) * rb, rb);
@@ -93,10 +97,12 @@ int run_bench_kernels(const BenchKernelsOptions& o, std::FILE* out) {
                  "matvec: y = W x, T = 1; %d reps after warm-up over a %.0f MiB working set "
                  "(copies of W); GB/s = weight bytes / time\n",
                  o.reps, static_cast<double>(kMatvecWorkingSet) / (1 << 20));
-    const DType types[] = {DType::F32,    DType::F16,   DType::BF16, DType::Q8_0,
-                           DType::Q6_K,   DType::Q5_K,  DType::Q5_1, DType::Q5_0,
-                           DType::Q4_K,   DType::Q4_1,  DType::Q4_0, DType::IQ4_NL,
-                           DType::IQ4_XS, DType::MXFP4, DType::Q3_K, DType::Q2_K};
+    const DType types[] = {
+        DType::F32,     DType::F16,    DType::BF16,    DType::Q8_0,  DType::Q6_K,
+        DType::Q5_K,    DType::Q5_1,   DType::Q5_0,    DType::Q4_K,  DType::Q4_1,
+        DType::Q4_0,    DType::IQ4_NL, DType::IQ4_XS,  DType::MXFP4, DType::Q3_K,
+        DType::Q2_K,    DType::IQ3_S,  DType::IQ3_XXS, DType::IQ2_S, DType::IQ2_XS,
+        DType::IQ2_XXS, DType::IQ1_M,  DType::IQ1_S,   DType::TQ2_0, DType::TQ1_0};
     std::mt19937 rng(42);
     std::normal_distribution<float> nd(0.0f, 1.0f);
     std::vector<float> x(static_cast<size_t>(o.cols * 512));
@@ -164,9 +170,11 @@ int run_bench_kernels(const BenchKernelsOptions& o, std::FILE* out) {
                  "\nmemory read bandwidth after the kernels: %.2f GB/s; ratio = matvec best "
                  "GB/s / %.2f GB/s (the larger of the two measurements).\n",
                  bw_after.gb_per_s, bw_gbs);
-    std::fprintf(out, "Activations are quantized per call inside the timed region (Q8_0 for "
-                      "q8_0/q5_0/q4_0/iq4_nl/mxfp4, Q8_1 for q5_1/q4_1, Q8_K for the k-quants and "
-                      "iq4_xs; GFLOP/s counts 2 ops per weight x token).\n");
+    std::fprintf(
+        out,
+        "Activations are quantized per call inside the timed region (Q8_0 for "
+        "q8_0/q5_0/q4_0/iq4_nl/mxfp4, Q8_1 for q5_1/q4_1, Q8_K for the k-quants, "
+        "iq4_xs, the grid i-quants and tq1_0/tq2_0; GFLOP/s counts 2 ops per weight x token).\n");
     return 0;
 }
 
