@@ -1,5 +1,6 @@
 #include "bench_kernels.h"
 
+#include "machine_peak.h"
 #include "memory_bandwidth.h"
 
 #include "kernels/kernel_table.h"
@@ -164,6 +165,8 @@ int run_bench_kernels(const BenchKernelsOptions& o, std::FILE* out) {
                  bw_after.gb_per_s, bw_gbs);
     std::fprintf(out, "Activations are quantized per call (Q8_0 for q8_0/q4_0/mxfp4, Q8_K for "
                       "q4_K/q6_K) inside the timed region.\n");
+    if (o.prefill)
+        report_gemm_share_of_peak(o.threads, o.rows, o.cols, out);
     return 0;
 }
 

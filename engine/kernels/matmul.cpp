@@ -1,5 +1,6 @@
 #include "kernels/matmul.h"
 
+#include "kernels/gemm_q8_0.h"
 #include "kernels/kernel_table.h"
 #include "tensor/fp16.h"
 #include "tensor/quant_blocks.h"
@@ -173,7 +174,10 @@ Status matmul(const KernelContext& ctx, const TensorView& w, const QuantizedActi
         return make_error(ErrorCode::InvalidArgument, "matmul: output stride < N");
     if (x.n_rows == 0 || w.ne[1] == 0)
         return {};
-    matmul_core(ctx, kernel_table(ctx.path), w, x, y, y_stride);
+    if (w.type == DType::Q8_0 && x.n_rows >= kGemmMinTokens && gemm_q8_0_available(ctx.path))
+        gemm_q8_0(ctx, w, x, y, y_stride); // prefill batches (kernels/gemm_q8_0.h)
+    else
+        matmul_core(ctx, kernel_table(ctx.path), w, x, y, y_stride);
     return {};
 }
 

@@ -1,0 +1,249 @@
+#include "machine_peak.h"
+
+#include "folio/system_info.h"
+#include "kernels/matmul.h"
+#include "tensor/quantize.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
+
+namespace folio::bench {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+#if defined(__x86_64__)
+// Each loop keeps kChains independent accumulators so the instruction's latency is hidden and only
+// its throughput counts. The empty asm makes the inputs opaque so the compiler cannot fold the
+// repeated additions; the accumulators are summed into the result so they stay live.
+constexpr int kChains = 12;
+
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) int64_t loop_vnni512(int64_t iters) {
+    __m512i a = _mm512_set1_epi8(3), b = _mm512_set1_epi8(-2);
+    __m512i acc[kChains];
+    for (__m512i& v : acc)
+        v = _mm512_setzero_si512();
+    for (int64_t i = 0; i < iters; ++i) {
+        asm volatile("" : "+v"(a), "+v"(b));
+        for (__m512i& v : acc)
+            v = _mm512_dpbusd_epi32(v, a, b);
+    }
+    __m512i s = acc[0];
+    for (int j = 1; j < kChains; ++j)
+        s = _mm512_add_epi32(s, acc[j]);
+    int32_t lanes[16];
+    _mm512_storeu_si512(lanes, s);
+    int64_t r = 0;
+    for (int32_t v : lanes)
+        r += v;
+    return r;
+}
+
+__attribute__((target("avx2,avxvnni"))) int64_t loop_avxvnni(int64_t iters) {
+    __m256i a = _mm256_set1_epi8(3), b = _mm256_set1_epi8(-2);
+    __m256i acc[kChains];
+    for (__m256i& v : acc)
+        v = _mm256_setzero_si256();
+    for (int64_t i = 0; i < iters; ++i) {
+        asm volatile("" : "+x"(a), "+x"(b));
+        for (__m256i& v : acc)
+            v = _mm256_dpbusd_avx_epi32(v, a, b);
+    }
+    __m256i s = acc[0];
+    for (int j = 1; j < kChains; ++j)
+        s = _mm256_add_epi32(s, acc[j]);
+    int32_t lanes[8];
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(lanes), s);
+    int64_t r = 0;
+    for (int32_t v : lanes)
+        r += v;
+    return r;
+}
+
+// The exact-int32 AVX2 step of the vec_dot kernels: maddubs (u8·s8 pairs -> int16), madd with
+// ones (-> int32), add. 32 MACs per step.
+__attribute__((target("avx2"))) int64_t loop_avx2(int64_t iters) {
+    __m256i a = _mm256_set1_epi8(3), b = _mm256_set1_epi8(-2);
+    const __m256i ones = _mm256_set1_epi16(1);
+    __m256i acc[kChains];
+    for (__m256i& v : acc)
+        v = _mm256_setzero_si256();
+    for (int64_t i = 0; i < iters; ++i) {
+        asm volatile("" : "+x"(a), "+x"(b));
+        for (__m256i& v : acc)
+            v = _mm256_add_epi32(v, _mm256_madd_epi16(_mm256_maddubs_epi16(a, b), ones));
+    }
+    __m256i s = acc[0];
+    for (int j = 1; j < kChains; ++j)
+        s = _mm256_add_epi32(s, acc[j]);
+    int32_t lanes[8];
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(lanes), s);
+    int64_t r = 0;
+    for (int32_t v : lanes)
+        r += v;
+    return r;
+}
+#endif
+
+struct Probe {
+    const char* name = nullptr;
+    int64_t (*loop)(int64_t) = nullptr;
+    int macs_per_instruction = 0;
+};
+
+#if defined(__x86_64__)
+// AVX-VNNI (VEX-encoded vpdpbusd): CPUID leaf 7 sub-leaf 1, EAX bit 4 (clang 14's
+// __builtin_cpu_supports does not know the name yet). The OS check for the 256-bit state is the
+// AVX2 one.
+bool has_avx_vnni() {
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    return __get_cpuid_count(7, 1, &a, &b, &c, &d) && (a & (1u << 4)) != 0;
+}
+#endif
+
+// The probes this CPU can run, widest first.
+std::vector<Probe> available_probes() {
+    std::vector<Probe> probes;
+#if defined(__x86_64__)
+    const CpuFeatures f = detect_cpu_features();
+    if (f.has_avx512_vnni_path())
+        probes.push_back({"vpdpbusd zmm (AVX-512 VNNI)", loop_vnni512, 64});
+    if (f.has_avx2_path() && has_avx_vnni())
+        probes.push_back({"vpdpbusd ymm (AVX-VNNI)", loop_avxvnni, 32});
+    if (f.has_avx2_path())
+        probes.push_back({"maddubs+madd+add ymm (AVX2)", loop_avx2, 32});
+#endif
+    return probes;
+}
+
+// G MAC/s of `threads` threads each running the probe for `iters` iterations at once.
+double run_probe(const Probe& p, int threads, int64_t iters, int reps) {
+    double best = 0;
+    std::vector<int64_t> sink(static_cast<size_t>(threads));
+    for (int r = 0; r < reps; ++r) {
+        const auto t0 = Clock::now();
+#pragma omp parallel num_threads(threads)
+        sink[static_cast<size_t>(omp_get_thread_num())] = p.loop(iters);
+        const double sec = std::chrono::duration<double>(Clock::now() - t0).count();
+        const double macs = static_cast<double>(iters) * kChains * p.macs_per_instruction * threads;
+        best = std::max(best, macs / sec / 1e9);
+    }
+    // The sums are only kept so the loops cannot be dropped.
+    int64_t total = 0;
+    for (int64_t v : sink)
+        total += v;
+    return total == 42 ? best + 1e-9 : best;
+}
+
+std::vector<uint8_t> random_matrix(DType t, int64_t rows, int64_t cols) {
+    const size_t rb = dtype_row_bytes(t, static_cast<uint64_t>(cols));
+    const int64_t pool = std::min<int64_t>(64, rows);
+    std::vector<uint8_t> bytes(rb * static_cast<size_t>(rows));
+    std::mt19937 rng(7);
+    std::normal_distribution<float> nd(0.0f, 0.05f);
+    std::vector<float> x(static_cast<size_t>(cols));
+    for (int64_t r = 0; r < pool; ++r) {
+        for (float& v : x)
+            v = nd(rng);
+        (void)quantize_row(t, x.data(), bytes.data() + r * rb, cols);
+    }
+    for (int64_t r = pool; r < rows; ++r)
+        std::memcpy(bytes.data() + r * rb, bytes.data() + (r % pool) * rb, rb);
+    return bytes;
+}
+
+} // namespace
+
+std::vector<Int8Peak> measure_int8_peaks(int threads, int reps) {
+    std::vector<Int8Peak> out;
+    for (const Probe& p : available_probes()) {
+        Int8Peak r;
+        r.instruction = p.name;
+        r.threads = threads;
+        // Calibrate to about 20 ms per run on one thread.
+        int64_t iters = 1 << 14;
+        for (;;) {
+            const auto t0 = Clock::now();
+            (void)p.loop(iters);
+            if (std::chrono::duration<double>(Clock::now() - t0).count() > 0.02 ||
+                iters > (1LL << 34))
+                break;
+            iters *= 2;
+        }
+        r.gmacs_1 = run_probe(p, 1, iters, reps);
+        r.gmacs_n = threads > 1 ? run_probe(p, threads, iters, reps) : r.gmacs_1;
+        out.push_back(r);
+    }
+    return out;
+}
+
+void report_gemm_share_of_peak(int threads, long long rows, long long cols, std::FILE* out) {
+    std::vector<Int8Peak> peaks = measure_int8_peaks(threads, 5);
+    if (peaks.empty()) {
+        std::fprintf(out, "\nint8 MAC peak: this machine has none of the x86 int8 instructions\n");
+        return;
+    }
+    constexpr int64_t kTokens = 512;
+    const KernelContext ctx{threads, KernelPath::Auto};
+    std::mt19937 rng(3);
+    std::normal_distribution<float> nd(0.0f, 1.0f);
+    std::vector<float> x(static_cast<size_t>(cols * kTokens));
+    for (float& v : x)
+        v = nd(rng);
+    std::vector<float> y(static_cast<size_t>(rows * kTokens));
+    struct Timed {
+        DType type;
+        double gmacs = 0; // 0: failed
+    };
+    std::vector<Timed> timed;
+    for (DType t : {DType::Q8_0, DType::Q4_K}) {
+        const std::vector<uint8_t> w = random_matrix(t, rows, cols);
+        const TensorView view = make_tensor_view(t, {cols, rows, 1, 1}, w.data());
+        double best = 1e30;
+        bool ok = true;
+        for (int r = 0; r < 3 && ok; ++r) {
+            const auto t0 = Clock::now();
+            ok = static_cast<bool>(matmul(ctx, view, x.data(), cols, kTokens, y.data(), rows));
+            best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
+        }
+        timed.push_back({t, ok ? static_cast<double>(rows * cols * kTokens) / best / 1e9 : 0.0});
+    }
+    // Measured again after the matmuls (other load on the machine moves it); the larger counts,
+    // so a share is never flattered by a slow measurement.
+    const std::vector<Int8Peak> again = measure_int8_peaks(threads, 5);
+    for (size_t i = 0; i < peaks.size() && i < again.size(); ++i) {
+        peaks[i].gmacs_1 = std::max(peaks[i].gmacs_1, again[i].gmacs_1);
+        peaks[i].gmacs_n = std::max(peaks[i].gmacs_n, again[i].gmacs_n);
+    }
+    std::fprintf(out, "\nint8 MAC peak (loops of independent instructions, best of 10 x ~20 ms; "
+                      "1 MAC = one u8 x s8 product added):\n");
+    for (const Int8Peak& p : peaks)
+        std::fprintf(out, "  %-30s %7.0f G MAC/s on 1 thread, %7.0f on %d\n", p.instruction.c_str(),
+                     p.gmacs_1, p.gmacs_n, p.threads);
+    const double peak = peaks.front().gmacs_n;
+    for (const Timed& t : timed) {
+        if (t.gmacs == 0) {
+            std::fprintf(out, "  %-5s T=512 prefill matmul failed\n", dtype_name(t.type).data());
+            continue;
+        }
+        std::fprintf(out,
+                     "%-6s prefill matmul T=512 (%lld x %lld, activations quantized inside): "
+                     "%.0f G MAC/s = %.1f %% of the %d-thread %s peak\n",
+                     dtype_name(t.type).data(), rows, cols, t.gmacs, 100.0 * t.gmacs / peak,
+                     threads, peaks.front().instruction.c_str());
+    }
+}
+
+} // namespace folio::bench
