@@ -25,8 +25,13 @@ namespace folio::avx512 {
 
 namespace {
 
-constexpr int kRQ = 2; // quads (of 4 rows) per register tile
-constexpr int kTT = 4; // tokens per register tile (= kGemmTokenPad)
+constexpr int kRQ = 2;              // quads (of 4 rows) per register tile
+constexpr int kTT = 4;              // tokens per register tile (= kGemmTokenPad)
+constexpr int64_t kTokenBlock = 64; // tokens whose float accumulators stay in L1
+#ifndef FOLIO_GEMM_SLICE
+#define FOLIO_GEMM_SLICE 8
+#endif
+constexpr int64_t kGroupsPerSlice = FOLIO_GEMM_SLICE; // groups of 4 blocks per K slice
 static_assert(kTT == kGemmTokenPad && kGemmRows % (4 * kRQ) == 0);
 
 inline __m512i bcast128(const uint8_t* p) {
@@ -65,17 +70,19 @@ inline __m512 scale_products(const uint8_t* wg, const uint8_t* xg_t) {
     return _mm512_mul_ps(dw, dx);
 }
 
-// res[t][4·rq + r] = row 4·rq + r of the RQ quads at w (wq_stride bytes apart) · token t of x.
+// Adds groups [g0, g1) of the RQ quads at w (wq_stride bytes apart) against tokens x .. x+3 to
+// the float accumulators acc[r][t] (16 lanes each, kept in memory between calls so the caller can
+// block K: each lane still sees its groups in order).
 template <int RQ>
-void tile(int64_t ng_full, int rem, const uint8_t* w, size_t wq_stride, const uint8_t* x, size_t xs,
-          float (&res)[kTT][4 * RQ]) {
+void accumulate(int64_t g0, int64_t g1, const uint8_t* w, size_t wq_stride, const uint8_t* x,
+                size_t xs, float* acc_mem) {
     __m512 acc[RQ][kTT];
     for (int r = 0; r < RQ; ++r)
         for (int t = 0; t < kTT; ++t)
-            acc[r][t] = _mm512_setzero_ps();
-    const uint8_t* wg = w;
-    const uint8_t* xg = x;
-    for (int64_t g = 0; g < ng_full; ++g, wg += kGemmWeightGroupBytes, xg += kGemmActGroupBytes) {
+            acc[r][t] = _mm512_load_ps(acc_mem + 16 * (r * kTT + t));
+    const uint8_t* wg = w + g0 * kGemmWeightGroupBytes;
+    const uint8_t* xg = x + g0 * kGemmActGroupBytes;
+    for (int64_t g = g0; g < g1; ++g, wg += kGemmWeightGroupBytes, xg += kGemmActGroupBytes) {
         __m512i isum[RQ][kTT];
         group_sums<RQ>(wg, wq_stride, xg, xs, isum);
         for (int r = 0; r < RQ; ++r)
@@ -83,19 +90,30 @@ void tile(int64_t ng_full, int rem, const uint8_t* w, size_t wq_stride, const ui
                 acc[r][t] = _mm512_fmadd_ps(scale_products(wg + r * wq_stride, xg + t * xs),
                                             _mm512_cvtepi32_ps(isum[r][t]), acc[r][t]);
     }
+    for (int r = 0; r < RQ; ++r)
+        for (int t = 0; t < kTT; ++t)
+            _mm512_store_ps(acc_mem + 16 * (r * kTT + t), acc[r][t]);
+}
+
+// res[t][4·rq + r] from the accumulators of the full groups and, when K/32 mod 4 = rem > 0, the
+// zero-padded last group at wg / xg (same strides as accumulate).
+template <int RQ>
+void finish(const float* acc_mem, int rem, const uint8_t* wg, size_t wq_stride, const uint8_t* xg,
+            size_t xs, float (&res)[kTT][4 * RQ]) {
     // (acc0 + acc2) + (acc1 + acc3) in lane 4r of each row's 4 lanes, as the AVX2 kernel's
     // movehl / movehdup reduction.
     for (int r = 0; r < RQ; ++r)
         for (int t = 0; t < kTT; ++t) {
-            __m512 s = _mm512_add_ps(acc[r][t], _mm512_permute_ps(acc[r][t], 0x4E));
+            const __m512 a = _mm512_load_ps(acc_mem + 16 * (r * kTT + t));
+            __m512 s = _mm512_add_ps(a, _mm512_permute_ps(a, 0x4E));
             s = _mm512_add_ps(s, _mm512_permute_ps(s, 0xB1));
             alignas(64) float lanes[16];
             _mm512_store_ps(lanes, s);
             for (int rr = 0; rr < 4; ++rr)
                 res[t][4 * r + rr] = lanes[4 * rr];
         }
-    // The last K/32 mod 4 blocks (a zero-padded group): summed in order from 0 per row and token,
-    // then added, as the AVX2 kernel's tail loop.
+    // The last blocks: summed in order from 0 per row and token, then added, as the AVX2
+    // kernel's tail loop.
     float tails[kTT][4 * RQ] = {};
     if (rem > 0) {
         __m512i isum[RQ][kTT];
@@ -129,17 +147,42 @@ void gemm_q8_0_chunk(int64_t k, const uint8_t* w_packed, int64_t rows_valid,
     const int rem = static_cast<int>(nb % 4);
     const size_t wq_stride = static_cast<size_t>(gemm_groups(k)) * kGemmWeightGroupBytes;
     constexpr int kTileRows = 4 * kRQ;
-    for (int64_t t0 = 0; t0 < n_tokens; t0 += kTT) {
-        const int64_t nt = n_tokens - t0 < kTT ? n_tokens - t0 : kTT;
-        for (int64_t r0 = 0; r0 < rows_valid; r0 += kTileRows) {
-            float res[kTT][kTileRows];
-            tile<kRQ>(ng_full, rem, w_packed + (r0 / 4) * wq_stride, wq_stride,
-                      x_packed + t0 * x_stride, x_stride, res);
-            const int64_t nr = rows_valid - r0 < kTileRows ? rows_valid - r0 : kTileRows;
-            for (int64_t t = 0; t < nt; ++t)
-                for (int64_t r = 0; r < nr; ++r)
-                    y[(t0 + t) * y_stride + r0 + r] = res[t][r];
+    constexpr int64_t kPairs = kGemmRows / kTileRows;
+    const int64_t pairs = (rows_valid + kTileRows - 1) / kTileRows;
+    // Float accumulators of a block of kTokenBlock tokens × the chunk's rows, in L1.
+    alignas(64) float acc[kTokenBlock / kTT][kPairs][kRQ * kTT * 16];
+    for (int64_t tb0 = 0; tb0 < n_tokens; tb0 += kTokenBlock) {
+        const int64_t ntb = n_tokens - tb0 < kTokenBlock ? n_tokens - tb0 : kTokenBlock;
+        const int64_t quads = (ntb + kTT - 1) / kTT;
+        for (int64_t tq = 0; tq < quads; ++tq)
+            for (int64_t p = 0; p < pairs; ++p)
+                for (float& v : acc[tq][p])
+                    v = 0.0f;
+        // K in slices of kGroupsPerSlice groups: the chunk's packed weights of one slice stay in
+        // L1 while the token quads stream past.
+        for (int64_t g0 = 0; g0 < ng_full; g0 += kGroupsPerSlice) {
+            const int64_t g1 = ng_full - g0 < kGroupsPerSlice ? ng_full : g0 + kGroupsPerSlice;
+            for (int64_t tq = 0; tq < quads; ++tq)
+                for (int64_t p = 0; p < pairs; ++p)
+                    accumulate<kRQ>(g0, g1, w_packed + p * kRQ * wq_stride, wq_stride,
+                                    x_packed + (tb0 + tq * kTT) * x_stride, x_stride, acc[tq][p]);
         }
+        for (int64_t tq = 0; tq < quads; ++tq)
+            for (int64_t p = 0; p < pairs; ++p) {
+                float res[kTT][kTileRows];
+                finish<kRQ>(acc[tq][p], rem,
+                            w_packed + p * kRQ * wq_stride + ng_full * kGemmWeightGroupBytes,
+                            wq_stride,
+                            x_packed + (tb0 + tq * kTT) * x_stride + ng_full * kGemmActGroupBytes,
+                            x_stride, res);
+                const int64_t t0 = tb0 + tq * kTT;
+                const int64_t nt = n_tokens - t0 < kTT ? n_tokens - t0 : kTT;
+                const int64_t r0 = p * kTileRows;
+                const int64_t nr = rows_valid - r0 < kTileRows ? rows_valid - r0 : kTileRows;
+                for (int64_t t = 0; t < nt; ++t)
+                    for (int64_t r = 0; r < nr; ++r)
+                        y[(t0 + t) * y_stride + r0 + r] = res[t][r];
+            }
     }
 }
 

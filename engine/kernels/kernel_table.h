@@ -14,11 +14,11 @@ namespace folio {
 
 // Dot products of one weight row of k elements against nx (1..4) activation rows:
 // out[j·out_stride] = Σ_i w[i]·x_j[i], with x_j at byte offset j·x_stride from x. The activation
-// rows are f32 for F32/F16/BF16 weights, Q8_0 blocks for Q8_0/Q4_0/MXFP4 weights and Q8_K blocks
-// for Q4_K/Q6_K weights (see kernels/matmul.h).
+// rows are in the format the weight type's registry row names (kernels/weight_types.h): f32,
+// Q8_0, Q8_1 or Q8_K blocks.
 using VecDotFn = void (*)(int64_t k, const void* w_row, const void* x, size_t x_stride, int nx,
                           float* out, int64_t out_stride);
-// f32 row -> activation blocks (Q8_0 or Q8_K), n a multiple of the block size.
+// f32 row -> blocks (activation or weight format), n a multiple of the block size.
 using QuantizeRowFn = void (*)(const float* x, void* dst, int64_t n);
 
 inline constexpr int kMaxDotRows = 4;
@@ -57,16 +57,8 @@ static constexpr Q8_0ActLayout q8_0_act_layout(int64_t k) {
 
 struct KernelTable {
     const char* name;
-    VecDotFn dot_f32;
-    VecDotFn dot_f16;
-    VecDotFn dot_bf16;
-    VecDotFn dot_q8_0;
-    VecDotFn dot_q4_0;
-    VecDotFn dot_mxfp4;
-    VecDotFn dot_q4_k;
-    VecDotFn dot_q6_k;
-    QuantizeRowFn quantize_q8_0;
-    QuantizeRowFn quantize_q8_k;
+    // (The per-weight-type dot products and the activation quantizers live in the weight-type
+    // registry, kernels/weight_types.h.)
     // y = x / sqrt(mean(x²) + eps) · w  (w may be null = all ones)
     void (*rms_norm)(const float* x, const float* w, float* y, int64_t n, float eps);
     // y = x / max(||x||, eps)

@@ -2,8 +2,7 @@
 
 #include "kernels/gemm_q8_0.h"
 #include "kernels/kernel_table.h"
-#include "tensor/fp16.h"
-#include "tensor/quant_blocks.h"
+#include "kernels/weight_types.h"
 
 #include <algorithm>
 #include <string>
@@ -11,29 +10,6 @@
 namespace folio {
 
 namespace {
-
-VecDotFn dot_for(const KernelTable& t, DType type) {
-    switch (type) {
-    case DType::F32:
-        return t.dot_f32;
-    case DType::F16:
-        return t.dot_f16;
-    case DType::BF16:
-        return t.dot_bf16;
-    case DType::Q8_0:
-        return t.dot_q8_0;
-    case DType::Q4_0:
-        return t.dot_q4_0;
-    case DType::MXFP4:
-        return t.dot_mxfp4;
-    case DType::Q4_K:
-        return t.dot_q4_k;
-    case DType::Q6_K:
-        return t.dot_q6_k;
-    default:
-        return nullptr;
-    }
-}
 
 Status check_weight(const TensorView& w, const char* what) {
     FOLIO_CHECK(check_tensor_view(w, what));
@@ -45,32 +21,6 @@ Status check_weight(const TensorView& w, const char* what) {
     return {};
 }
 
-// The derived areas of a Q8_0 activation row (kernel_table.h Q8_0ActLayout) from its blocks.
-void fill_q8_0_act_extras(uint8_t* row, int64_t k) {
-    const Q8_0ActLayout l = q8_0_act_layout(k);
-    const auto* blocks = reinterpret_cast<const BlockQ8_0*>(row);
-    auto* scales = reinterpret_cast<float*>(row + l.scales);
-    auto* dup = reinterpret_cast<float*>(row + l.scales_dup);
-    const int64_t nb = k / kQK8_0;
-    for (int64_t b = 0; b < nb; ++b) {
-        scales[b] = fp16_to_fp32(blocks[b].d);
-        dup[2 * b] = dup[2 * b + 1] = scales[b];
-    }
-    int8_t* inter = reinterpret_cast<int8_t*>(row + l.interleaved);
-    for (int64_t b = 0; b + 4 <= nb; b += 4, inter += 128) {
-        const int64_t order[4] = {b, b + 2, b + 1, b + 3};
-        for (int p = 0; p < 2; ++p) {
-            const int8_t* x0 = blocks[order[2 * p]].qs;
-            const int8_t* x1 = blocks[order[2 * p + 1]].qs;
-            int8_t* o = inter + 64 * p;
-            std::copy(x0, x0 + 16, o);
-            std::copy(x1, x1 + 16, o + 16);
-            std::copy(x0 + 16, x0 + 32, o + 32);
-            std::copy(x1 + 16, x1 + 32, o + 48);
-        }
-    }
-}
-
 // Work is cut into tiles of kRowChunk weight rows × kTokenBlock activation rows. The rows of W in
 // a tile stay in L2 while groups of kMaxDotRows activation rows stream past them; consecutive
 // tiles share their weight rows, and the static schedule hands each thread a contiguous range
@@ -79,9 +29,8 @@ void fill_q8_0_act_extras(uint8_t* row, int64_t k) {
 constexpr int64_t kRowChunk = 16;
 constexpr int64_t kTokenBlock = 64;
 
-void matmul_core(const KernelContext& ctx, const KernelTable& table, const TensorView& w,
+void matmul_core(const KernelContext& ctx, VecDotFn dot, const TensorView& w,
                  const QuantizedActivations& x, float* y, int64_t y_stride) {
-    const VecDotFn dot = dot_for(table, w.type);
     const int64_t k = w.ne[0], n = w.ne[1], t_count = x.n_rows;
     const int64_t n_chunks = (n + kRowChunk - 1) / kRowChunk;
     const int64_t n_tblocks = (t_count + kTokenBlock - 1) / kTokenBlock;
@@ -104,17 +53,8 @@ void matmul_core(const KernelContext& ctx, const KernelTable& table, const Tenso
 } // namespace
 
 DType activation_format(DType weight_type) {
-    switch (weight_type) {
-    case DType::Q8_0:
-    case DType::Q4_0:
-    case DType::MXFP4:
-        return DType::Q8_0;
-    case DType::Q4_K:
-    case DType::Q6_K:
-        return DType::Q8_K;
-    default:
-        return DType::F32;
-    }
+    const WeightType* w = find_weight_type(weight_type);
+    return w ? w->activations : DType::F32;
 }
 
 Status quantize_activations(const KernelContext& ctx, DType weight_type, const float* x, int64_t k,
@@ -123,6 +63,7 @@ Status quantize_activations(const KernelContext& ctx, DType weight_type, const f
     if (k < 0 || n_rows < 0 || (n_rows > 0 && x == nullptr))
         return make_error(ErrorCode::InvalidArgument, "quantize_activations: bad shape");
     const DType format = activation_format(weight_type);
+    const ActivationFormat* af = find_activation_format(format);
     const int64_t bs = dtype_traits(format).block_size;
     if (k % bs != 0)
         return make_error(ErrorCode::InvalidArgument,
@@ -137,14 +78,11 @@ Status quantize_activations(const KernelContext& ctx, DType weight_type, const f
         out->rows = x;
         return {};
     }
-    out->row_bytes = format == DType::Q8_0 ? q8_0_act_layout(k).row_bytes
-                                           : dtype_row_bytes(format, static_cast<uint64_t>(k));
+    out->row_bytes = af ? af->row_bytes(k) : static_cast<size_t>(k) * sizeof(float);
     out->storage.assign(out->row_bytes * static_cast<size_t>(n_rows), 0);
     out->rows = out->storage.data();
-    const KernelTable& table = kernel_table(ctx.path);
-    QuantizeRowFn quantize = format == DType::Q8_0   ? table.quantize_q8_0
-                             : format == DType::Q8_K ? table.quantize_q8_k
-                                                     : nullptr;
+    const QuantizeRowFn quantize = af ? activation_quantizer(*af, ctx.path) : nullptr;
+    void (*const finish)(uint8_t*, int64_t) = af ? af->finish_row : nullptr;
     uint8_t* dst = out->storage.data();
     const size_t rb = out->row_bytes;
     const int threads = std::max(1, std::min<int>(ctx.n_threads, static_cast<int>(n_rows)));
@@ -153,8 +91,8 @@ Status quantize_activations(const KernelContext& ctx, DType weight_type, const f
         const float* src = x + (row_ids ? row_ids[t] : t) * x_stride;
         if (quantize) {
             quantize(src, dst + t * rb, k);
-            if (format == DType::Q8_0)
-                fill_q8_0_act_extras(dst + t * rb, k);
+            if (finish)
+                finish(dst + t * rb, k);
         } else
             std::copy(src, src + k, reinterpret_cast<float*>(dst + t * rb));
     }
@@ -177,7 +115,7 @@ Status matmul(const KernelContext& ctx, const TensorView& w, const QuantizedActi
     if (w.type == DType::Q8_0 && x.n_rows >= kGemmMinTokens && gemm_q8_0_available(ctx.path))
         gemm_q8_0(ctx, w, x, y, y_stride); // prefill batches (kernels/gemm_q8_0.h)
     else
-        matmul_core(ctx, kernel_table(ctx.path), w, x, y, y_stride);
+        matmul_core(ctx, weight_dot(*find_weight_type(w.type), ctx.path), w, x, y, y_stride);
     return {};
 }
 

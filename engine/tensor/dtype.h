@@ -1,7 +1,8 @@
 #pragma once
 // Tensor element types as numbered by ggml / GGUF (spec/GGUF_LAYOUT.md §2.1). Only the types
-// Folio computes with are "supported"; the reader still knows the block geometry of the others
-// so it can validate and skip them with a clear message.
+// with a row in the weight-type registry (kernels/weight_types.cpp) are "supported"; the reader
+// still knows the block geometry of the others so it can validate and skip them with a clear
+// message.
 
 #include <cstddef>
 #include <cstdint>
@@ -25,12 +26,23 @@ enum class DType : uint32_t {
     Q5_K = 13,
     Q6_K = 14,
     Q8_K = 15,
+    IQ2_XXS = 16,
+    IQ2_XS = 17,
+    IQ3_XXS = 18,
+    IQ1_S = 19,
+    IQ4_NL = 20,
+    IQ3_S = 21,
+    IQ2_S = 22,
+    IQ4_XS = 23,
     I8 = 24,
     I16 = 25,
     I32 = 26,
     I64 = 27,
     F64 = 28,
+    IQ1_M = 29,
     BF16 = 30,
+    TQ1_0 = 34,
+    TQ2_0 = 35,
     MXFP4 = 39,
 };
 
@@ -39,7 +51,7 @@ struct DTypeTraits {
     std::string_view name; // as llama.cpp prints it: "f32", "q8_0", "mxfp4", ...
     uint32_t block_size;   // elements per block along ne[0]
     uint32_t block_bytes;  // bytes per block
-    bool supported;        // Folio has dequantize + matmul kernels for it
+    bool supported;        // Folio has dequantize + matmul kernels for it (the registry's say)
 };
 
 // Traits of a GGUF type id, or nullopt for ids that are unknown or retired.
@@ -49,10 +61,17 @@ std::string_view dtype_name(DType type);
 // Parses "f32", "q8_0", "mxfp4", ... (case-insensitive).
 std::optional<DType> dtype_from_name(std::string_view name);
 
+// Block geometry only (no registry look-up): {elements, bytes} per block, {1, 0} if unknown.
+struct DTypeBlock {
+    uint32_t size;
+    uint32_t bytes;
+};
+DTypeBlock dtype_block(DType type);
+
 // Bytes of one row of n elements; n must be a multiple of the block size.
 inline size_t dtype_row_bytes(DType type, uint64_t n) {
-    DTypeTraits t = dtype_traits(type);
-    return static_cast<size_t>(n / t.block_size) * t.block_bytes;
+    const DTypeBlock b = dtype_block(type);
+    return static_cast<size_t>(n / b.size) * b.bytes;
 }
 
 } // namespace folio

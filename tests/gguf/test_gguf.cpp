@@ -218,8 +218,8 @@ std::vector<MalformedCase> malformed_corpus() {
         {"('tensor_b')", "ggml type -3", "byte " + QString::number(tb.type)});
     add("retired ggml type 4", mutate([&](Bytes& b) { poke<int32_t>(b, tb.type, 4); }),
         {"('tensor_b')", "ggml type 4 (retired)", "byte " + QString::number(tb.type)});
-    add("iq type without block table", mutate([&](Bytes& b) { poke<int32_t>(b, tb.type, 16); }),
-        {"('tensor_b')", "ggml type 16 (iq2_xxs)", "byte " + QString::number(tb.type)});
+    add("type without block table", mutate([&](Bytes& b) { poke<int32_t>(b, tb.type, 40); }),
+        {"('tensor_b')", "ggml type 40 (nvfp4)", "byte " + QString::number(tb.type)});
 
     // Placement of the payloads (§1.5: offsets are the running sum of padded sizes).
     add("overlapping offsets", mutate([&](Bytes& b) { poke<uint64_t>(b, tb.offset, 0); }),

@@ -1,0 +1,113 @@
+// The weight-type and activation-format registries (kernels/weight_types.h). Adding a weight
+// type: its block struct (tensor/quant_blocks.h), reference dequantizer / quantizer
+// (tensor/quant_*.cpp, declared in tensor/quant_rows.h), reference dot (kernels/reference/) and
+// fast dot (kernels/*_avx2.cpp), then one row in kWeightTypes.
+#include "kernels/weight_types.h"
+
+#include "kernels/reference/vec_dot_ref.h"
+#include "tensor/fp16.h"
+#include "tensor/quant_blocks.h"
+#include "tensor/quant_rows.h"
+#include "tensor/quantize.h"
+
+#include <algorithm>
+
+#if defined(FOLIO_X86)
+#include "kernels/vec_dot_avx2.h"
+#define FOLIO_AVX2(fn) fn
+#else
+#define FOLIO_AVX2(fn) nullptr
+#endif
+
+namespace folio {
+
+namespace {
+
+// clang-format off
+constexpr WeightType kWeightTypes[] = {
+    // type         activations  dequantize             quantize             reference dot   AVX2 dot
+    {DType::F32,   DType::F32,  dequantize_row_f32,   quantize_row_f32,   ref::dot_f32,   FOLIO_AVX2(avx2::dot_f32)},
+    {DType::F16,   DType::F32,  dequantize_row_f16,   quantize_row_f16,   ref::dot_f16,   FOLIO_AVX2(avx2::dot_f16)},
+    {DType::BF16,  DType::F32,  dequantize_row_bf16,  quantize_row_bf16,  ref::dot_bf16,  FOLIO_AVX2(avx2::dot_bf16)},
+    {DType::Q8_0,  DType::Q8_0, dequantize_row_q8_0,  quantize_row_q8_0,  ref::dot_q8_0,  FOLIO_AVX2(avx2::dot_q8_0)},
+    {DType::Q4_0,  DType::Q8_0, dequantize_row_q4_0,  quantize_row_q4_0,  ref::dot_q4_0,  FOLIO_AVX2(avx2::dot_q4_0)},
+    {DType::MXFP4, DType::Q8_0, dequantize_row_mxfp4, quantize_row_mxfp4, ref::dot_mxfp4, FOLIO_AVX2(avx2::dot_mxfp4)},
+    {DType::Q4_K,  DType::Q8_K, dequantize_row_q4_k,  quantize_row_q4_k,  ref::dot_q4_k,  FOLIO_AVX2(avx2::dot_q4_k)},
+    {DType::Q6_K,  DType::Q8_K, dequantize_row_q6_k,  quantize_row_q6_k,  ref::dot_q6_k,  FOLIO_AVX2(avx2::dot_q6_k)},
+    // legacy, k-quant and IQ4 types (branch q-legacy)
+
+    // grid i-quants and ternary types (branch q-grid)
+
+};
+// clang-format on
+
+// The derived areas of a Q8_0 activation row (kernel_table.h Q8_0ActLayout) from its blocks.
+void fill_q8_0_act_extras(uint8_t* row, int64_t k) {
+    const Q8_0ActLayout l = q8_0_act_layout(k);
+    const auto* blocks = reinterpret_cast<const BlockQ8_0*>(row);
+    auto* scales = reinterpret_cast<float*>(row + l.scales);
+    auto* dup = reinterpret_cast<float*>(row + l.scales_dup);
+    const int64_t nb = k / kQK8_0;
+    for (int64_t b = 0; b < nb; ++b) {
+        scales[b] = fp16_to_fp32(blocks[b].d);
+        dup[2 * b] = dup[2 * b + 1] = scales[b];
+    }
+    int8_t* inter = reinterpret_cast<int8_t*>(row + l.interleaved);
+    for (int64_t b = 0; b + 4 <= nb; b += 4, inter += 128) {
+        const int64_t order[4] = {b, b + 2, b + 1, b + 3};
+        for (int p = 0; p < 2; ++p) {
+            const int8_t* x0 = blocks[order[2 * p]].qs;
+            const int8_t* x1 = blocks[order[2 * p + 1]].qs;
+            int8_t* o = inter + 64 * p;
+            std::copy(x0, x0 + 16, o);
+            std::copy(x1, x1 + 16, o + 16);
+            std::copy(x0 + 16, x0 + 32, o + 32);
+            std::copy(x1 + 16, x1 + 32, o + 48);
+        }
+    }
+}
+
+size_t q8_0_row_bytes(int64_t k) {
+    return q8_0_act_layout(k).row_bytes;
+}
+size_t q8_k_row_bytes(int64_t k) {
+    return dtype_row_bytes(DType::Q8_K, static_cast<uint64_t>(k));
+}
+
+// The Q8_K quantizer is the scalar reference one on every path: it is cheap next to the dot
+// products and keeps the bytes identical.
+constexpr ActivationFormat kActivationFormats[] = {
+    {DType::Q8_0, q8_0_row_bytes, quantize_row_q8_0_act, FOLIO_AVX2(avx2::quantize_q8_0),
+     fill_q8_0_act_extras},
+    {DType::Q8_K, q8_k_row_bytes, quantize_row_q8_k, nullptr, nullptr},
+};
+
+bool fast_path(KernelPath path) {
+    return path != KernelPath::Reference && avx2_kernels_available();
+}
+
+} // namespace
+
+const WeightType* find_weight_type(DType type) {
+    for (const WeightType& w : kWeightTypes)
+        if (w.type == type)
+            return &w;
+    return nullptr;
+}
+
+VecDotFn weight_dot(const WeightType& w, KernelPath path) {
+    return fast_path(path) && w.dot_avx2 != nullptr ? w.dot_avx2 : w.dot_ref;
+}
+
+const ActivationFormat* find_activation_format(DType format) {
+    for (const ActivationFormat& f : kActivationFormats)
+        if (f.format == format)
+            return &f;
+    return nullptr;
+}
+
+QuantizeRowFn activation_quantizer(const ActivationFormat& f, KernelPath path) {
+    return fast_path(path) && f.quantize_avx2 != nullptr ? f.quantize_avx2 : f.quantize_ref;
+}
+
+} // namespace folio

@@ -1,0 +1,40 @@
+#pragma once
+// Reference row conversions of each weight type, the functions the weight-type registry
+// (kernels/weight_types.cpp) points at. dequantize_row_*: n stored elements (a multiple of the
+// block size) -> f32; quantize_row_*: the weight quantizers (no importance matrix) following the
+// rules of llama.cpp's *_ref quantizers as spec/GGUF_LAYOUT.md §2 describes them. Use the checked
+// dequantize_row / quantize_row of tensor/quantize.h from outside the registry.
+
+#include <cstdint>
+
+namespace folio {
+
+// tensor/quant_basic.cpp (§2.2-§2.5)
+void dequantize_row_f32(const void* src, float* y, int64_t n);
+void dequantize_row_f16(const void* src, float* y, int64_t n);
+void dequantize_row_bf16(const void* src, float* y, int64_t n);
+void dequantize_row_q8_0(const void* src, float* y, int64_t n);
+void dequantize_row_q4_0(const void* src, float* y, int64_t n);
+void dequantize_row_mxfp4(const void* src, float* y, int64_t n);
+void quantize_row_f32(const float* x, void* dst, int64_t n);
+void quantize_row_f16(const float* x, void* dst, int64_t n);
+void quantize_row_bf16(const float* x, void* dst, int64_t n);
+void quantize_row_q8_0(const float* x, void* dst, int64_t n);
+void quantize_row_q4_0(const float* x, void* dst, int64_t n);
+void quantize_row_mxfp4(const float* x, void* dst, int64_t n);
+
+// tensor/quant_k46.cpp (§2.6, §2.7)
+void dequantize_row_q4_k(const void* src, float* y, int64_t n);
+void dequantize_row_q6_k(const void* src, float* y, int64_t n);
+void quantize_row_q4_k(const float* x, void* dst, int64_t n);
+void quantize_row_q6_k(const float* x, void* dst, int64_t n);
+
+// The scale searches of ggml-quants.c the k-quant reference quantizers share.
+// make_qkx2_quants: weighted least-squares (scale, min) of n values on levels 0..nmax with
+// nstep+1 trial scales (rmin + rdelta·is + nmax)/(max − min); returns the scale, *neg_min = −min.
+float make_qkx2_quants(int n, int nmax, const float* x, const float* w, uint8_t* L, float* neg_min,
+                       uint8_t* Laux, float rmin, float rdelta, int nstep);
+// make_qx_quants(n, nmax, x, L, rmse_type = 1): signed levels −nmax..nmax−1 stored as l + nmax.
+float make_qx_quants_rmse1(int n, int nmax, const float* x, int8_t* L);
+
+} // namespace folio
