@@ -23,26 +23,34 @@ bool gemm_q8_0_available(KernelPath path) {
     return path == KernelPath::Auto && avx512_vnni_kernels_available();
 }
 
+// Both packers move whole 4-byte groups (the vpdpbusd lane unit) with memcpy, which compilers turn
+// into plain 32-bit loads and stores.
 void gemm_pack_q8_0_weights(const TensorView& w, int64_t n0, uint8_t* dst) {
     const int64_t nb = w.ne[0] / kQK8_0, n = w.ne[1], ng = gemm_groups(w.ne[0]);
     for (int64_t quad = 0; quad < kGemmRows / 4; ++quad)
         for (int64_t g = 0; g < ng; ++g, dst += kGemmWeightGroupBytes) {
-            auto* scales = reinterpret_cast<uint16_t*>(dst + 8 * 64);
+            auto* scales = dst + 8 * 64;
             for (int r = 0; r < 4; ++r) {
                 const int64_t row = n0 + 4 * quad + r;
                 const auto* blocks =
                     row < n ? reinterpret_cast<const BlockQ8_0*>(w.row(row)) : nullptr;
                 for (int i = 0; i < 4; ++i) {
                     const int64_t b = 4 * g + i;
-                    const BlockQ8_0* blk = blocks && b < nb ? blocks + b : nullptr;
-                    uint16_t d = 0;
-                    if (blk)
-                        std::memcpy(&d, &blk->d, sizeof d);
-                    std::memcpy(scales + 4 * r + i, &d, sizeof d);
-                    for (int q = 0; q < 8; ++q)
-                        for (int e = 0; e < 4; ++e)
-                            dst[64 * q + 16 * r + 4 * i + e] =
-                                static_cast<uint8_t>((blk ? blk->qs[4 * q + e] : 0) + 128);
+                    uint8_t* lane = dst + 16 * r + 4 * i;
+                    if (!blocks || b >= nb) {
+                        for (int q = 0; q < 8; ++q)
+                            std::memset(lane + 64 * q, 128, 4); // weight 0
+                        std::memset(scales + 2 * (4 * r + i), 0, 2);
+                        continue;
+                    }
+                    const BlockQ8_0& blk = blocks[b];
+                    std::memcpy(scales + 2 * (4 * r + i), &blk.d, 2);
+                    for (int q = 0; q < 8; ++q) {
+                        uint32_t v;
+                        std::memcpy(&v, blk.qs + 4 * q, 4);
+                        v ^= 0x80808080u; // + 128 in every byte
+                        std::memcpy(lane + 64 * q, &v, 4);
+                    }
                 }
             }
         }
@@ -58,16 +66,21 @@ void gemm_pack_q8_0_activations(const uint8_t* act_row, int64_t k, uint8_t* dst)
         float dx[4];
         for (int i = 0; i < 4; ++i) {
             const int64_t b = 4 * g + i;
-            const BlockQ8_0* blk = act_row && b < nb ? blocks + b : nullptr;
+            if (!act_row || b >= nb) {
+                for (int q = 0; q < 8; ++q)
+                    std::memset(dst + 16 * q + 4 * i, 0, 4);
+                corr[i] = 0;
+                dx[i] = 0.0f;
+                continue;
+            }
+            const BlockQ8_0& blk = blocks[b];
             int32_t sum = 0;
+            for (int8_t v : blk.qs)
+                sum += v;
             for (int q = 0; q < 8; ++q)
-                for (int e = 0; e < 4; ++e) {
-                    const int8_t v = blk ? blk->qs[4 * q + e] : 0;
-                    sum += v;
-                    dst[16 * q + 4 * i + e] = static_cast<uint8_t>(v);
-                }
+                std::memcpy(dst + 16 * q + 4 * i, blk.qs + 4 * q, 4);
             corr[i] = -128 * sum;
-            dx[i] = blk ? scales[b] : 0.0f;
+            dx[i] = scales[b];
         }
         std::memcpy(dst + 128, corr, sizeof corr);
         std::memcpy(dst + 144, dx, sizeof dx);

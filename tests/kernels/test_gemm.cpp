@@ -181,7 +181,7 @@ private slots:
         if (!gemm_q8_0_available(KernelPath::Auto))
             QSKIP("this CPU has no AVX-512 VNNI: the GEMM is never used here");
         for (int64_t blocks = 1; blocks <= 9; ++blocks)
-            for (int64_t n : {1, 5, 8, 13, 16, 21, 37}) {
+            for (int64_t n : {1, 8, 13, 16, 37}) {
                 const int64_t k = 32 * blocks;
                 const auto w = random_q8_0_weight(k, n, static_cast<uint32_t>(7 * blocks + n));
                 const auto x = random_activations(k, 67, static_cast<uint32_t>(blocks + 1000 * n));
@@ -189,7 +189,7 @@ private slots:
                 for (int64_t t = 1; t <= 67; ++t) {
                     const QuantizedActivations xq = quantize(x, k, t);
                     const auto y_ref = reference_gemm(w, k, n, xq);
-                    for (int threads : {1, 2}) {
+                    for (int threads = 1; threads <= (t > 48 ? 2 : 1); ++threads) {
                         std::vector<float> y(static_cast<size_t>(n * t), std::nanf(""));
                         gemm_q8_0(KernelContext{threads, KernelPath::Auto}, v, xq, y.data(), n);
                         for (size_t i = 0; i < y.size(); ++i)
