@@ -94,8 +94,10 @@ int run_bench_kernels(const BenchKernelsOptions& o, std::FILE* out) {
                  "matvec: y = W x, T = 1; %d reps after warm-up over a %.0f MiB working set "
                  "(copies of W); GB/s = weight bytes / time\n",
                  o.reps, static_cast<double>(kMatvecWorkingSet) / (1 << 20));
-    const DType types[] = {DType::F32,  DType::F16,  DType::BF16, DType::Q8_0,
-                           DType::Q6_K, DType::Q4_K, DType::Q4_0, DType::MXFP4};
+    const DType types[] = {DType::F32,    DType::F16,   DType::BF16, DType::Q8_0,
+                           DType::Q6_K,   DType::Q5_K,  DType::Q5_1, DType::Q5_0,
+                           DType::Q4_K,   DType::Q4_1,  DType::Q4_0, DType::IQ4_NL,
+                           DType::IQ4_XS, DType::MXFP4, DType::Q3_K, DType::Q2_K};
     std::mt19937 rng(42);
     std::normal_distribution<float> nd(0.0f, 1.0f);
     std::vector<float> x(static_cast<size_t>(o.cols * 512));
@@ -163,8 +165,9 @@ int run_bench_kernels(const BenchKernelsOptions& o, std::FILE* out) {
                  "\nmemory read bandwidth after the kernels: %.2f GB/s; ratio = matvec best "
                  "GB/s / %.2f GB/s (the larger of the two measurements).\n",
                  bw_after.gb_per_s, bw_gbs);
-    std::fprintf(out, "Activations are quantized per call (Q8_0 for q8_0/q4_0/mxfp4, Q8_K for "
-                      "q4_K/q6_K) inside the timed region.\n");
+    std::fprintf(out, "Activations are quantized per call inside the timed region (Q8_0 for "
+                      "q8_0/q5_0/q4_0/iq4_nl/mxfp4, Q8_1 for q5_1/q4_1, Q8_K for the k-quants and "
+                      "iq4_xs; GFLOP/s counts 2 ops per weight x token).\n");
     if (o.prefill)
         report_gemm_share_of_peak(o.threads, o.rows, o.cols, out);
     return 0;

@@ -1,3 +1,6 @@
 # Tensor types, quantizers and CPU kernels (engine/tensor/, engine/kernels/).
 folio_add_test(test_quant SOURCES kernels/test_quant.cpp LIBS folio_engine_internal LABELS engine)
 folio_add_test(test_kernels SOURCES kernels/test_kernels.cpp LIBS folio_engine_internal LABELS engine)
+folio_add_test(test_quant_more SOURCES kernels/test_quant_more.cpp LIBS folio_engine_internal LABELS engine)
+# The llama-quantize file types of conformance/quant against llama.cpp's logits.
+folio_add_test(test_quant_files SOURCES kernels/test_quant_files.cpp model/goldens.cpp LIBS folio_engine_internal LABELS engine TIMEOUT 300)

@@ -42,10 +42,16 @@ void print_info(const ModelInfo& m, bool list_tensors) {
     if (m.vocab_size > 0)
         std::printf("vocab size: %llu\n", static_cast<unsigned long long>(m.vocab_size));
 
+    // The type mix, largest first (a llama-quantize Q4_K_M file is mostly q4_K with q6_K, q5_0,
+    // q8_0 ... where its rules or row lengths say so); share = of all tensor bytes.
+    uint64_t all_bytes = 0;
+    for (const TensorTypeSummary& t : m.by_type)
+        all_bytes += t.bytes;
     std::printf("\ntensor types:%s\n", m.by_type.empty() ? " (none)" : "");
     for (const TensorTypeSummary& t : m.by_type)
-        std::printf("  %-6s %6llu tensors %12s %14llu params\n", t.type_name.c_str(),
+        std::printf("  %-7s %6llu tensors %12s %5.1f %% %14llu params\n", t.type_name.c_str(),
                     static_cast<unsigned long long>(t.tensor_count), format_bytes(t.bytes).c_str(),
+                    all_bytes ? 100.0 * static_cast<double>(t.bytes) / all_bytes : 0.0,
                     static_cast<unsigned long long>(t.params));
 
     size_t key_width = 0;
@@ -59,7 +65,7 @@ void print_info(const ModelInfo& m, bool list_tensors) {
     if (list_tensors) {
         std::printf("\ntensors:\n");
         for (const TensorSummary& t : m.tensors)
-            std::printf("  %-40s %-6s %-22s %10llu bytes at %llu\n", t.name.c_str(),
+            std::printf("  %-40s %-7s %-22s %10llu bytes at %llu\n", t.name.c_str(),
                         t.type_name.c_str(), shape(t).c_str(),
                         static_cast<unsigned long long>(t.bytes),
                         static_cast<unsigned long long>(t.offset));

@@ -1,5 +1,6 @@
-// folio-cli quantize IN.gguf OUT.gguf --recipe q8_0|q4_k|mxfp4-moe|FILE [-t N]: per-module
-// quantization (tools/quantize/).
+// folio-cli quantize IN.gguf OUT.gguf --recipe q8_0|q4_k|mxfp4-moe|q4_k_m|...|FILE [-t N]:
+// per-module quantization (tools/quantize/recipe.h lists the built-in recipes, among them
+// llama-quantize's q3_k_m, q4_k_m, q5_k_m, q6_k and iq4_xs mixtures).
 #include "cli/args.h"
 #include "cli/commands.h"
 

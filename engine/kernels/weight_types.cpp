@@ -5,6 +5,7 @@
 #include "kernels/weight_types.h"
 
 #include "kernels/reference/vec_dot_ref.h"
+#include "kernels/reference/vec_dot_ref_more.h"
 #include "tensor/fp16.h"
 #include "tensor/quant_blocks.h"
 #include "tensor/quant_rows.h"
@@ -14,6 +15,7 @@
 
 #if defined(FOLIO_X86)
 #include "kernels/vec_dot_avx2.h"
+#include "kernels/vec_dot_more_avx2.h"
 #define FOLIO_AVX2(fn) fn
 #else
 #define FOLIO_AVX2(fn) nullptr
@@ -35,6 +37,14 @@ constexpr WeightType kWeightTypes[] = {
     {DType::Q4_K,  DType::Q8_K, dequantize_row_q4_k,  quantize_row_q4_k,  ref::dot_q4_k,  FOLIO_AVX2(avx2::dot_q4_k)},
     {DType::Q6_K,  DType::Q8_K, dequantize_row_q6_k,  quantize_row_q6_k,  ref::dot_q6_k,  FOLIO_AVX2(avx2::dot_q6_k)},
     // legacy, k-quant and IQ4 types (branch q-legacy)
+    {DType::Q4_1,   DType::Q8_1, dequantize_row_q4_1,   quantize_row_q4_1,   ref::dot_q4_1,   FOLIO_AVX2(avx2::dot_q4_1)},
+    {DType::Q5_0,   DType::Q8_0, dequantize_row_q5_0,   quantize_row_q5_0,   ref::dot_q5_0,   FOLIO_AVX2(avx2::dot_q5_0)},
+    {DType::Q5_1,   DType::Q8_1, dequantize_row_q5_1,   quantize_row_q5_1,   ref::dot_q5_1,   FOLIO_AVX2(avx2::dot_q5_1)},
+    {DType::IQ4_NL, DType::Q8_0, dequantize_row_iq4_nl, quantize_row_iq4_nl, ref::dot_iq4_nl, FOLIO_AVX2(avx2::dot_iq4_nl)},
+    {DType::Q2_K,   DType::Q8_K, dequantize_row_q2_k,   quantize_row_q2_k,   ref::dot_q2_k,   FOLIO_AVX2(avx2::dot_q2_k)},
+    {DType::Q3_K,   DType::Q8_K, dequantize_row_q3_k,   quantize_row_q3_k,   ref::dot_q3_k,   FOLIO_AVX2(avx2::dot_q3_k)},
+    {DType::Q5_K,   DType::Q8_K, dequantize_row_q5_k,   quantize_row_q5_k,   ref::dot_q5_k,   FOLIO_AVX2(avx2::dot_q5_k)},
+    {DType::IQ4_XS, DType::Q8_K, dequantize_row_iq4_xs, quantize_row_iq4_xs, ref::dot_iq4_xs, FOLIO_AVX2(avx2::dot_iq4_xs)},
 
     // grid i-quants and ternary types (branch q-grid)
 
@@ -70,15 +80,19 @@ void fill_q8_0_act_extras(uint8_t* row, int64_t k) {
 size_t q8_0_row_bytes(int64_t k) {
     return q8_0_act_layout(k).row_bytes;
 }
+size_t q8_1_row_bytes(int64_t k) {
+    return dtype_row_bytes(DType::Q8_1, static_cast<uint64_t>(k));
+}
 size_t q8_k_row_bytes(int64_t k) {
     return dtype_row_bytes(DType::Q8_K, static_cast<uint64_t>(k));
 }
 
-// The Q8_K quantizer is the scalar reference one on every path: it is cheap next to the dot
+// The Q8_1 and Q8_K quantizers are the scalar reference ones on every path: it is cheap next to the dot
 // products and keeps the bytes identical.
 constexpr ActivationFormat kActivationFormats[] = {
     {DType::Q8_0, q8_0_row_bytes, quantize_row_q8_0_act, FOLIO_AVX2(avx2::quantize_q8_0),
      fill_q8_0_act_extras},
+    {DType::Q8_1, q8_1_row_bytes, quantize_row_q8_1_act, nullptr, nullptr},
     {DType::Q8_K, q8_k_row_bytes, quantize_row_q8_k, nullptr, nullptr},
 };
 

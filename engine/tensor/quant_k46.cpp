@@ -58,7 +58,7 @@ void dequantize_row_q6_k(const void* src, float* y, int64_t n) {
 // §2.6 make_qkx2_quants: weighted least-squares search for (scale, min) of n values on levels
 // 0..nmax. Returns the scale; *neg_min receives -min (>= 0).
 float make_qkx2_quants(int n, int nmax, const float* x, const float* w, uint8_t* L, float* neg_min,
-                       uint8_t* Laux, float rmin, float rdelta, int nstep) {
+                       uint8_t* Laux, float rmin, float rdelta, int nstep, bool use_mad) {
     float min = x[0], max = x[0];
     float sum_w = w[0], sum_x = w[0] * x[0];
     for (int i = 1; i < n; ++i) {
@@ -81,7 +81,7 @@ float make_qkx2_quants(int n, int nmax, const float* x, const float* w, uint8_t*
         const int l = std::clamp(nearest_int(iscale * (x[i] - min)), 0, nmax);
         L[i] = static_cast<uint8_t>(l);
         const float diff = scale * L[i] + min - x[i];
-        best_error += w[i] * diff * diff;
+        best_error += w[i] * (use_mad ? std::fabs(diff) : diff * diff);
     }
     for (int is = 0; is <= nstep; ++is) {
         iscale = (rmin + rdelta * is + nmax) / (max - min);
@@ -104,7 +104,7 @@ float make_qkx2_quants(int n, int nmax, const float* x, const float* w, uint8_t*
             float cur_error = 0;
             for (int i = 0; i < n; ++i) {
                 const float diff = this_scale * Laux[i] + this_min - x[i];
-                cur_error += w[i] * diff * diff;
+                cur_error += w[i] * (use_mad ? std::fabs(diff) : diff * diff);
             }
             if (cur_error < best_error) {
                 std::copy(Laux, Laux + n, L);

@@ -23,6 +23,26 @@ void quantize_row_q8_0(const float* x, void* dst, int64_t n);
 void quantize_row_q4_0(const float* x, void* dst, int64_t n);
 void quantize_row_mxfp4(const float* x, void* dst, int64_t n);
 
+// tensor/quant_legacy.cpp (ggml-common.h block_q4_1, _q5_0, _q5_1, _iq4_nl, _iq4_xs)
+void dequantize_row_q4_1(const void* src, float* y, int64_t n);
+void dequantize_row_q5_0(const void* src, float* y, int64_t n);
+void dequantize_row_q5_1(const void* src, float* y, int64_t n);
+void dequantize_row_iq4_nl(const void* src, float* y, int64_t n);
+void dequantize_row_iq4_xs(const void* src, float* y, int64_t n);
+void quantize_row_q4_1(const float* x, void* dst, int64_t n);
+void quantize_row_q5_0(const float* x, void* dst, int64_t n);
+void quantize_row_q5_1(const float* x, void* dst, int64_t n);
+void quantize_row_iq4_nl(const float* x, void* dst, int64_t n);
+void quantize_row_iq4_xs(const float* x, void* dst, int64_t n);
+
+// tensor/quant_k235.cpp (ggml-common.h block_q2_K, _q3_K, _q5_K)
+void dequantize_row_q2_k(const void* src, float* y, int64_t n);
+void dequantize_row_q3_k(const void* src, float* y, int64_t n);
+void dequantize_row_q5_k(const void* src, float* y, int64_t n);
+void quantize_row_q2_k(const float* x, void* dst, int64_t n);
+void quantize_row_q3_k(const float* x, void* dst, int64_t n);
+void quantize_row_q5_k(const float* x, void* dst, int64_t n);
+
 // tensor/quant_k46.cpp (§2.6, §2.7)
 void dequantize_row_q4_k(const void* src, float* y, int64_t n);
 void dequantize_row_q6_k(const void* src, float* y, int64_t n);
@@ -32,8 +52,9 @@ void quantize_row_q6_k(const float* x, void* dst, int64_t n);
 // The scale searches of ggml-quants.c the k-quant reference quantizers share.
 // make_qkx2_quants: weighted least-squares (scale, min) of n values on levels 0..nmax with
 // nstep+1 trial scales (rmin + rdelta·is + nmax)/(max − min); returns the scale, *neg_min = −min.
+// use_mad: errors weighted |diff| instead of diff² (Q2_K).
 float make_qkx2_quants(int n, int nmax, const float* x, const float* w, uint8_t* L, float* neg_min,
-                       uint8_t* Laux, float rmin, float rdelta, int nstep);
+                       uint8_t* Laux, float rmin, float rdelta, int nstep, bool use_mad = false);
 // make_qx_quants(n, nmax, x, L, rmse_type = 1): signed levels −nmax..nmax−1 stored as l + nmax.
 float make_qx_quants_rmse1(int n, int nmax, const float* x, int8_t* L);
 

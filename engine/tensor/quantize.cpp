@@ -3,6 +3,7 @@
 #include "kernels/weight_types.h"
 #include "tensor/fp16.h"
 #include "tensor/quant_blocks.h"
+#include "tensor/quant_blocks_more.h"
 #include "tensor/quant_rows.h"
 
 #include <algorithm>
@@ -62,6 +63,24 @@ void quantize_row_q8_0_act(const float* src, void* dst, int64_t n) {
         const float id = amax != 0 ? 127.0f / amax : 0.0f;
         for (int j = 0; j < kQK8_0; ++j)
             b[i].qs[j] = static_cast<int8_t>(std::nearbyint(src[j] * id));
+    }
+}
+
+void quantize_row_q8_1_act(const float* src, void* dst, int64_t n) {
+    auto* b = static_cast<BlockQ8_1*>(dst);
+    for (int64_t i = 0; i < n / 32; ++i, src += 32) {
+        float amax = 0;
+        for (int j = 0; j < 32; ++j)
+            amax = std::max(amax, std::fabs(src[j]));
+        const float d = amax / 127.0f;
+        const float id = amax != 0 ? 127.0f / amax : 0.0f;
+        int sum = 0;
+        for (int j = 0; j < 32; ++j) {
+            b[i].qs[j] = static_cast<int8_t>(std::nearbyint(src[j] * id));
+            sum += b[i].qs[j];
+        }
+        b[i].d = fp32_to_fp16(d);
+        b[i].s = fp32_to_fp16(d * static_cast<float>(sum));
     }
 }
 

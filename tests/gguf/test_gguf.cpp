@@ -58,11 +58,12 @@ std::vector<TensorCase> round_trip_tensors() {
         {"q4_k.2d", {256, 2}, DType::Q4_K},
         {"q6_k.3d", {512, 1, 2}, DType::Q6_K},
         {"mxfp4.3d", {32, 4, 3}, DType::MXFP4},
+        {"q5_k.2d", {256, 1}, DType::Q5_K},
         {"f32.trailing_ones", {4, 1, 1, 1}, DType::F32},
         {"f32.inner_one", {4, 1, 3}, DType::F32},
         {"f32.empty", {0, 5}, DType::F32},
         // Known but not computed by Folio: loads fine, the model code decides.
-        {"q5_k.not_computed", {256, 1}, DType::Q5_K},
+        {"iq2_xxs.not_computed", {256, 1}, DType::IQ2_XXS},
         {"i32.not_computed", {3}, DType::I32},
     };
 }

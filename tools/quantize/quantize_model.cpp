@@ -7,9 +7,45 @@
 #include <omp.h>
 
 #include <filesystem>
+#include <optional>
 #include <vector>
 
 namespace folio::tools {
+
+namespace {
+
+uint32_t u32_or(const gguf::File& f, const std::string& key, uint32_t fallback) {
+    auto v = f.get_u32(key);
+    if (v && *v)
+        return **v;
+    auto a = f.get_int_array(key); // per-layer arrays (kimi-linear): layer 0's value
+    if (a && *a && !(*a)->empty())
+        return static_cast<uint32_t>((**a)[0]);
+    return fallback;
+}
+
+// What llama-quantize's mixture rules read from the model (hparams and tensor names).
+LlamaMixModel llama_mix_model(const gguf::File& f) {
+    LlamaMixModel m;
+    auto arch = f.get_string("general.architecture");
+    const std::string a = arch && *arch ? **arch : std::string();
+    m.n_layer = static_cast<int>(u32_or(f, a + ".block_count", 0));
+    m.n_expert = static_cast<int>(u32_or(f, a + ".expert_count", 0));
+    const uint32_t heads = u32_or(f, a + ".attention.head_count", 1);
+    const uint32_t kv = u32_or(f, a + ".attention.head_count_kv", heads);
+    m.n_gqa = kv > 0 ? static_cast<int>(heads / kv) : 1;
+    for (const gguf::TensorInfo& t : f.tensors()) {
+        if (t.name.find("attn_v.weight") != std::string::npos ||
+            t.name.find("attn_qkv.weight") != std::string::npos ||
+            t.name.find("attn_kv_b.weight") != std::string::npos)
+            ++m.n_attention_wv;
+        if (t.name == "output.weight")
+            m.tied_embeddings = false;
+    }
+    return m;
+}
+
+} // namespace
 
 Expected<QuantizeReport> quantize_model(const QuantizeOptions& o) {
     FOLIO_TRY(in, gguf::File::open(o.in));
@@ -21,13 +57,20 @@ Expected<QuantizeReport> quantize_model(const QuantizeOptions& o) {
     w.set_u32("general.quantization_version", 2);
 
     const auto& tensors = in->tensors();
+    std::optional<LlamaMix> mix;
+    if (o.recipe.llama_mix)
+        mix.emplace(*o.recipe.llama_mix, llama_mix_model(*in));
     std::vector<DType> types;
     QuantizeReport report;
     report.in_bytes = in->file_size();
     report.tensors = tensors.size();
     for (const gguf::TensorInfo& t : tensors) {
-        const DType type =
-            recipe_type(o.recipe, t.name, t.ne[0], static_cast<int>(t.n_dims), t.type);
+        DType type = recipe_type(o.recipe, t.name, t.ne[0], static_cast<int>(t.n_dims), t.type);
+        // llama-quantize's tensor_allows_quantization: 2-D / 3-D tensors named *weight.
+        if (mix && t.n_dims >= 2 && t.name.size() >= 6 &&
+            t.name.compare(t.name.size() - 6, 6, "weight") == 0 &&
+            !recipe_matches(o.recipe, t.name))
+            type = mix->type_for(t.name, t.ne[0]);
         if (type != t.type && !dtype_is_computable(t.type))
             return make_error(ErrorCode::Unsupported,
                               o.in + ": tensor '" + t.name + "' is stored as " +

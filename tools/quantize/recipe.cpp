@@ -24,15 +24,19 @@ Expected<std::optional<DType>> parse_type(const std::string& t) {
     if (t == "keep")
         return std::optional<DType>();
     static const std::pair<const char*, DType> kTypes[] = {
-        {"f32", DType::F32},   {"f16", DType::F16},    {"bf16", DType::BF16},
-        {"q8_0", DType::Q8_0}, {"q4_0", DType::Q4_0},  {"q4_k", DType::Q4_K},
-        {"q6_k", DType::Q6_K}, {"mxfp4", DType::MXFP4}};
+        {"f32", DType::F32},    {"f16", DType::F16},       {"bf16", DType::BF16},
+        {"q8_0", DType::Q8_0},  {"q4_0", DType::Q4_0},     {"q4_1", DType::Q4_1},
+        {"q5_0", DType::Q5_0},  {"q5_1", DType::Q5_1},     {"q2_k", DType::Q2_K},
+        {"q3_k", DType::Q3_K},  {"q4_k", DType::Q4_K},     {"q5_k", DType::Q5_K},
+        {"q6_k", DType::Q6_K},  {"iq4_nl", DType::IQ4_NL}, {"iq4_xs", DType::IQ4_XS},
+        {"mxfp4", DType::MXFP4}};
     for (const auto& [name, type] : kTypes)
         if (t == name)
             return std::optional<DType>(type);
     return make_error(ErrorCode::InvalidArgument,
                       "unknown type '" + t +
-                          "' (f32, f16, bf16, q8_0, q4_0, q4_k, q6_k, mxfp4 or keep)");
+                          "' (f32, f16, bf16, q8_0, q4_0, q4_1, q5_0, q5_1, q2_k, q3_k, q4_k, "
+                          "q5_k, q6_k, iq4_nl, iq4_xs, mxfp4 or keep)");
 }
 
 Recipe builtin(const std::string& name, std::vector<RecipeRule> tail, uint32_t file_type) {
@@ -116,16 +120,35 @@ Expected<Recipe> load_recipe(const std::string& n) {
                         {"*attn_v_b.weight", DType::MXFP4},
                         {"*", DType::Q8_0}},
                        38);
+    static const std::pair<const char*, LlamaFtype> kMixes[] = {{"q3_k_m", LlamaFtype::Q3_K_M},
+                                                                {"q4_k_m", LlamaFtype::Q4_K_M},
+                                                                {"q5_k_m", LlamaFtype::Q5_K_M},
+                                                                {"q6_k", LlamaFtype::Q6_K},
+                                                                {"iq4_xs", LlamaFtype::IQ4_XS}};
+    for (const auto& [mix_name, ftype] : kMixes)
+        if (n == mix_name) {
+            Recipe r = builtin(n, {}, static_cast<uint32_t>(ftype));
+            r.llama_mix = ftype;
+            return r;
+        }
     std::ifstream f(n);
     if (!f)
         return make_error(
             ErrorCode::NotFound,
             "recipe '" + n +
-                "' is neither built in (q8_0, q4_k, mxfp4-moe, mxfp4-moe-llama) nor a "
+                "' is neither built in (q8_0, q4_k, mxfp4-moe, mxfp4-moe-llama, q3_k_m, q4_k_m, "
+                "q5_k_m, q6_k, iq4_xs) nor a "
                 "readable file");
     std::stringstream ss;
     ss << f.rdbuf();
     return parse_recipe(ss.str(), n);
+}
+
+bool recipe_matches(const Recipe& r, const std::string& name) {
+    for (const RecipeRule& rule : r.rules)
+        if (glob_match(rule.pattern, name))
+            return true;
+    return false;
 }
 
 DType recipe_type(const Recipe& r, const std::string& name, int64_t ne0, int n_dims, DType source) {

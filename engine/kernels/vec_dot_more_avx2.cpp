@@ -1,0 +1,412 @@
+// AVX2 + FMA + F16C dot products of the legacy 32-element types (Q4_1, Q5_0, Q5_1, IQ4_NL) and
+// of Q2_K, Q3_K, Q5_K, IQ4_XS (vec_dot_more_avx2.h). Integer sums per block or sub-block are
+// exact (maddubs on unsigned weights, or |w| against sign-adjusted activations for signed ones;
+// every int16 pair sum stays below 2^15), then scaled in fp32. Internal linkage only, like
+// vec_dot_avx2.cpp: no AVX2 copy of a shared inline symbol may leak into generic code.
+#include "kernels/vec_dot_more_avx2.h"
+
+#include "tensor/quant_blocks.h"
+#include "tensor/quant_blocks_more.h"
+
+#include <immintrin.h>
+
+namespace folio::avx2 {
+
+namespace {
+
+inline float hsum(__m256 v) {
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_add_ss(s, _mm_movehdup_ps(s));
+    return _mm_cvtss_f32(s);
+}
+
+inline float h2f(uint16_t h) {
+    return _cvtsh_ss(h);
+}
+
+inline __m256i load256(const void* p) {
+    return _mm256_loadu_si256(static_cast<const __m256i*>(p));
+}
+
+// 32 unsigned bytes × 32 signed bytes -> 8 int32 sums of 4 products each.
+inline __m256i dot_u8_i8(__m256i a, __m256i b) {
+    return _mm256_madd_epi16(_mm256_maddubs_epi16(a, b), _mm256_set1_epi16(1));
+}
+
+// 16 bytes of packed nibbles -> 32 bytes: low nibbles (elements 0..15) then high (16..31).
+inline __m256i unpack_nibbles(const uint8_t* qs) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(qs));
+    const __m128i m4 = _mm_set1_epi8(0x0F);
+    const __m128i lo = _mm_and_si128(v, m4);
+    const __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), m4);
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
+}
+
+// Byte i = 0x10 when bit i of the 32-bit little-endian qh is set, else 0 (Q5_0 / Q5_1).
+inline __m256i fifth_bits(const uint8_t* qh) {
+    uint32_t bits;
+    __builtin_memcpy(&bits, qh, 4);
+    const __m256i spread =
+        _mm256_shuffle_epi8(_mm256_set1_epi32(static_cast<int>(bits)),
+                            _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2,
+                                             2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3));
+    const __m256i bit = _mm256_set1_epi64x(static_cast<long long>(0x8040201008040201ULL));
+    const __m256i set = _mm256_cmpeq_epi8(_mm256_and_si256(spread, bit), bit);
+    return _mm256_and_si256(set, _mm256_set1_epi8(0x10));
+}
+
+inline __m256i iq4_table() {
+    return _mm256_setr_epi8(-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89,
+                            113, -127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69,
+                            89, 113);
+}
+
+template <typename Block> const Block* x_row(const void* x, size_t xs, int j) {
+    return reinterpret_cast<const Block*>(static_cast<const uint8_t*>(x) + j * xs);
+}
+
+// ---- 32-element blocks ---------------------------------------------------------------------
+// Decoders: weights(b) gives the 32 weights of block b as bytes (signed when kSigned), scale(b)
+// d_w; kMin adds m_w·s_x per block (Q8_1 activations).
+struct DecQ4_1 {
+    using XBlock = BlockQ8_1;
+    static constexpr bool kSigned = false, kMin = true;
+    const BlockQ4_1* w;
+    __m256i weights(int64_t b) const { return unpack_nibbles(w[b].qs); }
+    float scale(int64_t b) const { return h2f(w[b].d); }
+    float min(int64_t b) const { return h2f(w[b].m); }
+};
+struct DecQ5_1 {
+    using XBlock = BlockQ8_1;
+    static constexpr bool kSigned = false, kMin = true;
+    const BlockQ5_1* w;
+    __m256i weights(int64_t b) const {
+        return _mm256_or_si256(unpack_nibbles(w[b].qs), fifth_bits(w[b].qh));
+    }
+    float scale(int64_t b) const { return h2f(w[b].d); }
+    float min(int64_t b) const { return h2f(w[b].m); }
+};
+struct DecQ5_0 {
+    using XBlock = BlockQ8_0;
+    static constexpr bool kSigned = true, kMin = false;
+    const BlockQ5_0* w;
+    __m256i weights(int64_t b) const {
+        return _mm256_sub_epi8(_mm256_or_si256(unpack_nibbles(w[b].qs), fifth_bits(w[b].qh)),
+                               _mm256_set1_epi8(16));
+    }
+    float scale(int64_t b) const { return h2f(w[b].d); }
+    float min(int64_t) const { return 0.0f; }
+};
+struct DecIQ4NL {
+    using XBlock = BlockQ8_0;
+    static constexpr bool kSigned = true, kMin = false;
+    const BlockIQ4NL* w;
+    __m256i weights(int64_t b) const {
+        return _mm256_shuffle_epi8(iq4_table(), unpack_nibbles(w[b].qs));
+    }
+    float scale(int64_t b) const { return h2f(w[b].d); }
+    float min(int64_t) const { return 0.0f; }
+};
+
+template <int NX, typename Dec>
+void dot32_n(int64_t k, const Dec& dec, const void* x, size_t xs, float* out, int64_t os) {
+    using XBlock = typename Dec::XBlock;
+    const XBlock* xr[NX];
+    __m256 acc[NX];
+    float mins[NX] = {};
+    for (int j = 0; j < NX; ++j) {
+        xr[j] = x_row<XBlock>(x, xs, j);
+        acc[j] = _mm256_setzero_ps();
+    }
+    for (int64_t b = 0; b < k / 32; ++b) {
+        const __m256i q = dec.weights(b);
+        const __m256i aq = Dec::kSigned ? _mm256_sign_epi8(q, q) : q;
+        const float dw = dec.scale(b);
+        for (int j = 0; j < NX; ++j) {
+            __m256i xq = load256(xr[j][b].qs);
+            if (Dec::kSigned)
+                xq = _mm256_sign_epi8(xq, q);
+            const __m256 d = _mm256_set1_ps(dw * h2f(xr[j][b].d));
+            acc[j] = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(dot_u8_i8(aq, xq)), acc[j]);
+            if constexpr (Dec::kMin)
+                mins[j] += dec.min(b) * h2f(xr[j][b].s);
+        }
+    }
+    for (int j = 0; j < NX; ++j)
+        out[j * os] = hsum(acc[j]) + mins[j];
+}
+
+// ---- Q2_K ----------------------------------------------------------------------------------
+// Scale pair (s, s+1) of 16 unsigned byte scales as int16 for the two halves of a 32-byte vector.
+inline __m256i scale_pair_u8(__m128i sc8, int s) {
+    const __m128i mask = _mm_set_epi64x(0x0101010101010101LL * (s + 1), 0x0101010101010101LL * s);
+    return _mm256_cvtepu8_epi16(_mm_shuffle_epi8(sc8, mask));
+}
+inline __m256i scale_pair_i8(__m128i sc8, int s) {
+    const __m128i mask = _mm_set_epi64x(0x0101010101010101LL * (s + 1), 0x0101010101010101LL * s);
+    return _mm256_cvtepi8_epi16(_mm_shuffle_epi8(sc8, mask));
+}
+
+inline __m256i shift_right16(__m256i v, int n) {
+    return _mm256_srl_epi16(v, _mm_cvtsi32_si128(n));
+}
+
+template <int NX>
+void dot_q2_k_n(int64_t nb, const BlockQ2K* w, const void* x, size_t xs, float* out, int64_t os) {
+    const BlockQ8K* xr[NX];
+    __m256 acc[NX];
+    for (int j = 0; j < NX; ++j) {
+        xr[j] = x_row<BlockQ8K>(x, xs, j);
+        acc[j] = _mm256_setzero_ps();
+    }
+    const __m256i m3 = _mm256_set1_epi8(3);
+    for (int64_t b = 0; b < nb; ++b) {
+        const BlockQ2K& wb = w[b];
+        const __m128i raw = _mm_loadu_si128(reinterpret_cast<const __m128i*>(wb.scales));
+        const __m128i sc = _mm_and_si128(raw, _mm_set1_epi8(0x0F));
+        const __m256i mins16 =
+            _mm256_cvtepu8_epi16(_mm_and_si128(_mm_srli_epi16(raw, 4), _mm_set1_epi8(0x0F)));
+        __m256i isum[NX];
+        for (int j = 0; j < NX; ++j)
+            isum[j] = _mm256_setzero_si256();
+        for (int c = 0; c < 2; ++c) {
+            const __m256i q = load256(wb.qs + 32 * c);
+            for (int sh = 0; sh < 4; ++sh) {
+                const __m256i wq = _mm256_and_si256(shift_right16(q, 2 * sh), m3);
+                const __m256i s = scale_pair_u8(sc, 8 * c + 2 * sh);
+                for (int j = 0; j < NX; ++j) {
+                    const __m256i xq = load256(xr[j][b].qs + 128 * c + 32 * sh);
+                    isum[j] = _mm256_add_epi32(isum[j],
+                                               _mm256_madd_epi16(_mm256_maddubs_epi16(wq, xq), s));
+                }
+            }
+        }
+        const float dw = h2f(wb.d), dminw = h2f(wb.dmin);
+        for (int j = 0; j < NX; ++j) {
+            const __m256i msum = _mm256_madd_epi16(mins16, load256(xr[j][b].bsums));
+            const float dx = xr[j][b].d;
+            acc[j] = _mm256_fmadd_ps(_mm256_set1_ps(dx * dw), _mm256_cvtepi32_ps(isum[j]), acc[j]);
+            acc[j] = _mm256_fnmadd_ps(_mm256_set1_ps(dx * dminw), _mm256_cvtepi32_ps(msum), acc[j]);
+        }
+    }
+    for (int j = 0; j < NX; ++j)
+        out[j * os] = hsum(acc[j]);
+}
+
+// ---- Q3_K ----------------------------------------------------------------------------------
+// q − 4·[hmask bit clear] = q_u − 4 with q_u = low bits | hmask bit << 2 in 0..7 (unsigned for
+// maddubs); the −4·Σ sc·Σ x part comes from the bsums.
+template <int NX>
+void dot_q3_k_n(int64_t nb, const BlockQ3K* w, const void* x, size_t xs, float* out, int64_t os) {
+    const BlockQ8K* xr[NX];
+    __m256 acc[NX];
+    for (int j = 0; j < NX; ++j) {
+        xr[j] = x_row<BlockQ8K>(x, xs, j);
+        acc[j] = _mm256_setzero_ps();
+    }
+    const __m256i m3 = _mm256_set1_epi8(3);
+    const __m256i m1 = _mm256_set1_epi8(1);
+    for (int64_t b = 0; b < nb; ++b) {
+        const BlockQ3K& wb = w[b];
+        alignas(16) int8_t scales[16];
+        q3k_scales(wb.scales, scales);
+        const __m128i sc8 = _mm_load_si128(reinterpret_cast<const __m128i*>(scales));
+        const __m256i hm = load256(wb.hmask);
+        __m256i isum[NX];
+        for (int j = 0; j < NX; ++j)
+            isum[j] = _mm256_setzero_si256();
+        for (int c = 0; c < 2; ++c) {
+            const __m256i q = load256(wb.qs + 32 * c);
+            for (int sh = 0; sh < 4; ++sh) {
+                const __m256i lo = _mm256_and_si256(shift_right16(q, 2 * sh), m3);
+                const __m256i hi =
+                    _mm256_slli_epi16(_mm256_and_si256(shift_right16(hm, 4 * c + sh), m1), 2);
+                const __m256i wq = _mm256_or_si256(lo, hi);
+                const __m256i s = scale_pair_i8(sc8, 8 * c + 2 * sh);
+                for (int j = 0; j < NX; ++j) {
+                    const __m256i xq = load256(xr[j][b].qs + 128 * c + 32 * sh);
+                    isum[j] = _mm256_add_epi32(isum[j],
+                                               _mm256_madd_epi16(_mm256_maddubs_epi16(wq, xq), s));
+                }
+            }
+        }
+        const __m256i sc16 = _mm256_cvtepi8_epi16(sc8);
+        const float dw = h2f(wb.d);
+        for (int j = 0; j < NX; ++j) {
+            const __m256i msum = _mm256_madd_epi16(sc16, load256(xr[j][b].bsums));
+            const __m256i total = _mm256_sub_epi32(isum[j], _mm256_slli_epi32(msum, 2));
+            acc[j] =
+                _mm256_fmadd_ps(_mm256_set1_ps(dw * xr[j][b].d), _mm256_cvtepi32_ps(total), acc[j]);
+        }
+    }
+    for (int j = 0; j < NX; ++j)
+        out[j * os] = hsum(acc[j]);
+}
+
+// ---- Q5_K ----------------------------------------------------------------------------------
+template <int NX>
+void dot_q5_k_n(int64_t nb, const BlockQ5K* w, const void* x, size_t xs, float* out, int64_t os) {
+    const BlockQ8K* xr[NX];
+    __m256 acc[NX];
+    for (int j = 0; j < NX; ++j) {
+        xr[j] = x_row<BlockQ8K>(x, xs, j);
+        acc[j] = _mm256_setzero_ps();
+    }
+    const __m256i m4 = _mm256_set1_epi8(0x0F);
+    const __m256i m1 = _mm256_set1_epi8(1);
+    for (int64_t b = 0; b < nb; ++b) {
+        const BlockQ5K& wb = w[b];
+        // get_scale_min_k4 for the 8 sub-blocks: bytes 0..7 = scales, 8..15 = mins (as Q4_K).
+        uint32_t u[4];
+        __builtin_memcpy(u, wb.scales, 12);
+        constexpr uint32_t kMask6 = 0x3F3F3F3F, kMaskLo4 = 0x0F0F0F0F, kMask2 = 0x03030303;
+        u[3] = ((u[2] >> 4) & kMaskLo4) | (((u[1] >> 6) & kMask2) << 4);
+        const uint32_t m_lo = u[1] & kMask6;
+        u[1] = (u[2] & kMaskLo4) | (((u[0] >> 6) & kMask2) << 4);
+        u[2] = m_lo;
+        u[0] &= kMask6;
+        const __m128i sm = _mm_loadu_si128(reinterpret_cast<const __m128i*>(u));
+        const __m256i sc16 = _mm256_broadcastsi128_si256(_mm_cvtepu8_epi16(sm));
+        const __m256i mins16 = _mm256_cvtepu8_epi16(_mm_unpackhi_epi8(sm, sm));
+        const __m256i hb = load256(wb.qh);
+        __m256i isum[NX];
+        for (int j = 0; j < NX; ++j)
+            isum[j] = _mm256_setzero_si256();
+        for (int c = 0; c < 4; ++c) {
+            const __m256i q = load256(wb.qs + 32 * c);
+            const __m256i lo = _mm256_or_si256(
+                _mm256_and_si256(q, m4),
+                _mm256_slli_epi16(_mm256_and_si256(shift_right16(hb, 2 * c), m1), 4));
+            const __m256i hi = _mm256_or_si256(
+                _mm256_and_si256(_mm256_srli_epi16(q, 4), m4),
+                _mm256_slli_epi16(_mm256_and_si256(shift_right16(hb, 2 * c + 1), m1), 4));
+            const __m256i s_lo = _mm256_shuffle_epi8(
+                sc16, _mm256_set1_epi16(static_cast<short>((4 * c + 1) << 8 | (4 * c))));
+            const __m256i s_hi = _mm256_shuffle_epi8(
+                sc16, _mm256_set1_epi16(static_cast<short>((4 * c + 3) << 8 | (4 * c + 2))));
+            for (int j = 0; j < NX; ++j) {
+                const int8_t* xq = xr[j][b].qs + 64 * c;
+                const __m256i p_lo = _mm256_madd_epi16(_mm256_maddubs_epi16(lo, load256(xq)), s_lo);
+                const __m256i p_hi =
+                    _mm256_madd_epi16(_mm256_maddubs_epi16(hi, load256(xq + 32)), s_hi);
+                isum[j] = _mm256_add_epi32(isum[j], _mm256_add_epi32(p_lo, p_hi));
+            }
+        }
+        const float dw = h2f(wb.d), dminw = h2f(wb.dmin);
+        for (int j = 0; j < NX; ++j) {
+            const __m256i msum = _mm256_madd_epi16(mins16, load256(xr[j][b].bsums));
+            const float dx = xr[j][b].d;
+            acc[j] = _mm256_fmadd_ps(_mm256_set1_ps(dx * dw), _mm256_cvtepi32_ps(isum[j]), acc[j]);
+            acc[j] = _mm256_fnmadd_ps(_mm256_set1_ps(dx * dminw), _mm256_cvtepi32_ps(msum), acc[j]);
+        }
+    }
+    for (int j = 0; j < NX; ++j)
+        out[j * os] = hsum(acc[j]);
+}
+
+// ---- IQ4_XS --------------------------------------------------------------------------------
+template <int NX>
+void dot_iq4_xs_n(int64_t nb, const BlockIQ4XS* w, const void* x, size_t xs, float* out,
+                  int64_t os) {
+    const BlockQ8K* xr[NX];
+    __m256 acc[NX];
+    for (int j = 0; j < NX; ++j) {
+        xr[j] = x_row<BlockQ8K>(x, xs, j);
+        acc[j] = _mm256_setzero_ps();
+    }
+    const __m256i table = iq4_table();
+    for (int64_t b = 0; b < nb; ++b) {
+        const BlockIQ4XS& wb = w[b];
+        __m256i isum[NX];
+        for (int j = 0; j < NX; ++j)
+            isum[j] = _mm256_setzero_si256();
+        for (int ib = 0; ib < 8; ++ib) {
+            const __m256i q = _mm256_shuffle_epi8(table, unpack_nibbles(wb.qs + 16 * ib));
+            const __m256i aq = _mm256_sign_epi8(q, q);
+            const __m256i ls = _mm256_set1_epi16(static_cast<short>(iq4xs_scale(wb, ib) - 32));
+            for (int j = 0; j < NX; ++j) {
+                const __m256i xq = _mm256_sign_epi8(load256(xr[j][b].qs + 32 * ib), q);
+                isum[j] =
+                    _mm256_add_epi32(isum[j], _mm256_madd_epi16(_mm256_maddubs_epi16(aq, xq), ls));
+            }
+        }
+        const float dw = h2f(wb.d);
+        for (int j = 0; j < NX; ++j)
+            acc[j] = _mm256_fmadd_ps(_mm256_set1_ps(dw * xr[j][b].d), _mm256_cvtepi32_ps(isum[j]),
+                                     acc[j]);
+    }
+    for (int j = 0; j < NX; ++j)
+        out[j * os] = hsum(acc[j]);
+}
+
+// nx (1..4) -> the unrolled templates.
+template <template <int> class Fn, typename... Args> void by_nx(int nx, Args... args) {
+    switch (nx) {
+    case 1:
+        Fn<1>::run(args...);
+        break;
+    case 2:
+        Fn<2>::run(args...);
+        break;
+    case 3:
+        Fn<3>::run(args...);
+        break;
+    default:
+        Fn<4>::run(args...);
+        break;
+    }
+}
+
+template <typename Dec, typename Block> struct Dot32 {
+    template <int NX> struct Fn {
+        static void run(int64_t k, const void* w, const void* x, size_t xs, float* out,
+                        int64_t os) {
+            dot32_n<NX>(k, Dec{static_cast<const Block*>(w)}, x, xs, out, os);
+        }
+    };
+};
+
+#define FOLIO_SUPER_BLOCK_FN(Name, Block, Kernel)                                                  \
+    template <int NX> struct Name {                                                                \
+        static void run(int64_t k, const void* w, const void* x, size_t xs, float* out,            \
+                        int64_t os) {                                                              \
+            Kernel<NX>(k / kQKK, static_cast<const Block*>(w), x, xs, out, os);                    \
+        }                                                                                          \
+    };
+FOLIO_SUPER_BLOCK_FN(Q2KFn, BlockQ2K, dot_q2_k_n)
+FOLIO_SUPER_BLOCK_FN(Q3KFn, BlockQ3K, dot_q3_k_n)
+FOLIO_SUPER_BLOCK_FN(Q5KFn, BlockQ5K, dot_q5_k_n)
+FOLIO_SUPER_BLOCK_FN(IQ4XSFn, BlockIQ4XS, dot_iq4_xs_n)
+#undef FOLIO_SUPER_BLOCK_FN
+
+} // namespace
+
+void dot_q4_1(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
+    by_nx<Dot32<DecQ4_1, BlockQ4_1>::Fn>(nx, k, w, x, xs, out, os);
+}
+void dot_q5_0(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
+    by_nx<Dot32<DecQ5_0, BlockQ5_0>::Fn>(nx, k, w, x, xs, out, os);
+}
+void dot_q5_1(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
+    by_nx<Dot32<DecQ5_1, BlockQ5_1>::Fn>(nx, k, w, x, xs, out, os);
+}
+void dot_iq4_nl(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out,
+                int64_t os) {
+    by_nx<Dot32<DecIQ4NL, BlockIQ4NL>::Fn>(nx, k, w, x, xs, out, os);
+}
+void dot_q2_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
+    by_nx<Q2KFn>(nx, k, w, x, xs, out, os);
+}
+void dot_q3_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
+    by_nx<Q3KFn>(nx, k, w, x, xs, out, os);
+}
+void dot_q5_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
+    by_nx<Q5KFn>(nx, k, w, x, xs, out, os);
+}
+void dot_iq4_xs(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out,
+                int64_t os) {
+    by_nx<IQ4XSFn>(nx, k, w, x, xs, out, os);
+}
+
+} // namespace folio::avx2

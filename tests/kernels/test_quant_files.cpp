@@ -1,0 +1,123 @@
+// Every llama-quantize file type of the quantized-model conformance set
+// (conformance/quant/README.md): each model file is loaded and both sequences are run as one
+// batch; per sequence the mean over positions of max |ours − llama.cpp| must be ≤ 0.5 and the
+// argmax must agree on ≥ 70 % of the positions (README "How to compare"). F32 bases must match
+// to 1e-4. seq0's max |diff| is printed per file: an engine that quantizes activations exactly as
+// ggml-cpu comes within ~1e-6 there.
+#include "model/goldens.h"
+#include "support/test_support.h"
+
+#include <QDir>
+#include <QtTest>
+
+#include <set>
+#include <string>
+
+using namespace folio;
+
+namespace {
+
+// File types whose weight types Folio cannot compute with yet (the grid i-quants and the ternary
+// types): their files must fail to load with an error naming the tensor and its type. Empty this
+// set as the types land.
+const std::set<QString> kNotYetSupported = {
+    "iq1_m", "iq1_s", "iq2_m",  "iq2_s",   "iq2_xs", "iq2_xxs",
+    "iq3_m", "iq3_s", "iq3_xs", "iq3_xxs", "tq1_0",  "tq2_0",
+};
+
+// llama-quantize quantizes the DSA indexer's proj weight, which the model layer still binds as
+// f32 only (engine/model/decoder_weights.cpp; the DSA indexer multiplies it with the generic
+// matmul, so binding it with get() instead of get_f32() makes these files load and pass). Until
+// then they must fail naming that tensor; once they load they are compared like every other file.
+bool quantizedIndexerProjGap(const QString& model) {
+    return model.startsWith("qa-ds32-") && !model.endsWith("-f32");
+}
+
+// "qa-ds2-q4_k_m" -> "q4_k_m"
+QString fileType(const QString& model) {
+    return model.section('-', 2);
+}
+
+} // namespace
+
+class TestQuantFiles : public QObject {
+    Q_OBJECT
+private slots:
+    void everyFileTypeAgainstLlamaCpp() {
+        FOLIO_REQUIRE_CONFORMANCE(root);
+        const QString dir = root + "/quant";
+        QStringList models;
+        for (const QString& json :
+             QDir(dir + "/goldens").entryList({"*.json"}, QDir::Files, QDir::Name))
+            models << json.chopped(5);
+        if (models.isEmpty()) {
+            if (folio::test::isCi())
+                QFAIL("quant conformance data missing (conformance/quant/goldens) and CI=true");
+            QSKIP("quant conformance data not found");
+        }
+        QStringList failures;
+        int passed = 0, refused = 0;
+        for (const QString& model : models) {
+            const test::Golden g = test::loadGolden(dir, model);
+            if (g.n_vocab == 0 || g.sequences.size() != 2) {
+                failures << model + ": golden not readable";
+                continue;
+            }
+            auto loaded = load_decoder(g.modelPath.toStdString());
+            if (kNotYetSupported.count(fileType(model))) {
+                if (loaded) {
+                    failures << model + ": loads now; remove " + fileType(model) +
+                                    " from kNotYetSupported";
+                } else {
+                    const std::string msg = loaded.error().message;
+                    if (msg.find("tensor '") == std::string::npos ||
+                        msg.find("which Folio cannot compute with yet") == std::string::npos)
+                        failures << model + ": unclear error: " + QString::fromStdString(msg);
+                    ++refused;
+                }
+                continue;
+            }
+            if (!loaded && quantizedIndexerProjGap(model) &&
+                loaded.error().message.find("indexer.proj.weight' must be f32") !=
+                    std::string::npos) {
+                qInfo("%s: refused by the model layer (quantized indexer.proj)", qPrintable(model));
+                ++refused;
+                continue;
+            }
+            if (!loaded) {
+                failures << model + ": " + QString::fromStdString(loaded.error().message);
+                continue;
+            }
+            const DecoderModel& m = **loaded;
+            const bool f32 = fileType(model) == "f32";
+            QString line = model + ":";
+            bool ok = true;
+            for (const auto& s : g.sequences) {
+                const auto c =
+                    test::compareLogits(test::evaluateAll(m, s.tokens, false), s.logits, g.n_vocab);
+                const double agree = c.rows ? double(c.argmaxAgree) / c.rows : 0.0;
+                line += QString(" %1 max %2 mean %3 argmax %4/%5;")
+                            .arg(s.name)
+                            .arg(c.maxAbsDiff, 0, 'g', 3)
+                            .arg(c.meanRowMax, 0, 'g', 3)
+                            .arg(c.argmaxAgree)
+                            .arg(c.rows);
+                if (f32 ? c.maxAbsDiff > 1e-4 : (c.meanRowMax > 0.5 || agree < 0.7))
+                    ok = false;
+            }
+            qInfo("%s", qPrintable(line));
+            if (ok)
+                ++passed;
+            else
+                failures << line;
+        }
+        qInfo("%d files within bounds, %d refused (types not yet supported, model-layer gap), %d "
+              "failures",
+              passed, refused, int(failures.size()));
+        QVERIFY2(failures.isEmpty(), qPrintable(failures.join("\n")));
+        QVERIFY(passed > 0);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestQuantFiles)
+#include "test_quant_files.moc"
