@@ -1,5 +1,6 @@
 #include "bench_kernels.h"
 
+#include "machine_peak.h"
 #include "memory_bandwidth.h"
 
 #include "kernels/kernel_table.h"
@@ -175,6 +176,8 @@ int run_bench_kernels(const BenchKernelsOptions& o, std::FILE* out) {
         "Activations are quantized per call inside the timed region (Q8_0 for "
         "q8_0/q5_0/q4_0/iq4_nl/mxfp4, Q8_1 for q5_1/q4_1, Q8_K for the k-quants, "
         "iq4_xs, the grid i-quants and tq1_0/tq2_0; GFLOP/s counts 2 ops per weight x token).\n");
+    if (o.prefill)
+        report_gemm_share_of_peak(o.threads, o.rows, o.cols, out);
     return 0;
 }
 
