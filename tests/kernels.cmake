@@ -1,7 +1,7 @@
 # Tensor types, quantizers and CPU kernels (engine/tensor/, engine/kernels/).
-folio_add_test(test_quant SOURCES kernels/test_quant.cpp LIBS folio_engine_internal LABELS engine)
-folio_add_test(test_kernels SOURCES kernels/test_kernels.cpp LIBS folio_engine_internal LABELS engine)
-folio_add_test(test_iquants SOURCES kernels/test_iquants.cpp LIBS folio_engine_internal LABELS engine)
-folio_add_test(test_quant_more SOURCES kernels/test_quant_more.cpp LIBS folio_engine_internal LABELS engine)
+folio_add_test(test_quant SOURCES engine/tensor/test_quant.cpp LIBS folio_engine_internal LABELS engine)
+folio_add_test(test_kernels SOURCES engine/kernels/test_kernels.cpp LIBS folio_engine_internal LABELS engine)
+folio_add_test(test_iquants SOURCES engine/tensor/test_iquants.cpp LIBS folio_engine_internal LABELS engine)
+folio_add_test(test_quant_more SOURCES engine/tensor/test_quant_more.cpp LIBS folio_engine_internal LABELS engine)
 # The llama-quantize file types of conformance/quant against llama.cpp's logits.
-folio_add_test(test_quant_files SOURCES kernels/test_quant_files.cpp LIBS folio_engine_internal LABELS engine TIMEOUT 300)
+folio_add_test(test_quant_files SOURCES engine/model/test_quant_files.cpp LIBS folio_engine_internal LABELS engine TIMEOUT 300)

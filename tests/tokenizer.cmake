@@ -1,4 +1,4 @@
 folio_add_test(test_tokenizer
-    SOURCES tokenizer/test_tokenizer.cpp tokenizer/tokenizer_fixtures.cpp
+    SOURCES engine/tokenizer/test_tokenizer.cpp engine/tokenizer/tokenizer_fixtures.cpp
     LIBS folio_engine_internal
     LABELS engine)

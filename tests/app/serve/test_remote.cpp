@@ -9,7 +9,7 @@
 #include "folio/engine_backend.h"
 #include "folio/remote_backend.h"
 #include "model/vision/image_io.h"
-#include "remote/request_bodies.h"
+#include "app/serve/request_bodies.h"
 #include "remote/sse_parser.h"
 #include "serve/data_url.h"
 #include "support/server_process.h"

@@ -1,6 +1,6 @@
 // Request bodies of the remote tests, kept out of test_remote.cpp: moc does not read raw string
 // literals.
-#include "remote/request_bodies.h"
+#include "app/serve/request_bodies.h"
 
 namespace folio::test {
 
