@@ -82,10 +82,12 @@ const std::array kCommands = {
             "head = token embeddings / sqrt(n_embd), block output projections at 3/4 scale, so the "
             "residual keeps the input token's direction and predictions have clear margins)",
             cmd_make_model},
-    Command{"quantize",
-            "quantize IN.gguf OUT.gguf --recipe q8_0|q4_k|mxfp4-moe|RECIPE_FILE [-t N]   "
-            "per-module quantization (recipe file: 'pattern = type' lines)",
-            cmd_quantize},
+    Command{
+        "quantize",
+        "quantize IN.gguf OUT.gguf --recipe q8_0|q4_k_m|q5_k_m|q6_k|q3_k_m|iq4_xs|q4_k|mxfp4-moe|"
+        "RECIPE_FILE [-t N]   "
+        "per-module quantization (recipe file: 'pattern = type' lines)",
+        cmd_quantize},
     Command{"serve",
             "serve -m F.gguf [--host 127.0.0.1] [--port 8080] [--mmproj P.gguf] [-t N] [-c CTX] "
             "[--api-key K] [--alias NAME] [--max-body 32M] [CACHE FLAGS]   OpenAI-compatible HTTP "

@@ -72,7 +72,7 @@ public:
 
     // The recurrent states now (for the prefix cache); null without recurrent layers.
     std::shared_ptr<const LayerStates> recurrent_snapshot() const;
-    size_t recurrent_bytes() const; // bytes of their values
+    size_t recurrent_bytes() const;                        // bytes of their values
     size_t kda_bytes() const { return recurrent_bytes(); } // the older name (bench/)
     // Snapshot sections of the recurrent states, layer by layer: now, or at the checkpoint.
     Status save_recurrent(SnapshotWriter& w, bool at_checkpoint) const;

@@ -7,22 +7,21 @@
 
 #include "folio/error.h"
 #include "gguf/gguf_file.h"
-#include "model/mixers/kda_weights.h"
-#include "model/mixers/mla_weights.h"
+#include "model/mixer_weights.h"
 #include "model/model_config.h"
 #include "model/weight_binder.h"
 #include "tensor/tensor_view.h"
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace folio {
 
 struct DecoderLayer {
     TensorView attn_norm;
-    MlaWeights mla;         // MLA layers (with the DSA indexer when the file has one)
-    KdaWeights kda;         // KDA layers
-    TensorView attn_output; // every mixer's output projection
+    std::shared_ptr<MixerWeights> mixer; // bound and read by the layer's LayerMixer only
+    TensorView attn_output;              // every mixer's output projection
     TensorView ffn_norm;
     // dense layers
     TensorView ffn_gate, ffn_up, ffn_down;

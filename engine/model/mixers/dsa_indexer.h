@@ -17,6 +17,7 @@
 #include "model/decoder_eval_types.h"
 #include "model/decoder_weights.h"
 #include "model/index_key_cache.h"
+#include "model/mixers/mla_weights.h"
 
 namespace folio {
 

@@ -5,6 +5,7 @@
 #include "kernels/norm.h"
 #include "model/mixers/kda_delta_rule.h"
 #include "model/mixers/kda_state.h"
+#include "model/mixers/kda_weights.h"
 
 #include <algorithm>
 #include <cmath>
@@ -47,7 +48,7 @@ Status kda_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t i
                      DecoderState& state, const float* xn, int64_t T, const EvalOptions& opt,
                      DecoderScratch& s, float* out) {
     const KernelContext& k = opt.kernels;
-    const KdaWeights& L = layer.kda;
+    const KdaWeights& L = mixer_weights_of<KdaWeights>(layer);
     KdaLayerState& st = static_cast<KdaLayerState&>(*state.layer_state(il));
     const int64_t E = c.n_embd, H = c.n_head[il], D = c.kda_head_dim, P = H * D, W = c.conv_kernel;
     const size_t TP = static_cast<size_t>(T * P);

@@ -2,6 +2,7 @@
 
 #include "model/mixers/kda_attention.h"
 #include "model/mixers/kda_state.h"
+#include "model/mixers/kda_weights.h"
 #include "model/tensor_names.h"
 
 namespace folio {
@@ -14,7 +15,8 @@ Status KdaMixer::bind(const WeightBinder& b, const ModelConfig& c, uint32_t il,
     const std::string p = tn::layer_prefix(il);
     const int64_t H = c.n_head[il];
     const int64_t E = c.n_embd, D = c.kda_head_dim, P = H * D, W = c.conv_kernel;
-    KdaWeights& k = L.kda;
+    L.mixer = std::make_shared<KdaWeights>();
+    KdaWeights& k = mixer_weights_of<KdaWeights>(L);
     FOLIO_TRY(q, b.get(p + tn::kAttnQ, {E, P}));
     FOLIO_TRY(kk, b.get(p + tn::kKdaK, {E, P}));
     FOLIO_TRY(v, b.get(p + tn::kKdaV, {E, P}));

@@ -1,11 +1,12 @@
 #pragma once
 // The tensors of a KDA layer (GGUF_LAYOUT.md §5.2), as views into the mapped file: P = H·D.
 
+#include "model/mixer_weights.h"
 #include "tensor/tensor_view.h"
 
 namespace folio {
 
-struct KdaWeights {
+struct KdaWeights : MixerWeights {
     TensorView q, k, v;                // [E, P]
     TensorView conv_q, conv_k, conv_v; // [W, 1, P], F32
     TensorView f_a, f_b;               // [E, D], [D, P]

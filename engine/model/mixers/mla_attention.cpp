@@ -5,6 +5,7 @@
 #include "kernels/rope.h"
 #include "model/attention_core.h"
 #include "model/mixers/dsa_indexer.h"
+#include "model/mixers/mla_weights.h"
 #include "tensor/quantize.h"
 
 #include <Eigen/Core>
@@ -128,7 +129,7 @@ double mla_absorbed_cost(const ModelConfig& c, uint32_t il, int64_t T, int64_t n
 Status mla_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t il,
                      DecoderState& state, const float* xn, int64_t T, const EvalOptions& opt,
                      DecoderScratch& s, float* out) {
-    const MlaWeights& L = layer.mla;
+    const MlaWeights& L = mixer_weights_of<MlaWeights>(layer);
     const KernelContext& kctx = opt.kernels;
     const MlaForm form = opt.mla;
     PagedKv& cache = state.mla();

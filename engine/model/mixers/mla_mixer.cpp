@@ -1,6 +1,7 @@
 #include "model/mixers/mla_mixer.h"
 
 #include "model/mixers/mla_attention.h"
+#include "model/mixers/mla_weights.h"
 #include "model/tensor_names.h"
 
 namespace folio {
@@ -12,7 +13,8 @@ Status MlaMixer::bind(const WeightBinder& b, const ModelConfig& c, uint32_t il,
     const std::string p = tn::layer_prefix(il);
     const int64_t H = c.n_head[il];
     const int64_t E = c.n_embd, kr = c.kv_lora_rank, dr = c.qk_rope, dn = c.qk_nope, dv = c.v_head;
-    MlaWeights& L = layer.mla;
+    layer.mixer = std::make_shared<MlaWeights>();
+    MlaWeights& L = mixer_weights_of<MlaWeights>(layer);
     if (c.q_lora_rank > 0) {
         const int64_t qr = c.q_lora_rank;
         FOLIO_TRY(qa, b.get(p + tn::kAttnQA, {E, qr}));

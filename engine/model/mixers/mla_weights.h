@@ -2,6 +2,7 @@
 // The tensors of an MLA layer (GGUF_LAYOUT.md §3.4, §5.2) and of its optional DSA lightning
 // indexer (§4.2), as views into the mapped file.
 
+#include "model/mixer_weights.h"
 #include "tensor/tensor_view.h"
 
 namespace folio {
@@ -15,7 +16,7 @@ struct IndexerWeights {
     TensorView proj;                // [E, H_I] (any matmul type)
 };
 
-struct MlaWeights {
+struct MlaWeights : MixerWeights {
     TensorView q_a, q_a_norm, q_b; // q_lora_rank > 0
     TensorView q;                  // q_lora_rank == 0
     TensorView kv_a_mqa, kv_a_norm;

@@ -5,6 +5,7 @@
 
 #include "model/decoder_model.h"
 #include "model/mixers/dsa_indexer.h"
+#include "model/mixers/mla_weights.h"
 #include "model/top_k_select.h"
 #include "support/goldens.h"
 #include "support/test_support.h"
@@ -26,7 +27,7 @@ std::unique_ptr<DecoderModel> without_indexer(const QString& path) {
         return nullptr;
     m->config.indexer_top_k = 0;
     for (auto& L : m->weights.layers)
-        L.mla.indexer = {};
+        mixer_weights_of<MlaWeights>(L).indexer = {};
     return m;
 }
 
@@ -103,7 +104,8 @@ private slots:
         auto m = test::loadDecoder(g.modelPath);
         QVERIFY(m);
         if (model.startsWith(QStringLiteral("qa-ds32")))
-            QCOMPARE(m->weights.layers[0].mla.indexer.proj.type, DType::Q8_0);
+            QCOMPARE(mixer_weights_of<MlaWeights>(m->weights.layers[0]).indexer.proj.type,
+                     DType::Q8_0);
         QCOMPARE(g.sequences.size(), 2);
         for (const auto& s : g.sequences) {
             const auto c =
