@@ -233,52 +233,10 @@ void quantize_row_q3_k(const float* x, void* dst, int64_t n) {
 
 void quantize_row_q5_k(const float* x, void* dst, int64_t n) {
     auto* b = static_cast<BlockQ5K*>(dst);
+    uint8_t L[kQKK];
     for (int64_t i = 0; i < n / kQKK; ++i, x += kQKK) {
-        uint8_t L[kQKK], Laux[32];
-        float weights[32], mins[8], scales[8];
-        float max_scale = 0, max_min = 0;
-        for (int j = 0; j < 8; ++j) {
-            float sum_x2 = 0;
-            for (int l = 0; l < 32; ++l)
-                sum_x2 += x[32 * j + l] * x[32 * j + l];
-            const float av_x = std::sqrt(sum_x2 / 32);
-            for (int l = 0; l < 32; ++l)
-                weights[l] = av_x + std::fabs(x[32 * j + l]);
-            scales[j] = make_qkx2_quants(32, 31, x + 32 * j, weights, L + 32 * j, &mins[j], Laux,
-                                         -0.5f, 0.1f, 15);
-            max_scale = std::max(max_scale, scales[j]);
-            max_min = std::max(max_min, mins[j]);
-        }
-        const float inv_scale = max_scale > 0 ? 63.0f / max_scale : 0.0f;
-        const float inv_min = max_min > 0 ? 63.0f / max_min : 0.0f;
         BlockQ5K& blk = b[i];
-        std::memset(blk.scales, 0, sizeof blk.scales);
-        for (int j = 0; j < 8; ++j) {
-            const uint8_t ls =
-                static_cast<uint8_t>(std::min(63, nearest_int(inv_scale * scales[j])));
-            const uint8_t lm = static_cast<uint8_t>(std::min(63, nearest_int(inv_min * mins[j])));
-            if (j < 4) {
-                blk.scales[j] = ls;
-                blk.scales[j + 4] = lm;
-            } else {
-                blk.scales[j + 4] = static_cast<uint8_t>((ls & 0xF) | ((lm & 0xF) << 4));
-                blk.scales[j - 4] |= static_cast<uint8_t>((ls >> 4) << 6);
-                blk.scales[j] |= static_cast<uint8_t>((lm >> 4) << 6);
-            }
-        }
-        blk.d = fp32_to_fp16(max_scale / 63.0f);
-        blk.dmin = fp32_to_fp16(max_min / 63.0f);
-        for (int j = 0; j < 8; ++j) {
-            uint8_t sc, m;
-            q4k_scale_min(j, blk.scales, &sc, &m);
-            const float d = fp16_to_fp32(blk.d) * sc;
-            if (d == 0)
-                continue;
-            const float dm = fp16_to_fp32(blk.dmin) * m;
-            for (int l = 0; l < 32; ++l)
-                L[32 * j + l] =
-                    static_cast<uint8_t>(std::clamp(nearest_int((x[32 * j + l] + dm) / d), 0, 31));
-        }
+        quantize_k_scale_min_superblock(x, 31, -0.5f, 15, blk.scales, &blk.d, &blk.dmin, L);
         std::memset(blk.qh, 0, sizeof blk.qh);
         for (int c = 0; c < 4; ++c)
             for (int l = 0; l < 32; ++l) {

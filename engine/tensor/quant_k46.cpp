@@ -118,56 +118,62 @@ float make_qkx2_quants(int n, int nmax, const float* x, const float* w, uint8_t*
     return scale;
 }
 
+void quantize_k_scale_min_superblock(const float* x, int nmax, float rmin, int nstep,
+                                     uint8_t scales[12], uint16_t* d, uint16_t* dmin,
+                                     uint8_t L[256]) {
+    uint8_t Laux[32];
+    float weights[32], mins[8], sub_scales[8];
+    float max_scale = 0, max_min = 0;
+    for (int j = 0; j < 8; ++j) {
+        float sum_x2 = 0;
+        for (int l = 0; l < 32; ++l)
+            sum_x2 += x[32 * j + l] * x[32 * j + l];
+        const float av_x = std::sqrt(sum_x2 / 32);
+        for (int l = 0; l < 32; ++l)
+            weights[l] = av_x + std::fabs(x[32 * j + l]);
+        sub_scales[j] = make_qkx2_quants(32, nmax, x + 32 * j, weights, L + 32 * j, &mins[j], Laux,
+                                         rmin, 0.1f, nstep);
+        max_scale = std::max(max_scale, sub_scales[j]);
+        max_min = std::max(max_min, mins[j]);
+    }
+    const float inv_scale = max_scale > 0 ? 63.0f / max_scale : 0.0f;
+    const float inv_min = max_min > 0 ? 63.0f / max_min : 0.0f;
+    std::memset(scales, 0, 12);
+    for (int j = 0; j < 8; ++j) {
+        const uint8_t ls =
+            static_cast<uint8_t>(std::min(63, nearest_int(inv_scale * sub_scales[j])));
+        const uint8_t lm = static_cast<uint8_t>(std::min(63, nearest_int(inv_min * mins[j])));
+        if (j < 4) {
+            scales[j] = ls;
+            scales[j + 4] = lm;
+        } else {
+            scales[j + 4] = static_cast<uint8_t>((ls & 0xF) | ((lm & 0xF) << 4));
+            scales[j - 4] |= static_cast<uint8_t>((ls >> 4) << 6);
+            scales[j] |= static_cast<uint8_t>((lm >> 4) << 6);
+        }
+    }
+    *d = fp32_to_fp16(max_scale / 63.0f);
+    *dmin = fp32_to_fp16(max_min / 63.0f);
+    // Re-quantize every element with the stored fp16 scales.
+    for (int j = 0; j < 8; ++j) {
+        uint8_t sc, m;
+        q4k_scale_min(j, scales, &sc, &m);
+        const float dj = fp16_to_fp32(*d) * sc;
+        if (dj == 0)
+            continue;
+        const float dm = fp16_to_fp32(*dmin) * m;
+        for (int l = 0; l < 32; ++l)
+            L[32 * j + l] =
+                static_cast<uint8_t>(std::clamp(nearest_int((x[32 * j + l] + dm) / dj), 0, nmax));
+    }
+}
+
 void quantize_row_q4_k(const float* x, void* dst, int64_t n) {
     auto* b = static_cast<BlockQ4K*>(dst);
-    const int64_t nb = n / kQKK;
-    uint8_t L[kQKK], Laux[32];
-    float weights[32], mins[8], scales[8];
-    for (int64_t i = 0; i < nb; ++i, x += kQKK) {
-        float max_scale = 0, max_min = 0;
-        for (int j = 0; j < 8; ++j) {
-            float sum_x2 = 0;
-            for (int l = 0; l < 32; ++l)
-                sum_x2 += x[32 * j + l] * x[32 * j + l];
-            const float av_x = std::sqrt(sum_x2 / 32);
-            for (int l = 0; l < 32; ++l)
-                weights[l] = av_x + std::fabs(x[32 * j + l]);
-            scales[j] = make_qkx2_quants(32, 15, x + 32 * j, weights, L + 32 * j, &mins[j], Laux,
-                                         -1.0f, 0.1f, 20);
-            max_scale = std::max(max_scale, scales[j]);
-            max_min = std::max(max_min, mins[j]);
-        }
-        const float inv_scale = max_scale > 0 ? 63.0f / max_scale : 0.0f;
-        const float inv_min = max_min > 0 ? 63.0f / max_min : 0.0f;
+    uint8_t L[kQKK];
+    for (int64_t i = 0; i < n / kQKK; ++i, x += kQKK) {
         BlockQ4K& blk = b[i];
-        std::memset(blk.scales, 0, sizeof blk.scales);
-        for (int j = 0; j < 8; ++j) {
-            const uint8_t ls =
-                static_cast<uint8_t>(std::min(63, nearest_int(inv_scale * scales[j])));
-            const uint8_t lm = static_cast<uint8_t>(std::min(63, nearest_int(inv_min * mins[j])));
-            if (j < 4) {
-                blk.scales[j] = ls;
-                blk.scales[j + 4] = lm;
-            } else {
-                blk.scales[j + 4] = static_cast<uint8_t>((ls & 0xF) | ((lm & 0xF) << 4));
-                blk.scales[j - 4] |= static_cast<uint8_t>((ls >> 4) << 6);
-                blk.scales[j] |= static_cast<uint8_t>((lm >> 4) << 6);
-            }
-        }
-        blk.d = fp32_to_fp16(max_scale / 63.0f);
-        blk.dmin = fp32_to_fp16(max_min / 63.0f);
-        // Re-quantize every element with the stored fp16 scales.
-        for (int j = 0; j < 8; ++j) {
-            uint8_t sc, m;
-            q4k_scale_min(j, blk.scales, &sc, &m);
-            const float d = fp16_to_fp32(blk.d) * sc;
-            if (d == 0)
-                continue;
-            const float dm = fp16_to_fp32(blk.dmin) * m;
-            for (int l = 0; l < 32; ++l)
-                L[32 * j + l] =
-                    static_cast<uint8_t>(std::clamp(nearest_int((x[32 * j + l] + dm) / d), 0, 15));
-        }
+        quantize_k_scale_min_superblock(x, 15, -1.0f, 20, blk.scales, &blk.d, &blk.dmin, L);
         for (int c = 0; c < 4; ++c)
             for (int l = 0; l < 32; ++l)
                 blk.qs[32 * c + l] =

@@ -55,6 +55,14 @@ void quantize_row_q6_k(const float* x, void* dst, int64_t n);
 // use_mad: errors weighted |diff| instead of diff² (Q2_K).
 float make_qkx2_quants(int n, int nmax, const float* x, const float* w, uint8_t* L, float* neg_min,
                        uint8_t* Laux, float rmin, float rdelta, int nstep, bool use_mad = false);
+// The Q4_K / Q5_K super-block (§2.6): per 32-element sub-block a make_qkx2_quants search with
+// weights sqrt(mean x²) + |x| on levels 0..nmax (trial scales from rmin, step 0.1, nstep steps);
+// the 8 scales and mins coded in 6 bits against d = max scale / 63 and dmin = max min / 63,
+// packed as get_scale_min_k4 reads them; then every element re-quantized with the stored fp16
+// scales into L[0..255] (levels 0..nmax). The caller packs L into its block's bits.
+void quantize_k_scale_min_superblock(const float* x, int nmax, float rmin, int nstep,
+                                     uint8_t scales[12], uint16_t* d, uint16_t* dmin,
+                                     uint8_t L[256]);
 // make_qx_quants(n, nmax, x, L, rmse_type = 1): signed levels −nmax..nmax−1 stored as l + nmax.
 float make_qx_quants_rmse1(int n, int nmax, const float* x, int8_t* L);
 
