@@ -2,6 +2,8 @@
 // spec/GGUF_LAYOUT.md §2.
 #include <QtTest>
 
+#include "support/quant_rows.h"
+#include "support/random_data.h"
 #include "support/test_support.h"
 
 #include "gguf/gguf_file.h"
@@ -17,32 +19,11 @@
 
 using namespace folio;
 
+using folio::test::dequant;
+using folio::test::quant;
+using folio::test::random_normal;
+
 namespace {
-
-std::vector<float> dequant(DType t, const void* src, int64_t n) {
-    std::vector<float> y(static_cast<size_t>(n));
-    auto st = dequantize_row(t, src, y.data(), n);
-    if (!st)
-        qFatal("dequantize_row failed: %s", st.error().message.c_str());
-    return y;
-}
-
-std::vector<uint8_t> quant(DType t, const std::vector<float>& x) {
-    std::vector<uint8_t> q(dtype_row_bytes(t, x.size()));
-    auto st = quantize_row(t, x.data(), q.data(), static_cast<int64_t>(x.size()));
-    if (!st)
-        qFatal("quantize_row failed: %s", st.error().message.c_str());
-    return q;
-}
-
-std::vector<float> random_normal(size_t n, uint32_t seed, float sigma = 1.0f) {
-    std::mt19937 rng(seed);
-    std::normal_distribution<float> d(0.0f, sigma);
-    std::vector<float> v(n);
-    for (float& x : v)
-        x = d(rng);
-    return v;
-}
 
 float bits(uint32_t u) {
     return f32_from_bits(u);
