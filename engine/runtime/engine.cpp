@@ -9,6 +9,7 @@
 #include "runtime/engine_statistics.h"
 #include "runtime/image_embedding_cache.h"
 #include "runtime/model_slot.h"
+#include "runtime/prompt_assembly.h"
 #include "runtime/request_job.h"
 #include "runtime/sequence_snapshot.h"
 #include "runtime/session_cache.h"
@@ -496,6 +497,21 @@ void Engine::reset_session(SessionId id) {
         impl_->drop_cache(it->second);
         impl_->cv.notify_all();
     }
+}
+
+Expected<int64_t> Engine::count_tokens(const Request& request) const {
+    std::shared_ptr<const DecoderHandle> model;
+    std::shared_ptr<const vision::VisionModel> projector;
+    {
+        std::lock_guard lk(impl_->m);
+        if (!impl_->slot.loaded())
+            return make_error(ErrorCode::InvalidArgument, "no model is loaded");
+        model = impl_->slot.shared_model();
+        projector = impl_->images.projector();
+    }
+    // The tokenizer and template are immutable once loaded; the shared pointers keep them alive
+    // across a concurrent load.
+    return count_prompt_positions(request, *model, projector.get());
 }
 
 Expected<SnapshotInfo> Engine::save_snapshot(SessionId session, const std::string& path) {

@@ -30,6 +30,7 @@ public:
     // A new model (or none): forgets every embedding and a projector fault.
     void reset(std::shared_ptr<vision::VisionModel> projector = nullptr);
     bool has_projector() const { return projector_ != nullptr; }
+    std::shared_ptr<const vision::VisionModel> projector() const { return projector_; }
 
     // The rows for `image` (a file or RGB8 pixels), from the cache when the same pixels were
     // seen. Requires a projector.

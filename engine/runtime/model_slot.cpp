@@ -1,6 +1,7 @@
 #include "runtime/model_slot.h"
 
 #include "folio/model_info.h"
+#include "gguf/file_fingerprint.h"
 #include "model/vision/vision_model.h"
 #include "runtime/mapped_file_fault.h"
 
@@ -66,6 +67,8 @@ ModelFacts facts_of(const ModelSpec& spec, const LoadedModel& loaded) {
                     ? spec.threads
                     : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
     f.draft_name = loaded.draft ? decoder_facts(*loaded.draft).name : "";
+    if (auto fp = gguf::file_fingerprint(spec.gguf))
+        f.fingerprint = *fp;
     return f;
 }
 

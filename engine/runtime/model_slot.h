@@ -40,6 +40,8 @@ public:
     bool loaded() const { return model_ != nullptr; }
     // The accessors below require loaded().
     const DecoderHandle& model() const { return *model_; }
+    // Shares the model with a caller outside the engine's lock (token counting).
+    std::shared_ptr<const DecoderHandle> shared_model() const { return model_; }
     const DecoderHandle* draft() const { return draft_.get(); } // null when none
     const ModelFacts& facts() const { return facts_; }
     int threads() const { return facts_.threads; }

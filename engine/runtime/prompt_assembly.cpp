@@ -1,5 +1,7 @@
 #include "runtime/prompt_assembly.h"
 
+#include "model/vision/image_io.h"
+#include "model/vision/vision_model.h"
 #include "runtime/image_embedding_cache.h"
 #include "runtime/position_key.h"
 #include "tokenizer/media_prompt.h"
@@ -45,12 +47,12 @@ Status expand_images(AssembledPrompt& prompt, const std::vector<int32_t>& ids,
     return {};
 }
 
-// The conversation through the model's chat template, images expanded.
-Status render_messages(AssembledPrompt& prompt, const Request& r, const DecoderHandle& model,
-                       ImageEmbeddingCache& cache, int threads) {
+// The conversation as text through the model's chat template (Kimi-VL's media tokens when it
+// carries images); `images` receives the messages' images in prompt order.
+Expected<std::string> render_chat_text(const Request& r, const DecoderHandle& model,
+                                       bool has_projector, std::vector<const ImageInput*>& images) {
     FOLIO_TRY(kind, decoder_chat_template(model));
     std::vector<tokenizer::ChatMessage> msgs;
-    std::vector<const ImageInput*> images;
     for (const Message& msg : r.messages) {
         std::vector<tokenizer::ToolCall> calls;
         for (const ToolCallInfo& c : msg.tool_calls)
@@ -61,7 +63,7 @@ Status render_messages(AssembledPrompt& prompt, const Request& r, const DecoderH
             images.push_back(&img);
     }
     if (!images.empty()) {
-        if (!cache.has_projector())
+        if (!has_projector)
             return make_error(ErrorCode::InvalidArgument,
                               "the request has images but no vision projector is loaded (mmproj)");
         if (kind == tokenizer::TemplateKind::KimiK2)
@@ -69,9 +71,47 @@ Status render_messages(AssembledPrompt& prompt, const Request& r, const DecoderH
     }
     tokenizer::ChatOptions chat_options;
     chat_options.tools_json = r.tools_json;
-    FOLIO_TRY(text, tokenizer::apply_chat_template(kind, msgs, true, chat_options));
+    return tokenizer::apply_chat_template(kind, msgs, true, chat_options);
+}
+
+// The conversation through the model's chat template, images expanded.
+Status render_messages(AssembledPrompt& prompt, const Request& r, const DecoderHandle& model,
+                       ImageEmbeddingCache& cache, int threads) {
+    std::vector<const ImageInput*> images;
+    FOLIO_TRY(text, render_chat_text(r, model, cache.has_projector(), images));
     FOLIO_TRY(ids, decoder_tokenizer(model).encode(text, true, true));
     return expand_images(prompt, ids, images, model, cache, threads);
+}
+
+// Rows one image becomes, from its size alone (files are decoded to learn it).
+Expected<int64_t> image_rows_of(const ImageInput& image, const vision::VisionModel& projector) {
+    if (!image.path.empty()) {
+        FOLIO_TRY(decoded, vision::load_image_file(image.path));
+        return projector.image_rows(decoded.width, decoded.height);
+    }
+    return projector.image_rows(image.width, image.height);
+}
+
+// Token ids plus, for each image placeholder among them, the image's rows minus one.
+Expected<int64_t> positions_of(const std::vector<int32_t>& ids,
+                               const std::vector<const ImageInput*>& images,
+                               const DecoderHandle& model, const vision::VisionModel* projector) {
+    int64_t n = static_cast<int64_t>(ids.size());
+    if (images.empty())
+        return n;
+    if (projector == nullptr)
+        return make_error(ErrorCode::InvalidArgument,
+                          "the request has images but no vision projector is loaded (mmproj)");
+    const auto placeholder = decoder_tokenizer(model).find_token(tokenizer::kKimiImagePlaceholder);
+    if (!placeholder)
+        return make_error(ErrorCode::Unsupported, "the vocabulary has no image placeholder token");
+    size_t next = 0;
+    for (int32_t id : ids)
+        if (id == *placeholder && next < images.size()) {
+            FOLIO_TRY(rows, image_rows_of(*images[next++], *projector));
+            n += rows - 1;
+        }
+    return n;
 }
 
 } // namespace
@@ -115,6 +155,31 @@ Expected<AssembledPrompt> assemble_prompt(const Request& r, const DecoderHandle&
                           "the prompt has " + std::to_string(prompt.ids.size()) +
                               " tokens; the context holds " + std::to_string(context_limit));
     return prompt;
+}
+
+Expected<int64_t> count_prompt_positions(const Request& r, const DecoderHandle& model,
+                                         const vision::VisionModel* projector) {
+    const tokenizer::Tokenizer& tok = decoder_tokenizer(model);
+    if (!r.prompt_tokens.empty())
+        return static_cast<int64_t>(r.prompt_tokens.size());
+    std::vector<const ImageInput*> images;
+    if (!r.messages.empty()) {
+        FOLIO_TRY(text, render_chat_text(r, model, projector != nullptr, images));
+        FOLIO_TRY(ids, tok.encode(text, true, true));
+        return positions_of(ids, images, model, projector);
+    }
+    if (!r.images.empty()) {
+        if (projector == nullptr)
+            return make_error(ErrorCode::InvalidArgument,
+                              "the request has images but no vision projector is loaded");
+        FOLIO_TRY(ids, tokenizer::media_prompt_ids(tok, r.prompt_text,
+                                                   static_cast<int>(r.images.size())));
+        for (const ImageInput& img : r.images)
+            images.push_back(&img);
+        return positions_of(ids, images, model, projector);
+    }
+    FOLIO_TRY(ids, tok.encode(r.prompt_text, true, true));
+    return static_cast<int64_t>(ids.size());
 }
 
 } // namespace folio

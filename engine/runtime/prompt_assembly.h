@@ -28,4 +28,14 @@ Expected<AssembledPrompt> assemble_prompt(const Request& request, const DecoderH
                                           ImageEmbeddingCache& images, int threads,
                                           int64_t context_limit);
 
+namespace vision {
+struct VisionModel;
+}
+
+// How many positions assemble_prompt would make of `request`, without encoding images (their
+// rows come from the projector's canvas rule) and without the context check. `projector` may
+// be null (then images are an error, as in assemble_prompt).
+Expected<int64_t> count_prompt_positions(const Request& request, const DecoderHandle& model,
+                                         const vision::VisionModel* projector);
+
 } // namespace folio

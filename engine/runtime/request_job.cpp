@@ -112,6 +112,8 @@ Status RequestJob::prefill(StepContext& ctx, SessionCache& cache) {
         stats_.prefill_tps = elapsed > 0 ? prefill_tokens_done_ / elapsed : 0;
         phase_ = Phase::Decode;
         decode_start_ = Clock::now();
+        if (req_.max_tokens <= 0) // prefill only: the session keeps what was read
+            finish(StopReason::Length);
     }
     return {};
 }

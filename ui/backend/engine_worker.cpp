@@ -42,6 +42,34 @@ BackendStatusQ toBackendStatusQ(const ChatBackendStatus& s) {
     return out;
 }
 
+// Counts with the engine's tokenizer while the engine lives (the counter may outlive it in a
+// task of the thread pool).
+TokenCounter exactCounter(const std::shared_ptr<Engine>& engine, const QString& fingerprint,
+                          bool vision) {
+    std::weak_ptr<Engine> weak = engine;
+    auto prompt = [weak, vision](const QList<ChatTurn>& turns) -> qint64 {
+        std::shared_ptr<Engine> e = weak.lock();
+        if (!e)
+            return -1;
+        Expected<int64_t> n = e->count_tokens(buildRequest(turns, {}, vision, false));
+        return n ? *n : -1;
+    };
+    // Text inside a prompt: the tokens of the text alone, without what encoding adds to any
+    // text (a BOS token).
+    auto text = [weak](const QString& t) -> qint64 {
+        std::shared_ptr<Engine> e = weak.lock();
+        if (!e)
+            return -1;
+        Request r, one;
+        r.prompt_text = t.toStdString();
+        one.prompt_text.push_back(' ');
+        Expected<int64_t> n = e->count_tokens(r);
+        Expected<int64_t> base = e->count_tokens(one); // what encoding adds, plus one
+        return n && base ? std::max<int64_t>(0, *n - (*base - 1)) : -1;
+    };
+    return TokenCounter(fingerprint, text, prompt);
+}
+
 } // namespace
 
 RequestStatsQ toRequestStatsQ(const RequestStats& st) {
@@ -70,10 +98,11 @@ void registerEngineTypes() {
     qRegisterMetaType<BackendConfig>();
     qRegisterMetaType<BackendStatusQ>();
     qRegisterMetaType<ToolCallRecord>();
+    qRegisterMetaType<TokenCounter>();
 }
 
 // Inference runs a few nice levels below the GUI so painting and input stay smooth.
-EngineWorker::EngineWorker() : engine_(std::make_unique<Engine>(EngineOptions{5})) {
+EngineWorker::EngineWorker() : engine_(std::make_shared<Engine>(EngineOptions{5})) {
     session_ = engine_->create_session();
     backend_ = std::make_unique<EngineChatBackend>(*engine_, std::string(), session_);
 }
@@ -115,6 +144,7 @@ void EngineWorker::setBackend(std::unique_ptr<ChatBackend> backend, const ModelF
     replaceBackend(std::move(backend), remote);
     remoteImages_ = remote && facts.acceptsImages;
     Q_EMIT modelLoaded(facts);
+    Q_EMIT counterChanged(TokenCounter()); // a server's tokenizer is not ours to run
 }
 
 void EngineWorker::useBackend(const BackendConfig& config) {
@@ -166,7 +196,9 @@ void EngineWorker::loadModel(const LoadOptions& options) {
             f.activeParameters = static_cast<qint64>(r->active_parameters);
             f.fileBytes = static_cast<qint64>(r->file_bytes);
             f.threads = r->threads;
+            f.fingerprint = q(r->fingerprint);
             Q_EMIT modelLoaded(f);
+            Q_EMIT counterChanged(exactCounter(engine_, f.fingerprint, hasVision_));
         },
         [this](double fraction) { Q_EMIT loadProgress(fraction); });
 }

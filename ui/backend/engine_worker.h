@@ -16,6 +16,7 @@
 #include "backend/tool_call_record.h"
 #include "folio/chat_backend.h"
 #include "folio/engine.h"
+#include "pipeline/token_counter.h"
 
 #include <QHash>
 #include <QList>
@@ -61,6 +62,9 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void modelLoaded(const folio::ui::ModelFactsQ& facts);
+    // How prompts are counted from now on: exactly with the embedded engine's tokenizer after a
+    // load, by estimate for a remote server (emitted right after modelLoaded).
+    void counterChanged(const folio::ui::TokenCounter& counter);
     void loadFailed(const QString& message);
     void loadProgress(double fraction);
     void progress(qint64 requestId, qint64 done, qint64 total, double etaSeconds);
@@ -81,7 +85,7 @@ private:
     void submitAgentTurn(qint64 requestId, Request request, const QStringList& dataSources);
     void publishStats();
 
-    std::unique_ptr<Engine> engine_;
+    std::shared_ptr<Engine> engine_; // shared weakly with token counters
     std::unique_ptr<ChatBackend> backend_;
     std::unique_ptr<AgentTurnRunner> agent_; // the tool-using turn in progress (or finished)
     qint64 agentRequest_ = 0;

@@ -3,6 +3,7 @@
 // conversation, the facts of the model that answers, and the figures of one answer.
 
 #include "folio/engine.h"
+#include "pipeline/chat_turn.h"
 
 #include <QMetaType>
 #include <QString>
@@ -10,18 +11,13 @@
 
 namespace folio::ui {
 
-struct ChatTurn {
-    QString role; // system | user | assistant
-    QString content;
-    QStringList images; // image files attached to a user turn (used with a vision projector)
-};
-
 struct ModelFactsQ {
     QString path, name, architecture, chatTemplate;
     qint64 contextLimit = 0, modelContext = 0, parameters = 0, activeParameters = 0, fileBytes = 0;
     int threads = 0;
     bool remote = false;        // answered by an OpenAI-compatible server (path: its URL)
     bool acceptsImages = false; // images of the Documents pane go with the question
+    QString fingerprint;        // the model file's contents (ModelFacts::fingerprint); "" remote
 };
 
 struct RequestStatsQ {
@@ -35,6 +31,5 @@ RequestStatsQ toRequestStatsQ(const RequestStats& stats);
 
 } // namespace folio::ui
 
-Q_DECLARE_METATYPE(folio::ui::ChatTurn)
 Q_DECLARE_METATYPE(folio::ui::ModelFactsQ)
 Q_DECLARE_METATYPE(folio::ui::RequestStatsQ)

@@ -25,6 +25,7 @@ struct Document {
     QStringList pageTexts; // text layer per page (empty for images and scanned pages)
     QSize imageSize;       // images only
     qint64 fileBytes = 0;
+    QString fingerprint; // SHA-256 of the file's bytes (hex), set by the loader
     QImage thumbnail; // the first page or the image, at most kThumbnailSize
     QImage preview;   // images: at most kPreviewSize, for the Documents pane
 

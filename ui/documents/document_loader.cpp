@@ -1,5 +1,7 @@
 #include "documents/document_loader.h"
 
+#include <QCryptographicHash>
+#include <QFile>
 #include <QFileInfo>
 #include <QImageReader>
 #include <QPdfDocument>
@@ -112,6 +114,16 @@ Document loadImage(Document doc) {
 
 } // namespace
 
+QString fileFingerprint(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return QString();
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    if (!hash.addData(&file))
+        return QString();
+    return QString::fromLatin1(hash.result().toHex());
+}
+
 bool isSupportedDocument(const QString& path) {
     const QString suffix = QFileInfo(path).suffix().toLower();
     static const QStringList kSuffixes = {QStringLiteral("pdf"), QStringLiteral("png"),
@@ -139,6 +151,7 @@ Document loadDocument(const QString& path, const std::function<void(int, int)>& 
         doc.error = QStringLiteral("%1: the file is empty (0 bytes)").arg(info.fileName());
         return doc;
     }
+    doc.fingerprint = fileFingerprint(doc.path);
     return doc.kind == Document::Kind::Pdf ? loadPdf(doc, progress) : loadImage(doc);
 }
 

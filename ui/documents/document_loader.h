@@ -29,4 +29,8 @@ QFuture<Document> loadDocumentAsync(const QString& path);
 
 bool isSupportedDocument(const QString& path);
 
+// SHA-256 of the file's bytes (hex); "" when it cannot be read. A document's identity for
+// chats and document caches: a changed file gets another fingerprint.
+QString fileFingerprint(const QString& path);
+
 } // namespace folio::ui

@@ -44,6 +44,9 @@ struct ModelFacts {
     std::string chat_template; // "kimi-k2", "deepseek-v3", ...
     int threads = 0;
     std::string draft_name; // the draft model, "" when none
+    // Identifies the model file's contents (hex; size, GGUF header and samples of the tensor
+    // data): the key of document caches made with it. Same file, same fingerprint.
+    std::string fingerprint;
 };
 
 struct Sampling {
@@ -121,6 +124,8 @@ struct Request {
     // template; "" : no tools.
     std::string tools_json;
     Sampling sampling;
+    // 0: prefill only (read the prompt into the session's cache, generate nothing; on_done
+    // reports stop_reason "length" with no text), e.g. to read documents ahead of a question.
     int max_tokens = 512;
     std::vector<std::string> stop;
     bool ignore_eos = false;
@@ -202,6 +207,12 @@ public:
     void wait(RequestId id);
 
     EngineStats stats() const;
+
+    // The number of prompt positions `request` would take, counted with the loaded model's
+    // tokenizer and chat template exactly as submit() would assemble it (without running
+    // anything; never waits for the worker, safe from any thread except callbacks). Images
+    // count as their embedding rows. Errors: no model loaded, a template or tokenizer error.
+    Expected<int64_t> count_tokens(const Request& request) const;
 
     // KV-cache snapshots: saves what the session holds (all tiers, recurrent states) to `path`
     // (atomically), or loads one into an idle session so its next request reuses it (and other

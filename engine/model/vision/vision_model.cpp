@@ -187,6 +187,12 @@ PreprocessParams VisionModel::preprocess_params() const {
     return p;
 }
 
+Expected<int64_t> VisionModel::image_rows(int width, int height) const {
+    const PreprocessParams p = preprocess_params();
+    FOLIO_TRY(canvas, target_size(width, height, p));
+    return static_cast<int64_t>(canvas.width / p.align()) * (canvas.height / p.align());
+}
+
 Expected<VisionModel> load_vision_model(const std::string& path) {
     FOLIO_TRY(file, gguf::File::open(path));
     VisionModel m;

@@ -63,6 +63,9 @@ struct VisionModel {
     const GeluTable& ffn_gelu() const { return hp.use_gelu ? gelu_tanh : gelu_quick; }
 
     PreprocessParams preprocess_params() const;
+    // How many prompt positions (merged tokens) an image of this size becomes (§6.3: the target
+    // canvas in multiples of patch_size·merge, one row per merge×merge patches).
+    Expected<int64_t> image_rows(int width, int height) const;
 };
 
 // Opens and checks an mmproj file; errors name the file and the key or tensor at fault.
