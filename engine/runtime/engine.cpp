@@ -198,6 +198,7 @@ struct Engine::Impl {
             return make_error(ErrorCode::InvalidArgument,
                               "session " + std::to_string(id) + " holds no cached tokens");
         // Borrow the sequence (a close_session meanwhile then cannot free it under us).
+        const uint64_t generation = it->second.cache.generation();
         std::unique_ptr<DecoderSequence> seq = it->second.cache.lend();
         const std::vector<uint64_t> keys = it->second.cache.keys();
         lk.unlock();
@@ -205,7 +206,7 @@ struct Engine::Impl {
         lk.lock();
         auto back = sessions.find(id);
         if (back != sessions.end())
-            seq = back->second.cache.give_back(std::move(seq));
+            seq = back->second.cache.give_back(std::move(seq), generation);
         retire(std::move(seq));
         if (!saved)
             return saved.error();

@@ -71,7 +71,7 @@ Expected<std::string> render_chat_text(const Request& r, const DecoderHandle& mo
     }
     tokenizer::ChatOptions chat_options;
     chat_options.tools_json = r.tools_json;
-    return tokenizer::apply_chat_template(kind, msgs, true, chat_options);
+    return tokenizer::apply_chat_template(kind, msgs, r.generation_prompt, chat_options);
 }
 
 // The conversation through the model's chat template, images expanded.

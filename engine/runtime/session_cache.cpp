@@ -83,12 +83,14 @@ Status SessionCache::keep(int64_t n) {
 }
 
 std::unique_ptr<DecoderSequence> SessionCache::release() {
+    ++generation_;
     keys_.clear();
     return std::move(seq_);
 }
 
-std::unique_ptr<DecoderSequence> SessionCache::give_back(std::unique_ptr<DecoderSequence> seq) {
-    if (seq_)
+std::unique_ptr<DecoderSequence> SessionCache::give_back(std::unique_ptr<DecoderSequence> seq,
+                                                         uint64_t lent_generation) {
+    if (seq_ || generation_ != lent_generation)
         return seq;
     seq_ = std::move(seq);
     return nullptr;
@@ -97,6 +99,7 @@ std::unique_ptr<DecoderSequence> SessionCache::give_back(std::unique_ptr<Decoder
 std::unique_ptr<DecoderSequence> SessionCache::replace(const DecoderHandle& h,
                                                        std::unique_ptr<DecoderSequence> seq,
                                                        std::vector<uint64_t> keys) {
+    ++generation_;
     std::unique_ptr<DecoderSequence> old = std::move(seq_);
     seq_ = std::move(seq);
     keys_ = std::move(keys);

@@ -46,9 +46,14 @@ public:
     // block pool).
     std::unique_ptr<DecoderSequence> release();
     // Lends the sequence (a snapshot is written from it without the engine's lock); the keys
-    // stay. give_back() returns it when the session was given another meanwhile.
+    // stay. Remember generation() when lending: give_back() keeps the sequence only when the
+    // session was neither reset (release) nor given another (replace) meanwhile, and otherwise
+    // returns it to be freed (a reset session must not get its old tokens back without their
+    // keys: the next prompt would be appended after them).
     std::unique_ptr<DecoderSequence> lend() { return std::move(seq_); }
-    std::unique_ptr<DecoderSequence> give_back(std::unique_ptr<DecoderSequence> seq);
+    uint64_t generation() const { return generation_; }
+    std::unique_ptr<DecoderSequence> give_back(std::unique_ptr<DecoderSequence> seq,
+                                               uint64_t lent_generation);
     // Holds `seq` (a loaded snapshot) with its keys and offers it to the prefix cache; returns
     // what it held before, to be freed.
     std::unique_ptr<DecoderSequence> replace(const DecoderHandle& h,
@@ -63,6 +68,7 @@ public:
 private:
     std::unique_ptr<DecoderSequence> seq_;
     std::vector<uint64_t> keys_; // of exactly what seq_ holds
+    uint64_t generation_ = 0;    // counts release() and replace()
 };
 
 } // namespace folio

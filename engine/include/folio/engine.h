@@ -123,6 +123,11 @@ struct Request {
     // Tool declarations (a JSON array of OpenAI-style function schemas) rendered by the chat
     // template; "" : no tools.
     std::string tools_json;
+    // Messages only. false: the rendering stops after the last message, without the assistant's
+    // header (Kimi "<|im_assistant|>assistant<|im_middle|>"). A document prefix read ahead
+    // (max_tokens 0, messages = {system}) is then a token prefix of every later prompt
+    // {system, user, ...}: the next question reuses all of it.
+    bool generation_prompt = true;
     Sampling sampling;
     // 0: prefill only (read the prompt into the session's cache, generate nothing; on_done
     // reports stop_reason "length" with no text), e.g. to read documents ahead of a question.
