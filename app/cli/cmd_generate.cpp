@@ -40,7 +40,10 @@ int cmd_generate(std::vector<std::string> args) {
         return usage_error(self, "unexpected argument " + rest[0]);
     if (!model_path)
         return usage_error(self, "-m F.gguf is required");
-    if (std::string bad = check_request_flags(flags); !bad.empty())
+    // -n 0 reads the prompt without answering: meaningful only to save what was read.
+    if (flags.max_tokens == 0 && cache.save_snapshot.empty())
+        return usage_error(self, "-n 0 reads the prompt only; add --save-snapshot F to keep it");
+    if (std::string bad = check_request_flags(flags, "--save-snapshot"); !bad.empty())
         return usage_error(self, bad);
 
     Request r;

@@ -24,6 +24,11 @@ int cmd_make_model(std::vector<std::string> args) {
         o.seed = static_cast<uint64_t>(*v);
     if (auto v = a.take_int("--n-embd-text"))
         o.n_embd_text = static_cast<uint32_t>(*v);
+    if (auto v = a.take_int("--context")) {
+        if (*v < 1 || *v > (1ll << 31))
+            return usage_error(self, "--context must be between 1 and 2^31 tokens");
+        o.context = static_cast<uint32_t>(*v);
+    }
     if (auto v = a.take_value("--out", "-o"))
         o.out = *v;
     o.confident = a.take_switch("--confident");

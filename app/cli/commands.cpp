@@ -7,6 +7,7 @@ namespace folio::cli {
 
 int cmd_bench(std::vector<std::string> args);
 int cmd_bench_cache(std::vector<std::string> args);
+int cmd_bench_doc_cache(std::vector<std::string> args);
 int cmd_bench_kernels(std::vector<std::string> args);
 int cmd_bench_remote(std::vector<std::string> args);
 int cmd_bench_serve(std::vector<std::string> args);
@@ -38,6 +39,12 @@ const std::array kCommands = {
             "[--budget-fraction 0.1] [--offload-dir D] [--only ttft|snapshot|decode]   KV cache: "
             "prefix TTFT, decode under a RAM budget, snapshot MB/s",
             cmd_bench_cache},
+    Command{
+        "bench-doc-cache",
+        "bench-doc-cache [-m F.gguf] [-t 2] [--doc 32768] [-n 8] [--dir D]   TTFT of a question "
+        "about a long document after a restart (snapshot) vs cold; without -m a tiny model "
+        "with a 64K context",
+        cmd_bench_doc_cache},
     Command{"bench-kernels",
             "bench-kernels [-t N] [--rows R] [--cols C]   matvec GB/s vs memory bandwidth, GFLOP/s",
             cmd_bench_kernels},
@@ -61,7 +68,9 @@ const std::array kCommands = {
         "generate -m F.gguf (-p TEXT | --tokens 1,2,3) [-n N] [--temp T] [--seed S] [--top-k K] "
         "[--top-p P] [--min-p P] [--repeat-penalty R] [--stop S] [--chat] [--system S] [--ids] "
         "[--ignore-eos] [--spec off|lookup|draft:F.gguf] [--stats] [-c CTX] [-t N] "
-        "[--mmproj P.gguf --image I.png ...] [CACHE FLAGS]   generate text",
+        "[--mmproj P.gguf --image I.png ...] [CACHE FLAGS]   generate text (-n 0 --save-snapshot "
+        "F: read the prompt only and save its cache; --chat --system S -n 0: the system turn "
+        "alone, a prefix of later --chat --system S -p Q prompts)",
         cmd_generate},
     Command{"image-embd",
             "image-embd --mmproj P.gguf --image I.png [--dump OUT.f32] [-t N]   kimivl image "
@@ -75,13 +84,15 @@ const std::array kCommands = {
             "[--top K] [--dump OUT.f32] [--dump-last OUT.f32] [--seq] [-t N] "
             "[--mla auto|naive|absorbed] [CACHE FLAGS]   evaluate tokens, print the top logits",
             cmd_logits},
-    Command{"make-model",
-            "make-model --arch deepseek2|kimi-linear|deepseek32|kimi-hybrid|kimivl [--n-embd-text "
-            "N] --preset tiny|small|bench --type f32|f16|q8_0|q4_k_m|mxfp4-moe "
-            "--seed N [--confident] --out F.gguf   random-weights test model (--confident: output "
-            "head = token embeddings / sqrt(n_embd), block output projections at 3/4 scale, so the "
-            "residual keeps the input token's direction and predictions have clear margins)",
-            cmd_make_model},
+    Command{
+        "make-model",
+        "make-model --arch deepseek2|kimi-linear|deepseek32|kimi-hybrid|kimivl [--n-embd-text "
+        "N] --preset tiny|small|bench --type f32|f16|q8_0|q4_k_m|mxfp4-moe "
+        "--seed N [--confident] [--context N] --out F.gguf   random-weights test model (--context: "
+        "the context_length written instead of the preset's; --confident: output "
+        "head = token embeddings / sqrt(n_embd), block output projections at 3/4 scale, so the "
+        "residual keeps the input token's direction and predictions have clear margins)",
+        cmd_make_model},
     Command{
         "quantize",
         "quantize IN.gguf OUT.gguf --recipe q8_0|q4_k_m|q5_k_m|q6_k|q3_k_m|iq4_xs|q4_k|mxfp4-moe|"

@@ -19,7 +19,8 @@ void print_help() {
         std::printf("  %s\n", c.synopsis);
     std::printf(
         "\nCACHE FLAGS (logits, generate, bench): --kv-type f32|f16|bf16|q8_0, --index-type "
-        "f32|f16|q8_0,\n  --ram-budget BYTES[K|M|G], --strict-budget, --ram-shards N, --offload-dir DIR, "
+        "f32|f16|q8_0,\n  --ram-budget BYTES[K|M|G], --strict-budget, --ram-shards N, "
+        "--offload-dir DIR, "
         "--prefix-cache on|off,\n  --save-snapshot F, --load-snapshot F\n");
     std::printf("\nRun 'folio-cli <command> --help' for a command's options.\n");
 }

@@ -60,17 +60,22 @@ RequestFlags take_request_flags(Args& a, unsigned groups) {
     return f;
 }
 
-std::string check_request_flags(const RequestFlags& f) {
-    if (f.prompt.has_value() == f.tokens.has_value())
+std::string check_request_flags(const RequestFlags& f, const std::string& prefill_only_use) {
+    // A document prefix read ahead: --chat --system S -n 0, no question.
+    const bool system_prefix = f.chat && f.system && !f.prompt && !f.tokens && f.max_tokens == 0 &&
+                               !prefill_only_use.empty();
+    if (f.prompt.has_value() == f.tokens.has_value() && !system_prefix)
         return "exactly one of -p / --tokens is required";
-    if (f.chat && !f.prompt)
-        return "--chat needs -p";
+    if (f.chat && !f.prompt && !system_prefix)
+        return "--chat needs -p (or --system S with -n 0: the system turn read ahead)";
     if (!f.images.empty() && (!f.mmproj || !f.prompt))
         return "--image needs --mmproj and -p";
     if (!f.images.empty() && f.chat)
         return "--image works with -p, not with --chat";
     if (f.mmproj && f.images.empty())
         return "--mmproj needs at least one --image";
+    if (f.max_tokens == 0 && !prefill_only_use.empty())
+        return {}; // prefill only: the prompt is read into the cache, nothing is generated
     if (f.max_tokens < 1)
         return "-n must be at least 1";
     return {};
@@ -85,7 +90,10 @@ bool make_request(const RequestFlags& f, Request& r, std::string& err) {
     } else if (f.chat) {
         if (f.system)
             r.messages.push_back({"system", *f.system, {}, {}});
-        r.messages.push_back({"user", f.prompt.value_or(""), {}, {}});
+        if (f.prompt)
+            r.messages.push_back({"user", *f.prompt, {}, {}});
+        else // the system turn alone, as a token prefix of later {system, user} prompts
+            r.generation_prompt = false;
     } else {
         r.prompt_text = f.prompt.value_or(""); // BOS per the vocabulary, special tokens parsed
         for (const std::string& path : f.images)

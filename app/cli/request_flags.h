@@ -44,8 +44,10 @@ struct RequestFlags {
 RequestFlags take_request_flags(Args& a, unsigned groups);
 
 // "" when the flags describe one prompt: exactly one of -p / --tokens, --chat with -p, --image
-// with --mmproj and -p (and without --chat), --mmproj with an --image, -n at least 1.
-std::string check_request_flags(const RequestFlags& f);
+// with --mmproj and -p (and without --chat), --mmproj with an --image, -n at least 1 (or 0 when
+// `prefill_only_use` names what a prompt read without an answer is for, e.g. "--save-snapshot";
+// "" : -n 0 is refused).
+std::string check_request_flags(const RequestFlags& f, const std::string& prefill_only_use = {});
 
 // The request the flags describe (prompt, images, length, sampling); false with `err` set on a
 // malformed --tokens list.

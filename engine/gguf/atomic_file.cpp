@@ -28,6 +28,8 @@ Error AtomicFile::io_error(const std::string& what, int err) const {
         path_ + ": " + what + " at byte " + std::to_string(written_) + ": " + std::strerror(err);
     if (err == ENOSPC || err == EDQUOT)
         msg += " (disk full)";
+    else if (err == EFBIG)
+        msg += " (the file size limit was reached)";
     return make_error(ErrorCode::Io, std::move(msg));
 }
 

@@ -168,6 +168,9 @@ Status make_model(const MakeModelOptions& o) {
         if (o.preset == "bench")
             return make_error(ErrorCode::InvalidArgument,
                               "--arch kimivl has presets tiny and small");
+        if (o.context > 0)
+            return make_error(ErrorCode::InvalidArgument,
+                              "--context applies to decoder models, not --arch kimivl");
         const uint32_t n_embd_text =
             o.n_embd_text > 0 ? o.n_embd_text : (o.preset == "tiny" ? 128u : 512u);
         return make_kimivl_mmproj(o.preset, n_embd_text, o.seed, o.out);
@@ -189,6 +192,8 @@ Status make_model(const MakeModelOptions& o) {
             "--arch '" + o.arch +
                 "' is not one of deepseek2, deepseek32, kimi-linear, kimi-hybrid, kimivl");
     }
+    if (o.context > 0) // the metadata prefix is the --arch name (general.architecture)
+        writer.set_u32(o.arch + ".context_length", o.context);
     writer.set_u32("general.file_type", file_type_id(o.type));
     writer.set_u32("general.quantization_version", 2);
 

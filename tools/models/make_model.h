@@ -22,6 +22,9 @@ struct MakeModelOptions {
     // kConfident*), for quantization tests; same tensors, types and metadata as without it.
     bool confident = false;
     uint32_t n_embd_text = 0; // kimivl: the paired text model's hidden size (0: the preset's)
+    // The context_length written (0: the preset's), e.g. a tiny model that holds a 32K-token
+    // document for benchmarks of long prompts. Decoder architectures only.
+    uint32_t context = 0;
     std::string out;
     // Called after each tensor with (tensors done, tensors total); may be empty.
     std::function<void(size_t, size_t)> progress;
