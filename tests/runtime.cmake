@@ -1,3 +1,5 @@
 folio_add_test(test_engine SOURCES engine/runtime/test_engine.cpp LIBS folio_engine_internal LABELS engine threads TIMEOUT 300)
 folio_add_test(test_engine_documents SOURCES engine/runtime/test_engine_documents.cpp LIBS folio_engine_internal LABELS engine threads TIMEOUT 300)
 add_dependencies(test_engine_documents folio_demo_model)
+folio_add_test(test_context_plan SOURCES engine/runtime/test_context_plan.cpp LIBS folio_engine_internal LABELS engine)
+add_dependencies(test_context_plan folio_demo_model)

@@ -104,7 +104,8 @@ ContextPlan plan_context(const KvFootprint& f, KvType kv_type, KvType index_type
             ? std::max<int64_t>(0, ram_free - p.context * f.ram_bytes_per_token) / f.bytes_per_token
             : p.context;
     p.ram_tokens = std::min(p.context, rows_in_ram);
-    p.disk_tokens = p.context - p.ram_tokens;
+    if (!p.cache.offload_dir.empty() && f.bytes_per_token > 0)
+        p.disk_tokens = std::min(p.context - p.ram_tokens, disk_budget / f.bytes_per_token);
     return p;
 }
 

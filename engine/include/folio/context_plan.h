@@ -46,11 +46,13 @@ struct MachineMemory {
 MachineMemory machine_memory(const std::string& cache_dir);
 
 struct ContextPlan {
-    int64_t context = 0;            // tokens per session (ModelSpec::context)
-    CacheOptions cache;             // kv / index type, ram_budget, offload_dir, disk_budget
-    int64_t bytes_per_token = 0;    // KV bytes per token in cache.kv_type (both parts)
-    int64_t ram_tokens = 0;         // tokens of a full context whose rows stay in the RAM budget
-    int64_t disk_tokens = 0;        // the rest, on the disk tier
+    int64_t context = 0;         // tokens per session (ModelSpec::context)
+    CacheOptions cache;          // kv / index type, ram_budget, offload_dir, disk_budget
+    int64_t bytes_per_token = 0; // KV bytes per token in cache.kv_type (both parts)
+    int64_t ram_tokens = 0;      // tokens of a full context whose rows stay in the RAM budget
+    int64_t disk_tokens = 0;     // the rest, on the disk tier (what its budget holds)
+    // ram_tokens + disk_tokens < context: the rest would stay in RAM above the budget (a
+    // warning in the cache stats; only when the context was raised to kMinContext).
     int64_t capacity_tokens = 0;    // what RAM budget + disk budget could hold
     bool limited_by_memory = false; // context < the trained context because of memory
 };
