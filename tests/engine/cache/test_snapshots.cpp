@@ -167,6 +167,68 @@ private slots:
         QVERIFY(
             !e.save_snapshot(e.create_session(), (folder + QStringLiteral("/x.kv")).toStdString()));
     }
+
+    // A snapshot as a document cache (issue 22 §4): the system turn read ahead without the
+    // generation prompt and saved; after a "restart" (another engine) the question's prompt
+    // starts with the snapshot's tokens and reuses all of them. A bad snapshot loaded into a
+    // session that already holds the document changes nothing there.
+    void documentPrefixSnapshotServesTheQuestionAfterARestart() {
+        ModelSpec spec;
+        spec.gguf =
+            builtProgram(QStringLiteral("generated/models/demo-deepseek2.gguf")).toStdString();
+        spec.threads = 2;
+        std::string doc;
+        for (int i = 1; i <= 8; ++i)
+            doc += "[page " + std::to_string(i) + "] Valve V-" + std::to_string(i * 3) +
+                   " opens at " + std::to_string(i + 1) + " bar.\n";
+        const Message system{"system", doc, {}, {}};
+        const Message user{"user", "Which valve opens at 5 bar?", {}, {}};
+        const QString folder = scratchDir(QStringLiteral("snap-doc"));
+        const QString path = folder + QStringLiteral("/doc.kv");
+        int64_t docTokens = 0;
+        {
+            Engine a;
+            QVERIFY(a.load_sync(spec).has_value());
+            const SessionId s = a.create_session();
+            Collected read;
+            Request r = makeRequest({}, 0, read);
+            r.messages = {system};
+            r.generation_prompt = false;
+            r.interactive = false;
+            a.wait(a.submit(s, std::move(r)));
+            QVERIFY(read.errors.empty());
+            docTokens = read.stats.prompt_tokens;
+            QVERIFY(docTokens > 100);
+            auto saved = a.save_snapshot(s, path.toStdString());
+            QVERIFY2(saved.has_value(), saved ? "" : saved.error().to_string().c_str());
+            QCOMPARE(saved->tokens, docTokens);
+        }
+        Engine b;
+        QVERIFY(b.load_sync(spec).has_value());
+        const SessionId s = b.create_session();
+        QVERIFY(b.load_snapshot(s, path.toStdString()).has_value());
+        Collected answer;
+        Request q = makeRequest({}, 6, answer);
+        q.messages = {system, user};
+        b.wait(b.submit(s, q));
+        QVERIFY(answer.errors.empty());
+        QCOMPARE(answer.stats.reused_tokens, docTokens);
+
+        // A corrupt snapshot into the same session: refused, the session keeps its cache.
+        const QString bad = folder + QStringLiteral("/bad.kv");
+        QVERIFY(QFile::copy(path, bad));
+        QVERIFY(flipByte(bad, QFileInfo(bad).size() / 2));
+        auto refused = b.load_snapshot(s, bad.toStdString());
+        QVERIFY(!refused.has_value());
+        QVERIFY2(refused.error().message.find("checksum") != std::string::npos,
+                 refused.error().message.c_str());
+        Collected again;
+        Request q2 = q;
+        q2.callbacks = makeRequest({}, 6, again).callbacks;
+        b.wait(b.submit(s, q2));
+        QVERIFY(again.stats.reused_tokens >= docTokens);
+        QCOMPARE(again.ids, answer.ids);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSnapshots)
