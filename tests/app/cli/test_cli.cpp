@@ -64,6 +64,10 @@ private slots:
         } cases[] = {
             {{QStringLiteral("generate"), QStringLiteral("-m"), model, QStringLiteral("-p"),
               QStringLiteral("x"), QStringLiteral("-n"), QStringLiteral("0")},
+             "-n 0 reads the prompt only; add --save-snapshot F"},
+            {{QStringLiteral("generate"), QStringLiteral("-m"), model, QStringLiteral("-p"),
+              QStringLiteral("x"), QStringLiteral("-n"), QStringLiteral("-1"),
+              QStringLiteral("--save-snapshot"), QStringLiteral("s.kv")},
              "-n must be at least 1"},
             {{QStringLiteral("generate"), QStringLiteral("-m"), model, QStringLiteral("-p"),
               QStringLiteral("x"), QStringLiteral("--tokens"), QStringLiteral("1")},
