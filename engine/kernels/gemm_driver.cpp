@@ -7,6 +7,22 @@
 
 namespace folio {
 
+namespace {
+
+// Asks for the kGemmRows weight rows from n0 on to be brought into L2 while the chunk just packed
+// is multiplied, so its packing (usually the next for this thread) does not wait for DRAM: the
+// weights of a prefill batch are read once, and a MoE expert's rows are too short for the
+// hardware prefetcher to ramp up.
+void prefetch_rows(const TensorView& w, int64_t n0) {
+    const int64_t n1 = std::min(w.ne[1], n0 + kGemmRows);
+    const auto bytes = static_cast<int64_t>(w.row_bytes());
+    for (int64_t r = n0; r < n1; ++r)
+        for (int64_t off = 0; off < bytes; off += 64)
+            __builtin_prefetch(w.row(r) + off, 0, 2);
+}
+
+} // namespace
+
 void run_gemm(const KernelContext& ctx, const GemmKernel& kernel, const TensorView& w,
               const QuantizedActivations& x, float* y, int64_t y_stride) {
     const int64_t k = w.ne[0], n = w.ne[1], t_count = x.n_rows;
@@ -35,6 +51,7 @@ void run_gemm(const KernelContext& ctx, const GemmKernel& kernel, const TensorVi
             if (c != packed_chunk) {
                 kernel.pack_weights(w, c * kGemmRows, wp.get());
                 packed_chunk = c;
+                prefetch_rows(w, (c + 1) * kGemmRows);
             }
             const int64_t n0 = c * kGemmRows, t0 = tb * kGemmTokenBlock;
             kernel.chunk(k, wp.get(), std::min(kGemmRows, n - n0), xp.get() + t0 * x_stride,

@@ -89,6 +89,15 @@ UnpackFn unpacker(DType type) {
     }
 }
 
+#if defined(FOLIO_X86)
+void pack_weights_avx512(const TensorView& w, int64_t n0, uint8_t* dst) {
+    const uint8_t* rows[kGemmRows];
+    for (int64_t r = 0; r < kGemmRows; ++r)
+        rows[r] = n0 + r < w.ne[1] ? w.row(n0 + r) : nullptr;
+    avx512::gemm_pack_kquant_weights(w.type, rows, w.ne[0], dst);
+}
+#endif
+
 void pack_activations_l32(const uint8_t* act_row, int64_t k, uint8_t* dst) {
     gemm_pack_q8_k_activations(act_row, k, 32, dst);
 }
@@ -186,6 +195,7 @@ void gemm_kquant(const KernelContext& ctx, const TensorView& w, const QuantizedA
                       gemm_pack_kquant_weights,
                       sub_len == 32 ? pack_activations_l32 : pack_activations_l16, nullptr};
 #if defined(FOLIO_X86)
+    kernel.pack_weights = pack_weights_avx512;
     kernel.chunk = sub_len == 32 ? avx512::gemm_kquant_chunk_l32 : avx512::gemm_kquant_chunk_l16;
 #endif // else gemm_kquant_available() is false: never reached
     run_gemm(ctx, kernel, w, x, y, y_stride);

@@ -79,6 +79,10 @@ void gemm_kquant(const KernelContext& ctx, const TensorView& w, const QuantizedA
                  float* y, int64_t y_stride);
 
 namespace avx512 {
+// The same bytes as gemm_pack_kquant_weights, for a Q4_K / Q5_K / Q6_K chunk whose row r starts
+// at rows[r] (null: a padding row) and has k elements.
+void gemm_pack_kquant_weights(DType type, const uint8_t* const rows[kGemmRows], int64_t k,
+                              uint8_t* dst);
 // GemmKernel::chunk for sub-block lengths 32 and 16 (layouts above).
 void gemm_kquant_chunk_l32(int64_t k, const uint8_t* w_packed, int64_t rows_valid,
                            const uint8_t* x_packed, size_t x_stride, int64_t n_tokens, float* y,

@@ -9,9 +9,11 @@
 #include "kernels/kernel_table.h"
 #include "kernels/matmul.h"
 #include "kernels/reference/gemm_ref.h"
+#include "kernels/weight_types.h"
 #include "support/quant_rows.h"
 #include "tensor/fp16.h"
 #include "tensor/quant_blocks.h"
+#include "tensor/quantize.h"
 
 #include <cmath>
 #include <cstring>
@@ -189,6 +191,55 @@ private slots:
         float dsc;
         std::memcpy(&dsc, packed.data() + 1024 + 4 * (16 * 3 + 4 * 3 + 0), 4);
         QCOMPARE(dsc, fp16_to_fp32(b.d) * b.scales[12]);
+    }
+
+    // The AVX-512 packer writes the scalar packer's bytes (every type, padding rows included).
+    void avx512PackerEqualsScalarPacker() {
+        if (!gemm_kquant_available(DType::Q4_K, KernelPath::Auto))
+            QSKIP("this CPU has no AVX-512 VNNI: the GEMM is never used here");
+        for (DType t : kTypes)
+            for (int64_t n : {16, 7}) {
+                const int64_t k = 3 * 256;
+                const auto w = random_weight(t, k, n, static_cast<uint32_t>(n) + 5);
+                const TensorView v = make_tensor_view(t, {k, n, 1, 1}, w.data());
+                const size_t bytes = 4 * 3 * kquant_weight_sb_bytes(kquant_gemm_sub_len(t));
+                std::vector<uint8_t> scalar(bytes, 0x11), fast(bytes, 0xEE);
+                gemm_pack_kquant_weights(v, 0, scalar.data());
+                const uint8_t* rows[kGemmRows];
+                for (int64_t r = 0; r < kGemmRows; ++r)
+                    rows[r] = r < n ? v.row(r) : nullptr;
+                avx512::gemm_pack_kquant_weights(t, rows, k, fast.data());
+                for (size_t i = 0; i < bytes; ++i)
+                    if (scalar[i] != fast[i])
+                        QFAIL(qPrintable(where(t, k, n, 0, i) +
+                                         QString(": %1 vs scalar %2").arg(fast[i]).arg(scalar[i])));
+            }
+    }
+
+    // The AVX2 Q8_K activation quantizer (what matmul uses outside KernelPath::Reference) writes
+    // the reference quantizer's bytes: random rows, an all-zero block, the max |x| reached twice
+    // with opposite signs (the first one sets the sign of d), values that scale to exact halves.
+    void q8KQuantizerAvx2EqualsReference() {
+        if (!avx2_kernels_available())
+            QSKIP("this CPU has no AVX2");
+        const ActivationFormat* f = find_activation_format(DType::Q8_K);
+        QVERIFY(f);
+        const QuantizeRowFn fast = activation_quantizer(*f, KernelPath::Avx2);
+        QVERIFY(fast != quantize_row_q8_k);
+        const int64_t k = 6 * 256;
+        std::vector<float> x = random_activations(k, 1, 77);
+        for (int e = 256; e < 512; ++e)
+            x[e] = 0.0f;                         // block 1: all zero
+        x[512 + 3] = -9.0f, x[512 + 200] = 9.0f; // block 2: -9 first
+        x[768 + 100] = 5.0f, x[768 + 7] = -5.0f; // block 3: -5 first
+        for (int e = 0; e < 256; ++e) // block 4: max 127 -> iscale = -1, halves everywhere
+            x[1024 + e] = e == 0 ? 127.0f : static_cast<float>(e % 60) - 30.5f;
+        std::vector<uint8_t> a(f->row_bytes(k), 0x11), b(f->row_bytes(k), 0xEE);
+        quantize_row_q8_k(x.data(), a.data(), k);
+        fast(x.data(), b.data(), k);
+        for (size_t i = 0; i < a.size(); ++i)
+            QVERIFY2(a[i] == b[i],
+                     qPrintable(QString("byte %1: %2 vs reference %3").arg(i).arg(b[i]).arg(a[i])));
     }
 
     void packedActivationsWhereTheLayoutSays() {
