@@ -73,6 +73,10 @@ int run_bench_kernels(const BenchKernelsOptions& o, std::FILE* out) {
         return 1;
     }
     const KernelContext ctx{o.threads, KernelPath::Auto};
+    if (o.gemm_only) {
+        report_gemm_share_of_peak(o.threads, o.rows, o.cols, out);
+        return 0;
+    }
     std::fprintf(out,
                  "folio bench-kernels: weight %lld rows x %lld cols, %d thread%s, kernels: %s\n",
                  static_cast<long long>(o.rows), static_cast<long long>(o.cols), o.threads,

@@ -1,6 +1,8 @@
 #include "machine_peak.h"
 
 #include "folio/system_info.h"
+#include "kernels/gemm_kquant.h"
+#include "kernels/gemm_q8_0.h"
 #include "kernels/matmul.h"
 #include "tensor/quantize.h"
 
@@ -221,7 +223,7 @@ void report_gemm_share_of_peak(int threads, long long rows, long long cols, std:
         double gmacs[2] = {0, 0}; // 1 thread, `threads`; 0: failed
     };
     std::vector<Timed> timed;
-    for (DType t : {DType::Q8_0, DType::Q4_K}) {
+    for (DType t : {DType::Q8_0, DType::Q5_0, DType::Q4_K, DType::Q5_K, DType::Q6_K}) {
         const std::vector<uint8_t> w = random_matrix(t, rows, cols);
         const TensorView view = make_tensor_view(t, {cols, rows, 1, 1}, w.data());
         Timed row{t};
@@ -256,10 +258,13 @@ void report_gemm_share_of_peak(int threads, long long rows, long long cols, std:
             std::fprintf(out, "%-6s T=512 prefill matmul failed\n", dtype_name(t.type).data());
             continue;
         }
+        const bool gemm = gemm_q8_0_weight_type(t.type)
+                              ? gemm_q8_0_available(KernelPath::Auto)
+                              : gemm_kquant_available(t.type, KernelPath::Auto);
         std::fprintf(out,
-                     "%-6s prefill matmul T=512 (%lld x %lld, activations quantized inside): "
+                     "%-6s prefill matmul T=512 (%lld x %lld, activations quantized inside, %s): "
                      "%.0f G MAC/s on 1 thread = %.1f %% of the %s peak; %.0f on %d = %.1f %%\n",
-                     dtype_name(t.type).data(), rows, cols, t.gmacs[0],
+                     dtype_name(t.type).data(), rows, cols, gemm ? "GEMM" : "vec_dot", t.gmacs[0],
                      100.0 * t.gmacs[0] / peak.gmacs_1, peak.instruction.c_str(), t.gmacs[1],
                      threads, 100.0 * t.gmacs[1] / peak.gmacs_n);
     }

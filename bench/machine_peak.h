@@ -24,10 +24,10 @@ struct Int8Peak {
 // of about 20 ms each.
 std::vector<Int8Peak> measure_int8_peaks(int threads, int reps);
 
-// Prints the peaks, times a T = 512 prefill matmul (y = W·x, rows × cols) of Q8_0 and Q4_K
-// weights with the kernels KernelPath::Auto picks, on 1 and on `threads` threads, and prints each
-// one's share of the widest probe's peak on as many threads (2 flops = 1 MAC). Called by `folio-cli
-// bench-kernels`.
+// Prints the peaks, times a T = 512 prefill matmul (y = W·x, rows × cols) of Q8_0, Q4_K, Q5_K and
+// Q6_K weights with the kernels KernelPath::Auto picks, on 1 and on `threads` threads, and prints
+// each one's share of the widest probe's peak on as many threads (2 flops = 1 MAC). Called by
+// `folio-cli bench-kernels`.
 void report_gemm_share_of_peak(int threads, long long rows, long long cols, std::FILE* out);
 
 } // namespace folio::bench

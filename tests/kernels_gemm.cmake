@@ -1,2 +1,4 @@
-# The Q8_0 prefill GEMM (engine/kernels/gemm_q8_0*.cpp) against its reference.
+# The prefill GEMMs (engine/kernels/gemm_*.cpp) against their references.
 folio_add_test(test_gemm SOURCES engine/kernels/test_gemm.cpp LIBS folio_engine_internal LABELS engine)
+folio_add_test(test_gemm_kquant SOURCES engine/kernels/test_gemm_kquant.cpp
+               LIBS folio_engine_internal LABELS engine)

@@ -21,6 +21,7 @@ int cmd_bench_kernels(std::vector<std::string> args) {
                     "  --cols C          weight columns K, a multiple of 256 (default 4096)\n"
                     "  --reps R          timed repetitions (default 7)\n"
                     "  --no-prefill      skip the T = 64 / 512 matmul timings\n"
+                    "  --gemm            only the int8 peak and the prefill GEMMs' share of it\n"
                     "  --indexer N       instead: the DSA indexer decode work over N keys\n",
                     self.synopsis);
         return 0;
@@ -35,6 +36,8 @@ int cmd_bench_kernels(std::vector<std::string> args) {
         o.reps = static_cast<int>(*r);
     if (a.take_switch("--no-prefill"))
         o.prefill = false;
+    if (a.take_switch("--gemm"))
+        o.gemm_only = true;
     auto indexer = a.take_int("--indexer");
     auto rest = a.positionals();
     if (!a.ok())

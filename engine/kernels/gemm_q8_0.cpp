@@ -3,19 +3,67 @@
 #include "kernels/kernel_table.h"
 #include "kernels/matmul.h"
 #include "tensor/quant_blocks.h"
+#include "tensor/quant_blocks_more.h"
 
-#include <algorithm>
 #include <cstring>
-#include <memory>
 
 namespace folio {
 
 namespace {
 
-// Token blocks of the schedule: one packed weight chunk (kGemmRows rows) stays in L2 while the
-// token blocks stream past it; the static schedule hands each thread a contiguous run of
-// (chunk, token block) tiles, chunk-major, so each thread packs each of its chunks once.
-constexpr int64_t kGemmTokenBlock = 64;
+// The other 32-element types with one fp16 scale whose values are int8 (ggml-common.h
+// block_q4_0, block_q5_0, block_iq4_nl; spec/GGUF_LAYOUT.md §2.4): block b of a row as the
+// BlockQ8_0 with the same d and values, exactly.
+void q4_0_as_q8_0(const uint8_t* row, int64_t b, BlockQ8_0* out) {
+    const auto& blk = reinterpret_cast<const BlockQ4_0*>(row)[b];
+    out->d = blk.d;
+    for (int j = 0; j < 16; ++j) {
+        out->qs[j] = static_cast<int8_t>((blk.qs[j] & 0xF) - 8);
+        out->qs[j + 16] = static_cast<int8_t>((blk.qs[j] >> 4) - 8);
+    }
+}
+
+void q5_0_as_q8_0(const uint8_t* row, int64_t b, BlockQ8_0* out) {
+    const auto& blk = reinterpret_cast<const BlockQ5_0*>(row)[b];
+    uint32_t qh;
+    std::memcpy(&qh, blk.qh, 4); // little-endian: bit j is the fifth bit of element j
+    out->d = blk.d;
+    for (int j = 0; j < 16; ++j) {
+        out->qs[j] = static_cast<int8_t>(((blk.qs[j] & 0xF) | (((qh >> j) & 1) << 4)) - 16);
+        out->qs[j + 16] =
+            static_cast<int8_t>(((blk.qs[j] >> 4) | (((qh >> (j + 16)) & 1) << 4)) - 16);
+    }
+}
+
+void iq4_nl_as_q8_0(const uint8_t* row, int64_t b, BlockQ8_0* out) {
+    const auto& blk = reinterpret_cast<const BlockIQ4NL*>(row)[b];
+    out->d = blk.d;
+    for (int j = 0; j < 16; ++j) {
+        out->qs[j] = kIq4nlValues[blk.qs[j] & 0xF];
+        out->qs[j + 16] = kIq4nlValues[blk.qs[j] >> 4];
+    }
+}
+
+void q8_0_block(const uint8_t* row, int64_t b, BlockQ8_0* out) {
+    std::memcpy(out, row + b * sizeof(BlockQ8_0), sizeof(BlockQ8_0));
+}
+
+using AsQ8_0Fn = void (*)(const uint8_t*, int64_t, BlockQ8_0*);
+
+AsQ8_0Fn as_q8_0(DType type) {
+    switch (type) {
+    case DType::Q8_0:
+        return q8_0_block;
+    case DType::Q4_0:
+        return q4_0_as_q8_0;
+    case DType::Q5_0:
+        return q5_0_as_q8_0;
+    case DType::IQ4_NL:
+        return iq4_nl_as_q8_0;
+    default:
+        return nullptr;
+    }
+}
 
 } // namespace
 
@@ -23,17 +71,21 @@ bool gemm_q8_0_available(KernelPath path) {
     return path == KernelPath::Auto && avx512_vnni_kernels_available();
 }
 
+bool gemm_q8_0_weight_type(DType type) {
+    return as_q8_0(type) != nullptr;
+}
+
 // Both packers move whole 4-byte groups (the vpdpbusd lane unit) with memcpy, which compilers turn
 // into plain 32-bit loads and stores.
 void gemm_pack_q8_0_weights(const TensorView& w, int64_t n0, uint8_t* dst) {
     const int64_t nb = w.ne[0] / kQK8_0, n = w.ne[1], ng = gemm_groups(w.ne[0]);
+    const AsQ8_0Fn block_of = as_q8_0(w.type);
     for (int64_t quad = 0; quad < kGemmRows / 4; ++quad)
         for (int64_t g = 0; g < ng; ++g, dst += kGemmWeightGroupBytes) {
             auto* scales = dst + 8 * 64;
             for (int r = 0; r < 4; ++r) {
                 const int64_t row = n0 + 4 * quad + r;
-                const auto* blocks =
-                    row < n ? reinterpret_cast<const BlockQ8_0*>(w.row(row)) : nullptr;
+                const uint8_t* blocks = row < n ? w.row(row) : nullptr;
                 for (int i = 0; i < 4; ++i) {
                     const int64_t b = 4 * g + i;
                     uint8_t* lane = dst + 16 * r + 4 * i;
@@ -43,7 +95,8 @@ void gemm_pack_q8_0_weights(const TensorView& w, int64_t n0, uint8_t* dst) {
                         std::memset(scales + 2 * (4 * r + i), 0, 2);
                         continue;
                     }
-                    const BlockQ8_0& blk = blocks[b];
+                    BlockQ8_0 blk;
+                    block_of(blocks, b, &blk);
                     std::memcpy(scales + 2 * (4 * r + i), &blk.d, 2);
                     for (int q = 0; q < 8; ++q) {
                         uint32_t v;
@@ -89,45 +142,19 @@ void gemm_pack_q8_0_activations(const uint8_t* act_row, int64_t k, uint8_t* dst)
 
 void gemm_q8_0(const KernelContext& ctx, const TensorView& w, const QuantizedActivations& x,
                float* y, int64_t y_stride) {
-    const int64_t k = w.ne[0], n = w.ne[1], t_count = x.n_rows, ng = gemm_groups(k);
-    const int64_t t_padded = (t_count + kGemmTokenPad - 1) / kGemmTokenPad * kGemmTokenPad;
-    const size_t x_stride = static_cast<size_t>(ng) * kGemmActGroupBytes;
-    const size_t w_chunk_bytes = static_cast<size_t>(4 * ng) * kGemmWeightGroupBytes;
-    // Every byte is written by the packers, so the buffers need no initialisation.
-    std::unique_ptr<uint8_t[]> xp(new uint8_t[x_stride * static_cast<size_t>(t_padded)]);
-    const int pack_threads =
-        static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(ctx.n_threads, t_padded / 8)));
-#pragma omp parallel for num_threads(pack_threads) schedule(static) if (pack_threads > 1)
-    for (int64_t t = 0; t < t_padded; ++t)
-        gemm_pack_q8_0_activations(t < t_count ? x.row(t) : nullptr, k, xp.get() + t * x_stride);
-
-    const int64_t n_chunks = (n + kGemmRows - 1) / kGemmRows;
-    const int64_t n_tblocks = (t_count + kGemmTokenBlock - 1) / kGemmTokenBlock;
-    const int64_t n_tiles = n_chunks * n_tblocks;
-    const int threads =
-        static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(ctx.n_threads, n_tiles)));
-#pragma omp parallel num_threads(threads) if (threads > 1)
-    {
-        std::unique_ptr<uint8_t[]> wp(new uint8_t[w_chunk_bytes]);
-        int64_t packed_chunk = -1;
-#pragma omp for schedule(static)
-        for (int64_t tile = 0; tile < n_tiles; ++tile) {
-            const int64_t c = tile / n_tblocks, tb = tile % n_tblocks;
-            if (c != packed_chunk) {
-                gemm_pack_q8_0_weights(w, c * kGemmRows, wp.get());
-                packed_chunk = c;
-            }
-            const int64_t n0 = c * kGemmRows, t0 = tb * kGemmTokenBlock;
-            const int64_t nt = std::min(kGemmTokenBlock, t_count - t0);
+    const int64_t ng = gemm_groups(w.ne[0]);
+    const GemmKernel kernel {
+        static_cast<size_t>(ng) * kGemmActGroupBytes,
+            static_cast<size_t>(4 * ng) * kGemmWeightGroupBytes, gemm_pack_q8_0_weights,
+            gemm_pack_q8_0_activations,
 #if defined(FOLIO_X86)
-            avx512::gemm_q8_0_chunk(k, wp.get(), std::min(kGemmRows, n - n0),
-                                    xp.get() + t0 * x_stride, x_stride, nt, y + t0 * y_stride + n0,
-                                    y_stride);
+            avx512::gemm_q8_0_chunk
+    };
 #else
-            (void)nt; // gemm_q8_0_available() is false: never reached
+            nullptr
+    }; // gemm_q8_0_available() is false: never reached
 #endif
-        }
-    }
+    run_gemm(ctx, kernel, w, x, y, y_stride);
 }
 
 } // namespace folio

@@ -1,5 +1,6 @@
 #pragma once
-// Internal: the prefill GEMM for Q8_0 weights × Q8_0 activations (matmul with many tokens).
+// Internal: the prefill GEMM for Q8_0 weights × Q8_0 activations (matmul with many tokens); also
+// takes Q4_0, Q5_0 and IQ4_NL weights, unpacked to Q8_0 blocks when packed.
 //
 // The vec_dot kernels (kernel_table.h) walk one weight row against at most 4 activation rows, so
 // every weight byte is loaded and sign-adjusted once per 4 tokens and each block's 32 products are
@@ -28,6 +29,7 @@
 // + tail. The int32 sums are exact, so the results equal the AVX2 kernel's bit for bit
 // (kernels/reference/gemm_ref.cpp is the scalar statement of this order).
 
+#include "kernels/gemm_driver.h"
 #include "kernels/kernel_context.h"
 #include "tensor/tensor_view.h"
 
@@ -38,13 +40,8 @@ namespace folio {
 
 struct QuantizedActivations;
 
-inline constexpr int64_t kGemmRows = 16;    // weight rows per packed chunk (4 quads)
-inline constexpr int64_t kGemmTokenPad = 4; // activations are packed in multiples of this
 inline constexpr size_t kGemmWeightGroupBytes = 8 * 64 + 16 * 2;
 inline constexpr size_t kGemmActGroupBytes = 8 * 16 + 4 * 4 + 4 * 4;
-// matmul takes the GEMM from this many activation rows on (fewer: the vec_dot kernels, which
-// need no packing; decode is always T = 1).
-inline constexpr int64_t kGemmMinTokens = 16;
 
 // Groups of 4 blocks per packed row: K/32 rounded up to a multiple of 4, over 4.
 constexpr int64_t gemm_groups(int64_t k) {
@@ -53,15 +50,21 @@ constexpr int64_t gemm_groups(int64_t k) {
 
 // True when matmul under `path` sends Q8_0 batches to the GEMM (AVX-512 VNNI, KernelPath::Auto).
 bool gemm_q8_0_available(KernelPath path);
+// True for the weight types the GEMM takes: Q8_0 and the types whose blocks are exactly a Q8_0
+// block (fp16 d, 32 int8 values) after unpacking, Q4_0, Q5_0 and IQ4_NL; the packer unpacks them.
+// Their vec_dot kernels sum in other orders, so for them the GEMM agrees with the vec_dot path
+// within float rounding (for Q8_0 bit for bit).
+bool gemm_q8_0_weight_type(DType type);
 
-// Packs rows n0 .. n0+kGemmRows-1 of a 2-D Q8_0 weight (rows from N on are zero) into dst
-// (4 · gemm_groups(K) · kGemmWeightGroupBytes bytes).
+// Packs rows n0 .. n0+kGemmRows-1 of a 2-D Q8_0 (Q4_0, Q5_0, IQ4_NL) weight (rows from N on are
+// zero) into dst (4 · gemm_groups(K) · kGemmWeightGroupBytes bytes).
 void gemm_pack_q8_0_weights(const TensorView& w, int64_t n0, uint8_t* dst);
 // Packs one Q8_0 activation row (kernel_table.h Q8_0ActLayout) of k elements, or a zero row
 // when act_row is null, into dst (gemm_groups(k) · kGemmActGroupBytes bytes).
 void gemm_pack_q8_0_activations(const uint8_t* act_row, int64_t k, uint8_t* dst);
 
-// y = W·x for a 2-D Q8_0 weight and Q8_0 activations (shapes already checked by matmul).
+// y = W·x for a 2-D weight of a gemm_q8_0_weight_type and Q8_0 activations (shapes already checked
+// by matmul).
 void gemm_q8_0(const KernelContext& ctx, const TensorView& w, const QuantizedActivations& x,
                float* y, int64_t y_stride);
 

@@ -1,5 +1,6 @@
 #include "kernels/matmul.h"
 
+#include "kernels/gemm_kquant.h"
 #include "kernels/gemm_q8_0.h"
 #include "kernels/kernel_table.h"
 #include "kernels/weight_types.h"
@@ -112,8 +113,12 @@ Status matmul(const KernelContext& ctx, const TensorView& w, const QuantizedActi
         return make_error(ErrorCode::InvalidArgument, "matmul: output stride < N");
     if (x.n_rows == 0 || w.ne[1] == 0)
         return {};
-    if (w.type == DType::Q8_0 && x.n_rows >= kGemmMinTokens && gemm_q8_0_available(ctx.path))
-        gemm_q8_0(ctx, w, x, y, y_stride); // prefill batches (kernels/gemm_q8_0.h)
+    // Prefill batches go to the GEMMs (kernels/gemm_q8_0.h, kernels/gemm_kquant.h).
+    const bool batch = x.n_rows >= kGemmMinTokens;
+    if (batch && gemm_q8_0_weight_type(w.type) && gemm_q8_0_available(ctx.path))
+        gemm_q8_0(ctx, w, x, y, y_stride);
+    else if (batch && gemm_kquant_available(w.type, ctx.path))
+        gemm_kquant(ctx, w, x, y, y_stride);
     else
         matmul_core(ctx, weight_dot(*find_weight_type(w.type), ctx.path), w, x, y, y_stride);
     return {};

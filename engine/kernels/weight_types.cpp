@@ -100,13 +100,14 @@ size_t q8_k_row_bytes(int64_t k) {
     return dtype_row_bytes(DType::Q8_K, static_cast<uint64_t>(k));
 }
 
-// The Q8_1 and Q8_K quantizers are the scalar reference ones on every path: it is cheap next to the
-// dot products and keeps the bytes identical.
+// The Q8_1 quantizer is the scalar reference one on every path: it is cheap next to the dot
+// products. The AVX2 Q8_K quantizer writes the reference's bytes (it matters for prefill: every
+// token is quantized once per weight format and routed expert).
 constexpr ActivationFormat kActivationFormats[] = {
     {DType::Q8_0, q8_0_row_bytes, quantize_row_q8_0_act, FOLIO_AVX2(avx2::quantize_q8_0),
      fill_q8_0_act_extras},
     {DType::Q8_1, q8_1_row_bytes, quantize_row_q8_1_act, nullptr, nullptr},
-    {DType::Q8_K, q8_k_row_bytes, quantize_row_q8_k, nullptr, nullptr},
+    {DType::Q8_K, q8_k_row_bytes, quantize_row_q8_k, FOLIO_AVX2(avx2::quantize_q8_k), nullptr},
 };
 
 bool fast_path(KernelPath path) {

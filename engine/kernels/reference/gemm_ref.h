@@ -1,6 +1,9 @@
 #pragma once
-// Scalar reference of the Q8_0 prefill GEMM (kernels/gemm_q8_0.h): the plain statement of its
-// arithmetic, on the unpacked rows, against which the packed SIMD GEMM is tested bit for bit.
+// Scalar references of the prefill GEMMs (kernels/gemm_q8_0.h, kernels/gemm_kquant.h): the plain
+// statement of their arithmetic, on the unpacked rows, against which the packed SIMD GEMMs are
+// tested bit for bit.
+
+#include "tensor/dtype.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -12,5 +15,16 @@ namespace folio::ref {
 // t < n_tokens, with the float steps in the order gemm_q8_0.h describes.
 void gemm_q8_0(int64_t k, const uint8_t* w, size_t w_stride, int64_t n, const uint8_t* x,
                size_t x_stride, int64_t n_tokens, float* y, int64_t y_stride);
+
+} // namespace folio::ref
+
+namespace folio::ref {
+
+// Scalar reference of the K-quant prefill GEMM (kernels/gemm_kquant.h): y[t·y_stride + r] = row
+// r of a Q4_K / Q5_K / Q6_K weight (n rows of k elements, w_stride bytes apart) · Q8_K
+// activation row t (x_stride bytes apart), decoding the blocks straight from their layouts and
+// doing the float steps in the order gemm_kquant.h states.
+void gemm_kquant(DType type, int64_t k, const uint8_t* w, size_t w_stride, int64_t n,
+                 const uint8_t* x, size_t x_stride, int64_t n_tokens, float* y, int64_t y_stride);
 
 } // namespace folio::ref

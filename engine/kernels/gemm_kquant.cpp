@@ -1,0 +1,204 @@
+// Packers and entry point of the K-quant prefill GEMM (layouts: kernels/gemm_kquant.h).
+#include "kernels/gemm_kquant.h"
+
+#include "kernels/kernel_table.h"
+#include "kernels/matmul.h"
+#include "tensor/fp16.h"
+#include "tensor/quant_blocks.h"
+#include "tensor/quant_blocks_more.h"
+
+#include <cstring>
+
+namespace folio {
+
+namespace {
+
+// One super-block unpacked: q[256] unsigned, dsc / dmn per sub-block (gemm_kquant.h's form).
+struct UnpackedSuperBlock {
+    uint8_t q[kQKK];
+    float dsc[16];
+    float dmn[16];
+};
+
+// §2.6 block_q4_K: sub-block j = low (j even) or high (j odd) nibbles of qs[32·(j/2) ..].
+void unpack_q4_k(const uint8_t* block, UnpackedSuperBlock* u) {
+    const auto& b = *reinterpret_cast<const BlockQ4K*>(block);
+    const float d = fp16_to_fp32(b.d), dmin = fp16_to_fp32(b.dmin);
+    for (int j = 0; j < 8; ++j) {
+        uint8_t sc, m;
+        q4k_scale_min(j, b.scales, &sc, &m);
+        u->dsc[j] = d * static_cast<float>(sc);
+        u->dmn[j] = dmin * static_cast<float>(m);
+        const int shift = 4 * (j & 1);
+        for (int l = 0; l < 32; ++l)
+            u->q[32 * j + l] = static_cast<uint8_t>((b.qs[32 * (j / 2) + l] >> shift) & 0xF);
+    }
+}
+
+// block_q5_K: as Q4_K plus bit j of qh[l] as 16 for element l of sub-block j.
+void unpack_q5_k(const uint8_t* block, UnpackedSuperBlock* u) {
+    const auto& b = *reinterpret_cast<const BlockQ5K*>(block);
+    const float d = fp16_to_fp32(b.d), dmin = fp16_to_fp32(b.dmin);
+    for (int j = 0; j < 8; ++j) {
+        uint8_t sc, m;
+        q4k_scale_min(j, b.scales, &sc, &m);
+        u->dsc[j] = d * static_cast<float>(sc);
+        u->dmn[j] = dmin * static_cast<float>(m);
+        const int shift = 4 * (j & 1);
+        for (int l = 0; l < 32; ++l)
+            u->q[32 * j + l] = static_cast<uint8_t>(((b.qs[32 * (j / 2) + l] >> shift) & 0xF) |
+                                                    (((b.qh[l] >> j) & 1) << 4));
+    }
+}
+
+// §2.7 block_q6_K: per half n of 128 elements, ql[64n ..] holds the low 4 bits of elements
+// l and l + 64 (low / high nibble of ql[l]) and l + 32, l + 96 (of ql[l + 32]); qh[32n + l] the
+// 2 high bits of l, l + 32, l + 64, l + 96 at bits 0, 2, 4, 6. w = d·sc·(q − 32).
+void unpack_q6_k(const uint8_t* block, UnpackedSuperBlock* u) {
+    const auto& b = *reinterpret_cast<const BlockQ6K*>(block);
+    const float d = fp16_to_fp32(b.d);
+    for (int n = 0; n < 2; ++n) {
+        const uint8_t* ql = b.ql + 64 * n;
+        const uint8_t* qh = b.qh + 32 * n;
+        uint8_t* q = u->q + 128 * n;
+        for (int l = 0; l < 32; ++l) {
+            q[l] = static_cast<uint8_t>((ql[l] & 0xF) | ((qh[l] & 3) << 4));
+            q[l + 32] = static_cast<uint8_t>((ql[l + 32] & 0xF) | (((qh[l] >> 2) & 3) << 4));
+            q[l + 64] = static_cast<uint8_t>((ql[l] >> 4) | (((qh[l] >> 4) & 3) << 4));
+            q[l + 96] = static_cast<uint8_t>((ql[l + 32] >> 4) | (((qh[l] >> 6) & 3) << 4));
+        }
+    }
+    for (int j = 0; j < 16; ++j) {
+        u->dsc[j] = d * static_cast<float>(b.scales[j]);
+        u->dmn[j] = 0.0f; // the −32 is applied in the integer sums
+    }
+}
+
+using UnpackFn = void (*)(const uint8_t*, UnpackedSuperBlock*);
+
+UnpackFn unpacker(DType type) {
+    switch (type) {
+    case DType::Q4_K:
+        return unpack_q4_k;
+    case DType::Q5_K:
+        return unpack_q5_k;
+    case DType::Q6_K:
+        return unpack_q6_k;
+    default:
+        return nullptr;
+    }
+}
+
+#if defined(FOLIO_X86)
+void pack_weights_avx512(const TensorView& w, int64_t n0, uint8_t* dst) {
+    const uint8_t* rows[kGemmRows];
+    for (int64_t r = 0; r < kGemmRows; ++r)
+        rows[r] = n0 + r < w.ne[1] ? w.row(n0 + r) : nullptr;
+    avx512::gemm_pack_kquant_weights(w.type, rows, w.ne[0], dst);
+}
+#endif
+
+void pack_activations_l32(const uint8_t* act_row, int64_t k, uint8_t* dst) {
+    gemm_pack_q8_k_activations(act_row, k, 32, dst);
+}
+void pack_activations_l16(const uint8_t* act_row, int64_t k, uint8_t* dst) {
+    gemm_pack_q8_k_activations(act_row, k, 16, dst);
+}
+
+} // namespace
+
+int kquant_gemm_sub_len(DType type) {
+    switch (type) {
+    case DType::Q4_K:
+    case DType::Q5_K:
+        return 32;
+    case DType::Q6_K:
+        return 16;
+    default:
+        return 0;
+    }
+}
+
+bool gemm_kquant_available(DType type, KernelPath path) {
+    return kquant_gemm_sub_len(type) != 0 && path == KernelPath::Auto &&
+           avx512_vnni_kernels_available();
+}
+
+void gemm_pack_kquant_weights(const TensorView& w, int64_t n0, uint8_t* dst) {
+    const int sub_len = kquant_gemm_sub_len(w.type), groups = kquant_groups(sub_len);
+    const int steps = sub_len / 4;
+    const size_t sb_bytes = kquant_weight_sb_bytes(sub_len);
+    const size_t block_bytes = dtype_traits(w.type).block_bytes;
+    const int64_t nsb = w.ne[0] / kQKK, n = w.ne[1];
+    const UnpackFn unpack = unpacker(w.type);
+    UnpackedSuperBlock u;
+    for (int64_t quad = 0; quad < kGemmRows / 4; ++quad)
+        for (int64_t s = 0; s < nsb; ++s, dst += sb_bytes) {
+            auto* dsc = reinterpret_cast<float*>(dst + 1024);
+            auto* dmn = dsc + 16 * groups;
+            for (int r = 0; r < 4; ++r) {
+                const int64_t row = n0 + 4 * quad + r;
+                if (row < n)
+                    unpack(w.row(row) + s * block_bytes, &u);
+                else
+                    std::memset(&u, 0, sizeof u); // zero weights, zero scales
+                for (int g = 0; g < groups; ++g)
+                    for (int i = 0; i < 4; ++i) {
+                        const int j = 4 * g + i;
+                        dsc[16 * g + 4 * r + i] = u.dsc[j];
+                        if (sub_len == 32)
+                            dmn[16 * g + 4 * r + i] = u.dmn[j];
+                        for (int q = 0; q < steps; ++q)
+                            std::memcpy(dst + 64 * (steps * g + q) + 16 * r + 4 * i,
+                                        u.q + sub_len * j + 4 * q, 4);
+                    }
+            }
+        }
+}
+
+void gemm_pack_q8_k_activations(const uint8_t* act_row, int64_t k, int sub_len, uint8_t* dst) {
+    const int groups = kquant_groups(sub_len), steps = sub_len / 4;
+    const size_t sb_bytes = kquant_act_sb_bytes(sub_len);
+    const int64_t nsb = k / kQKK;
+    if (!act_row) {
+        std::memset(dst, 0, static_cast<size_t>(nsb) * sb_bytes);
+        return;
+    }
+    const auto* blocks = reinterpret_cast<const BlockQ8K*>(act_row);
+    for (int64_t s = 0; s < nsb; ++s, dst += sb_bytes) {
+        const BlockQ8K& x = blocks[s];
+        uint8_t* b_sums = dst + 256;
+        for (int g = 0; g < groups; ++g)
+            for (int i = 0; i < 4; ++i) {
+                const int j = 4 * g + i;
+                for (int q = 0; q < steps; ++q)
+                    std::memcpy(dst + 16 * (steps * g + q) + 4 * i, x.qs + sub_len * j + 4 * q, 4);
+                // bsums are per 16 elements: a 32-element sub-block is two of them.
+                if (sub_len == 16) {
+                    const int32_t corr = -32 * x.bsums[j];
+                    std::memcpy(b_sums + 4 * j, &corr, 4);
+                } else {
+                    const auto bsum = static_cast<float>(x.bsums[2 * j] + x.bsums[2 * j + 1]);
+                    std::memcpy(b_sums + 4 * j, &bsum, 4);
+                }
+            }
+        for (int i = 0; i < 4; ++i)
+            std::memcpy(b_sums + 16 * groups + 4 * i, &x.d, 4);
+    }
+}
+
+void gemm_kquant(const KernelContext& ctx, const TensorView& w, const QuantizedActivations& x,
+                 float* y, int64_t y_stride) {
+    const int sub_len = kquant_gemm_sub_len(w.type);
+    const auto nsb = static_cast<size_t>(w.ne[0] / kQKK);
+    GemmKernel kernel{nsb * kquant_act_sb_bytes(sub_len), 4 * nsb * kquant_weight_sb_bytes(sub_len),
+                      gemm_pack_kquant_weights,
+                      sub_len == 32 ? pack_activations_l32 : pack_activations_l16, nullptr};
+#if defined(FOLIO_X86)
+    kernel.pack_weights = pack_weights_avx512;
+    kernel.chunk = sub_len == 32 ? avx512::gemm_kquant_chunk_l32 : avx512::gemm_kquant_chunk_l16;
+#endif // else gemm_kquant_available() is false: never reached
+    run_gemm(ctx, kernel, w, x, y, y_stride);
+}
+
+} // namespace folio
