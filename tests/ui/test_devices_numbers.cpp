@@ -319,9 +319,11 @@ private Q_SLOTS:
         QCOMPARE(pane.throughputTable()->model()->index(0, 2).data(Qt::UserRole).toDouble(), 42.0);
         action->trigger();
         QVERIFY(!pane.throughputTableShown());
-        for (const char* name : {"deviceTable", "memoryBars", "throughputChart", "throughputTable",
-                                 "blockMap", "cacheLabel", "folioMemory", "machineMemory",
-                                 "modelFacts", "throughputTableButton", "workLabel"}) {
+        for (const char* name :
+             {"deviceTable", "memoryBars", "throughputChart", "throughputTable", "blockMap",
+              "cacheLabel", "folioMemory", "machineMemory", "modelFacts", "throughputTableButton",
+              "workLabel", "machineLabel", "serverLabel", "serverStatusLabel", "serverNote",
+              "remoteAnswers"}) {
             auto* w = pane.findChild<QWidget*>(QString::fromLatin1(name));
             QVERIFY2(w, name);
             QVERIFY2(!w->accessibleName().isEmpty(), name);
