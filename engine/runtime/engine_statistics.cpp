@@ -1,5 +1,6 @@
 #include "runtime/engine_statistics.h"
 
+#include "runtime/mapped_residency.h"
 #include "runtime/session_cache.h"
 
 #include <algorithm>
@@ -7,8 +8,33 @@
 namespace folio {
 
 EngineStats EngineStatistics::snapshot() const {
+    update_residency();
     std::lock_guard lk(m_);
-    return st_;
+    EngineStats out = st_;
+    out.prefill_tokens_total = prefill_tokens_;
+    out.decode_tokens_total = decode_tokens_;
+    out.prefill_busy_seconds = prefill_busy_;
+    out.decode_busy_seconds = decode_busy_;
+    out.snapshot_seconds = std::chrono::duration<double>(Clock::now() - born_).count();
+    out.weights_resident_bytes = out.model_loaded ? resident_bytes_.load() : 0;
+    return out;
+}
+
+void EngineStatistics::update_residency() const {
+    std::unique_lock measuring(residency_m_, std::try_to_lock);
+    if (!measuring) // another thread is reading smaps: its figure will do
+        return;
+    std::string path;
+    {
+        std::lock_guard lk(m_);
+        path = weights_path_;
+    }
+    const auto now = Clock::now();
+    if (path == residency_path_ && now - residency_time_ < kResidencyPeriod)
+        return;
+    resident_bytes_ = mapped_resident_bytes(path);
+    residency_path_ = path;
+    residency_time_ = now;
 }
 
 void EngineStatistics::set_state(const char* state) {
@@ -31,6 +57,7 @@ void EngineStatistics::reset(int sessions, const char* state) {
     st_ = EngineStats{};
     st_.sessions = sessions;
     st_.state = state;
+    weights_path_.clear();
 }
 
 void EngineStatistics::model_installed(const ModelFacts& facts) {
@@ -38,10 +65,20 @@ void EngineStatistics::model_installed(const ModelFacts& facts) {
     st_.model_loaded = true;
     st_.context_limit = facts.context_limit;
     st_.weights_bytes = facts.file_bytes;
+    weights_path_ = facts.path;
 }
 
-void EngineStatistics::record_decode_step(double seconds_per_token) {
+void EngineStatistics::record_prefill(int64_t tokens, double seconds) {
     std::lock_guard lk(m_);
+    prefill_tokens_ += tokens;
+    prefill_busy_ += seconds;
+}
+
+void EngineStatistics::record_decode_step(double seconds, int64_t tokens) {
+    std::lock_guard lk(m_);
+    decode_tokens_ += tokens;
+    decode_busy_ += seconds;
+    const double seconds_per_token = seconds / static_cast<double>(std::max<int64_t>(1, tokens));
     const auto now = Clock::now();
     decode_window_.push_back({now, seconds_per_token});
     while (!decode_window_.empty() && now - decode_window_.front().first > std::chrono::seconds(30))

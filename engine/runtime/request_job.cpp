@@ -98,7 +98,9 @@ Status RequestJob::prefill(StepContext& ctx, SessionCache& cache) {
     n = std::min(n, prefix_step_end(model, prefill_pos_, total) - prefill_pos_);
     const auto t0 = Clock::now();
     FOLIO_CHECK(cache.prefill(model, prompt_, prefill_pos_, n, ctx.model.threads(), logits_));
-    ctx.pacing.record_prefill(n, seconds_since(t0));
+    const double chunk_seconds = seconds_since(t0);
+    ctx.pacing.record_prefill(n, chunk_seconds);
+    statistics_.record_prefill(n, chunk_seconds);
     prefill_pos_ += n;
     prefill_tokens_done_ += n;
     const int64_t todo = total - stats_.reused_tokens;
@@ -206,10 +208,11 @@ Status RequestJob::decode(StepContext& ctx, SessionCache& cache, Drafter& drafte
 }
 
 void RequestJob::record_decode(StepContext& ctx, Clock::time_point t0, size_t tokens) {
-    const double per_token = seconds_since(t0) / static_cast<double>(std::max<size_t>(1, tokens));
+    const double seconds = seconds_since(t0);
+    const double per_token = seconds / static_cast<double>(std::max<size_t>(1, tokens));
     if (req_.interactive)
         ctx.pacing.record_interactive_decode(per_token);
-    statistics_.record_decode_step(per_token);
+    statistics_.record_decode_step(seconds, static_cast<int64_t>(tokens));
 }
 
 void RequestJob::fail(const Error& e) {

@@ -63,9 +63,12 @@ private slots:
         const int xChat = chat->mapTo(&w, QPoint(0, 0)).x();
         const int xDevices = devices->mapTo(&w, QPoint(0, 0)).x();
         QVERIFY(xDocs < xChat && xChat < xDevices);
-        // The devices pane shows at least one memory device and the machine.
-        auto* table = w.findChild<QTreeWidget*>(QStringLiteral("deviceTable"));
-        QVERIFY(table && table->topLevelItemCount() >= 2);
+        // The devices pane shows Folio's memory by category, the machine's memory, and the
+        // machine.
+        auto* table = w.findChild<QTreeWidget*>(QStringLiteral("folioMemory"));
+        QVERIFY(table && table->topLevelItemCount() == 7);
+        auto* machineMemory = w.findChild<QLabel*>(QStringLiteral("machineMemory"));
+        QVERIFY(machineMemory && machineMemory->text().contains(QStringLiteral("available")));
         auto* machine = w.findChild<QLabel*>(QStringLiteral("machineLabel"));
         QVERIFY(machine && machine->text().contains(QStringLiteral("logical cores")));
         // Without a model, sending is disabled and the chat says why.

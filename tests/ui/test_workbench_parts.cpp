@@ -411,9 +411,9 @@ private slots:
 
         // Prefill progress with its ETA, then the context used.
         auto* gauge = pane.findChild<QProgressBar*>(QStringLiteral("contextGauge"));
-        pane.setPrefillProgress(500, 2000, 1.5);
+        pane.setPrefillProgress(500, 2000, 2541.3); // 42.4 min: "about 42 min", not seconds
         QVERIFY2(gauge->text().contains(QStringLiteral("500 / 2,000")) &&
-                     gauge->text().contains(QStringLiteral("1.5 s left")),
+                     gauge->text().contains(QStringLiteral("about 42 min left")),
                  qPrintable(gauge->text()));
         QCOMPARE(gauge->value(), 250);
         pane.setContextUsage(1024, 4096);
@@ -616,6 +616,12 @@ private slots:
         QVERIFY2(label->text().contains(QStringLiteral("hits 12 / misses 3")),
                  qPrintable(label->text()));
         QVERIFY(label->text().contains(QStringLiteral("5.0 MiB to disk")));
+        // Rates come from the counters' deltas: one snapshot is a base, the next a point.
+        QCOMPARE(pane.throughputChart()->decodePoints(), 0);
+        es.decode_tokens_total = 40;
+        es.decode_busy_seconds = 0.9;
+        es.snapshot_seconds = 1.0;
+        pane.setEngineStats(toEngineStatsQ(es));
         QCOMPARE(pane.throughputChart()->decodePoints(), 1);
 
         // The block map paints each block in its tier's colour; shared blocks get a dark corner.
@@ -631,9 +637,10 @@ private slots:
         QVERIFY(at(map->cellRect(0, 0).topLeft() + QPoint(1, 1)).lightness() < 60);
         QVERIFY(at(map->cellRect(0, 2).topLeft() + QPoint(1, 1)).lightness() > 60);
 
-        // The bars: the first device's weights segment is painted in the weights colour.
+        // The bars: the first device's KV segment is painted in the KV colour (weights are
+        // not in the KV budget and not on the bars).
         const QImage bars = pane.memoryBars()->grab().toImage();
-        QCOMPARE(QColor(bars.pixel(4, 2 + 17 + 6)), MemoryBars::categoryColor(0));
+        QCOMPARE(QColor(bars.pixel(4, 2 + 17 + 6)), MemoryBars::categoryColor(1));
 
         // Kept for people (and docs) to look at: the pane with synthetic cache figures.
         QTest::qWait(100); // let the layouts settle
@@ -641,12 +648,13 @@ private slots:
                          QStringLiteral("/devices.png"));
 
         es.state = "prefill";
-        es.last_prefill_tps = 0; // a first prompt: no figure yet, no point
+        es.snapshot_seconds = 1.25; // no prefill counted yet: no point
         pane.setEngineStats(toEngineStatsQ(es));
         QCOMPARE(pane.throughputChart()->prefillPoints(), 0);
-        // While the prompt is read, the rate comes from the cache's growth between polls.
-        QTest::qWait(100);
-        es.context_used += 400;
+        // While the prompt is read, the rate comes from the prefill counter between polls.
+        es.prefill_tokens_total = 400;
+        es.prefill_busy_seconds = 3.9;
+        es.snapshot_seconds = 5.25;
         pane.setEngineStats(toEngineStatsQ(es));
         QCOMPARE(pane.throughputChart()->prefillPoints(), 1);
     }

@@ -18,6 +18,12 @@ EngineStatsQ toEngineStatsQ(const EngineStats& s) {
     out.specAcceptance = s.spec_acceptance;
     out.prefixHitTokens = s.prefix_hit_tokens;
     out.sessions = s.sessions;
+    out.prefillTokensTotal = s.prefill_tokens_total;
+    out.decodeTokensTotal = s.decode_tokens_total;
+    out.prefillBusySeconds = s.prefill_busy_seconds;
+    out.decodeBusySeconds = s.decode_busy_seconds;
+    out.snapshotSeconds = s.snapshot_seconds;
+    out.weightsResidentBytes = s.weights_resident_bytes;
     out.cache = s.cache;
     out.blockMap = s.block_map;
     return out;

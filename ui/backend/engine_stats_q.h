@@ -20,6 +20,10 @@ struct EngineStatsQ {
            specAcceptance = 0;
     qint64 prefixHitTokens = 0;
     int sessions = 0;
+    // Cumulative engine counters and the engine's clock when they were read (EngineStats).
+    qint64 prefillTokensTotal = 0, decodeTokensTotal = 0;
+    double prefillBusySeconds = 0, decodeBusySeconds = 0, snapshotSeconds = 0;
+    quint64 weightsResidentBytes = 0;
     CacheStats cache;
     std::vector<SessionBlockMap> blockMap;
 };

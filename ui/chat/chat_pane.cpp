@@ -3,6 +3,7 @@
 #include "chat/chat_settings_dialog.h"
 #include "chat/data_sources_bar.h"
 #include "chat/transcript_view.h"
+#include "pipeline/human_format.h"
 
 #include <QClipboard>
 #include <QGuiApplication>
@@ -376,10 +377,10 @@ void ChatPane::setGenerating(bool generating) {
 void ChatPane::setPrefillProgress(qint64 done, qint64 total, double etaSeconds) {
     contextGauge_->setRange(0, 1000);
     contextGauge_->setValue(total > 0 ? static_cast<int>(done * 1000 / total) : 0);
-    contextGauge_->setFormat(tr("reading the prompt: %L1 / %L2 tokens · %3 s left")
+    contextGauge_->setFormat(tr("reading the prompt: %L1 / %L2 tokens · %3 left")
                                  .arg(done)
                                  .arg(total)
-                                 .arg(etaSeconds, 0, 'f', 1));
+                                 .arg(humanEta(etaSeconds)));
 }
 
 void ChatPane::setModelReady(bool ready, const QString& reason) {

@@ -1,6 +1,8 @@
 #include "devices/block_map_view.h"
 
+#include <QHelpEvent>
 #include <QPainter>
+#include <QToolTip>
 
 #include <algorithm>
 
@@ -15,6 +17,65 @@ constexpr int kMaxRows = 8; // cell rows per session before the map is cut
 
 BlockMapView::BlockMapView(QWidget* parent) : QWidget(parent) {
     setMinimumHeight(40);
+    setAccessibleName(tr("KV cache block map"));
+    setAccessibleDescription(tr("One cell per cached block of each session, coloured by tier: "
+                                "RAM, disk or mixed; hover a cell for its tokens."));
+}
+
+QString BlockMapView::tierName(BlockTier tier) {
+    switch (tier) {
+    case BlockTier::Ram:
+        return tr("RAM");
+    case BlockTier::Disk:
+        return tr("disk");
+    case BlockTier::Mixed:
+        return tr("partly RAM, partly disk");
+    }
+    return {};
+}
+
+QString BlockMapView::toolTipAt(const QPoint& pos) const {
+    const int cols = columns();
+    for (int r = 0; r < int(maps_.size()); ++r) {
+        const SessionBlockMap& m = maps_[r];
+        const QRect first = cellRect(r, 0);
+        if (pos.y() >= first.top() - kLabel && pos.y() < first.top())
+            return tr("session %1: %L2 tokens cached in %L3 blocks of %L4 tokens")
+                .arg(m.session)
+                .arg(m.tokens)
+                .arg(m.blocks.size())
+                .arg(blockTokens_);
+        const int limit = std::min<int>(int(m.blocks.size()), cols * kMaxRows);
+        for (int b = 0; b < limit; ++b) {
+            if (!cellRect(r, b).adjusted(0, 0, 1, 1).contains(pos))
+                continue;
+            const qint64 from = qint64(b) * blockTokens_;
+            const qint64 to = std::min<qint64>(from + blockTokens_, m.tokens) - 1;
+            QString text = tr("session %1 · block %L2 · tokens %L3–%L4 · %5")
+                               .arg(m.session)
+                               .arg(b)
+                               .arg(from)
+                               .arg(std::max(from, to))
+                               .arg(tierName(m.blocks[b].tier));
+            if (m.blocks[b].shared)
+                text += tr(" · shared with another session or the prefix cache");
+            return text;
+        }
+    }
+    return {};
+}
+
+bool BlockMapView::event(QEvent* e) {
+    if (e->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(e);
+        const QString text = toolTipAt(help->pos());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, this);
+        return true;
+    }
+    return QWidget::event(e);
 }
 
 QColor BlockMapView::tierColor(BlockTier tier) {
@@ -29,8 +90,9 @@ QColor BlockMapView::tierColor(BlockTier tier) {
     return Qt::gray;
 }
 
-void BlockMapView::setMaps(const std::vector<SessionBlockMap>& maps) {
+void BlockMapView::setMaps(const std::vector<SessionBlockMap>& maps, int blockTokens) {
     maps_ = maps;
+    blockTokens_ = std::max(1, blockTokens);
     setMinimumHeight(sizeHint().height());
     update();
 }

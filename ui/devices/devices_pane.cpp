@@ -3,17 +3,24 @@
 #include "backend/engine_stats_q.h"
 #include "backend/engine_worker_types.h"
 #include "devices/block_map_view.h"
+#include "devices/folio_memory_view.h"
 #include "devices/memory_bars.h"
 #include "devices/server_panel.h"
 #include "devices/throughput_chart.h"
 #include "folio/system_info.h"
+#include "pipeline/human_format.h"
 
+#include <QAction>
 #include <QGroupBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
 #include <QScrollArea>
+#include <QStackedWidget>
+#include <QStandardItemModel>
+#include <QTableView>
 #include <QTimer>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -36,11 +43,10 @@ QString legend() {
     auto swatch = [](const QColor& c, const QString& name) {
         return QStringLiteral("<span style='color:%1'>■</span> %2").arg(c.name(), name);
     };
-    return swatch(MemoryBars::categoryColor(0), QObject::tr("weights")) + QStringLiteral("  ") +
-           swatch(MemoryBars::categoryColor(1), QObject::tr("KV")) + QStringLiteral("  ") +
-           swatch(MemoryBars::categoryColor(2), QObject::tr("state")) + QStringLiteral("  ") +
-           swatch(MemoryBars::categoryColor(3), QObject::tr("scratch")) +
-           QStringLiteral("  <span style='color:#c0392b'>|</span> ") + QObject::tr("budget");
+    return swatch(MemoryBars::categoryColor(1), QObject::tr("KV")) + QStringLiteral("  ") +
+           swatch(MemoryBars::categoryColor(2), QObject::tr("state")) +
+           QStringLiteral("  <span style='color:#c0392b'>|</span> ") +
+           QObject::tr("KV RAM budget (weights and scratch are not in it)");
 }
 
 QString tierLegend() {
@@ -72,6 +78,7 @@ DevicesPane::DevicesPane(QWidget* parent) : QWidget(parent) {
     auto* machineBox = group(tr("Machine"), content);
     machine_ = new QLabel(machineBox);
     machine_->setObjectName(QStringLiteral("machineLabel"));
+    machine_->setAccessibleName(tr("Processor"));
     machine_->setWordWrap(true);
     machine_->setText(tr("%1\n%2 logical cores · %3")
                           .arg(QString::fromStdString(info.cpu_model))
@@ -80,10 +87,15 @@ DevicesPane::DevicesPane(QWidget* parent) : QWidget(parent) {
     machineBox->layout()->addWidget(machine_);
     layout->addWidget(machineBox);
 
-    auto* devicesBox = group(tr("Memory devices"), content);
+    auto* devicesBox = group(tr("Memory"), content);
+    memory_ = new FolioMemoryView(devicesBox);
+    devicesBox->layout()->addWidget(memory_);
+    auto* budgetTitle = new QLabel(tr("<b>KV cache budget</b> per cache device"), devicesBox);
+    devicesBox->layout()->addWidget(budgetTitle);
     devices_ = new QTreeWidget(devicesBox);
     devices_->setObjectName(QStringLiteral("deviceTable"));
-    devices_->setHeaderLabels({tr("Device"), tr("Kind"), tr("Used"), tr("Budget")});
+    devices_->setAccessibleName(tr("Cache devices"));
+    devices_->setHeaderLabels({tr("Device"), tr("Kind"), tr("KV and state"), tr("Budget")});
     devices_->setRootIsDecorated(false);
     devices_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     devices_->setMaximumHeight(96);
@@ -93,6 +105,7 @@ DevicesPane::DevicesPane(QWidget* parent) : QWidget(parent) {
     devicesBox->layout()->addWidget(bars_);
     auto* barLegend = new QLabel(legend(), devicesBox);
     barLegend->setTextFormat(Qt::RichText);
+    barLegend->setWordWrap(true);
     devicesBox->layout()->addWidget(barLegend);
     layout->addWidget(devicesBox);
     devicesBox_ = devicesBox;
@@ -105,12 +118,42 @@ DevicesPane::DevicesPane(QWidget* parent) : QWidget(parent) {
     auto* chartBox = group(tr("Throughput"), content);
     chart_ = new ThroughputChart(chartBox);
     chart_->setObjectName(QStringLiteral("throughputChart"));
-    chartBox->layout()->addWidget(chart_);
+    chartTable_ = new QTableView(chartBox);
+    chartTable_->setObjectName(QStringLiteral("throughputTable"));
+    chartTable_->setAccessibleName(tr("Throughput table"));
+    chartTable_->setModel(chart_->tableModel());
+    chartTable_->verticalHeader()->hide();
+    chartTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    chartTable_->setMinimumHeight(170);
+    chartStack_ = new QStackedWidget(chartBox);
+    chartStack_->addWidget(chart_);
+    chartStack_->addWidget(chartTable_);
+    tableAction_ = new QAction(tr("Show as table"), this);
+    tableAction_->setObjectName(QStringLiteral("throughputTableAction"));
+    tableAction_->setCheckable(true);
+    connect(tableAction_, &QAction::toggled, this, &DevicesPane::setThroughputTable);
+    // The same toggle in the chart's and the table's context menus and as a button.
+    for (QWidget* w : {static_cast<QWidget*>(chart_), static_cast<QWidget*>(chartTable_)}) {
+        w->setContextMenuPolicy(Qt::ActionsContextMenu);
+        w->addAction(tableAction_);
+    }
+    auto* toggle = new QToolButton(chartBox);
+    toggle->setObjectName(QStringLiteral("throughputTableButton"));
+    toggle->setDefaultAction(tableAction_);
+    toggle->setAccessibleName(tr("Show throughput as a table"));
+    chartBox->layout()->addWidget(toggle);
+    chartBox->layout()->addWidget(chartStack_);
+    work_ = new QLabel(tr("No work yet."), chartBox);
+    work_->setObjectName(QStringLiteral("workLabel"));
+    work_->setAccessibleName(tr("Work since start"));
+    work_->setWordWrap(true);
+    chartBox->layout()->addWidget(work_);
     layout->addWidget(chartBox);
 
     auto* cacheBox = group(tr("KV cache"), content);
     cache_ = new QLabel(tr("Empty: no model loaded."), cacheBox);
     cache_->setObjectName(QStringLiteral("cacheLabel"));
+    cache_->setAccessibleName(tr("KV cache figures"));
     cache_->setWordWrap(true);
     cacheBox->layout()->addWidget(cache_);
     blockMap_ = new BlockMapView(cacheBox);
@@ -125,6 +168,7 @@ DevicesPane::DevicesPane(QWidget* parent) : QWidget(parent) {
     auto* modelBox = group(tr("Model"), content);
     model_ = new QTreeWidget(modelBox);
     model_->setObjectName(QStringLiteral("modelFacts"));
+    model_->setAccessibleName(tr("Model facts"));
     model_->setHeaderLabels({tr("Fact"), tr("Value")});
     model_->setRootIsDecorated(false);
     model_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -134,7 +178,7 @@ DevicesPane::DevicesPane(QWidget* parent) : QWidget(parent) {
 
     setModelFacts({});
     clock_.start();
-    refreshMemory();
+    refreshDevices();
     timer_ = new QTimer(this);
     connect(timer_, &QTimer::timeout, this, &DevicesPane::refreshMemory);
     timer_->start(2000);
@@ -150,21 +194,56 @@ void DevicesPane::setModelFacts(const QList<QPair<QString, QString>>& facts) {
         new QTreeWidgetItem(model_, {key, value});
 }
 
+void DevicesPane::setThroughputTable(bool table) {
+    if (tableAction_->isChecked() != table)
+        tableAction_->setChecked(table); // calls back here once
+    chartStack_->setCurrentWidget(table ? static_cast<QWidget*>(chartTable_) : chart_);
+    if (table)
+        chartTable_->scrollToBottom();
+}
+
+bool DevicesPane::throughputTableShown() const {
+    return chartStack_->currentWidget() == chartTable_;
+}
+
+QString DevicesPane::cacheText() const {
+    return cache_->text();
+}
+
+QString DevicesPane::workText() const {
+    return work_->text();
+}
+
 void DevicesPane::setEngineStats(const EngineStatsQ& st) {
-    kvBytes_ = st.kvBytes;
-    weightsBytes_ = st.weightsBytes;
     const CacheStats& c = st.cache;
-    haveCacheDevices_ = !c.devices.empty();
     bars_->setDevices(c.devices);
-    blockMap_->setMaps(st.blockMap);
-    if (haveCacheDevices_)
-        refreshMemory();
-    if (!st.modelLoaded && !haveCacheDevices_) {
+    blockMap_->setMaps(st.blockMap, c.block_tokens);
+    memory_->setStats(st);
+    refreshDevices();
+    showWork(st);
+
+    // Rates from the counters' deltas over the engine's clock; x is the pane's clock (remote
+    // answers share the chart).
+    const ThroughputPoint point = rates_.feed(st);
+    if (point.prefill || point.decode)
+        chart_->addSample(clock_.elapsed() / 1000.0, point.prefill ? point.prefill->rate : -1,
+                          point.decode ? point.decode->rate : -1,
+                          point.prefill && point.prefill->startsSegment,
+                          point.decode && point.decode->startsSegment);
+
+    if (!st.modelLoaded && c.devices.empty()) {
         cache_->setText(tr("Empty: no model loaded."));
         return;
     }
-    QString text = tr("%1 of KV · context %L2 / %L3 tokens · blocks: %L4 in RAM, %L5 on disk")
+    // The tokens actually cached (a cancelled prefill keeps what it read, not the prompt).
+    qint64 cached = 0;
+    for (const SessionBlockMap& m : st.blockMap)
+        cached += m.tokens;
+    QString text = tr("%1 of KV · %L2 tokens cached in %L3 sessions (largest %L4 of %L5) · "
+                      "blocks: %L6 in RAM, %L7 on disk")
                        .arg(bytesText(qint64(st.kvBytes)))
+                       .arg(st.blockMap.empty() ? st.contextUsed : cached)
+                       .arg(st.blockMap.size())
                        .arg(st.contextUsed)
                        .arg(st.contextLimit)
                        .arg(c.blocks_ram)
@@ -181,25 +260,24 @@ void DevicesPane::setEngineStats(const EngineStatsQ& st) {
     if (!c.warning.empty())
         text += QStringLiteral("\n⚠ ") + QString::fromStdString(c.warning);
     cache_->setText(text);
+}
 
-    const double now = clock_.elapsed() / 1000.0;
-    if (st.state == QLatin1String("prefill")) {
-        // The last request's figure is stale while a new prompt is read: measure the cache's
-        // growth between two polls instead.
-        double rate = st.lastPrefillTps;
-        if (lastState_ == QLatin1String("prefill") && st.contextUsed > lastContextUsed_ &&
-            now > lastSampleSeconds_)
-            rate = (st.contextUsed - lastContextUsed_) / (now - lastSampleSeconds_);
-        if (rate > 0) // no figure yet: no point rather than a misleading zero
-            addThroughputSample(now, rate, -1);
-    } else if (st.state == QLatin1String("decode")) {
-        const double rate = st.windowDecodeTps > 0 ? st.windowDecodeTps : st.lastDecodeTps;
-        if (rate > 0)
-            addThroughputSample(now, -1, rate);
-    }
-    lastState_ = st.state;
-    lastContextUsed_ = st.contextUsed;
-    lastSampleSeconds_ = now;
+void DevicesPane::showWork(const EngineStatsQ& st) {
+    // "read 19,456 prompt tokens in 3 min 10 s of work (102 t/s)": the counters' totals over
+    // the worker's busy time, since Folio started.
+    auto part = [](const QString& format, qint64 tokens, double seconds) {
+        const double rate = seconds > 0 ? tokens / seconds : 0;
+        return format.arg(tokens).arg(humanDuration(seconds)).arg(rate, 0, 'f', rate < 10 ? 1 : 0);
+    };
+    QStringList parts;
+    if (st.prefillTokensTotal > 0)
+        parts << part(tr("read %L1 prompt tokens in %2 of work (%L3 t/s)"), st.prefillTokensTotal,
+                      st.prefillBusySeconds);
+    if (st.decodeTokensTotal > 0)
+        parts << part(tr("wrote %L1 tokens in %2 (%L3 t/s)"), st.decodeTokensTotal,
+                      st.decodeBusySeconds);
+    if (!parts.isEmpty())
+        work_->setText(tr("Since start: %1.").arg(parts.join(tr(", "))));
 }
 
 void DevicesPane::setRemoteMode(bool remote, const QString& endpoint, const QString& model,
@@ -230,32 +308,21 @@ void DevicesPane::addThroughputSample(double seconds, double prefillTps, double 
 }
 
 void DevicesPane::refreshMemory() {
+    memory_->refreshMachine();
+}
+
+void DevicesPane::refreshDevices() {
     devices_->clear();
-    if (haveCacheDevices_) {
-        for (const DeviceStats& d : bars_->devices()) {
-            const qint64 used = d.weights + d.kv + d.state + d.scratch;
-            auto* item = new QTreeWidgetItem(
-                devices_,
-                {QString::fromStdString(d.name), d.kind == DeviceKind::Ram ? tr("ram") : tr("disk"),
-                 bytesText(used), d.budget >= 0 ? bytesText(d.budget) : tr("unlimited")});
-            item->setToolTip(0, MemoryBars::describe(d));
-        }
-        return;
+    for (const DeviceStats& d : bars_->devices()) {
+        auto* item =
+            new QTreeWidgetItem(devices_, {QString::fromStdString(d.name),
+                                           d.kind == DeviceKind::Ram ? tr("ram") : tr("disk"),
+                                           bytesText(MemoryBars::budgetedBytes(d)),
+                                           d.budget >= 0 ? bytesText(d.budget) : tr("unlimited")});
+        item->setToolTip(0, MemoryBars::describe(d));
     }
-    const SystemInfo info = query_system_info();
-    for (const MemoryNode& node : info.memory_nodes) {
-        const quint64 used =
-            node.total_bytes > node.free_bytes ? node.total_bytes - node.free_bytes : 0;
-        auto* item = new QTreeWidgetItem(devices_, {tr("RAM node %1").arg(node.id), tr("ram"),
-                                                    bytesText(qint64(used)),
-                                                    bytesText(qint64(node.total_bytes))});
-        if (weightsBytes_ || kvBytes_)
-            item->setToolTip(
-                0, tr("model weights (mmapped) %1 · KV cache %2")
-                       .arg(bytesText(qint64(weightsBytes_)), bytesText(qint64(kvBytes_))));
-    }
-    new QTreeWidgetItem(devices_,
-                        {tr("Disk cache"), tr("disk"), bytesText(0), tr("not configured")});
+    if (bars_->devices().empty())
+        new QTreeWidgetItem(devices_, {tr("none"), QString(), QString(), tr("no model loaded")});
 }
 
 } // namespace folio::ui

@@ -1,17 +1,24 @@
 #pragma once
-// The Devices pane: the machine (cores, SIMD kernels); memory per device (RAM shards and the
-// disk tier, from EngineStats::cache) as stacked bars with numbers; prefill and decode
-// throughput over time; the cache view (a block map per session coloured by tier, shared
+// The Devices pane: the machine (cores, SIMD kernels); memory, named by owner: Folio's own by
+// category beside the machine's (FolioMemoryView), and the KV budget per cache device (RAM
+// shards, the disk tier) as bars of KV and state against that budget; prefill and decode
+// throughput over time, from the engine's cumulative counters over wall time (ThroughputRates),
+// as a chart or a table; the cache view (a block map per session coloured by tier, shared
 // prefix blocks marked, hits/misses and bytes moved); the model's facts. Fed by the engine
 // worker's stats polling at 4 Hz. In remote mode (an OpenAI-compatible server answers) the
 // memory and cache groups give way to the ServerPanel: what the server reports, and the
 // client-side TTFT and t/s of each answer.
 
+#include "devices/throughput_rates.h"
+
 #include <QWidget>
 
 #include <QElapsedTimer>
 
+class QAction;
 class QLabel;
+class QStackedWidget;
+class QTableView;
 class QTimer;
 class QTreeWidget;
 
@@ -21,6 +28,7 @@ struct BackendStatusQ;
 struct EngineStatsQ;
 struct RequestStatsQ;
 class BlockMapView;
+class FolioMemoryView;
 class ServerPanel;
 class MemoryBars;
 class ThroughputChart;
@@ -48,15 +56,32 @@ public:
     MemoryBars* memoryBars() const { return bars_; }
     BlockMapView* blockMap() const { return blockMap_; }
     ThroughputChart* throughputChart() const { return chart_; }
+    FolioMemoryView* folioMemory() const { return memory_; }
+    // The throughput as a table (QTableView over the chart's samples) instead of the chart.
+    void setThroughputTable(bool table);
+    bool throughputTableShown() const;
+    QTableView* throughputTable() const { return chartTable_; }
+    // The cache line and the work line (tests read them).
+    QString cacheText() const;
+    QString workText() const;
 
 private:
+    // The machine's memory and the process's resident set (every 2 s).
     void refreshMemory();
+    // The cache devices' table from the latest statistics.
+    void refreshDevices();
+    void showWork(const EngineStatsQ& stats);
 
     QLabel* machine_ = nullptr;
     QTreeWidget* devices_ = nullptr;
     MemoryBars* bars_ = nullptr;
     QTreeWidget* model_ = nullptr;
     ThroughputChart* chart_ = nullptr;
+    QTableView* chartTable_ = nullptr;
+    QStackedWidget* chartStack_ = nullptr;
+    QAction* tableAction_ = nullptr;
+    QLabel* work_ = nullptr;
+    FolioMemoryView* memory_ = nullptr;
     BlockMapView* blockMap_ = nullptr;
     QLabel* cache_ = nullptr;
     QWidget* devicesBox_ = nullptr;
@@ -65,12 +90,7 @@ private:
     bool remote_ = false;
     QTimer* timer_ = nullptr;
     QElapsedTimer clock_;
-    bool haveCacheDevices_ = false;
-    quint64 kvBytes_ = 0;
-    quint64 weightsBytes_ = 0;
-    QString lastState_;
-    qint64 lastContextUsed_ = 0;
-    double lastSampleSeconds_ = 0;
+    ThroughputRates rates_;
 };
 
 } // namespace folio::ui

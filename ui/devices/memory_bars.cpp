@@ -1,10 +1,13 @@
 #include "devices/memory_bars.h"
 
+#include <QHelpEvent>
 #include <QLocale>
 #include <QPainter>
+#include <QToolTip>
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 namespace folio::ui {
 
@@ -12,19 +15,25 @@ namespace {
 
 constexpr int kRowHeight = 50;
 constexpr int kBarHeight = 12;
+constexpr int kBudgetCategories[] = {1, 2}; // KV, state: what CacheOptions::ram_budget covers
+const QColor kBudgetColor(0xc0, 0x39, 0x2b);
 
 QString bytes(int64_t n) {
     return QLocale().formattedDataSize(n, 1);
 }
 
-std::array<int64_t, 4> parts(const DeviceStats& d) {
-    return {d.weights, d.kv, d.state, d.scratch};
+int64_t part(const DeviceStats& d, int category) {
+    const std::array<int64_t, 4> values = {d.weights, d.kv, d.state, d.scratch};
+    return values[std::clamp(category, 0, 3)];
 }
 
 } // namespace
 
 MemoryBars::MemoryBars(QWidget* parent) : QWidget(parent) {
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    setAccessibleName(tr("KV cache budget bars"));
+    setAccessibleDescription(tr("Per cache device, the KV cache and recurrent state against the "
+                                "KV RAM budget; model weights and scratch are not counted."));
 }
 
 QColor MemoryBars::categoryColor(int category) {
@@ -34,10 +43,22 @@ QColor MemoryBars::categoryColor(int category) {
     return colors[std::clamp(category, 0, 3)];
 }
 
+qint64 MemoryBars::budgetedBytes(const DeviceStats& d) {
+    return d.kv + d.state;
+}
+
 QString MemoryBars::describe(const DeviceStats& d) {
-    QString text = QString::fromStdString(d.name) + QStringLiteral(" · ") +
-                   bytes(d.weights + d.kv + d.state + d.scratch);
-    text += d.budget >= 0 ? tr(" of %1").arg(bytes(d.budget)) : tr(" (no budget)");
+    const QString what = d.state > 0 ? tr("KV and state %1") : tr("KV %1");
+    QString text =
+        QString::fromStdString(d.name) + QStringLiteral(" · ") + what.arg(bytes(budgetedBytes(d)));
+    if (d.budget > 0)
+        text += tr(" of %1 budget (%L2 %)")
+                    .arg(bytes(d.budget))
+                    .arg(qRound(100.0 * double(budgetedBytes(d)) / double(d.budget)));
+    else if (d.budget == 0)
+        text += tr(" (budget 0)");
+    else
+        text += tr(" (no budget)");
     if (d.blocks > 0)
         text += tr(" · %L1 blocks").arg(d.blocks);
     return text;
@@ -62,6 +83,53 @@ QSize MemoryBars::minimumSizeHint() const {
     return {160, sizeHint().height()};
 }
 
+qint64 MemoryBars::scale() const {
+    // One scale for all rows: the largest budget or budgeted use, so the bars compare.
+    qint64 s = 1;
+    for (const DeviceStats& d : devices_)
+        s = std::max({s, budgetedBytes(d), qint64(d.budget)});
+    return s;
+}
+
+QRectF MemoryBars::barRect(int row) const {
+    return {2, 2.0 + row * kRowHeight + 17, double(width() - 4), double(kBarHeight)};
+}
+
+QString MemoryBars::toolTipAt(const QPoint& pos) const {
+    const int row = (pos.y() - 2) / kRowHeight;
+    if (pos.y() < 2 || row >= int(devices_.size()))
+        return {};
+    const DeviceStats& d = devices_[row];
+    const QRectF bar = barRect(row);
+    const double perByte = bar.width() / double(scale());
+    if (pos.y() >= bar.top() - 2 && pos.y() <= bar.bottom() + 2) {
+        if (d.budget >= 0 && std::abs(pos.x() - (bar.left() + perByte * double(d.budget))) <= 3)
+            return tr("%1: KV RAM budget %2").arg(QString::fromStdString(d.name), bytes(d.budget));
+        double x = bar.left();
+        for (int c : kBudgetCategories) {
+            const double w = perByte * double(part(d, c));
+            if (w > 0 && pos.x() >= x && pos.x() < x + std::max(1.0, w))
+                return tr("%1: %2 %3")
+                    .arg(QString::fromStdString(d.name), categoryName(c), bytes(part(d, c)));
+            x += w;
+        }
+    }
+    return describe(d);
+}
+
+bool MemoryBars::event(QEvent* e) {
+    if (e->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(e);
+        const QString text = toolTipAt(help->pos());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, this);
+        return true;
+    }
+    return QWidget::event(e);
+}
+
 void MemoryBars::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
@@ -71,35 +139,28 @@ void MemoryBars::paintEvent(QPaintEvent*) {
         p.drawText(rect(), Qt::AlignCenter, tr("No cache devices reported yet"));
         return;
     }
-    // One scale for all rows: the largest budget or use, so the bars compare.
-    int64_t scale = 1;
-    for (const DeviceStats& d : devices_) {
-        int64_t used = 0;
-        for (int64_t v : parts(d))
-            used += v;
-        scale = std::max({scale, used, d.budget});
-    }
-    int y = 2;
-    for (const DeviceStats& d : devices_) {
+    const double perByte = barRect(0).width() / double(scale());
+    for (int row = 0; row < int(devices_.size()); ++row) {
+        const DeviceStats& d = devices_[row];
+        const int y = 2 + row * kRowHeight;
         p.setPen(palette().color(QPalette::WindowText));
         p.drawText(QRect(2, y, width, 16), Qt::AlignLeft | Qt::AlignVCenter, describe(d));
-        const QRectF bar(2, y + 17, width, kBarHeight);
+        const QRectF bar = barRect(row);
         p.setPen(Qt::NoPen);
         p.setBrush(palette().color(QPalette::AlternateBase));
         p.drawRect(bar);
         double x = bar.left();
-        const auto values = parts(d);
-        for (int i = 0; i < 4; ++i) {
-            const double w = bar.width() * double(values[i]) / double(scale);
+        for (int c : kBudgetCategories) {
+            const double w = perByte * double(part(d, c));
             if (w <= 0)
                 continue;
-            p.setBrush(categoryColor(i));
+            p.setBrush(categoryColor(c));
             p.drawRect(QRectF(x, bar.top(), std::max(1.0, w), bar.height()));
             x += w;
         }
         if (d.budget >= 0) {
-            const double bx = bar.left() + bar.width() * double(d.budget) / double(scale);
-            p.setPen(QPen(QColor(0xc0, 0x39, 0x2b), 2));
+            const double bx = bar.left() + perByte * double(d.budget);
+            p.setPen(QPen(kBudgetColor, 2));
             p.drawLine(QPointF(bx, bar.top() - 2), QPointF(bx, bar.bottom() + 2));
         }
         // The numbers under the bar, in the colours of their segments.
@@ -107,16 +168,15 @@ void MemoryBars::paintEvent(QPaintEvent*) {
         QFont small = font();
         small.setPointSizeF(small.pointSizeF() * 0.9);
         p.setFont(small);
-        for (int i = 0; i < 4; ++i) {
-            if (values[i] <= 0)
+        for (int c : kBudgetCategories) {
+            if (part(d, c) <= 0)
                 continue;
-            const QString label = QStringLiteral("%1 %2  ").arg(categoryName(i), bytes(values[i]));
-            p.setPen(categoryColor(i).darker(130));
+            const QString label = QStringLiteral("%1 %2  ").arg(categoryName(c), bytes(part(d, c)));
+            p.setPen(categoryColor(c).darker(130));
             p.drawText(QRect(x2, y + 31, width - x2, 16), Qt::AlignLeft | Qt::AlignVCenter, label);
             x2 += p.fontMetrics().horizontalAdvance(label);
         }
         p.setFont(font());
-        y += kRowHeight;
     }
 }
 

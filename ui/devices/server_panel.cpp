@@ -19,11 +19,13 @@ ServerPanel::ServerPanel(QWidget* parent) : QGroupBox(tr("Server"), parent) {
     v->setContentsMargins(4, 4, 4, 4);
     server_ = new QLabel(this);
     server_->setObjectName(QStringLiteral("serverLabel"));
+    server_->setAccessibleName(tr("Server and model"));
     server_->setWordWrap(true);
     server_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     v->addWidget(server_);
     status_ = new QLabel(tr("No answer yet."), this);
     status_->setObjectName(QStringLiteral("serverStatusLabel"));
+    status_->setAccessibleName(tr("Server status"));
     status_->setWordWrap(true);
     v->addWidget(status_);
     note_ = new QLabel(tr("The server does not report memory or cache figures: the memory "
@@ -31,11 +33,13 @@ ServerPanel::ServerPanel(QWidget* parent) : QGroupBox(tr("Server"), parent) {
                           "and t/s below are measured by Folio (network included)."),
                        this);
     note_->setObjectName(QStringLiteral("serverNote"));
+    note_->setAccessibleName(tr("What the server reports"));
     note_->setWordWrap(true);
     note_->setStyleSheet(QStringLiteral("QLabel { color: #666; }"));
     v->addWidget(note_);
     answers_ = new QTreeWidget(this);
     answers_->setObjectName(QStringLiteral("remoteAnswers"));
+    answers_->setAccessibleName(tr("Remote answers: TTFT and decode rate"));
     answers_->setHeaderLabels(
         {tr("Answer"), tr("TTFT"), tr("Decode"), tr("Tokens"), tr("Prompt (cached)"), tr("End")});
     answers_->setRootIsDecorated(false);

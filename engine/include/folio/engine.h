@@ -157,6 +157,17 @@ struct EngineStats {
     int queued_requests = 0;
     CacheStats cache;                       // devices, tiers, hits, bytes moved
     std::vector<SessionBlockMap> block_map; // per session, for the cache view
+    // Cumulative since the Engine was made (kept across loads): tokens read and produced and
+    // the worker's time on each. A rate over an interval is the delta of a counter divided by
+    // the delta of snapshot_seconds (wall time); the busy seconds tell idle time from work.
+    int64_t prefill_tokens_total = 0;
+    int64_t decode_tokens_total = 0;
+    double prefill_busy_seconds = 0;
+    double decode_busy_seconds = 0;
+    double snapshot_seconds = 0; // steady clock, seconds since the Engine was made
+    // Pages of the mapped model file in RAM (Rss of its mappings in /proc/self/smaps),
+    // measured every few seconds; weights_bytes is what is mapped. 0 when not measured.
+    uint64_t weights_resident_bytes = 0;
 };
 
 struct EngineOptions {
