@@ -14,3 +14,9 @@ if(FOLIO_BUILD_UI)
     # Runs the demo model: keep the cores to itself like test_workbench.
     set_tests_properties(test_workbench_long PROPERTIES RUN_SERIAL TRUE)
 endif()
+
+if(FOLIO_BUILD_UI)
+    # ChatController's send path with an exact counter: planned off the GUI thread (issue #22).
+    folio_add_test(test_chat_planning SOURCES ui/test_chat_planning.cpp
+                   LIBS folio_ui LABELS ui TIMEOUT 120)
+endif()
