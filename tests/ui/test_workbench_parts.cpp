@@ -457,29 +457,43 @@ private slots:
     }
 
     void oldTurnsLeaveThePromptFirst() {
-        QList<ChatTurn> turns = {{QStringLiteral("system"), QString(400, QLatin1Char('d')), {}}};
+        // Estimates (no model): ~4 characters per token, 8 tokens per turn.
+        FitInput in;
+        in.systemPrompt = QString(400, QLatin1Char('d')); // 100 + 8 tokens
         for (int i = 0; i < 5; ++i) {
-            turns.append({QStringLiteral("user"), QString(400, QLatin1Char('q')), {}});
-            turns.append({QStringLiteral("assistant"), QString(400, QLatin1Char('a')), {}});
+            in.history.append({QStringLiteral("user"), QString(400, QLatin1Char('q')), {}});
+            in.history.append({QStringLiteral("assistant"), QString(400, QLatin1Char('a')), {}});
         }
-        turns.append({QStringLiteral("user"), QStringLiteral("now?"), {}});
-        QList<ChatTurn> all = turns;
-        QCOMPARE(fitTurnsToContext(all, 0, 4.0), 0); // no limit known
-        QCOMPARE(fitTurnsToContext(all, 100000, 4.0), 0);
-        // 12 turns; at 4 chars per token each long turn costs 108 tokens.
-        QCOMPARE(estimateTurnTokens(turns, 4.0), 11 * 108 + 1 + 8);
-        QList<ChatTurn> fitted = turns;
-        const int dropped = fitTurnsToContext(fitted, 500, 4.0);
-        QCOMPARE(dropped, 8);
-        QCOMPARE(fitted.first().role, QStringLiteral("system"));
-        QCOMPARE(fitted.at(1).role, QStringLiteral("user"));
-        QCOMPARE(fitted.last().content, QStringLiteral("now?"));
-        QVERIFY(estimateTurnTokens(fitted, 4.0) <= 500);
-        // Even when nothing fits, the documents and the question stay.
-        QList<ChatTurn> tight = turns;
-        fitTurnsToContext(tight, 10, 4.0);
-        QCOMPARE(tight.size(), 2);
-        QCOMPARE(tight.last().content, QStringLiteral("now?"));
+        in.question = {QStringLiteral("user"), QStringLiteral("now?"), {}}; // 1 + 8 tokens
+        const TokenCounter estimates;
+        PageTokenCache cache;
+        const FitResult unknown = fitToContext(in, estimates, cache); // no limit known
+        QCOMPARE(unknown.droppedTurns, 0);
+        QCOMPARE(unknown.turns.size(), 12);
+        QCOMPARE(unknown.promptTokens, 11 * 108 + 9);
+        in.contextLimit = 100000;
+        QCOMPARE(fitToContext(in, estimates, cache).droppedTurns, 0);
+        // 500 tokens: 117 for the system turn and the question leave 383, three turns of 108;
+        // the oldest kept turn must be a question, so two.
+        in.contextLimit = 500;
+        const FitResult fitted = fitToContext(in, estimates, cache);
+        QCOMPARE(fitted.droppedTurns, 8);
+        QCOMPARE(fitted.turns.size(), 4);
+        QCOMPARE(fitted.turns.first().role, QStringLiteral("system"));
+        QCOMPARE(fitted.turns.at(1).role, QStringLiteral("user"));
+        QCOMPARE(fitted.turns.last().content, QStringLiteral("now?"));
+        QCOMPARE(fitted.promptTokens, 117 + 2 * 108);
+        // The answer's room counts too.
+        in.answerTokens = 200; // 300 left: 183 for turns, one question and its answer do not fit
+        QCOMPARE(fitToContext(in, estimates, cache).droppedTurns, 10);
+        // When the question alone does not fit, nothing is sent and the user is told what to do.
+        in.answerTokens = 0;
+        in.contextLimit = 100;
+        const FitResult none = fitToContext(in, estimates, cache);
+        QVERIFY(none.turns.isEmpty());
+        QVERIFY2(none.error.contains(QStringLiteral("117 tokens")) &&
+                     none.error.contains(QStringLiteral("larger context")),
+                 qPrintable(none.error));
     }
 
     void promptHasDocumentsPagesAndCharts() {
@@ -498,26 +512,40 @@ private slots:
         Document broken;
         broken.kind = Document::Kind::Pdf;
         broken.state = Document::State::Failed;
-        const PromptPlan plan =
-            planPrompt(chat, QStringLiteral("And margins?"), {pdf, chart, broken}, 0, 4.0);
+        const TokenCounter estimates;
+        PageTokenCache cache;
+        PromptInput in{chat, QStringLiteral("And margins?"), {pdf, chart, broken}, 0, {}};
+        const PromptPlan plan = planPrompt(in, estimates, cache);
         QCOMPARE(plan.turns.size(), 4); // system, question, answer, question (no notice)
-        QVERIFY(plan.turns[0].content.startsWith(QStringLiteral("Be brief.")));
-        QVERIFY(plan.turns[0].content.contains(
-            QStringLiteral("[document: Report]\n[page 1]\ncover\n[page 2]\nRevenue rose")));
+        const QString system = QStringLiteral(
+            "Be brief.\n\n[document 1: Report]\n[page 1]\ncover\n[page 2]\nRevenue rose\n");
+        QCOMPARE(plan.turns[0].content, system);
         QCOMPARE(plan.turns[3].content, QStringLiteral("And margins?"));
         QCOMPARE(plan.turns[3].images, QStringList{QStringLiteral("/d/chart.png")});
         QVERIFY(plan.turns[1].images.isEmpty());
         QCOMPARE(plan.droppedTurns, 0);
-        // A small context leaves the first question and answer out.
-        const PromptPlan tight = planPrompt(chat, QStringLiteral("And margins?"), {pdf},
-                                            60 + chat.settings.maxTokens, 4.0);
+        QVERIFY(plan.contextNote.isEmpty()); // everything went in
+        QCOMPARE(plan.promptTokens, TokenCounter::estimatePrompt(plan.turns));
+        // A context that holds the documents and the question, not the first question and
+        // answer: both are left out and the note says so.
+        in.documents = {pdf};
+        in.contextLimit = TokenCounter::estimatePrompt(
+                              {{QStringLiteral("system"), system, {}},
+                               {QStringLiteral("user"), QStringLiteral("And margins?"), {}}}) +
+                          chat.settings.maxTokens + 5;
+        const PromptPlan tight = planPrompt(in, estimates, cache);
         QCOMPARE(tight.droppedTurns, 2);
+        QCOMPARE(tight.droppedMessages, (QList<int>{0, 1}));
+        QCOMPARE(tight.turns.size(), 2);
+        QCOMPARE(tight.turns[0].content, system); // the documents' prefix is unchanged
         QCOMPARE(tight.turns.last().content, QStringLiteral("And margins?"));
+        QCOMPARE(tight.contextNote, QStringLiteral("2 earlier turns left out"));
         // The question given is the one asked: the chat's last user message is that question.
-        const PromptPlan other = planPrompt(chat, QStringLiteral("And costs?"), {}, 0, 4.0);
-        QCOMPARE(other.turns.size(), 4);
-        QCOMPARE(other.turns[2].role, QStringLiteral("assistant"));
-        QCOMPARE(other.turns[3].content, QStringLiteral("And costs?"));
+        PromptInput other{chat, QStringLiteral("And costs?"), {}, 0, {}};
+        const PromptPlan costs = planPrompt(other, estimates, cache);
+        QCOMPARE(costs.turns.size(), 4);
+        QCOMPARE(costs.turns[2].role, QStringLiteral("assistant"));
+        QCOMPARE(costs.turns[3].content, QStringLiteral("And costs?"));
     }
 
     void settingsDialogEditsEveryField() {

@@ -2,7 +2,9 @@
 
 #include "chat/chat_pane.h"
 #include "chat/context_fit.h"
-#include "chat/conversation_prompt.h"
+
+#include <QFutureWatcher>
+#include <QtConcurrent>
 
 #include <utility>
 
@@ -18,6 +20,8 @@ ChatController::ChatController(ChatPane* pane, EngineWorker* worker,
     connect(this, &ChatController::cancelRequested, worker, &EngineWorker::cancel);
     connect(worker, &EngineWorker::modelLoaded, this,
             [this](const ModelFactsQ& facts) { contextLimit_ = facts.contextLimit; });
+    connect(worker, &EngineWorker::counterChanged, this,
+            [this](const TokenCounter& counter) { counter_ = counter; });
     connect(worker, &EngineWorker::progress, this, &ChatController::onProgress);
     connect(worker, &EngineWorker::tokenArrived, this, &ChatController::onToken);
     connect(worker, &EngineWorker::answerReset, this, &ChatController::onAnswerReset);
@@ -28,24 +32,77 @@ ChatController::ChatController(ChatPane* pane, EngineWorker* worker,
 }
 
 void ChatController::onSend(const QString& question) {
+    if (isAnswering()) {
+        Q_EMIT statusMessage(tr("An answer is being prepared: wait for it or stop it, then ask "
+                                "again."),
+                             5000);
+        return;
+    }
     const ChatSession& chat = pane_->currentChat();
-    const PromptPlan plan =
-        planPrompt(chat, question, documents_ ? documents_() : QList<Document>(), contextLimit_,
-                   charsPerToken_);
-    if (plan.droppedTurns > 0)
-        Q_EMIT statusMessage(tr("Left the %1 oldest messages out of the prompt to fit the context")
-                                 .arg(plan.droppedTurns),
-                             8000);
-    const QStringList sources = chat.activeDataSources();
-    request_ = Pending{nextRequest_++, !sources.isEmpty(), plan.characters, QString()};
+    PromptInput input;
+    input.chat = chat;
+    input.question = question;
+    input.documents = documents_ ? documents_() : QList<Document>();
+    input.contextLimit = contextLimit_;
+    input.pinnedPages = pinned_;
+    request_ = Pending{};
+    request_.id = nextRequest_++;
+    request_.dataSources = chat.activeDataSources();
+    request_.agent = !request_.dataSources.isEmpty();
+    request_.settings = chat.settings;
+    request_.preparing = true;
     pane_->appendMessage(ChatMessage::Role::Assistant, QString());
     pane_->setGenerating(true);
     Q_EMIT answerStarted();
-    Q_EMIT submitRequested(request_.id, plan.turns, chat.settings, sources);
+    const qint64 id = request_.id;
+    if (!counter_.exact()) { // estimates are quick: no thread needed
+        onPlanned(id, planPrompt(input, counter_, *pageTokens_));
+        return;
+    }
+    // Exact counts of long documents take a while (the first question counts every page).
+    pane_->setPreparingPrompt();
+    auto* watcher = new QFutureWatcher<PromptPlan>(this);
+    connect(watcher, &QFutureWatcher<PromptPlan>::finished, this, [this, watcher, id] {
+        watcher->deleteLater();
+        onPlanned(id, watcher->result());
+    });
+    const TokenCounter counter = counter_;
+    const std::shared_ptr<PageTokenCache> cache = pageTokens_;
+    watcher->setFuture(
+        QtConcurrent::run([input, counter, cache] { return planPrompt(input, counter, *cache); }));
+}
+
+void ChatController::onPlanned(qint64 requestId, const PromptPlan& plan) {
+    if (!isCurrent(requestId))
+        return; // stopped while it was planned
+    request_.preparing = false;
+    lastPlan_ = plan;
+    if (!plan.error.isEmpty()) {
+        finishLocally(QStringLiteral("error"), plan.error);
+        return;
+    }
+    pane_->setQuestionContextNote(plan.contextNote);
+    request_.promptChars = plan.characters;
+    Q_EMIT submitRequested(request_.id, plan.turns, request_.settings, request_.dataSources);
+}
+
+void ChatController::finishLocally(const QString& stopReason, const QString& notice) {
+    request_ = Pending{};
+    MessageStats ms;
+    ms.stopReason = stopReason;
+    pane_->setLastStats(ms);
+    pane_->setGenerating(false);
+    if (!notice.isEmpty())
+        pane_->appendMessage(ChatMessage::Role::Notice, notice);
+    RequestStatsQ st;
+    st.stopReason = stopReason;
+    Q_EMIT answerFinished(st);
 }
 
 void ChatController::stop() {
-    if (isAnswering())
+    if (isPreparing())
+        finishLocally(QStringLiteral("cancelled"), QString());
+    else if (isAnswering())
         Q_EMIT cancelRequested(request_.id);
 }
 

@@ -5,15 +5,23 @@
 // request (prefill progress, text, tool calls, then the figures or the error) goes to the
 // answer in the pane. The signals of any other request, such as the last pieces of one that was
 // stopped, are dropped. One answer at a time: the pane keeps its chat while it is answered.
+// With the model's tokenizer (EngineWorker::counterChanged) the prompt is planned with exact
+// counts on the thread pool ("Preparing the prompt…"), so long documents do not block the
+// window; with estimates it is planned at once. A question sent while one is planned or
+// answered is refused with a status line.
 
 #include "backend/engine_worker.h"
+#include "chat/conversation_prompt.h"
 #include "documents/document.h"
+#include "pipeline/page_selection.h"
+#include "pipeline/token_counter.h"
 
 #include <QList>
 #include <QObject>
 #include <QString>
 
 #include <functional>
+#include <memory>
 
 namespace folio::ui {
 
@@ -31,6 +39,16 @@ public:
     bool isAnswering() const { return request_.id != 0; }
     // The prompt's characters per token, measured on the last answer (estimates what fits).
     double charsPerToken() const { return charsPerToken_; }
+    // True while the prompt of the question sent last is being planned.
+    bool isPreparing() const { return request_.id != 0 && request_.preparing; }
+    // The counter prompts are planned with (the loaded model's tokenizer, else estimates).
+    const TokenCounter& counter() const { return counter_; }
+    // Per-page token counts, kept across questions (by document fingerprint and tokenizer).
+    const std::shared_ptr<PageTokenCache>& pageTokenCache() const { return pageTokens_; }
+    // The plan of the last question that went out (its pages, turns left out, exact count).
+    const PromptPlan& lastPlan() const { return lastPlan_; }
+    // Pages pinned per document path (1-based); they always go into the prompt.
+    void setPinnedPages(const QHash<QString, QList<int>>& pinned) { pinned_ = pinned; }
 
 public Q_SLOTS:
     // Answers `question`, the question the pane has just put at the end of its current chat
@@ -47,7 +65,7 @@ Q_SIGNALS:
     void cancelRequested(qint64 requestId);
     // A question went out; its answer is being generated.
     void answerStarted();
-    // A line for the status bar (e.g. turns left out of the prompt).
+    // A line for the status bar (e.g. a question refused while another is answered).
     void statusMessage(const QString& message, int timeoutMs);
     // Measured on a finished answer: prompt characters per prompt token.
     void charsPerTokenMeasured(double charsPerToken);
@@ -62,13 +80,20 @@ private:
     void onToolCall(qint64 requestId, int index, const ToolCallRecord& call);
     void onFailed(qint64 requestId, const QString& message);
     void onFinished(qint64 requestId, const RequestStatsQ& stats);
+    // The plan of request `requestId` is ready: send it, or say why it cannot go.
+    void onPlanned(qint64 requestId, const PromptPlan& plan);
+    // Ends the current request without the backend (stopped while planned, or not runnable).
+    void finishLocally(const QString& stopReason, const QString& notice);
 
     // The request being answered (id 0: none).
     struct Pending {
         qint64 id = 0;
         bool agent = false; // it may call tools: its final text replaces what streamed
         qint64 promptChars = 0;
-        QString error; // the backend's error, shown once the answer has finished
+        QString error;          // the backend's error, shown once the answer has finished
+        bool preparing = false; // its prompt is being planned (not sent yet)
+        GenerationSettings settings;
+        QStringList dataSources;
     };
 
     ChatPane* pane_;
@@ -77,6 +102,10 @@ private:
     qint64 nextRequest_ = 1;
     qint64 contextLimit_ = 0; // of the model that answers; 0: not known
     double charsPerToken_;
+    TokenCounter counter_;
+    std::shared_ptr<PageTokenCache> pageTokens_ = std::make_shared<PageTokenCache>();
+    QHash<QString, QList<int>> pinned_;
+    PromptPlan lastPlan_;
 };
 
 } // namespace folio::ui

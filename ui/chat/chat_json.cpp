@@ -97,6 +97,8 @@ QJsonObject chatToJson(const ChatSession& chat) {
             o.insert(QStringLiteral("tool_calls"), toolCallsToJson(m.toolCalls));
         if (!m.interrupted.isEmpty())
             o.insert(QStringLiteral("interrupted"), m.interrupted);
+        if (!m.contextNote.isEmpty())
+            o.insert(QStringLiteral("context"), m.contextNote);
         messages.append(o);
     }
     QJsonObject out{{QStringLiteral("format"), QStringLiteral("folio-chat")},
@@ -156,6 +158,7 @@ bool chatFromJson(const QJsonObject& json, ChatSession& chat, QString* error) {
         m.stats = statsFromJson(o.value(QStringLiteral("stats")).toObject());
         m.toolCalls = toolCallsFromJson(o.value(QStringLiteral("tool_calls")).toArray());
         m.interrupted = o.value(QStringLiteral("interrupted")).toString();
+        m.contextNote = o.value(QStringLiteral("context")).toString();
         c.messages.append(m);
     }
     chat = std::move(c);

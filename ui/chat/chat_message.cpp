@@ -57,4 +57,10 @@ QString statsLine(const MessageStats& st) {
         .arg(st.stopReason);
 }
 
+QString contextNoteLine(const ChatMessage& m) {
+    return m.contextNote.isEmpty()
+               ? QString()
+               : QObject::tr("In the prompt: %1").arg(m.contextNote);
+}
+
 } // namespace folio::ui

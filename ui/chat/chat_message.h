@@ -30,6 +30,10 @@ struct ChatMessage {
     MessageStats stats;              // assistant messages
     QList<ToolCallRecord> toolCalls; // assistant messages: the tools it called on the way
     QString interrupted; // assistant messages cut off by an error (the text is what arrived)
+    // User messages: what the prompt of this question left out — the pages of each document
+    // that went in when not all did ("pages 1–4, 37–52, 118 of 236") and the earlier turns left
+    // out ("2 earlier turns left out"); empty when everything went in.
+    QString contextNote;
 };
 
 QString roleName(ChatMessage::Role role);
@@ -40,5 +44,7 @@ bool roleFromKey(const QString& key, ChatMessage::Role& out);
 // "12 prompt tokens (0 reused) · TTFT 35 ms · prefill 410.2 t/s · decode 55.0 t/s · 40 tokens
 // · eos"; empty when the message has no stats.
 QString statsLine(const MessageStats& stats);
+// "In the prompt: pages 1–4, 37 of 236 · 2 earlier turns left out"; empty without a note.
+QString contextNoteLine(const ChatMessage& message);
 
 } // namespace folio::ui

@@ -374,6 +374,26 @@ void ChatPane::setGenerating(bool generating) {
     }
 }
 
+void ChatPane::setPreparingPrompt() {
+    contextGauge_->setRange(0, 1000);
+    contextGauge_->setValue(0);
+    contextGauge_->setFormat(tr("Preparing the prompt…"));
+}
+
+void ChatPane::setQuestionContextNote(const QString& note) {
+    auto& messages = chats_[current_].messages;
+    for (qsizetype i = messages.size() - 1; i >= 0; --i) {
+        if (messages[i].role != ChatMessage::Role::User)
+            continue;
+        if (messages[i].contextNote == note)
+            return;
+        messages[i].contextNote = note;
+        transcript_->showMessages(messages, generating_);
+        save();
+        return;
+    }
+}
+
 void ChatPane::setPrefillProgress(qint64 done, qint64 total, double etaSeconds) {
     contextGauge_->setRange(0, 1000);
     contextGauge_->setValue(total > 0 ? static_cast<int>(done * 1000 / total) : 0);

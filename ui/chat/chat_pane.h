@@ -64,6 +64,11 @@ public:
     void setGenerating(bool generating);
     bool isGenerating() const { return generating_; }
     void setPrefillProgress(qint64 done, qint64 total, double etaSeconds);
+    // "Preparing the prompt…" in the context gauge while the question's prompt is planned.
+    void setPreparingPrompt();
+    // Puts `note` (ChatMessage::contextNote) on the question being answered: the last user
+    // message of the current chat.
+    void setQuestionContextNote(const QString& note);
     // Enables sending when a model is ready; `reason` (rich text) is shown when it is not.
     void setModelReady(bool ready, const QString& reason);
     void setContextUsage(qint64 used, qint64 limit);

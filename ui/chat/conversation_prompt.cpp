@@ -1,43 +1,89 @@
 #include "chat/conversation_prompt.h"
 
+#include "chat/citations.h"
 #include "chat/context_fit.h"
+#include "pipeline/page_ranges.h"
 #include "pipeline/prompt_builder.h"
+
+#include <QCoreApplication>
 
 namespace folio::ui {
 
-PromptPlan planPrompt(const ChatSession& chat, const QString& question,
-                      const QList<Document>& documents, qint64 contextLimit, double charsPerToken) {
-    QList<SourceDocument> sources;
+namespace {
+QString tr(const char* text) {
+    return QCoreApplication::translate("ConversationPrompt", text);
+}
+} // namespace
+
+QString contextNoteFor(const QList<DocumentPages>& pages, const QList<int>& droppedMessages) {
+    QStringList parts;
+    bool partial = false;
+    for (const DocumentPages& d : pages)
+        partial = partial || !d.all();
+    if (partial) {
+        for (const DocumentPages& d : pages) {
+            const QString list = d.formatted();
+            parts << (pages.size() > 1 ? QStringLiteral("%1: %2").arg(d.title, list) : list);
+        }
+    }
+    if (!droppedMessages.isEmpty())
+        parts << (droppedMessages.size() == 1
+                      ? tr("1 earlier turn left out")
+                      : tr("%1 earlier turns left out").arg(droppedMessages.size()));
+    return parts.join(QStringLiteral(" · "));
+}
+
+PromptPlan planPrompt(const PromptInput& in, const TokenCounter& counter, PageTokenCache& cache) {
+    FitInput fit;
+    fit.systemPrompt = in.chat.systemPrompt;
+    fit.contextLimit = in.contextLimit;
+    fit.answerTokens = in.chat.settings.maxTokens;
     QStringList images;
-    for (const Document& d : documents) {
+    for (const Document& d : in.documents) {
         if (d.state != Document::State::Ready)
             continue;
         if (d.kind == Document::Kind::Pdf)
-            sources.append({d.title, d.pageTexts});
+            fit.documents.append(
+                {d.title, d.pageTexts, in.pinnedPages.value(d.path), d.fingerprint});
         else
             images << d.path;
     }
-    PromptPlan plan;
-    plan.turns.append(
-        {QStringLiteral("system"), buildSystemPrompt(chat.systemPrompt, sources), {}});
-    const QList<ChatMessage>& messages = chat.messages;
+    const QList<ChatMessage>& messages = in.chat.messages;
     qsizetype before = messages.size();
     if (before > 0 && messages.last().role == ChatMessage::Role::User)
-        --before; // the question
+        --before;           // the question
+    QList<int> turnMessage; // the message of each history turn
+    QList<int> cited;
     for (qsizetype i = 0; i < before; ++i) {
         const ChatMessage& m = messages[i];
-        if (m.role == ChatMessage::Role::User)
-            plan.turns.append({QStringLiteral("user"), m.text, {}});
-        else if (m.role == ChatMessage::Role::Assistant && !m.text.isEmpty())
-            plan.turns.append({QStringLiteral("assistant"), m.text, {}});
+        if (m.role == ChatMessage::Role::User) {
+            fit.history.append({QStringLiteral("user"), m.text, {}});
+            turnMessage << int(i);
+        } else if (m.role == ChatMessage::Role::Assistant && !m.text.isEmpty()) {
+            fit.history.append({QStringLiteral("assistant"), m.text, {}});
+            turnMessage << int(i);
+            cited << citedPages(m.text);
+        }
     }
+    if (!fit.documents.isEmpty())
+        fit.citedPages = {cited};
     // Charts go with the question (used when a vision projector is loaded).
-    plan.turns.append({QStringLiteral("user"), question, images});
-    if (contextLimit > 0)
-        plan.droppedTurns = fitTurnsToContext(
-            plan.turns, qMax<qint64>(1, contextLimit - chat.settings.maxTokens), charsPerToken);
+    fit.question = {QStringLiteral("user"), in.question, images};
+
+    const FitResult r = fitToContext(fit, counter, cache);
+    PromptPlan plan;
+    plan.exact = counter.exact();
+    plan.error = r.error;
+    if (!r.error.isEmpty())
+        return plan;
+    plan.turns = r.turns;
+    plan.droppedTurns = r.droppedTurns;
+    plan.droppedMessages = turnMessage.mid(0, r.droppedTurns);
+    plan.pages = r.pages.documents;
+    plan.promptTokens = r.promptTokens;
     for (const ChatTurn& t : plan.turns)
         plan.characters += t.content.size();
+    plan.contextNote = contextNoteFor(plan.pages, plan.droppedMessages);
     return plan;
 }
 

@@ -1,12 +1,17 @@
 #pragma once
-// The request for the next answer of a chat: its system prompt with the ready documents (pages
-// marked), the conversation's questions and answers, the open charts with the question being
-// asked, and the oldest turns left out when the context would overflow.
+// The request for the next answer of a chat: its system prompt with the ready documents (all
+// their pages, or the pages chosen for the question when they do not fit), the conversation's
+// questions and answers (the oldest left out when the context would overflow), the open charts
+// with the question being asked — counted exactly when the counter is (context_fit.h), and a
+// note for the question saying what was left out.
 
 #include "backend/engine_worker_types.h"
 #include "chat/chat_session.h"
 #include "documents/document.h"
+#include "pipeline/page_selection.h"
+#include "pipeline/token_counter.h"
 
+#include <QHash>
 #include <QList>
 
 namespace folio::ui {
@@ -14,13 +19,36 @@ namespace folio::ui {
 struct PromptPlan {
     QList<ChatTurn> turns;
     int droppedTurns = 0;
-    qint64 characters = 0; // of every turn, to measure characters per token afterwards
+    // The chat messages (indexes into chat.messages) whose turns were left out, oldest first.
+    QList<int> droppedMessages;
+    QList<DocumentPages> pages; // per document (PDFs, in the chat's order): what went in
+    qint64 promptTokens = 0;    // counted by the counter the plan was made with
+    bool exact = false;         // the counter was the model's tokenizer
+    qint64 characters = 0;      // of every turn, to measure characters per token afterwards
+    // Not empty when the question cannot run: what is wrong and what to do (turns is empty).
+    QString error;
+    // For the question (ChatMessage::contextNote): the pages that went in when not all did
+    // ("Report: pages 1–4, 37–52, 118 of 236") and the turns left out ("2 earlier turns left
+    // out"); empty when everything went in.
+    QString contextNote;
+};
+
+struct PromptInput {
+    ChatSession chat;
+    QString question;
+    QList<Document> documents;
+    qint64 contextLimit = 0; // <= 0: not known yet (everything goes in)
+    // Pages pinned per document path (1-based), e.g. parsePageRanges of the user's text.
+    QHash<QString, QList<int>> pinnedPages;
 };
 
 // The prompt that asks `question` in `chat`: the conversation before it goes along (a last user
 // message of the chat is the question itself, as the chat pane shows it while it is answered).
-// `contextLimit` <= 0: not known yet (nothing is dropped).
-PromptPlan planPrompt(const ChatSession& chat, const QString& question,
-                      const QList<Document>& documents, qint64 contextLimit, double charsPerToken);
+// Pages cited in the chat's earlier answers rank first among the unpinned pages (of the first
+// document: citations do not name their document yet).
+PromptPlan planPrompt(const PromptInput& input, const TokenCounter& counter, PageTokenCache& cache);
+
+// The note of a plan (see PromptPlan::contextNote).
+QString contextNoteFor(const QList<DocumentPages>& pages, const QList<int>& droppedMessages);
 
 } // namespace folio::ui

@@ -197,6 +197,11 @@ void TranscriptView::insertMessage(QTextCursor& cursor, const ChatMessage& m, in
     } else {
         cursor.insertText(m.text);
     }
+    if (!m.contextNote.isEmpty()) {
+        cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
+        cursor.insertHtml(QStringLiteral("<span style='color:#6a6a6a; font-size:small'>%1</span>")
+                              .arg(contextNoteLine(m).toHtmlEscaped()));
+    }
     if (m.role == ChatMessage::Role::Notice || (isLast && generating_))
         return;
     QString footer;

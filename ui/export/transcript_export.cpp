@@ -47,6 +47,8 @@ QString transcriptToMarkdown(const QString& title, const QList<ChatMessage>& mes
         const QString stats = statsLine(m.stats);
         if (!stats.isEmpty())
             md += QStringLiteral("*%1*\n\n").arg(stats);
+        if (!m.contextNote.isEmpty())
+            md += QStringLiteral("*%1*\n\n").arg(contextNoteLine(m));
     }
     return md;
 }
@@ -79,6 +81,9 @@ QString transcriptToHtml(const ChatSession& chat, const ExportContext& context) 
         const QString stats = statsLine(m.stats);
         if (!stats.isEmpty())
             html += QStringLiteral("<p><small>%1</small></p>\n").arg(stats.toHtmlEscaped());
+        if (!m.contextNote.isEmpty())
+            html += QStringLiteral("<p><small>%1</small></p>\n")
+                        .arg(contextNoteLine(m).toHtmlEscaped());
     }
     html += QStringLiteral("</body></html>\n");
     return html;

@@ -7,12 +7,40 @@ QString defaultSystemPrompt() {
                           "and cite pages as [p. N].");
 }
 
+QString documentLabel(int number, const QString& title) {
+    return QStringLiteral("[document %1: %2]\n").arg(number).arg(title);
+}
+
+QString pageBlock(int page, const QString& text) {
+    return QStringLiteral("[page %1]\n%2\n").arg(page).arg(text.trimmed());
+}
+
+QString multiDocumentCitationRule() {
+    return QStringLiteral("Several documents follow; cite a page of one as [doc N, p. K] (N the "
+                          "document's number).\n");
+}
+
+QString partialDocumentNote() {
+    return QStringLiteral("[only the pages marked below are included; the others were left out "
+                          "to fit the context]\n");
+}
+
 QString documentContext(const QList<SourceDocument>& documents) {
     QString context;
-    for (const SourceDocument& d : documents) {
-        context += QStringLiteral("[document: %1]\n").arg(d.title);
-        for (qsizetype i = 0; i < d.pageTexts.size(); ++i)
-            context += QStringLiteral("[page %1]\n%2\n").arg(i + 1).arg(d.pageTexts[i].trimmed());
+    if (documents.size() > 1)
+        context += multiDocumentCitationRule();
+    for (qsizetype d = 0; d < documents.size(); ++d) {
+        const SourceDocument& doc = documents[d];
+        context += documentLabel(int(d + 1), doc.title);
+        if (!doc.somePages) {
+            for (qsizetype i = 0; i < doc.pageTexts.size(); ++i)
+                context += pageBlock(int(i + 1), doc.pageTexts[i]);
+        } else {
+            context += partialDocumentNote();
+            for (int page : doc.pageNumbers)
+                if (page >= 1 && page <= doc.pageTexts.size())
+                    context += pageBlock(page, doc.pageTexts[page - 1]);
+        }
     }
     return context;
 }

@@ -1,7 +1,10 @@
 #pragma once
 // The prompt of a question about documents, shared by the workbench and `folio-cli summarize`:
-// the chat's system prompt followed by whole documents with page markers, so answers can cite
-// pages as "[p. N]".
+// the chat's system prompt followed by the documents in the chat's order, each labelled
+// "[document N: title]" with "[page K]" markers (K the real page number, also when only some
+// pages go in), so answers can cite pages as "[p. K]" — or "[doc N, p. K]" with several
+// documents. For the same documents and pages the text is the same byte for byte: it is the
+// prefix the engine's cache reuses from question to question.
 
 #include <QList>
 #include <QString>
@@ -12,13 +15,26 @@ namespace folio::ui {
 struct SourceDocument {
     QString title;
     QStringList pageTexts;
+    // true: only `pageNumbers` (1-based, ascending) go into the prompt, after the line of
+    // partialDocumentNote(); false: every page.
+    bool somePages = false;
+    QList<int> pageNumbers = {};
 };
 
 // "You are Folio, an analyst's assistant. ... cite pages as [p. N]."
 QString defaultSystemPrompt();
 QString buildSystemPrompt(const QString& systemPrompt, const QList<SourceDocument>& documents);
-// "[document: T]\n[page 1]\n...\n[page 2]\n..." for every document.
+// "[document 1: T]\n[page 1]\n...\n[page 2]\n..." for every document; with several documents it
+// starts with the line of multiDocumentCitationRule().
 QString documentContext(const QList<SourceDocument>& documents);
+// The label line of a document: "[document N: title]\n" (N 1-based).
+QString documentLabel(int number, const QString& title);
+// One page as the prompt holds it: "[page K]\n<trimmed text>\n".
+QString pageBlock(int page, const QString& text);
+// "[only the pages marked below are included; the others were left out to fit the context]\n"
+QString partialDocumentNote();
+// "Several documents follow; cite a page of one as [doc N, p. K] (N the document's number)."
+QString multiDocumentCitationRule();
 // The question `folio-cli summarize` asks.
 QString summaryQuestion();
 
