@@ -15,6 +15,7 @@
 #include <QPdfWriter>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QToolButton>
 #include <QtTest>
 
 #include "chat/chat_json.h"
@@ -23,6 +24,7 @@
 #include "chat/citations.h"
 #include "chat/transcript_view.h"
 #include "documents/documents_pane.h"
+#include "export/transcript_export.h"
 #include "main_window.h"
 #include "support/test_support.h"
 #include "ui/transcript_probe.h"
@@ -225,6 +227,35 @@ private slots:
                  QStringLiteral("[\\[appendix.pdf, p. 3\\]](folio:cite/1/3)"));
     }
 
+    void exportsListTheChatsDocuments() {
+        ChatSession c = ChatSession::create();
+        c.documents = {{QStringLiteral("/data/report.pdf"), QStringLiteral("ab"),
+                        QStringLiteral("Annual Report"), 8, false, QStringLiteral("1-2")},
+                       {QStringLiteral("/data/appendix.pdf"), QStringLiteral("cd"),
+                        QStringLiteral("Appendix"), 3, false, QString()}};
+        ChatMessage a;
+        a.role = ChatMessage::Role::Assistant;
+        a.text = QStringLiteral("See [doc 2, p. 3] and [doc 1, p. 5]; not [doc 2, p. 4].");
+        c.messages = {a};
+        ExportContext ctx;
+        ctx.title = QStringLiteral("T");
+        const QString md = transcriptToMarkdown(c, ctx);
+        QVERIFY2(md.contains(QStringLiteral("1. **Annual Report** — 8 pages — `/data/report.pdf` "
+                                            "— pinned pages: 1-2")),
+                 qPrintable(md));
+        QVERIFY(md.contains(QStringLiteral("2. **Appendix** — 3 pages — `/data/appendix.pdf`")));
+        const QString html = transcriptToHtml(c, ctx);
+        QVERIFY2(html.contains(QStringLiteral("file:///data/appendix.pdf#page=3")),
+                 qPrintable(html));
+        QVERIFY(html.contains(QStringLiteral("file:///data/report.pdf#page=5")));
+        QVERIFY(!html.contains(QStringLiteral("appendix.pdf#page=4")));
+        const QJsonObject json = transcriptToJson(c, ctx);
+        const QJsonArray docs = json.value(QStringLiteral("documents")).toArray();
+        QCOMPARE(docs.size(), 2);
+        QCOMPARE(docs[1].toObject().value(QStringLiteral("path")).toString(),
+                 QStringLiteral("/data/appendix.pdf"));
+    }
+
     void documentsBelongToTheChat() {
         QVERIFY2(QFile::exists(sample(QStringLiteral("sample-report.pdf"))), "no sample report");
         QVERIFY2(QFile::exists(demoModel()), "no demo model");
@@ -335,6 +366,13 @@ private slots:
             QVERIFY(lastNotice(w).contains(QStringLiteral("not sent")));
             QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy(), 60000);
             QCOMPARE(w.chatPane()->messages().last().role, ChatMessage::Role::Notice);
+            // The chip's × removes the document from the chat.
+            const auto removers =
+                w.findChildren<QToolButton*>(QStringLiteral("attachmentChipRemove"));
+            QCOMPARE(removers.size(), 1);
+            removers.first()->click();
+            QCOMPARE(w.documentsPane()->documents().size(), 0);
+            QCOMPARE(w.chatPane()->currentChat().documents.size(), 0);
 
             // Back to the first chat: its documents come back, reordered by Move up.
             selectChatById(w, firstChat);
