@@ -239,7 +239,10 @@ void DocumentsPane::onLoaded(quint64 id, const Document& doc) {
     Entry& entry = entries_[index];
     const Problem before = entry.problem;
     if (doc.state == Document::State::Failed) {
-        entry.problem = QFileInfo::exists(doc.path) ? Problem::Unreadable : Problem::Missing;
+        // A file the user just chose is reported by loadFailed; one the chat kept is a problem
+        // of the chat (named with "Locate…").
+        if (entry.restored)
+            entry.problem = QFileInfo::exists(doc.path) ? Problem::Unreadable : Problem::Missing;
     } else {
         entry.problem = !entry.saved.fingerprint.isEmpty() && !doc.fingerprint.isEmpty() &&
                                 doc.fingerprint != entry.saved.fingerprint
