@@ -82,6 +82,24 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
 
     connect(documents_, &DocumentsPane::documentLoaded, this, &MainWindow::onDocumentsChanged);
+    // The Documents pane shows the current chat's documents; what changes there is the chat's.
+    connect(documents_, &DocumentsPane::documentsEdited, this, [this] {
+        chat_->setDocuments(documents_->chatDocuments());
+        onDocumentsChanged();
+    });
+    connect(chat_, &ChatPane::currentChatChanged, this,
+            [this] { documents_->setDocuments(chat_->currentChat().documents); });
+    connect(documents_, &DocumentsPane::problemsChanged, this,
+            &MainWindow::onDocumentProblemsChanged);
+    connect(documents_, &DocumentsPane::locateRequested, this, &MainWindow::locateDocument);
+    connect(chat_, &ChatPane::locateRequested, this, &MainWindow::locateDocument);
+    connect(chat_, &ChatPane::documentRemoveRequested, documents_, &DocumentsPane::removeDocument);
+    // A question asked while a document loads waits for it (the pane says so; Stop cancels).
+    chat_->setLoadingDocuments([this] { return documents_->loadingTitles(); });
+    connect(documents_, &DocumentsPane::busyChanged, this, [this](bool busy) {
+        if (!busy)
+            chat_->releaseWaitingQuestion();
+    });
     connect(chat_, &ChatPane::citationActivated, this, &MainWindow::openCitation);
     connect(chat_, &ChatPane::storageFailed, this,
             [this](const QString& message) { statusBar()->showMessage(message, 10000); });
@@ -202,15 +220,46 @@ void MainWindow::ask(const QString& question) {
 
 void MainWindow::onDocumentsChanged() {
     QStringList names;
-    for (const Document& d : documents_->documents())
-        if (d.state == Document::State::Ready)
-            names << d.title;
-    chat_->setAttachments(names);
+    QList<int> rows;
+    const QList<Document>& docs = documents_->documents();
+    for (qsizetype i = 0; i < docs.size(); ++i) {
+        if (docs[i].state == Document::State::Ready) {
+            names << docs[i].title;
+            rows << int(i);
+        }
+    }
+    chat_->setAttachments(names, rows);
 }
 
-void MainWindow::openCitation(int page) {
-    if (!documents_->showPage(page))
-        statusBar()->showMessage(tr("No open PDF has a page %1").arg(page), 5000);
+void MainWindow::onDocumentProblemsChanged() {
+    QList<QPair<int, QString>> problems;
+    for (int row = 0; row < documents_->documents().size(); ++row)
+        if (documents_->problem(row) != DocumentsPane::Problem::None)
+            problems.append({row, documents_->problemText(row)});
+    chat_->setDocumentProblems(problems);
+}
+
+void MainWindow::locateDocument(int row) {
+    if (row < 0 || row >= documents_->documents().size())
+        return;
+    const QString old = documents_->documents().at(row).path;
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Locate %1").arg(QFileInfo(old).fileName()), QFileInfo(old).absolutePath(),
+        tr("Documents (*.pdf *.png *.jpg *.jpeg *.bmp *.gif);;All files (*)"));
+    if (!path.isEmpty())
+        documents_->locateDocument(row, path);
+}
+
+void MainWindow::openCitation(int document, int page) {
+    const bool shown =
+        document >= 0 ? documents_->showPage(document, page) : documents_->showPage(page);
+    if (!shown)
+        statusBar()->showMessage(document >= 0 && document < documents_->documents().size()
+                                     ? tr("%1 has no page %2 (or is not loaded)")
+                                           .arg(documents_->documents().at(document).title)
+                                           .arg(page)
+                                     : tr("No open PDF has a page %1").arg(page),
+                                 5000);
 }
 
 void MainWindow::createMenus() {

@@ -86,7 +86,10 @@ private:
     void onLoadFailed(const QString& message);
     void onAnswerFinished(const RequestStatsQ& stats);
     void onDocumentsChanged();
-    void openCitation(int page);
+    void openCitation(int document, int page);
+    // "Locate…" for the chat's document at `row` whose file is missing or changed.
+    void locateDocument(int row);
+    void onDocumentProblemsChanged();
 
     DocumentsPane* documents_ = nullptr;
     ChatPane* chat_ = nullptr;

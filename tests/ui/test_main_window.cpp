@@ -160,6 +160,7 @@ private slots:
     void askingStreamsAnAnswerWhileTheGuiStaysResponsive() {
         MainWindow w;
         w.show();
+        w.chatPane()->newChat(); // the question alone (earlier chats keep their documents)
         QSignalSpy idle(&w, &MainWindow::idle);
         w.openModel(
             folio::test::builtProgram(QStringLiteral("generated/models/demo-deepseek2.gguf")));

@@ -146,7 +146,7 @@ private slots:
                                                        "also [page 5]."));
             TranscriptView* view = w.chatPane()->transcript();
             const int pos =
-                folio::test::anchorPosition(view->document(), QStringLiteral("folio:page/3"));
+                folio::test::anchorPosition(view->document(), QStringLiteral("folio:cite/0/3"));
             QVERIFY(pos >= 0);
             QTextCursor cursor(view->document());
             cursor.setPosition(pos + 2);
@@ -226,6 +226,7 @@ private slots:
 
         MainWindow w;
         w.show();
+        w.chatPane()->newChat(); // the chat of the test before keeps its documents
         w.openDocuments({dir + QStringLiteral("/corrupt.pdf"), dir + QStringLiteral("/missing.pdf"),
                          dir + QStringLiteral("/empty.png"),
                          sample(QStringLiteral("sample-report.pdf"))});

@@ -58,6 +58,24 @@ QList<ToolCallRecord> toolCallsFromJson(const QJsonArray& a) {
 
 } // namespace
 
+QJsonObject documentToJson(const ChatDocument& d) {
+    return {
+        {QStringLiteral("path"), d.path},        {QStringLiteral("fingerprint"), d.fingerprint},
+        {QStringLiteral("title"), d.title},      {QStringLiteral("pages"), d.pageCount},
+        {QStringLiteral("is_image"), d.isImage}, {QStringLiteral("pinned_pages"), d.pinnedPages}};
+}
+
+ChatDocument documentFromJson(const QJsonObject& o) {
+    ChatDocument d;
+    d.path = o.value(QStringLiteral("path")).toString();
+    d.fingerprint = o.value(QStringLiteral("fingerprint")).toString();
+    d.title = o.value(QStringLiteral("title")).toString();
+    d.pageCount = o.value(QStringLiteral("pages")).toInt();
+    d.isImage = o.value(QStringLiteral("is_image")).toBool();
+    d.pinnedPages = o.value(QStringLiteral("pinned_pages")).toString();
+    return d;
+}
+
 QJsonObject settingsToJson(const GenerationSettings& s) {
     return {{QStringLiteral("temperature"), s.temperature},
             {QStringLiteral("top_k"), s.topK},
@@ -114,6 +132,10 @@ QJsonObject chatToJson(const ChatSession& chat) {
         out.insert(QStringLiteral("data_sources"), QJsonArray::fromStringList(chat.dataSources));
         out.insert(QStringLiteral("tools"), chat.toolsEnabled);
     }
+    QJsonArray documents;
+    for (const ChatDocument& d : chat.documents)
+        documents.append(documentToJson(d));
+    out.insert(QStringLiteral("documents"), documents);
     return out;
 }
 
@@ -145,6 +167,15 @@ bool chatFromJson(const QJsonObject& json, ChatSession& chat, QString* error) {
     for (const QJsonValue& v : json.value(QStringLiteral("data_sources")).toArray())
         c.dataSources << v.toString();
     c.toolsEnabled = json.value(QStringLiteral("tools")).toBool(true);
+    // Version 1 kept no documents (only titles on the questions): it migrates to none.
+    if (version >= 2) {
+        for (const QJsonValue& v : json.value(QStringLiteral("documents")).toArray()) {
+            const ChatDocument d = documentFromJson(v.toObject());
+            if (d.path.isEmpty())
+                return fail(QStringLiteral("document without a path"));
+            c.documents.append(d);
+        }
+    }
     for (const QJsonValue& v : json.value(QStringLiteral("messages")).toArray()) {
         const QJsonObject o = v.toObject();
         ChatMessage m;

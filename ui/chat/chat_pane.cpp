@@ -1,11 +1,13 @@
 #include "chat/chat_pane.h"
 
 #include "chat/chat_settings_dialog.h"
+#include "chat/citations.h"
 #include "chat/data_sources_bar.h"
 #include "chat/transcript_view.h"
 #include "pipeline/human_format.h"
 
 #include <QClipboard>
+#include <QFileInfo>
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QInputDialog>
@@ -18,6 +20,7 @@
 #include <QPushButton>
 #include <QShortcut>
 #include <QSplitter>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <utility>
@@ -58,6 +61,18 @@ ChatPane::ChatPane(QWidget* parent) : QWidget(parent) {
                                                "#e6c877; border-radius: 4px; padding: 6px; }"));
     connect(modelNotice_, &QLabel::linkActivated, this, &ChatPane::noticeLinkActivated);
     layout->addWidget(modelNotice_);
+    problems_ = new QLabel(main);
+    problems_->setObjectName(QStringLiteral("documentProblems"));
+    problems_->setWordWrap(true);
+    problems_->setTextFormat(Qt::RichText);
+    problems_->setStyleSheet(QStringLiteral("QLabel { background: #fde8e4; border: 1px solid "
+                                            "#e0a39a; border-radius: 4px; padding: 6px; }"));
+    problems_->hide();
+    connect(problems_, &QLabel::linkActivated, this, [this](const QString& link) {
+        if (link.startsWith(QLatin1String("folio:locate/")))
+            Q_EMIT locateRequested(link.section(QLatin1Char('/'), 1).toInt());
+    });
+    layout->addWidget(problems_);
 
     transcript_ = new TranscriptView(main);
     transcript_->setObjectName(QStringLiteral("chatTranscript"));
@@ -125,13 +140,20 @@ ChatPane::ChatPane(QWidget* parent) : QWidget(parent) {
             selectChat(row);
     });
     connect(sendButton_, &QPushButton::clicked, this, &ChatPane::send);
-    connect(stopButton_, &QPushButton::clicked, this, &ChatPane::stopRequested);
+    connect(stopButton_, &QPushButton::clicked, this, [this] {
+        if (isWaiting())
+            stopWaiting();
+        else
+            Q_EMIT stopRequested();
+    });
     auto* sendShortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), input_);
     connect(sendShortcut, &QShortcut::activated, this, &ChatPane::send);
     auto* stopShortcut = new QShortcut(QKeySequence(Qt::Key_Escape), this);
     stopShortcut->setContext(Qt::WidgetWithChildrenShortcut);
     connect(stopShortcut, &QShortcut::activated, this, [this] {
-        if (generating_)
+        if (isWaiting())
+            stopWaiting();
+        else if (generating_)
             Q_EMIT stopRequested();
     });
 
@@ -187,6 +209,7 @@ void ChatPane::refreshList() {
 
 void ChatPane::showCurrent() {
     refreshList();
+    updateCitationDocuments();
     dataBar_->setSources(chats_[current_].dataSources, chats_[current_].toolsEnabled);
     transcript_->showMessages(chats_[current_].messages, generating_);
     // The gauge shows what the chat's last answer used.
@@ -196,14 +219,18 @@ void ChatPane::showCurrent() {
         if (it->role == ChatMessage::Role::Assistant)
             used = it->stats.promptTokens + it->stats.generatedTokens;
     setContextUsage(used, contextLimit_);
+    if (shownChatId_ != chats_[current_].id) {
+        shownChatId_ = chats_[current_].id;
+        Q_EMIT currentChatChanged();
+    }
 }
 
 void ChatPane::newChat() {
-    if (generating_)
+    if (generating_ || isWaiting())
         return;
     // Reuse an empty chat rather than piling them up.
     for (qsizetype i = 0; i < chats_.size(); ++i) {
-        if (chats_[i].messages.isEmpty()) {
+        if (chats_[i].messages.isEmpty() && chats_[i].documents.isEmpty()) {
             selectChat(int(i));
             return;
         }
@@ -214,7 +241,7 @@ void ChatPane::newChat() {
 }
 
 void ChatPane::selectChat(int index) {
-    if (generating_ || index < 0 || index >= chats_.size())
+    if (generating_ || isWaiting() || index < 0 || index >= chats_.size())
         return;
     if (index != current_)
         transcript_->collapseToolCalls();
@@ -425,22 +452,108 @@ void ChatPane::setContextUsage(qint64 used, qint64 limit) {
                                  .arg(used * 100.0 / limit, 0, 'f', 1));
 }
 
-void ChatPane::setAttachments(const QStringList& names) {
+void ChatPane::setAttachments(const QStringList& names, const QList<int>& rows) {
     attachments_ = names;
     while (chipsLayout_->count() > 1) {
         QLayoutItem* item = chipsLayout_->takeAt(0);
         delete item->widget();
         delete item;
     }
-    for (const QString& name : names) {
-        auto* chip = new QLabel(name, chips_);
+    for (qsizetype i = 0; i < names.size(); ++i) {
+        const QString& name = names[i];
+        auto* box = new QWidget(chips_);
+        auto* boxLayout = new QHBoxLayout(box);
+        boxLayout->setContentsMargins(0, 0, 0, 0);
+        boxLayout->setSpacing(0);
+        auto* chip = new QLabel(name, box);
         chip->setObjectName(QStringLiteral("attachmentChip"));
         chip->setStyleSheet(QStringLiteral("QLabel { background: #e8eef7; color: #1f4e8c; border: "
                                            "1px solid #b8c8e0; border-radius: 9px; padding: 1px "
                                            "8px; }"));
-        chipsLayout_->insertWidget(chipsLayout_->count() - 1, chip);
+        boxLayout->addWidget(chip);
+        if (i < rows.size()) {
+            auto* remove = new QToolButton(box);
+            remove->setObjectName(QStringLiteral("attachmentChipRemove"));
+            remove->setText(QStringLiteral("×"));
+            remove->setAutoRaise(true);
+            remove->setToolTip(tr("Remove %1 from this chat").arg(name));
+            const int row = rows[i];
+            connect(remove, &QToolButton::clicked, this,
+                    [this, row] { Q_EMIT documentRemoveRequested(row); });
+            boxLayout->addWidget(remove);
+        }
+        chipsLayout_->insertWidget(chipsLayout_->count() - 1, box);
     }
     chips_->setVisible(!names.isEmpty());
+}
+
+void ChatPane::setDocuments(const QList<ChatDocument>& documents) {
+    ChatSession& chat = chats_[current_];
+    if (chat.documents == documents)
+        return;
+    chat.documents = documents;
+    updateCitationDocuments();
+    save();
+}
+
+void ChatPane::updateCitationDocuments() {
+    // Citations count the chat's PDFs in order, as the prompt labels them.
+    QList<CitationDocument> docs;
+    QList<int> rows;
+    const auto& documents = chats_[current_].documents;
+    for (qsizetype i = 0; i < documents.size(); ++i) {
+        if (documents[i].isImage)
+            continue;
+        docs.append(
+            {documents[i].title, QFileInfo(documents[i].path).fileName(), documents[i].pageCount});
+        rows << int(i);
+    }
+    transcript_->setCitationDocuments(docs, rows);
+}
+
+void ChatPane::setDocumentProblems(const QList<QPair<int, QString>>& problems) {
+    QString html;
+    for (const auto& p : problems)
+        html += QStringLiteral("<div>%1 <a href='folio:locate/%2'>%3</a></div>")
+                    .arg(p.second.toHtmlEscaped())
+                    .arg(p.first)
+                    .arg(tr("Locate…"));
+    problems_->setText(html);
+    problems_->setVisible(!problems.isEmpty());
+}
+
+QString ChatPane::documentProblemsText() const {
+    return problems_->isVisible() ? problems_->text() : QString();
+}
+
+void ChatPane::releaseWaitingQuestion() {
+    if (!isWaiting())
+        return;
+    if (loadingDocuments_ && !loadingDocuments_().isEmpty())
+        return;
+    const QString question = std::exchange(waitingQuestion_, QString());
+    // The question goes last again (the prompt takes the last user message as the question),
+    // with the documents it waited for; the notice stays above it, saying what happened.
+    auto& messages = chats_[current_].messages;
+    if (messages.size() >= 2 && messages.last().role == ChatMessage::Role::Notice &&
+        messages[messages.size() - 2].role == ChatMessage::Role::User) {
+        ChatMessage notice = messages.takeLast();
+        notice.text.replace(tr("Waiting for"), tr("Waited for"));
+        messages.last().attachments = attachments_;
+        messages.insert(messages.size() - 1, notice);
+        transcript_->showMessages(messages, false);
+        save();
+    }
+    stopButton_->setEnabled(false);
+    setGenerating(false);
+    Q_EMIT sendRequested(question);
+}
+
+void ChatPane::stopWaiting() {
+    waitingQuestion_.clear();
+    setGenerating(false);
+    appendMessage(ChatMessage::Role::Notice,
+                  tr("Stopped waiting for the documents: the question was not sent."));
 }
 
 void ChatPane::submitText(const QString& text) {
@@ -454,6 +567,19 @@ void ChatPane::send() {
         return;
     appendMessage(ChatMessage::Role::User, text);
     input_->clear();
+    const QStringList loading = loadingDocuments_ ? loadingDocuments_() : QStringList();
+    if (!loading.isEmpty()) {
+        // Sent once they are read: a question without its documents would be answered wrongly.
+        appendMessage(
+            ChatMessage::Role::Notice,
+            tr("Waiting for %1 to finish loading…").arg(loading.join(QStringLiteral(", "))));
+        waitingQuestion_ = text;
+        sendButton_->setEnabled(false);
+        stopButton_->setEnabled(true);
+        list_->setEnabled(false);
+        newButton_->setEnabled(false);
+        return;
+    }
     Q_EMIT sendRequested(text);
 }
 

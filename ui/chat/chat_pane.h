@@ -10,6 +10,7 @@
 #include <QList>
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 
 class QLabel;
@@ -72,8 +73,23 @@ public:
     // Enables sending when a model is ready; `reason` (rich text) is shown when it is not.
     void setModelReady(bool ready, const QString& reason);
     void setContextUsage(qint64 used, qint64 limit);
-    // The documents that go with the next question, shown as chips above the input.
-    void setAttachments(const QStringList& names);
+    // The documents that go with the next question, shown as chips above the input, each with
+    // a remove button (documentRemoveRequested with its entry of `rows`: its place in the chat).
+    void setAttachments(const QStringList& names, const QList<int>& rows = {});
+    // The current chat's documents (saved with it when they changed; citations link to them).
+    void setDocuments(const QList<ChatDocument>& documents);
+    // Documents of the chat that are missing or changed: one line each with a "Locate…" link
+    // (locateRequested), in a banner above the transcript; empty hides it.
+    void setDocumentProblems(const QList<QPair<int, QString>>& problems);
+    QString documentProblemsText() const;
+    // Before a question goes out: the titles of the chat's documents still loading. While there
+    // are any the question waits (saying so in the chat; Stop cancels) and goes once
+    // releaseWaitingQuestion() finds none.
+    void setLoadingDocuments(std::function<QStringList()> loading) {
+        loadingDocuments_ = std::move(loading);
+    }
+    void releaseWaitingQuestion();
+    bool isWaiting() const { return !waitingQuestion_.isEmpty(); }
     TranscriptView* transcript() const { return transcript_; }
     DataSourcesBar* dataSourcesBar() const { return dataBar_; }
 
@@ -99,7 +115,12 @@ Q_SIGNALS:
     void stopRequested();
     // Streaming text arrived for the last message.
     void streamed(const QString& text);
-    void citationActivated(int page);
+    // A citation link: page `page` of the chat's document `document` (its place in the chat).
+    void citationActivated(int document, int page);
+    // Another chat is shown (its documents should be shown with it).
+    void currentChatChanged();
+    void documentRemoveRequested(int row);
+    void locateRequested(int row);
     void noticeLinkActivated(const QString& link);
     void storageFailed(const QString& message);
 
@@ -110,12 +131,18 @@ private:
     void refreshList();
     void editSettings();
     void showListMenu(const QPoint& pos);
+    void stopWaiting();
+    void updateCitationDocuments();
 
     std::unique_ptr<ChatStore> store_;
     QList<ChatSession> chats_;
     int current_ = 0;
     QStringList attachments_;
     QStringList pendingNotices_; // notices that arrived while an answer was streaming
+    QString shownChatId_;
+    QString waitingQuestion_; // held until the chat's documents have loaded
+    std::function<QStringList()> loadingDocuments_;
+    QLabel* problems_ = nullptr;
 
     QListWidget* list_ = nullptr;
     QPushButton* newButton_ = nullptr;

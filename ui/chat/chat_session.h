@@ -11,6 +11,21 @@
 
 namespace folio::ui {
 
+// A document that belongs to a chat: reopened with the chat, in this order (the order of the
+// prompt). `fingerprint` is the SHA-256 of the file when it was added (fileFingerprint), so a
+// file that changed or moved is noticed; `pinnedPages` is the user's text ("1-4, 37") naming
+// pages that always go into the prompt.
+struct ChatDocument {
+    QString path;
+    QString fingerprint;
+    QString title;
+    int pageCount = 0;
+    bool isImage = false;
+    QString pinnedPages;
+
+    bool operator==(const ChatDocument& other) const = default;
+};
+
 struct ChatSession {
     QString id; // stable, also the file name in the chat store
     QString title;
@@ -21,6 +36,8 @@ struct ChatSession {
     // the model may call it ("Tools"; on by default once a data source is attached).
     QStringList dataSources;
     bool toolsEnabled = true;
+    // The chat's documents, in prompt order (the Documents pane shows them).
+    QList<ChatDocument> documents;
     QDateTime created;
     QDateTime updated;
 

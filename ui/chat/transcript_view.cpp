@@ -2,6 +2,7 @@
 
 #include "chat/citations.h"
 
+#include <QRegularExpression>
 #include <QScrollBar>
 #include <QTextBlock>
 #include <QTextBlockFormat>
@@ -52,6 +53,24 @@ QString actionLink(const char* action, int index, const QString& label) {
         .arg(QLatin1String(action))
         .arg(index)
         .arg(label);
+}
+
+// ChatMessage::contextNote is added by the prompt planner's branch (issue #22); until it is
+// there no question has a note.
+template <class M> QString contextNoteOf(const M& m) {
+    if constexpr (requires { m.contextNote; })
+        return m.contextNote;
+    else
+        return QString();
+}
+
+// How many earlier turns the question's prompt left out ("2 earlier turns left out").
+int leftOutTurns(const QString& note) {
+    static const QRegularExpression re(
+        QStringLiteral(R"((\d+)\s+(?:earlier\s+|oldest\s+)?(?:turns?|messages?)\s+left\s+out)"),
+        QRegularExpression::CaseInsensitiveOption);
+    const QRegularExpressionMatch m = re.match(note);
+    return m.hasMatch() ? m.captured(1).toInt() : 0;
 }
 
 } // namespace
@@ -143,6 +162,43 @@ void TranscriptView::collapseToolCalls() {
     expanded_.clear();
 }
 
+void TranscriptView::setCitationDocuments(const QList<CitationDocument>& documents,
+                                          const QList<int>& rows) {
+    if (citationRows_ == rows && citationDocuments_.size() == documents.size()) {
+        bool same = true;
+        for (qsizetype i = 0; i < documents.size() && same; ++i)
+            same = documents[i].title == citationDocuments_[i].title &&
+                   documents[i].fileName == citationDocuments_[i].fileName &&
+                   documents[i].pageCount == citationDocuments_[i].pageCount;
+        if (same)
+            return;
+    }
+    citationDocuments_ = documents;
+    citationRows_ = rows;
+    if (!messages_.isEmpty()) {
+        const int scroll = verticalScrollBar()->value();
+        showMessages(messages_, generating_);
+        verticalScrollBar()->setValue(scroll);
+    }
+}
+
+void TranscriptView::insertLeftOutDivider(QTextCursor& cursor, int questionIndex) {
+    cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
+    QTextBlockFormat line;
+    line.setTopMargin(8);
+    line.setAlignment(Qt::AlignCenter);
+    line.setBackground(QColor(0xfb, 0xf3, 0xdc));
+    cursor.setBlockFormat(line);
+    QString question = messages_.value(questionIndex).text.simplified();
+    if (question.size() > 40)
+        question = question.left(39) + QChar(0x2026);
+    cursor.insertHtml(QStringLiteral("<span style='color:#8a6d00'>%1</span>")
+                          .arg(tr("——— Earlier messages above were not in the prompt of "
+                                  "“%1” ———")
+                                   .arg(question)
+                                   .toHtmlEscaped()));
+}
+
 void TranscriptView::flush() {
     if (throttle_->isActive()) {
         throttle_->stop();
@@ -168,6 +224,29 @@ void TranscriptView::insertMessage(QTextCursor& cursor, const ChatMessage& m, in
     if (isLast) {
         lastIndex_ = index;
         lastStart_ = cursor.position();
+    }
+    // A question whose prompt left out the oldest N turns: the line goes where they end.
+    for (qsizetype q = index; q < messages_.size(); ++q) {
+        if (messages_[q].role != ChatMessage::Role::User)
+            continue;
+        const int n = leftOutTurns(contextNoteOf(messages_[q]));
+        if (n <= 0)
+            continue;
+        int turns = 0;
+        int cut = -1; // the first message after the N-th turn
+        for (qsizetype i = 0; i < q; ++i) {
+            const ChatMessage& h = messages_[i];
+            if (turns == n && cut < 0 &&
+                (h.role == ChatMessage::Role::User || h.role == ChatMessage::Role::Assistant))
+                cut = int(i);
+            if (h.role == ChatMessage::Role::User ||
+                (h.role == ChatMessage::Role::Assistant && !h.text.isEmpty()))
+                ++turns;
+        }
+        if (cut < 0)
+            cut = int(q);
+        if (cut == index && index > 0)
+            insertLeftOutDivider(cursor, int(q));
     }
     if (index > 0 || cursor.position() > 0)
         cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
@@ -220,7 +299,15 @@ void TranscriptView::insertMessage(QTextCursor& cursor, const ChatMessage& m, in
 
 void TranscriptView::insertAnswer(QTextCursor& cursor, const QString& markdown) {
     const int start = cursor.position();
-    cursor.insertMarkdown(linkCitations(markdown, QString::fromLatin1(kCitationUrlPattern)));
+    if (citationDocuments_.isEmpty()) {
+        cursor.insertMarkdown(linkCitations(markdown, QString::fromLatin1(kCitationUrlPattern)));
+    } else {
+        const QList<int> rows = citationRows_;
+        cursor.insertMarkdown(
+            linkCitations(markdown, citationDocuments_, [&rows](int document, int page) {
+                return citationUrl(rows.value(document, -1), page);
+            }));
+    }
     // Code blocks (fixed-pitch paragraphs) on a light grey background.
     for (QTextBlock b = document()->findBlock(start);
          b.isValid() && b.position() <= cursor.position(); b = b.next()) {
@@ -292,7 +379,13 @@ void TranscriptView::highlightCode(int from, int to) {
 
 void TranscriptView::onAnchor(const QUrl& url) {
     if (const int page = pageFromCitationUrl(url.toString()); page > 0) {
-        Q_EMIT citationActivated(page);
+        Q_EMIT citationActivated(-1, page);
+        return;
+    }
+    int document = -1;
+    int page = 0;
+    if (citationFromUrl(url.toString(), &document, &page)) {
+        Q_EMIT citationActivated(document, page);
         return;
     }
     if (url.scheme() != QLatin1String("folio"))

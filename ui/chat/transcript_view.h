@@ -8,6 +8,7 @@
 // readable size). An answer cut off by an error ends with "[answer interrupted: ...]".
 
 #include "chat/chat_message.h"
+#include "chat/citations.h"
 
 #include <QList>
 #include <QSet>
@@ -40,9 +41,13 @@ public:
     void setToolCallExpanded(int messageIndex, int call, bool expanded);
     bool isToolCallExpanded(int messageIndex, int call) const;
     void collapseToolCalls();
+    // The documents citations point at (the chat's PDFs in prompt order) and, for each, its
+    // place among the chat's documents (what citationActivated reports). Lays out again.
+    void setCitationDocuments(const QList<CitationDocument>& documents, const QList<int>& rows);
 
 Q_SIGNALS:
-    void citationActivated(int page);
+    // `document`: the chat's document (-1: a citation that names none, e.g. in an old chat).
+    void citationActivated(int document, int page);
     void actionActivated(folio::ui::TranscriptView::Action action, int messageIndex);
 
 private:
@@ -55,7 +60,11 @@ private:
     void onAnchor(const QUrl& url);
     void scrollToEnd();
 
+    void insertLeftOutDivider(QTextCursor& cursor, int questionIndex);
+
     QTimer* throttle_ = nullptr;
+    QList<CitationDocument> citationDocuments_;
+    QList<int> citationRows_;
     QList<ChatMessage> messages_; // what is shown (laid out again when a block opens or closes)
     QSet<quint64> expanded_;      // (message index << 32) | call index
     ChatMessage last_;

@@ -2,6 +2,22 @@
 
 #include "documents/document_loader.h"
 
+// The pinned pages are checked with long-pages' parser once it is there (issue #22 split).
+#if __has_include("pipeline/page_ranges.h")
+#include "pipeline/page_ranges.h"
+#define FOLIO_HAVE_PAGE_RANGES 1
+#else
+#define FOLIO_HAVE_PAGE_RANGES 0
+#endif
+
+#include <QInputDialog>
+#include <QKeySequence>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QShortcut>
+
+#include <algorithm>
+
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileInfo>
@@ -50,9 +66,50 @@ DocumentsPane::DocumentsPane(QWidget* parent) : QWidget(parent) {
     list_->setWordWrap(true);
     list_->setAlternatingRowColors(true);
     list_->setIconSize(QSize(kThumbnailSize / 2, kThumbnailSize / 2));
-    connect(list_, &QListWidget::currentRowChanged, this, &DocumentsPane::showPreview);
+    connect(list_, &QListWidget::currentRowChanged, this, [this](int row) {
+        citedPage_ = 0; // a citation sets it again after choosing the row
+        showPreview(row);
+    });
+    list_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(list_, &QListWidget::customContextMenuRequested, this, &DocumentsPane::showListMenu);
+    auto* del = new QShortcut(QKeySequence::Delete, list_);
+    del->setContext(Qt::WidgetShortcut);
+    connect(del, &QShortcut::activated, this, [this] { removeDocument(list_->currentRow()); });
 
-    preview_ = new QStackedWidget(splitter);
+    auto* previewBox = new QWidget(splitter);
+    auto* previewLayout = new QVBoxLayout(previewBox);
+    previewLayout->setContentsMargins(0, 0, 0, 0);
+    previewLayout->setSpacing(2);
+    auto* listButtons = new QHBoxLayout;
+    auto addButton = [this, listButtons](const QString& text, const QString& tip,
+                                         const char* name) {
+        auto* b = new QToolButton(this);
+        b->setText(text);
+        b->setToolTip(tip);
+        b->setObjectName(QLatin1String(name));
+        listButtons->addWidget(b);
+        return b;
+    };
+    connect(addButton(tr("Remove"), tr("Remove the selected document from this chat (Delete)"),
+                      "removeDocumentButton"),
+            &QToolButton::clicked, this, [this] { removeDocument(list_->currentRow()); });
+    connect(addButton(tr("↑"), tr("Move up (earlier in the prompt)"), "moveDocumentUpButton"),
+            &QToolButton::clicked, this, [this] { moveDocument(list_->currentRow(), -1); });
+    connect(addButton(tr("↓"), tr("Move down (later in the prompt)"), "moveDocumentDownButton"),
+            &QToolButton::clicked, this, [this] { moveDocument(list_->currentRow(), 1); });
+    connect(addButton(tr("Pin pages…"),
+                      tr("Pages of the selected PDF that always go into the "
+                         "prompt"),
+                      "pinPagesButton"),
+            &QToolButton::clicked, this, [this] { editPinnedPages(list_->currentRow()); });
+    listButtons->addStretch(1);
+    previewLayout->addLayout(listButtons);
+    pageLabel_ = new QLabel(previewBox);
+    pageLabel_->setObjectName(QStringLiteral("previewPageLabel"));
+    pageLabel_->hide();
+    previewLayout->addWidget(pageLabel_);
+    preview_ = new QStackedWidget(previewBox);
+    previewLayout->addWidget(preview_, 1);
     emptyLabel_ = new QLabel(tr("Open a PDF report or a chart image (File → Open document…), "
                                 "or drop files here."),
                              preview_);
@@ -66,6 +123,8 @@ DocumentsPane::DocumentsPane(QWidget* parent) : QWidget(parent) {
     pdfView_->setDocument(pdfDocument_);
     pdfView_->setPageMode(QPdfView::PageMode::MultiPage);
     pdfView_->setZoomMode(QPdfView::ZoomMode::FitToWidth);
+    connect(pdfView_->pageNavigator(), &QPdfPageNavigator::currentPageChanged, this,
+            &DocumentsPane::updatePageLabel);
     preview_->addWidget(emptyLabel_);
     preview_->addWidget(imageLabel_);
     preview_->addWidget(pdfView_);
@@ -79,53 +138,303 @@ DocumentsPane::DocumentsPane(QWidget* parent) : QWidget(parent) {
 }
 
 void DocumentsPane::openFiles(const QStringList& paths) {
+    bool added = false;
     for (const QString& path : paths) {
         if (!isSupportedDocument(path)) {
             Q_EMIT loadFailed(tr("%1: unsupported file type (PDF, PNG, JPEG, BMP, GIF)")
                                   .arg(QFileInfo(path).fileName()));
             continue;
         }
-        Document placeholder;
-        placeholder.path = QFileInfo(path).absoluteFilePath();
-        placeholder.title = QFileInfo(path).fileName();
-        const int index = documents_.size();
-        documents_.append(placeholder);
-        progress_.append(0);
-        list_->addItem(QString());
-        refreshItem(index);
-        if (pending_++ == 0)
-            Q_EMIT busyChanged(true);
-        auto* watcher = new QFutureWatcher<Document>(this);
-        connect(watcher, &QFutureWatcher<Document>::progressValueChanged, this,
-                [this, watcher, index](int done) {
-                    progress_[index] = done;
-                    if (documents_[index].state == Document::State::Loading) {
-                        documents_[index].pageCount = watcher->progressMaximum();
-                        refreshItem(index);
-                    }
-                });
-        connect(watcher, &QFutureWatcher<Document>::finished, this, [this, watcher, index] {
-            onLoaded(index, watcher->result());
-            watcher->deleteLater();
-        });
-        watcher->setFuture(loadDocumentAsync(path));
+        const QString abs = QFileInfo(path).absoluteFilePath();
+        int existing = -1;
+        for (int i = 0; i < documents_.size() && existing < 0; ++i)
+            if (documents_[i].path == abs && documents_[i].state != Document::State::Failed)
+                existing = i;
+        if (existing >= 0) { // already in the chat: shown, not added twice
+            list_->setCurrentRow(existing);
+            continue;
+        }
+        ChatDocument saved;
+        saved.path = abs;
+        saved.title = QFileInfo(path).fileName();
+        startLoad(abs, saved, false);
+        added = true;
     }
     if (list_->currentRow() < 0 && list_->count() > 0)
         list_->setCurrentRow(0);
+    if (added)
+        Q_EMIT documentsEdited();
 }
 
-void DocumentsPane::onLoaded(int index, const Document& doc) {
+void DocumentsPane::startLoad(const QString& path, const ChatDocument& saved, bool restored) {
+    Document placeholder;
+    placeholder.path = path;
+    placeholder.title = saved.title.isEmpty() ? QFileInfo(path).fileName() : saved.title;
+    placeholder.kind = saved.isImage ? Document::Kind::Image : Document::Kind::Pdf;
+    Entry entry;
+    entry.id = nextId_++;
+    entry.saved = saved;
+    entry.restored = restored;
+    const quint64 id = entry.id;
+    documents_.append(placeholder);
+    progress_.append(0);
+    entries_.append(entry);
+    list_->addItem(QString());
+    refreshItem(int(documents_.size() - 1));
+    updateBusy();
+    auto* watcher = new QFutureWatcher<Document>(this);
+    connect(watcher, &QFutureWatcher<Document>::progressValueChanged, this,
+            [this, watcher, id](int done) {
+                const int index = rowOf(id);
+                if (index < 0)
+                    return;
+                progress_[index] = done;
+                if (documents_[index].state == Document::State::Loading) {
+                    documents_[index].pageCount = watcher->progressMaximum();
+                    refreshItem(index);
+                }
+            });
+    connect(watcher, &QFutureWatcher<Document>::finished, this, [this, watcher, id] {
+        onLoaded(id, watcher->result());
+        watcher->deleteLater();
+    });
+    watcher->setFuture(loadDocumentAsync(path));
+}
+
+int DocumentsPane::rowOf(quint64 id) const {
+    for (int i = 0; i < entries_.size(); ++i)
+        if (entries_[i].id == id)
+            return i;
+    return -1;
+}
+
+int DocumentsPane::pendingLoads() const {
+    int pending = 0;
+    for (const Document& d : documents_)
+        pending += d.state == Document::State::Loading ? 1 : 0;
+    return pending;
+}
+
+QStringList DocumentsPane::loadingTitles() const {
+    QStringList titles;
+    for (const Document& d : documents_)
+        if (d.state == Document::State::Loading)
+            titles << d.title;
+    return titles;
+}
+
+void DocumentsPane::updateBusy() {
+    const bool busy = pendingLoads() > 0;
+    if (busy != busy_) {
+        busy_ = busy;
+        Q_EMIT busyChanged(busy);
+    }
+}
+
+void DocumentsPane::onLoaded(quint64 id, const Document& doc) {
+    const int index = rowOf(id);
+    if (index < 0) // removed (or another chat shown) meanwhile
+        return;
     documents_[index] = doc;
+    Entry& entry = entries_[index];
+    const Problem before = entry.problem;
+    if (doc.state == Document::State::Failed) {
+        // A file the user just chose is reported by loadFailed; one the chat kept is a problem
+        // of the chat (named with "Locate…").
+        if (entry.restored)
+            entry.problem = QFileInfo::exists(doc.path) ? Problem::Unreadable : Problem::Missing;
+    } else {
+        entry.problem = !entry.saved.fingerprint.isEmpty() && !doc.fingerprint.isEmpty() &&
+                                doc.fingerprint != entry.saved.fingerprint
+                            ? Problem::Changed
+                            : Problem::None;
+        if (entry.problem == Problem::None) {
+            // The chat keeps what the file is now (a new document, or one located again).
+            entry.saved.fingerprint = doc.fingerprint;
+            entry.saved.pageCount = doc.pageCount;
+            entry.saved.title = doc.title;
+            entry.saved.isImage = doc.kind == Document::Kind::Image;
+        }
+    }
     refreshItem(index);
-    if (doc.state == Document::State::Failed)
+    if (doc.state == Document::State::Failed && !entry.restored)
         Q_EMIT loadFailed(doc.error);
-    else
+    else if (doc.state != Document::State::Failed)
         Q_EMIT documentLoaded(doc);
     if (list_->currentRow() == index)
         showPreview(index);
     refreshSummary();
-    if (--pending_ == 0)
-        Q_EMIT busyChanged(false);
+    Q_EMIT documentsEdited();
+    if (before != entry.problem || entry.problem != Problem::None)
+        Q_EMIT problemsChanged();
+    updateBusy();
+}
+
+void DocumentsPane::setDocuments(const QList<ChatDocument>& documents) {
+    const bool hadProblems = std::any_of(entries_.cbegin(), entries_.cend(),
+                                         [](const Entry& e) { return e.problem != Problem::None; });
+    {
+        const QSignalBlocker block(list_);
+        list_->clear();
+    }
+    documents_.clear();
+    progress_.clear();
+    entries_.clear();
+    citedPage_ = 0;
+    for (const ChatDocument& d : documents)
+        startLoad(d.path, d, true);
+    list_->setCurrentRow(list_->count() > 0 ? 0 : -1);
+    showPreview(list_->currentRow());
+    refreshSummary();
+    updateBusy();
+    if (hadProblems)
+        Q_EMIT problemsChanged();
+}
+
+QList<ChatDocument> DocumentsPane::chatDocuments() const {
+    QList<ChatDocument> out;
+    for (const Entry& e : entries_)
+        out << e.saved;
+    return out;
+}
+
+void DocumentsPane::removeDocument(int row) {
+    if (row < 0 || row >= documents_.size())
+        return;
+    const bool hadProblem = entries_[row].problem != Problem::None;
+    const int current = list_->currentRow();
+    documents_.removeAt(row);
+    progress_.removeAt(row);
+    entries_.removeAt(row);
+    {
+        const QSignalBlocker block(list_);
+        delete list_->takeItem(row);
+    }
+    const int next = documents_.isEmpty() ? -1 : qMin(current, int(documents_.size()) - 1);
+    list_->setCurrentRow(next);
+    showPreview(next);
+    refreshSummary();
+    updateBusy();
+    Q_EMIT documentsEdited();
+    if (hadProblem)
+        Q_EMIT problemsChanged();
+}
+
+void DocumentsPane::moveDocument(int row, int delta) {
+    const int to = row + delta;
+    if (row < 0 || row >= documents_.size() || to < 0 || to >= documents_.size() || delta == 0)
+        return;
+    documents_.move(row, to);
+    progress_.move(row, to);
+    entries_.move(row, to);
+    {
+        const QSignalBlocker block(list_);
+        QListWidgetItem* item = list_->takeItem(row);
+        list_->insertItem(to, item);
+    }
+    for (int i = 0; i < documents_.size(); ++i)
+        refreshItem(i);
+    list_->setCurrentRow(to);
+    Q_EMIT documentsEdited();
+    if (entries_[to].problem != Problem::None)
+        Q_EMIT problemsChanged();
+}
+
+void DocumentsPane::setPinnedPages(int row, const QString& pages) {
+    if (row < 0 || row >= entries_.size() || entries_[row].saved.pinnedPages == pages.trimmed())
+        return;
+    entries_[row].saved.pinnedPages = pages.trimmed();
+    refreshItem(row);
+    Q_EMIT documentsEdited();
+}
+
+void DocumentsPane::editPinnedPages(int row) {
+    if (row < 0 || row >= entries_.size())
+        return;
+    QString text = entries_[row].saved.pinnedPages;
+    for (;;) {
+        bool ok = false;
+        text = QInputDialog::getText(
+            this, tr("Pin pages"),
+            tr("Pages of %1 that always go into the prompt (e.g. 1-4, 37; empty for none):")
+                .arg(documents_[row].title),
+            QLineEdit::Normal, text, &ok);
+        if (!ok)
+            return;
+#if FOLIO_HAVE_PAGE_RANGES
+        const int pages = documents_[row].pageCount;
+        if (!text.trimmed().isEmpty() && parsePageRanges(text, pages).isEmpty()) {
+            QMessageBox::warning(this, tr("Pin pages"),
+                                 tr("\"%1\" names no page of %2 (pages 1–%3). Write pages and "
+                                    "ranges such as 1-4, 37.")
+                                     .arg(text, documents_[row].title)
+                                     .arg(pages));
+            continue;
+        }
+#endif
+        break;
+    }
+    setPinnedPages(row, text);
+}
+
+void DocumentsPane::locateDocument(int row, const QString& path) {
+    if (row < 0 || row >= entries_.size() || path.isEmpty())
+        return;
+    const Entry old = entries_[row];
+    ChatDocument saved = old.saved;
+    saved.path = QFileInfo(path).absoluteFilePath();
+    // The located file replaces the old one in place (same row, same place in the prompt).
+    removeDocument(row);
+    startLoad(saved.path, saved, true);
+    const int last = int(documents_.size()) - 1;
+    moveDocument(last, row - last);
+    // A file that differs from what the chat had is taken as the chat's document from now on.
+    entries_[row].saved.fingerprint.clear();
+    list_->setCurrentRow(row);
+    Q_EMIT documentsEdited();
+    Q_EMIT problemsChanged();
+}
+
+DocumentsPane::Problem DocumentsPane::problem(int row) const {
+    return row >= 0 && row < entries_.size() ? entries_[row].problem : Problem::None;
+}
+
+QString DocumentsPane::problemText(int row) const {
+    if (row < 0 || row >= entries_.size())
+        return {};
+    const ChatDocument& d = entries_[row].saved;
+    const QString name = QFileInfo(d.path).fileName();
+    switch (entries_[row].problem) {
+    case Problem::None:
+        return {};
+    case Problem::Missing:
+        return tr("%1 is missing (it was at %2).").arg(name, d.path);
+    case Problem::Changed:
+        return tr("%1 has changed since it was added to this chat (%2); answers use the file as "
+                  "it is now.")
+            .arg(name, d.path);
+    case Problem::Unreadable:
+        return tr("%1 cannot be read: %2").arg(name, documents_[row].error);
+    }
+    return {};
+}
+
+void DocumentsPane::showListMenu(const QPoint& pos) {
+    const int row = list_->indexAt(pos).row();
+    if (row < 0)
+        return;
+    QMenu menu(this);
+    menu.setObjectName(QStringLiteral("documentMenu"));
+    menu.addAction(tr("Remove"), this, [this, row] { removeDocument(row); });
+    menu.addAction(tr("Move up"), this, [this, row] { moveDocument(row, -1); })
+        ->setEnabled(row > 0);
+    menu.addAction(tr("Move down"), this, [this, row] { moveDocument(row, 1); })
+        ->setEnabled(row + 1 < documents_.size());
+    menu.addAction(tr("Pin pages…"), this, [this, row] { editPinnedPages(row); })
+        ->setEnabled(!entries_[row].saved.isImage);
+    if (entries_[row].problem != Problem::None)
+        menu.addAction(tr("Locate…"), this, [this, row] { Q_EMIT locateRequested(row); });
+    menu.exec(list_->viewport()->mapToGlobal(pos));
 }
 
 void DocumentsPane::setRecentFiles(const QStringList& paths) {
@@ -201,12 +510,46 @@ bool DocumentsPane::showPage(int page) {
     }
     if (row < 0)
         return false;
+    return showPage(row, page);
+}
+
+bool DocumentsPane::showPage(int row, int page) {
+    if (row < 0 || row >= documents_.size())
+        return false;
+    const Document& d = documents_[row];
+    if (d.state != Document::State::Ready || d.kind != Document::Kind::Pdf || page < 1 ||
+        page > d.pageCount)
+        return false;
     pendingPage_ = page; // applied once the preview shows this document
-    if (list_->currentRow() != row)
+    if (list_->currentRow() != row) {
+        const QSignalBlocker block(list_); // keeps the cited page (a click clears it)
         list_->setCurrentRow(row);
-    else
-        showPreview(row);
+    }
+    citedPage_ = page;
+    showPreview(row);
     return true;
+}
+
+QString DocumentsPane::pageLine() const {
+    return pageLabel_->text();
+}
+
+void DocumentsPane::updatePageLabel() {
+    const int row = list_->currentRow();
+    if (preview_->currentWidget() != pdfView_ || row < 0 || row >= documents_.size()) {
+        pageLabel_->hide();
+        return;
+    }
+    const int page = previewPage();
+    QString text = tr("Page %1 of %2").arg(page).arg(documents_[row].pageCount);
+    const bool cited = citedPage_ > 0 && page == citedPage_;
+    if (citedPage_ > 0)
+        text += tr(" · cited: p. %1").arg(citedPage_);
+    pageLabel_->setText(text);
+    pageLabel_->setStyleSheet(cited ? QStringLiteral("QLabel { background: #fff1a8; border: 1px "
+                                                     "solid #d9b800; padding: 2px 6px; }")
+                                    : QStringLiteral("QLabel { padding: 2px 6px; }"));
+    pageLabel_->show();
 }
 
 int DocumentsPane::previewPage() const {
@@ -241,10 +584,20 @@ void DocumentsPane::refreshItem(int row) {
                                            : QString());
         break;
     }
+    if (row < entries_.size()) {
+        if (!entries_[row].saved.pinnedPages.isEmpty())
+            detail += tr(" · pinned: %1").arg(entries_[row].saved.pinnedPages);
+        if (entries_[row].problem == Problem::Missing)
+            detail = tr("missing: %1 (right-click → Locate…)").arg(d.path);
+        else if (entries_[row].problem == Problem::Changed)
+            detail += tr(" · changed since it was added (right-click → Locate…)");
+    }
     QListWidgetItem* item = list_->item(row);
-    item->setText(d.title + QLatin1Char('\n') + detail);
+    item->setText(QStringLiteral("%1. ").arg(row + 1) + d.title + QLatin1Char('\n') + detail);
     item->setToolTip(d.path);
-    item->setForeground(d.state == Document::State::Failed ? QBrush(Qt::darkRed) : QBrush());
+    const bool bad = d.state == Document::State::Failed ||
+                     (row < entries_.size() && entries_[row].problem != Problem::None);
+    item->setForeground(bad ? QBrush(Qt::darkRed) : QBrush());
     if (!d.thumbnail.isNull())
         item->setIcon(QIcon(QPixmap::fromImage(d.thumbnail)));
 }
@@ -252,6 +605,7 @@ void DocumentsPane::refreshItem(int row) {
 void DocumentsPane::showPreview(int row) {
     if (row < 0 || row >= documents_.size()) {
         preview_->setCurrentWidget(emptyLabel_);
+        updatePageLabel();
         return;
     }
     const Document& d = documents_[row];
@@ -259,11 +613,13 @@ void DocumentsPane::showPreview(int row) {
         emptyLabel_->setText(d.state == Document::State::Loading ? tr("Loading %1…").arg(d.title)
                                                                  : d.error);
         preview_->setCurrentWidget(emptyLabel_);
+        updatePageLabel();
         return;
     }
     if (d.kind == Document::Kind::Image) {
         imageLabel_->setPixmap(QPixmap::fromImage(d.preview)); // scaled by the loader
         preview_->setCurrentWidget(imageLabel_);
+        updatePageLabel();
     } else {
         // The preview has its own QPdfDocument, opened in the thread pool.
         if (shownPdf_ == d.path) {
@@ -276,10 +632,11 @@ void DocumentsPane::showPreview(int row) {
 }
 
 void DocumentsPane::jumpToPendingPage() {
-    if (pendingPage_ <= 0)
-        return;
-    pdfView_->pageNavigator()->jump(pendingPage_ - 1, QPointF(), pdfView_->zoomFactor());
-    pendingPage_ = 0;
+    if (pendingPage_ > 0) {
+        pdfView_->pageNavigator()->jump(pendingPage_ - 1, QPointF(), pdfView_->zoomFactor());
+        pendingPage_ = 0;
+    }
+    updatePageLabel();
 }
 
 void DocumentsPane::loadPdfPreview(const QString& path) {

@@ -1,7 +1,11 @@
 #pragma once
-// The Documents pane: the list of opened PDFs and images (page counts, token estimates,
-// errors) and a preview of the selected one. Loading runs off the GUI thread.
+// The Documents pane: the current chat's documents (PDFs and images, in prompt order: page
+// counts, token estimates, errors, pinned pages) and a preview of the selected one with its page
+// number and the page a citation pointed at. Loading runs off the GUI thread. Documents are
+// removed (button, Delete, context menu) and reordered (buttons, context menu) here; every
+// change is reported by documentsEdited() so the window can keep the chat's list in step.
 
+#include "chat/chat_session.h"
 #include "documents/document.h"
 
 #include <QList>
@@ -21,10 +25,33 @@ class DocumentsPane : public QWidget {
 public:
     explicit DocumentsPane(QWidget* parent = nullptr);
 
-    // Starts loading each file in the background; unsupported files are reported and skipped.
+    // What is wrong with a document the chat had kept.
+    enum class Problem { None, Missing, Changed, Unreadable };
+
+    // Starts loading each file in the background; unsupported files are reported and skipped,
+    // a file already in the list is selected instead.
     void openFiles(const QStringList& paths);
+    // Shows a chat's documents instead of the current ones (loading each again); a file that is
+    // gone or whose SHA-256 differs from the saved fingerprint gets a problem (problemsChanged).
+    void setDocuments(const QList<ChatDocument>& documents);
+    // The documents as the chat keeps them (path, fingerprint, title, pages, pinned pages).
+    QList<ChatDocument> chatDocuments() const;
+    void removeDocument(int row);
+    // Moves the document at `row` by `delta` places (prompt order).
+    void moveDocument(int row, int delta);
+    void setPinnedPages(int row, const QString& pages);
+    // The chat's document at `row` is the file at `path` (a moved file found again): loaded
+    // from there; its fingerprint is checked against the saved one, then kept.
+    void locateDocument(int row, const QString& path);
+    Problem problem(int row) const;
+    // One line per document with a problem, for the user ("report.pdf is missing: /a/b.pdf").
+    QString problemText(int row) const;
+    // Asks the user for the pages to pin of the document at `row` (a dialog).
+    void editPinnedPages(int row);
     const QList<Document>& documents() const { return documents_; }
-    int pendingLoads() const { return pending_; }
+    int pendingLoads() const;
+    // Titles of the documents still loading.
+    QStringList loadingTitles() const;
     // The recently opened files offered by the pane's "Recent" button (most recent first).
     void setRecentFiles(const QStringList& paths);
     // The model's context (tokens) the documents must fit in; 0: no model yet.
@@ -37,6 +64,12 @@ public:
     // Shows page `page` (1-based) of the selected PDF, else of the first PDF that has it.
     // False when no open PDF has that page.
     bool showPage(int page);
+    // Shows page `page` of the document at `row` and marks it as the cited page. False when
+    // that document is not a ready PDF with that page.
+    bool showPage(int row, int page);
+    // The page last shown for a citation (0: none) and the preview's page line.
+    int citedPage() const { return citedPage_; }
+    QString pageLine() const;
     // The page the preview shows (1-based; 0 when it shows no PDF).
     int previewPage() const;
     // The row of the document the preview shows (-1: none).
@@ -49,13 +82,31 @@ Q_SIGNALS:
     void openRequested(); // the pane's "Open…" button
     void recentChosen(const QString& path);
     void filesDropped(const QStringList& paths);
+    // The list of documents changed (opened, removed, moved, pinned, located, or loaded with
+    // its fingerprint and page count): the chat should keep chatDocuments().
+    void documentsEdited();
+    // Documents gained or lost a problem (see problem()).
+    void problemsChanged();
+    // The user asked to locate the file of the document at `row` (context menu).
+    void locateRequested(int row);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
 private:
-    void onLoaded(int index, const Document& doc);
+    struct Entry {
+        quint64 id = 0;
+        ChatDocument saved; // as the chat keeps it
+        bool restored = false;
+        Problem problem = Problem::None;
+    };
+    void startLoad(const QString& path, const ChatDocument& saved, bool restored);
+    int rowOf(quint64 id) const;
+    void onLoaded(quint64 id, const Document& doc);
+    void updateBusy();
+    void showListMenu(const QPoint& pos);
+    void updatePageLabel();
     void showPreview(int row);
     void refreshItem(int row);
     void refreshSummary();
@@ -69,13 +120,17 @@ private:
     QPdfView* pdfView_ = nullptr;
     QPdfDocument* pdfDocument_ = nullptr;
     QLabel* summary_ = nullptr;
+    QLabel* pageLabel_ = nullptr;
+    int citedPage_ = 0;
     QToolButton* recent_ = nullptr;
     QList<Document> documents_;
     QList<int> progress_;  // pages read so far, while loading
+    QList<Entry> entries_; // per document: its place in the chat
+    quint64 nextId_ = 1;
+    bool busy_ = false;
     QString requestedPdf_; // being opened for the preview
     QString shownPdf_;     // in pdfDocument_
     int pendingPage_ = 0;  // a citation's page, shown once the preview has the document
-    int pending_ = 0;
     qint64 contextLimit_ = 0;
     double charsPerToken_ = 0;
 };

@@ -3,6 +3,7 @@
 #include "chat/chat_json.h"
 #include "chat/citations.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QTextDocument>
 #include <QUrl>
@@ -20,13 +21,66 @@ QString answerMarkdown(const ChatMessage& m) {
     return md;
 }
 
+// Citations of answers as links into the chat's documents ("file:///a/report.pdf#page=3"), or
+// into the one PDF of the export's context for a chat that keeps no documents.
+QString linkedAnswer(const ChatSession& chat, const QString& markdown, const QString& fallbackUrl) {
+    if (chat.documents.isEmpty())
+        return linkCitations(markdown, fallbackUrl);
+    QList<CitationDocument> docs;
+    QStringList paths;
+    for (const ChatDocument& d : chat.documents) {
+        if (d.isImage)
+            continue;
+        docs.append({d.title, QFileInfo(d.path).fileName(), d.pageCount});
+        paths << d.path;
+    }
+    return linkCitations(markdown, docs, [&paths](int document, int page) {
+        return QUrl::fromLocalFile(paths.value(document)).toString() +
+               QStringLiteral("#page=%1").arg(page);
+    });
+}
+
+QString pagesText(const ChatDocument& d) {
+    if (d.isImage)
+        return QObject::tr("image");
+    return d.pageCount == 1 ? QObject::tr("1 page") : QObject::tr("%1 pages").arg(d.pageCount);
+}
+
+// "1. **Annual Report** — 236 pages — `/a/report.pdf` — pinned: 1-4": the chat's documents.
+QString documentsMarkdown(const QList<ChatDocument>& documents) {
+    QString md = QObject::tr("## Documents\n\n");
+    for (qsizetype i = 0; i < documents.size(); ++i) {
+        const ChatDocument& d = documents[i];
+        md +=
+            QStringLiteral("%1. **%2** — %3 — `%4`").arg(i + 1).arg(d.title, pagesText(d), d.path);
+        if (!d.pinnedPages.isEmpty())
+            md += QObject::tr(" — pinned pages: %1").arg(d.pinnedPages);
+        md += QLatin1Char('\n');
+    }
+    return md + QLatin1Char('\n');
+}
+
+QString documentsHtml(const QList<ChatDocument>& documents) {
+    QString html = QStringLiteral("<h2>%1</h2>\n<ol>\n").arg(QObject::tr("Documents"));
+    for (const ChatDocument& d : documents) {
+        html += QStringLiteral("<li><b>%1</b> — %2 — <a href=\"%3\">%4</a>")
+                    .arg(d.title.toHtmlEscaped(), pagesText(d),
+                         QUrl::fromLocalFile(d.path).toString().toHtmlEscaped(),
+                         d.path.toHtmlEscaped());
+        if (!d.pinnedPages.isEmpty())
+            html += QObject::tr(" — pinned pages: %1").arg(d.pinnedPages.toHtmlEscaped());
+        html += QStringLiteral("</li>\n");
+    }
+    return html + QStringLiteral("</ol>\n");
+}
+
 // The body of a message as HTML: answers are Markdown, the rest is plain text.
-QString messageHtml(const ChatMessage& m, const QString& citationUrl) {
+QString messageHtml(const ChatSession& chat, const ChatMessage& m, const QString& citationUrl) {
     if (m.role != ChatMessage::Role::Assistant)
         return QStringLiteral("<p>%1</p>")
             .arg(m.text.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
     QTextDocument doc;
-    doc.setMarkdown(linkCitations(answerMarkdown(m), citationUrl));
+    doc.setMarkdown(linkedAnswer(chat, answerMarkdown(m), citationUrl));
     QString html = doc.toHtml();
     const qsizetype begin = html.indexOf(QStringLiteral("<body"));
     const qsizetype open = html.indexOf(QLatin1Char('>'), begin);
@@ -55,9 +109,11 @@ QString transcriptToMarkdown(const QString& title, const QList<ChatMessage>& mes
 
 QString transcriptToMarkdown(const ChatSession& chat, const ExportContext& context) {
     QString md = transcriptToMarkdown(context.title, chat.messages);
+    const qsizetype afterTitle = md.indexOf(QStringLiteral("\n\n")) + 2;
+    if (!chat.documents.isEmpty())
+        return md.insert(afterTitle, documentsMarkdown(chat.documents));
     if (context.documents.isEmpty())
         return md;
-    const qsizetype afterTitle = md.indexOf(QStringLiteral("\n\n")) + 2;
     return md.insert(
         afterTitle,
         QStringLiteral("*Documents: %1*\n\n").arg(context.documents.join(QStringLiteral(", "))));
@@ -71,13 +127,15 @@ QString transcriptToHtml(const ChatSession& chat, const ExportContext& context) 
     QString html = QStringLiteral("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
                                   "<title>%1</title></head><body>\n<h1>%1</h1>\n")
                        .arg(context.title.toHtmlEscaped());
-    if (!context.documents.isEmpty())
+    if (!chat.documents.isEmpty())
+        html += documentsHtml(chat.documents);
+    else if (!context.documents.isEmpty())
         html += QStringLiteral("<p><i>Documents: %1</i></p>\n")
                     .arg(context.documents.join(QStringLiteral(", ")).toHtmlEscaped());
     for (const ChatMessage& m : chat.messages) {
         html += QStringLiteral("<h2>%1 <small>%2</small></h2>\n")
                     .arg(roleName(m.role), m.time.toString(Qt::ISODate));
-        html += messageHtml(m, citationUrl) + QLatin1Char('\n');
+        html += messageHtml(chat, m, citationUrl) + QLatin1Char('\n');
         const QString stats = statsLine(m.stats);
         if (!stats.isEmpty())
             html += QStringLiteral("<p><small>%1</small></p>\n").arg(stats.toHtmlEscaped());
@@ -92,7 +150,10 @@ QString transcriptToHtml(const ChatSession& chat, const ExportContext& context) 
 QJsonObject transcriptToJson(const ChatSession& chat, const ExportContext& context) {
     QJsonObject o = chatToJson(chat);
     o.insert(QStringLiteral("export_title"), context.title);
-    o.insert(QStringLiteral("documents"), QJsonArray::fromStringList(context.documents));
+    // The chat's documents (path, fingerprint, pages…) are in chatToJson; a chat without any
+    // names the documents of the export's context.
+    if (chat.documents.isEmpty())
+        o.insert(QStringLiteral("documents"), QJsonArray::fromStringList(context.documents));
     o.insert(QStringLiteral("model"), context.model);
     return o;
 }

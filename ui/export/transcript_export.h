@@ -1,6 +1,8 @@
 #pragma once
-// A chat as Markdown, HTML and JSON text. Citations keep their page references: "[p. 12]" stays
-// in the text and, in HTML, links to the cited page of the source PDF ("report.pdf#page=12").
+// A chat as Markdown, HTML and JSON text. The chat's documents are listed under the title (title,
+// pages, path, pinned pages; in JSON as the chat file keeps them). Citations keep their page
+// references: "[p. 12]" stays in the text and, in HTML, links to the cited page of the cited
+// document ("report.pdf#page=12"; "[doc 2, p. 3]" to the chat's second PDF).
 
 #include "chat/chat_message.h"
 #include "chat/chat_session.h"
