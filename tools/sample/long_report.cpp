@@ -240,8 +240,7 @@ bool writeLongReport(const QString& path, const LongReportOptions& o, QString* e
         writer.setPageSize(QPageSize(QPageSize::A4));
         writer.setPageMargins(QMarginsF(0, 0, 0, 0));
         writer.setResolution(144);
-        writer.setTitle(
-            QStringLiteral("Meridian Utilities Group - Technical Report (%1 pages)").arg(o.pages));
+        writer.setTitle(QStringLiteral("Meridian Technical Report"));
         writer.setCreator(QStringLiteral("Folio sample generator"));
         Report report(writer, QStringLiteral("Meridian Utilities Group - Technical Report"));
         for (int page = 1; page <= o.pages; ++page) {

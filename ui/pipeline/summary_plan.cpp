@@ -53,16 +53,15 @@ QString pieceBlock(int page, int piece, int pieces, const QString& text) {
         .arg(text);
 }
 
+// The frames are short on purpose: with a small context every token of the frame is a token
+// less of document per part.
 QList<ChatTurn> partTurns(const SummaryOptions& o, int first, int last, int piece, int pieces,
                           const QString& body, const QStringList& images) {
     const QString system =
-        QStringLiteral("You are Folio, an analyst's assistant. Summarize the pages of the document "
-                       "below and cite pages as [p. N].\n\n[document: %1]\n%2")
-            .arg(o.title, body);
+        QStringLiteral("Summarize the document below.\n\n[document: %1]\n%2").arg(o.title, body);
     const QString question =
-        QStringLiteral("Summarize %1 of \"%2\" (%3 pages) for an analyst: the key facts, figures "
-                       "and risks, as short Markdown bullets. Cite pages as [p. N].")
-            .arg(summaryRangeText(first, last, piece, pieces), o.title)
+        QStringLiteral("Summarize %1 (of %2) as short Markdown bullets; cite pages as [p. N].")
+            .arg(summaryRangeText(first, last, piece, pieces))
             .arg(o.pageTexts.size());
     return {{QStringLiteral("system"), system, {}}, {QStringLiteral("user"), question, images}};
 }
@@ -80,17 +79,13 @@ QString itemBlock(const Item& it) {
 }
 
 QList<ChatTurn> combineTurns(const SummaryOptions& o, const QString& blocks, int first, int last) {
-    const QString system = QStringLiteral(
-        "You are Folio, an analyst's assistant. Combine summaries of consecutive parts of a "
-        "document into one summary, keeping their page citations [p. N].");
+    const QString system =
+        QStringLiteral("Combine the part summaries into one summary; keep their citations [p. N].");
     const QString question =
-        QStringLiteral("Below are summaries of consecutive parts of \"%1\" (%2 pages), each headed "
-                       "by the pages it covers.\n\n%3Combine them into one summary of %4 for an "
-                       "analyst, as Markdown with short sections and bullet lists. Keep the page "
-                       "citations [p. N].")
-            .arg(o.title)
-            .arg(o.pageTexts.size())
-            .arg(blocks, summaryRangeText(first, last));
+        QStringLiteral("Summaries of consecutive parts of \"%1\", each headed by its pages:\n\n%2"
+                       "Combine them into one summary of %3 as Markdown with short sections and "
+                       "bullets; keep the citations [p. N].")
+            .arg(o.title, blocks, summaryRangeText(first, last));
     return {{QStringLiteral("system"), system, {}}, {QStringLiteral("user"), question, {}}};
 }
 

@@ -102,8 +102,11 @@ private slots:
                  qPrintable(r.markdown));
         const SummaryRequest& q = script.requests.first();
         QCOMPARE(q.maxTokens, 64);
+        QVERIFY(
+            q.turns[0].content.contains(QStringLiteral("[document: Memo]\n[page 1]\nw1x0 w1x1")));
         QVERIFY(q.turns[0].content.contains(QStringLiteral("[page 3]\nw3x0 w3x1")));
-        QVERIFY(q.turns[1].content.contains(QStringLiteral("Summarize pages 1–3 of \"Memo\"")));
+        QVERIFY(q.turns[1].content.contains(
+            QStringLiteral("Summarize pages 1–3 (of 3) as short Markdown bullets")));
         QVERIFY(q.turns[1].content.contains(QStringLiteral("[p. N]")));
     }
 
@@ -145,7 +148,8 @@ private slots:
             next = q.lastPage + 1;
         }
         QCOMPARE(next, 201);
-        QVERIFY2(stage1 >= 30 && stage1 <= 40, qPrintable(QString::number(stage1)));
+        // 200 pages of 122 tokens in prompts of 900 minus a frame of about 30: 7 pages a part.
+        QVERIFY2(stage1 >= 25 && stage1 <= 34, qPrintable(QString::number(stage1)));
         QCOMPARE(r.parts.size(), stage1);
 
         // Combine stages: each holds the previous stage's summaries, headed by their ranges, in
