@@ -2,6 +2,7 @@
 
 #include "chat/chat_controller.h"
 #include "chat/chat_pane.h"
+#include "chat/summary_runner.h"
 #include "devices/devices_pane.h"
 #include "devices/server_panel.h"
 #include "documents/documents_pane.h"
@@ -163,6 +164,8 @@ void MainWindow::startEngine() {
     connect(chatController_, &ChatController::charsPerTokenMeasured, documents_,
             &DocumentsPane::setCharsPerToken);
     connect(chatController_, &ChatController::answerFinished, this, &MainWindow::onAnswerFinished);
+    summaryRunner_ = new SummaryRunner(chat_, worker_, this);
+    connect(summaryRunner_, &SummaryRunner::statusMessage, statusBar(), &QStatusBar::showMessage);
     engineThread_->start();
     QMetaObject::invokeMethod(
         worker_, [w = worker_] { w->startStatsTimer(250); }, Qt::QueuedConnection);
@@ -276,6 +279,10 @@ void MainWindow::createMenus() {
         file->addAction(tr("&Export summary…"), this, &MainWindow::exportTranscript);
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     exportAction->setObjectName(QStringLiteral("actionExport"));
+    QAction* summarize = file->addAction(tr("Summari&ze document"), this, [this] {
+        summaryRunner_->summarizeOneOf(documents_->documents(), this);
+    });
+    summarize->setObjectName(QStringLiteral("actionSummarizeDocument"));
     file->addSeparator();
     QAction* settingsAction = file->addAction(tr("&Settings…"), this, &MainWindow::showSettings);
     settingsAction->setShortcut(QKeySequence::Preferences);

@@ -17,6 +17,7 @@ class QThread;
 namespace folio::ui {
 
 class ChatController;
+class SummaryRunner;
 class ChatPane;
 class DevicesPane;
 class DocumentsPane;
@@ -57,6 +58,7 @@ public:
     DevicesPane* devicesPane() const { return devices_; }
     // The worker (on its own thread): tests put a scripted backend in place through it.
     EngineWorker* engineWorker() const { return worker_; }
+    SummaryRunner* summaryRunner() const { return summaryRunner_; }
 
 Q_SIGNALS:
     // Emitted when the last pending load finished.
@@ -104,6 +106,7 @@ private:
     QThread* engineThread_ = nullptr;
     EngineWorker* worker_ = nullptr;
     ChatController* chatController_ = nullptr;
+    SummaryRunner* summaryRunner_ = nullptr; // "Summarize document"
     bool engineReady_ = false;
     bool connecting_ = false; // a remote server is being checked
     QString mmproj_;

@@ -1,15 +1,18 @@
 #include "summarize_job.h"
 
 #include "documents/document_loader.h"
-#include "pipeline/prompt_builder.h"
+#include "pipeline/summary_plan.h"
+#include "pipeline/token_counter.h"
 #include "storage/atomic_write.h"
 
 #include "folio/engine.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QElapsedTimer>
 #include <QFileInfo>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -18,6 +21,8 @@
 namespace folio::summarize {
 
 namespace {
+
+using folio::ui::ChatTurn;
 
 QString q(const std::string& s) {
     return QString::fromStdString(s);
@@ -31,6 +36,36 @@ std::unique_ptr<QCoreApplication> ensureApplication() {
     static char name[] = "folio-cli";
     static char* argv[] = {name, nullptr};
     return std::make_unique<QCoreApplication>(argc, argv);
+}
+
+Request toRequest(const QList<ChatTurn>& turns, bool withImages) {
+    Request r;
+    for (const ChatTurn& t : turns) {
+        Message m{t.role.toStdString(), t.content.toStdString(), {}, {}};
+        if (withImages)
+            for (const QString& image : t.images)
+                m.images.push_back(ImageInput{image.toStdString(), 0, 0, {}});
+        r.messages.push_back(std::move(m));
+    }
+    return r;
+}
+
+// Exact counts with the loaded model's tokenizer and chat template (Engine::count_tokens).
+folio::ui::TokenCounter exactCounter(const Engine& engine, bool withImages) {
+    auto prompt = [&engine, withImages](const QList<ChatTurn>& turns) -> qint64 {
+        Expected<int64_t> n = engine.count_tokens(toRequest(turns, withImages));
+        return n ? *n : -1;
+    };
+    // Text inside a prompt: its tokens without what encoding adds to any text (a BOS token).
+    auto text = [&engine](const QString& t) -> qint64 {
+        Request r, one;
+        r.prompt_text = t.toStdString();
+        one.prompt_text.push_back(' ');
+        Expected<int64_t> n = engine.count_tokens(r);
+        Expected<int64_t> base = engine.count_tokens(one);
+        return n && base ? std::max<int64_t>(0, *n - (*base - 1)) : -1;
+    };
+    return folio::ui::TokenCounter(QStringLiteral("engine"), text, prompt);
 }
 
 } // namespace
@@ -48,7 +83,7 @@ int run(const Options& o, std::string& error) {
         error = o.document + ": not a PDF";
         return 1;
     }
-    std::vector<ImageInput> images;
+    QStringList images;
     for (const std::string& path : o.images) {
         const Document image = folio::ui::loadDocument(q(path));
         if (image.state != Document::State::Ready || image.kind != Document::Kind::Image) {
@@ -56,7 +91,7 @@ int run(const Options& o, std::string& error) {
                                                            : path + ": not an image";
             return 1;
         }
-        images.push_back(ImageInput{path, 0, 0, {}});
+        images << q(path);
     }
 
     Engine engine;
@@ -70,35 +105,58 @@ int run(const Options& o, std::string& error) {
         error = facts.error().to_string();
         return 1;
     }
+    const bool vision = !o.mmproj.empty();
 
-    const QString system = folio::ui::buildSystemPrompt(folio::ui::defaultSystemPrompt(),
-                                                        {{doc.title, doc.pageTexts}});
-    Request request;
-    request.messages.push_back({"system", system.toStdString(), {}, {}});
-    Message question{"user", folio::ui::summaryQuestion().toStdString(), {}, {}};
-    if (!o.mmproj.empty())
-        question.images = images;
-    request.messages.push_back(std::move(question));
-    request.sampling.temperature = 0; // reproducible summaries
-    request.max_tokens = o.max_tokens;
-    RequestStats stats;
-    std::string failure;
-    const bool quiet = o.quiet;
-    const bool terminal = isatty(STDERR_FILENO) != 0; // "\r" progress only on a terminal
-    request.callbacks.on_prefill_progress = [quiet, terminal](int64_t done, int64_t total,
-                                                              double eta) {
-        if (!quiet && terminal)
-            std::fprintf(stderr, "\rreading the document: %lld / %lld tokens (%.1f s left)   ",
-                         static_cast<long long>(done), static_cast<long long>(total), eta);
-    };
-    request.callbacks.on_done = [&stats](const RequestStats& s) { stats = s; };
-    request.callbacks.on_error = [&failure](const Error& e) { failure = e.to_string(); };
+    folio::ui::SummaryOptions options;
+    options.title = doc.title;
+    options.pageTexts = doc.pageTexts;
+    if (vision)
+        options.images = images;
+    options.contextTokens = facts->context_limit;
+    options.answerTokens = o.max_tokens;
+
     const SessionId session = engine.create_session();
-    engine.wait(engine.submit(session, std::move(request)));
+    qint64 promptTokens = 0, generatedTokens = 0;
+    auto ask = [&](const folio::ui::SummaryRequest& sr) {
+        Request request = toRequest(sr.turns, vision);
+        request.sampling.temperature = 0; // reproducible summaries
+        request.max_tokens = sr.maxTokens;
+        RequestStats stats;
+        std::string failure;
+        request.callbacks.on_done = [&stats](const RequestStats& s) { stats = s; };
+        request.callbacks.on_error = [&failure](const Error& e) { failure = e.to_string(); };
+        engine.wait(engine.submit(session, std::move(request)));
+        folio::ui::SummaryAnswer answer;
+        if (!failure.empty()) {
+            answer.status = folio::ui::SummaryAnswer::Status::Failed;
+            answer.error = q(failure);
+            return answer;
+        }
+        promptTokens += stats.prompt_tokens;
+        generatedTokens += stats.generated_tokens;
+        answer.text = q(stats.text);
+        return answer;
+    };
+    const bool quiet = o.quiet;
+    const bool terminal = isatty(STDERR_FILENO) != 0; // one line updated in place on a terminal
+    auto progress = [quiet, terminal](const folio::ui::SummaryProgress& p) {
+        if (quiet)
+            return;
+        const QByteArray line = folio::ui::formatSummaryProgress(p).toUtf8();
+        if (terminal)
+            std::fprintf(stderr, "\r%s\x1b[K", line.constData());
+        else
+            std::fprintf(stderr, "%s\n", line.constData());
+    };
+    QElapsedTimer clock;
+    clock.start();
+    const folio::ui::SummaryResult result =
+        folio::ui::summarizeDocument(options, exactCounter(engine, vision), ask, progress);
+    const double seconds = double(clock.elapsed()) / 1000.0;
     if (!quiet && terminal)
         std::fprintf(stderr, "\n");
-    if (!failure.empty()) {
-        error = failure;
+    if (!result.ok) {
+        error = result.error.toStdString();
         return 1;
     }
 
@@ -107,23 +165,23 @@ int run(const Options& o, std::string& error) {
               .arg(QFileInfo(doc.path).fileName())
               .arg(doc.pageCount)
               .arg(q(facts->name), QDateTime::currentDateTime().toString(Qt::ISODate));
-    md += q(stats.text).trimmed() + QStringLiteral("\n\n---\n\n");
-    md += QStringLiteral("*%1 prompt tokens · TTFT %2 ms · prefill %3 t/s · decode %4 t/s · %5 "
-                         "tokens · %6*\n")
-              .arg(stats.prompt_tokens)
-              .arg(stats.ttft_ms, 0, 'f', 0)
-              .arg(stats.prefill_tps, 0, 'f', 1)
-              .arg(stats.decode_tps, 0, 'f', 1)
-              .arg(stats.generated_tokens)
-              .arg(q(stats.stop_reason));
+    md += result.markdown.trimmed() + QStringLiteral("\n\n---\n\n");
+    md += QStringLiteral("*%1 prompt tokens · %2 generated tokens · %3 requests in %4 stages · "
+                         "context %5 · %6 s*\n")
+              .arg(promptTokens)
+              .arg(generatedTokens)
+              .arg(result.requests)
+              .arg(result.stages)
+              .arg(facts->context_limit)
+              .arg(seconds, 0, 'f', 1);
     const QString written = folio::ui::writeTextFileAtomic(q(o.out), md);
     if (!written.isEmpty()) {
         error = written.toStdString();
         return 1;
     }
     if (!quiet)
-        std::fprintf(stderr, "wrote %s (%lld tokens)\n", o.out.c_str(),
-                     static_cast<long long>(stats.generated_tokens));
+        std::fprintf(stderr, "wrote %s (%d parts, %d stages, %d requests, %.1f s)\n", o.out.c_str(),
+                     int(result.parts.size()), result.stages, result.requests, seconds);
     return 0;
 }
 

@@ -1,7 +1,9 @@
 #pragma once
-// `folio-cli summarize`: the workbench's pipeline without a window. The PDF's text is read with
-// QtPdf (as the Documents pane does), put in the prompt with page markers (pipeline/
-// prompt_builder), answered by the engine and written as Markdown atomically.
+// `folio-cli summarize`: the workbench's "Summarize document" without a window. The PDF's text is
+// read with QtPdf (as the Documents pane does), split into page ranges that fit the context
+// (pipeline/summary_plan, exact counts with Engine::count_tokens), each range summarized by the
+// engine and the parts combined in stages; progress per request on stderr; the Markdown (with
+// the page ranges of its parts) is written atomically. Any length works.
 //
 // The interface is std only so folio-cli's own code stays free of Qt; only this library links
 // Qt (Core, Gui, Pdf).
@@ -17,8 +19,8 @@ struct Options {
     std::vector<std::string> images; // charts, used with a vision projector
     std::string model;
     std::string mmproj;
-    std::string out; // Markdown file
-    int max_tokens = 512;
+    std::string out;      // Markdown file
+    int max_tokens = 512; // per request (at most half the context)
     int threads = 0;
     int64_t context = 0;
     bool quiet = false; // no progress on stderr

@@ -2,7 +2,13 @@
 //   sample-report.pdf  an 8-page annual report: English and Chinese pages, a table, a chart
 //                      image, and a final page that is only an image ("scanned", no text layer)
 //   revenue-chart.png  a chart screenshot of the kind analysts paste in
+//   long-report-300.pdf  a 300-page synthetic report (long_report.h: contents, tables, scanned
+//                      pages) for tests of documents far larger than the context
 // Usage: folio-make-sample OUT_DIR
+//        folio-make-sample --long OUT.pdf [--pages N] [--seed S] [--words W] [--scan-every K]
+#include "long_report.h"
+#include "report_painter.h"
+
 #include <QDir>
 #include <QFont>
 #include <QGuiApplication>
@@ -14,13 +20,12 @@
 #include <QStringList>
 #include <QTextStream>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace {
 
-constexpr int kPageW = 595; // A4 in points: all drawing happens in these logical units
-constexpr int kPageH = 842;
-constexpr int kMargin = 56;
+using namespace folio::sample;
 
 struct Quarter {
     const char* label;
@@ -30,21 +35,6 @@ struct Quarter {
 
 const Quarter kQuarters[] = {
     {"Q1", 1002.0, 1071.0}, {"Q2", 1031.0, 1108.0}, {"Q3", 1049.0, 1135.0}, {"Q4", 1108.0, 1186.0}};
-
-QFont font(int pixelSize, bool bold = false,
-           const QString& family = QStringLiteral("DejaVu Sans")) {
-    QFont f(family);
-    f.setPixelSize(pixelSize);
-    f.setBold(bold);
-    return f;
-}
-
-QFont cjkFont(int pixelSize, bool bold = false) {
-    QFont f = font(pixelSize, bold, QStringLiteral("WenQuanYi Micro Hei"));
-    f.setFamilies({QStringLiteral("WenQuanYi Micro Hei"), QStringLiteral("Noto Sans CJK SC"),
-                   QStringLiteral("DejaVu Sans")});
-    return f;
-}
 
 // Bar chart of quarterly revenue, 2024 vs 2025, drawn into any paint device area.
 void drawRevenueChart(QPainter& p, const QRectF& area, const QString& title) {
@@ -108,102 +98,6 @@ QImage renderChartImage(int width, int height, const QString& title) {
     drawRevenueChart(p, QRectF(0, 0, width, height), title);
     return img;
 }
-
-class Report {
-public:
-    explicit Report(QPdfWriter& writer) : writer_(writer), painter_(&writer) {
-        painter_.setRenderHint(QPainter::Antialiasing);
-        painter_.setWindow(0, 0, kPageW, kPageH);
-        painter_.setViewport(0, 0, writer.width(), writer.height());
-    }
-    QPainter& painter() { return painter_; }
-
-    void newPage() {
-        footer();
-        writer_.newPage();
-        ++page_;
-        y_ = kMargin;
-    }
-    // Ends the document; the last page (the "scan") gets no text footer, so it has no text
-    // layer at all, like a real scanned page.
-    void finishWithoutFooter() { painter_.end(); }
-
-    void heading(const QString& text, bool cjk = false) {
-        painter_.setPen(QColor(0x1f, 0x4e, 0x8c));
-        painter_.setFont(cjk ? cjkFont(20, true) : font(20, true));
-        painter_.drawText(QRectF(kMargin, y_, kPageW - 2 * kMargin, 30), Qt::AlignLeft, text);
-        y_ += 38;
-        painter_.setPen(QPen(QColor(0x1f, 0x4e, 0x8c), 1.5));
-        painter_.drawLine(QPointF(kMargin, y_ - 6), QPointF(kPageW - kMargin, y_ - 6));
-        y_ += 6;
-    }
-    void paragraph(const QString& text, bool cjk = false) {
-        painter_.setPen(QColor(0x22, 0x22, 0x22));
-        painter_.setFont(cjk ? cjkFont(11) : font(11));
-        QRectF box(kMargin, y_, kPageW - 2 * kMargin, kPageH - y_ - kMargin);
-        QRectF used;
-        painter_.drawText(box, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, text, &used);
-        y_ += used.height() + 10;
-    }
-    void table(const QStringList& header, const QList<QStringList>& rows, bool cjk = false) {
-        const double w = kPageW - 2 * kMargin;
-        const double firstCol = w * 0.40;
-        const double otherCol = (w - firstCol) / (header.size() - 1);
-        const double rowH = 22;
-        auto cellRect = [&](int col, double y) {
-            double x = kMargin + (col == 0 ? 0 : firstCol + (col - 1) * otherCol);
-            return QRectF(x + 6, y, (col == 0 ? firstCol : otherCol) - 12, rowH);
-        };
-        painter_.fillRect(QRectF(kMargin, y_, w, rowH), QColor(0x1f, 0x4e, 0x8c));
-        painter_.setPen(Qt::white);
-        painter_.setFont(cjk ? cjkFont(10, true) : font(10, true));
-        for (int c = 0; c < header.size(); ++c)
-            painter_.drawText(cellRect(c, y_),
-                              Qt::AlignVCenter | (c ? Qt::AlignRight : Qt::AlignLeft), header[c]);
-        y_ += rowH;
-        painter_.setFont(cjk ? cjkFont(10) : font(10));
-        for (int r = 0; r < rows.size(); ++r) {
-            if (r % 2)
-                painter_.fillRect(QRectF(kMargin, y_, w, rowH), QColor(0xee, 0xf2, 0xf8));
-            painter_.setPen(QColor(0x22, 0x22, 0x22));
-            for (int c = 0; c < rows[r].size(); ++c)
-                painter_.drawText(cellRect(c, y_),
-                                  Qt::AlignVCenter | (c ? Qt::AlignRight : Qt::AlignLeft),
-                                  rows[r][c]);
-            y_ += rowH;
-        }
-        painter_.setPen(QPen(QColor(0x1f, 0x4e, 0x8c), 1));
-        painter_.drawLine(QPointF(kMargin, y_), QPointF(kMargin + w, y_));
-        y_ += 16;
-    }
-    void image(const QImage& img, double width) {
-        double height = width * img.height() / img.width();
-        painter_.drawImage(QRectF(kMargin, y_, width, height), img);
-        y_ += height + 12;
-    }
-    void caption(const QString& text) {
-        painter_.setPen(QColor(0x55, 0x55, 0x55));
-        painter_.setFont(font(9));
-        painter_.drawText(QRectF(kMargin, y_, kPageW - 2 * kMargin, 16), Qt::AlignLeft, text);
-        y_ += 22;
-    }
-    double y() const { return y_; }
-
-private:
-    void footer() {
-        painter_.setPen(QColor(0x77, 0x77, 0x77));
-        painter_.setFont(font(8));
-        painter_.drawText(QRectF(kMargin, kPageH - 36, kPageW - 2 * kMargin, 14), Qt::AlignLeft,
-                          QStringLiteral("Northwind Instruments plc - Annual Report 2025"));
-        painter_.drawText(QRectF(kMargin, kPageH - 36, kPageW - 2 * kMargin, 14), Qt::AlignRight,
-                          QStringLiteral("Page %1").arg(page_));
-    }
-
-    QPdfWriter& writer_;
-    QPainter painter_;
-    int page_ = 1;
-    double y_ = kMargin;
-};
 
 void cover(Report& r) {
     QPainter& p = r.painter();
@@ -377,20 +271,68 @@ void scannedPage(Report& r) {
     p.drawImage(QRectF(30, 30, kPageW - 60, (kPageW - 60) * 1500.0 / 1190.0), scan);
 }
 
+int usage() {
+    std::fprintf(stderr, "usage: folio-make-sample OUT_DIR\n"
+                         "       folio-make-sample --long OUT.pdf [--pages N] [--seed S] "
+                         "[--words W] [--scan-every K]\n");
+    return 2;
+}
+
+// --long OUT.pdf [--pages N] [--seed S] [--words W] [--scan-every K]
+int writeLong(const QStringList& args) {
+    LongReportOptions o;
+    QString out;
+    for (qsizetype i = 1; i < args.size(); ++i) {
+        const QString& a = args[i];
+        if (!a.startsWith(QLatin1String("--"))) {
+            out = a;
+            continue;
+        }
+        bool ok = false;
+        const qulonglong v = i + 1 < args.size() ? args[i + 1].toULongLong(&ok) : 0;
+        if (!ok) {
+            std::fprintf(stderr, "error: %s needs a non-negative number\n", qPrintable(a));
+            return 2;
+        }
+        ++i;
+        if (a == QLatin1String("--pages"))
+            o.pages = int(std::min<qulonglong>(v, 1u << 30));
+        else if (a == QLatin1String("--seed"))
+            o.seed = v;
+        else if (a == QLatin1String("--words"))
+            o.wordsPerPage = int(std::min<qulonglong>(v, 1u << 30));
+        else if (a == QLatin1String("--scan-every"))
+            o.scanEvery = int(std::min<qulonglong>(v, 1u << 30));
+        else {
+            std::fprintf(stderr, "error: unknown option %s\n", qPrintable(a));
+            return usage();
+        }
+    }
+    if (out.isEmpty())
+        return usage();
+    QString error;
+    if (!writeLongReport(out, o, &error)) {
+        std::fprintf(stderr, "error: %s\n", qPrintable(error));
+        return 1;
+    }
+    std::printf("wrote %s (%d pages)\n", qPrintable(out), o.pages);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
     QGuiApplication app(argc, argv);
-    if (argc != 2) {
-        std::fprintf(stderr, "usage: folio-make-sample OUT_DIR\n");
-        return 2;
-    }
-    QDir out(QString::fromLocal8Bit(argv[1]));
+    const QStringList args = app.arguments().mid(1);
+    if (!args.isEmpty() && args.first() == QLatin1String("--long"))
+        return writeLong(args);
+    if (args.size() != 1)
+        return usage();
+    QDir out(args.first());
     if (!out.mkpath(QStringLiteral("."))) {
-        std::fprintf(stderr, "error: cannot create %s\n", argv[1]);
+        std::fprintf(stderr, "error: cannot create %s\n", qPrintable(args.first()));
         return 1;
     }
-
     const QString pdfPath = out.filePath(QStringLiteral("sample-report.pdf"));
     {
         QPdfWriter writer(pdfPath);
@@ -399,7 +341,7 @@ int main(int argc, char** argv) {
         writer.setResolution(144);
         writer.setTitle(QStringLiteral("Northwind Instruments plc - Annual Report 2025"));
         writer.setCreator(QStringLiteral("Folio sample generator"));
-        Report report(writer);
+        Report report(writer, QStringLiteral("Northwind Instruments plc - Annual Report 2025"));
         cover(report);
         report.newPage();
         chairmansLetter(report);
@@ -424,6 +366,13 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "error: cannot write %s\n", qPrintable(pngPath));
         return 1;
     }
-    std::printf("wrote %s and %s\n", qPrintable(pdfPath), qPrintable(pngPath));
+    const QString longPath = out.filePath(QStringLiteral("long-report-300.pdf"));
+    QString error;
+    if (!writeLongReport(longPath, LongReportOptions{}, &error)) {
+        std::fprintf(stderr, "error: %s\n", qPrintable(error));
+        return 1;
+    }
+    std::printf("wrote %s, %s and %s\n", qPrintable(pdfPath), qPrintable(pngPath),
+                qPrintable(longPath));
     return 0;
 }

@@ -1,8 +1,11 @@
 // `folio-cli summarize`: the workbench's pipeline headless (QtPdf text, prompt with page
 // markers, the engine, an atomic Markdown file), and its errors.
 #include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
 #include <QtTest>
 
+#include "documents/document_loader.h"
 #include "support/test_support.h"
 
 namespace {
@@ -43,6 +46,91 @@ private slots:
         QVERIFY(md.contains(QStringLiteral("sample-report.pdf (8 pages)")));
         QVERIFY(md.contains(QStringLiteral("prompt tokens")));
         QVERIFY(r.err.contains(QStringLiteral("wrote")));
+    }
+
+    // Acceptance of issue #22: a report 100x the context is summarized. The demo model runs with
+    // a 512-token context (the engine's context for the run, -c 512) so the run stays short; the
+    // report's size is counted independently with `folio-cli tokenize`.
+    void summarizesAReport100TimesTheContext() {
+        const QString dir = folio::test::scratchDir(QStringLiteral("summarize-long"));
+        const QString pdf = dir + QStringLiteral("/long.pdf");
+        const int pages = 220;
+        QProcess make;
+        make.start(folio::test::builtProgram(QStringLiteral("tools/folio-make-sample")),
+                   {QStringLiteral("--long"), pdf, QStringLiteral("--pages"),
+                    QString::number(pages), QStringLiteral("--words"), QStringLiteral("25")});
+        QVERIFY(make.waitForFinished(120000));
+        QCOMPARE(make.exitCode(), 0);
+
+        const folio::ui::Document doc = folio::ui::loadDocument(pdf);
+        QVERIFY2(doc.state == folio::ui::Document::State::Ready, qPrintable(doc.error));
+        QCOMPARE(doc.pageCount, pages);
+        QFile text(dir + QStringLiteral("/text.txt"));
+        QVERIFY(text.open(QIODevice::WriteOnly));
+        text.write(doc.pageTexts.join(QLatin1Char('\n')).toUtf8());
+        text.close();
+        const Run tokens =
+            runCli({QStringLiteral("tokenize"), QStringLiteral("-m"), demo(),
+                    QStringLiteral("--text-file"), text.fileName(), QStringLiteral("--no-bos")});
+        QCOMPARE(tokens.exitCode, 0);
+        const qsizetype documentTokens = tokens.out.count(QLatin1Char(',')) + 1;
+        qInfo("the report: %d pages, %lld tokens", pages, qlonglong(documentTokens));
+        QVERIFY2(documentTokens >= 100 * 512, qPrintable(QString::number(documentTokens)));
+
+        const QString out = dir + QStringLiteral("/summary.md");
+        QElapsedTimer clock;
+        clock.start();
+        const Run r =
+            folio::test::runCli({QStringLiteral("summarize"), pdf, QStringLiteral("-m"), demo(),
+                                 QStringLiteral("-o"), out, QStringLiteral("-n"),
+                                 QStringLiteral("8"), QStringLiteral("-c"), QStringLiteral("512")},
+                                280000);
+        qInfo("summarize took %.1f s", double(clock.elapsed()) / 1000.0);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err.right(2000)));
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString md = QString::fromUtf8(f.readAll());
+        QVERIFY(md.contains(QStringLiteral("long.pdf (%1 pages)").arg(pages)));
+        QVERIFY(md.contains(QStringLiteral("context 512")));
+
+        // "Read in N parts, combined in S stages: pages 1–2, 3 (piece 1 of 2), ..., 220."
+        static const QRegularExpression partsLine(QStringLiteral(
+            "Read in (\\d+) parts, combined in (\\d+) stages?: pages ([^\\n]*)\\.\\n"));
+        const auto m = partsLine.match(md);
+        QVERIFY2(m.hasMatch(), qPrintable(md.left(3000)));
+        const int parts = m.captured(1).toInt();
+        const int combines = m.captured(2).toInt();
+        // Each part holds less than one context of the document: at least 100 parts.
+        QVERIFY2(parts >= 100, qPrintable(QString::number(parts)));
+        QVERIFY(combines >= 1);
+        static const QRegularExpression range(QStringLiteral("^(\\d+)(?:–(\\d+))?"));
+        int next = 1, listed = 0;
+        for (const QString& item : m.captured(3).split(QStringLiteral(", "))) {
+            const auto rm = range.match(item);
+            QVERIFY2(rm.hasMatch(), qPrintable(item));
+            const int first = rm.captured(1).toInt();
+            const int last = rm.captured(2).isEmpty() ? first : rm.captured(2).toInt();
+            ++listed;
+            if (item.contains(QStringLiteral("piece")) &&
+                !item.contains(QStringLiteral("piece 1 of"))) {
+                QCOMPARE(first, next - 1); // a further piece of the same page
+                continue;
+            }
+            QCOMPARE(first, next); // consecutive: every page once, in order
+            next = last + 1;
+        }
+        QCOMPARE(listed, parts);
+        QCOMPARE(next, pages + 1);
+
+        // Progress per request on stderr; the last request combines the whole report.
+        QVERIFY(r.err.contains(QStringLiteral("stage 1/")));
+        QVERIFY(r.err.contains(QStringLiteral(" · part 1 of %1 · ").arg(parts)));
+        QVERIFY2(r.err.contains(QStringLiteral("stage %1/%1 · part 1 of 1 · pages 1–%2 · ")
+                                    .arg(combines + 1)
+                                    .arg(pages)),
+                 qPrintable(r.err.right(600)));
+        QVERIFY(r.err.contains(QStringLiteral("min left")) ||
+                r.err.contains(QStringLiteral("s left")));
     }
 
     void errorsAreClear() {

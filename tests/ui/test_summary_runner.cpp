@@ -1,0 +1,247 @@
+// "Summarize document" in the workbench (issue #22 §3): the real main window with a scripted
+// backend behind its EngineWorker (as test_workbench_tools does) summarizes the 300-page
+// generated report: the requests' pages cover the report once, in order, each within the
+// context; the chat shows progress in place and then the summary naming the parts' ranges; Stop
+// cancels it and leaves the chat usable.
+#include <QAction>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QtTest>
+
+#include "backend/engine_worker.h"
+#include "chat/chat_pane.h"
+#include "chat/summary_runner.h"
+#include "documents/documents_pane.h"
+#include "main_window.h"
+#include "support/test_support.h"
+
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+using namespace folio;
+using namespace folio::ui;
+
+namespace {
+
+// Answers every request from a thread of its own with a short bullet naming the request's
+// first page marker; from request `holdAt` on (1-based) it waits for cancel instead.
+class ScriptedBackend : public ChatBackend {
+public:
+    explicit ScriptedBackend(int holdAt = 0) : holdAt_(holdAt) {}
+    ~ScriptedBackend() override {
+        cancel_all();
+        for (auto& t : threads_)
+            t.join();
+    }
+    RequestId submit(Request r) override {
+        std::lock_guard lk(m_);
+        const RequestId id = RequestId(requests_.size()) + 1;
+        requests_.push_back(r);
+        const bool hold = holdAt_ > 0 && id >= holdAt_;
+        threads_.emplace_back([this, hold, r = std::move(r)] {
+            RequestStats st;
+            if (hold) {
+                std::unique_lock lk(m_);
+                cv_.wait(lk, [&] { return cancelled_; });
+                st.stop_reason = "cancelled";
+            } else {
+                st.text = "- Operations were steady [p. 3].";
+                r.callbacks.on_token(st.text, -1);
+                st.stop_reason = "eos";
+                st.prompt_tokens = 100;
+                st.generated_tokens = 8;
+            }
+            r.callbacks.on_done(st);
+        });
+        return id;
+    }
+    void cancel(RequestId) override { cancel_all(); }
+    void cancel_all() override {
+        std::lock_guard lk(m_);
+        cancelled_ = true;
+        cv_.notify_all();
+    }
+    void wait(RequestId) override {}
+    ChatBackendStatus status() const override {
+        ChatBackendStatus s;
+        s.kind = "scripted";
+        return s;
+    }
+    std::vector<Request> requests() const {
+        std::lock_guard lk(m_);
+        return requests_;
+    }
+    bool cancelled() const {
+        std::lock_guard lk(m_);
+        return cancelled_;
+    }
+
+private:
+    int holdAt_;
+    mutable std::mutex m_;
+    std::condition_variable cv_;
+    std::vector<Request> requests_;
+    std::vector<std::thread> threads_;
+    bool cancelled_ = false;
+};
+
+QString text(const Request& r, size_t i) {
+    return i < r.messages.size() ? QString::fromStdString(r.messages[i].content) : QString();
+}
+
+} // namespace
+
+class TestSummaryRunner : public QObject {
+    Q_OBJECT
+    std::unique_ptr<MainWindow> window_;
+    ScriptedBackend* backend_ = nullptr; // owned by the worker
+
+    void useBackend(ScriptedBackend* backend) {
+        backend_ = backend;
+        EngineWorker* worker = window_->engineWorker();
+        ModelFactsQ facts;
+        facts.name = QStringLiteral("scripted");
+        facts.contextLimit = 8192;
+        QMetaObject::invokeMethod(
+            worker,
+            [worker, backend, facts] {
+                worker->setBackend(std::unique_ptr<ChatBackend>(backend), facts);
+            },
+            Qt::BlockingQueuedConnection);
+        QTRY_VERIFY(window_->modelReady());
+    }
+
+    QAction* summarizeAction() const {
+        return window_->findChild<QAction*>(QStringLiteral("actionSummarizeDocument"));
+    }
+
+private slots:
+    void initTestCase() {
+        const QString xdg = folio::test::scratchDir(QStringLiteral("summary-runner-xdg"));
+        qputenv("XDG_CONFIG_HOME", (xdg + QStringLiteral("/config")).toUtf8());
+        qputenv("XDG_DATA_HOME", (xdg + QStringLiteral("/data")).toUtf8());
+        qputenv("XDG_CACHE_HOME", (xdg + QStringLiteral("/cache")).toUtf8());
+        QCoreApplication::setOrganizationName(QStringLiteral("FolioTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("test_summary_runner"));
+        window_ = std::make_unique<MainWindow>();
+        window_->resize(1400, 900);
+        window_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+        QVERIFY(summarizeAction());
+
+        // Without a document the action says what to do.
+        summarizeAction()->trigger();
+        QVERIFY(window_->chatPane()->messages().isEmpty());
+
+        QSignalSpy loaded(window_->documentsPane(), &DocumentsPane::documentLoaded);
+        window_->documentsPane()->openFiles(
+            {folio::test::builtProgram(QStringLiteral("generated/samples/long-report-300.pdf"))});
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, 60000);
+    }
+
+    void cleanupTestCase() {
+        window_->chatPane()->waitForSaves();
+        window_.reset();
+    }
+
+    void summarizesTheWholeReport() {
+        useBackend(new ScriptedBackend);
+        ChatPane* chat = window_->chatPane();
+        chat->newChat();
+        QSignalSpy finished(window_->summaryRunner(), &SummaryRunner::summaryFinished);
+        summarizeAction()->trigger();
+        QVERIFY(chat->isGenerating());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+        QCOMPARE(finished.first().at(0).toBool(), true);
+        QVERIFY(!chat->isGenerating());
+
+        // Stage 1: the page markers of the part requests cover pages 1-300 once, in order.
+        static const QRegularExpression marker(QStringLiteral("\\n\\[page (\\d+)\\]\\n"));
+        static const QRegularExpression asked(
+            QStringLiteral("^Summarize pages? (\\d+)(?:–(\\d+))? \\(of 300\\)"));
+        QStringList ranges;
+        int next = 1, parts = 0, combines = 0;
+        for (const Request& r : backend_->requests()) {
+            QCOMPARE(r.messages.size(), size_t(2));
+            // Within the context: under 4 characters a token (the estimate), with the answer.
+            QVERIFY2(text(r, 0).size() + text(r, 1).size() <= 4 * (8192 - 512) + 400,
+                     qPrintable(QString::number(text(r, 0).size())));
+            QCOMPARE(r.max_tokens, 512);
+            const auto q = asked.match(text(r, 1));
+            if (!q.hasMatch()) {
+                ++combines;
+                QVERIFY(text(r, 1).contains(QStringLiteral("### Pages ")));
+                continue;
+            }
+            ++parts;
+            const int first = q.captured(1).toInt();
+            const int last = q.captured(2).isEmpty() ? first : q.captured(2).toInt();
+            QCOMPARE(first, next);
+            QList<int> pages;
+            for (auto it = marker.globalMatch(text(r, 0)); it.hasNext();)
+                pages << it.next().captured(1).toInt();
+            QCOMPARE(pages.first(), first);
+            QCOMPARE(pages.last(), last);
+            QCOMPARE(pages.size(), last - first + 1);
+            ranges << (first == last ? QString::number(first)
+                                     : QStringLiteral("%1–%2").arg(first).arg(last));
+            next = last + 1;
+        }
+        QCOMPARE(next, 301);
+        qInfo("%d part requests, %d combine requests", parts, combines);
+        // ~2,400 characters a page in prompts of ~7,680 estimated tokens: more than 10 parts.
+        QVERIFY2(parts >= 10, qPrintable(QString::number(parts)));
+        QVERIFY(combines >= 1);
+        QVERIFY(backend_->requests().back().messages[1].content.find("summary of pages 1–300") !=
+                std::string::npos);
+
+        // The chat: the notice with the outcome, then the summary naming the parts' ranges.
+        const QList<ChatMessage> messages = chat->messages();
+        QCOMPARE(messages.size(), 2);
+        QCOMPARE(messages[0].role, ChatMessage::Role::Notice);
+        QVERIFY2(
+            messages[0].text.startsWith(
+                QStringLiteral("Summarized “Meridian Technical Report” in %1 parts").arg(parts)),
+            qPrintable(messages[0].text));
+        QCOMPARE(messages[1].role, ChatMessage::Role::Assistant);
+        const QString& md = messages[1].text;
+        QVERIFY2(
+            md.startsWith(QStringLiteral("# Summary: Meridian Technical Report\n\n- Operations")),
+            qPrintable(md.left(300)));
+        QVERIFY2(md.contains(QStringLiteral("Read in %1 parts").arg(parts)), qPrintable(md));
+        QVERIFY2(md.contains(QStringLiteral(": pages %1.").arg(ranges.join(QStringLiteral(", ")))),
+                 qPrintable(md));
+    }
+
+    void stopCancelsTheSummary() {
+        useBackend(new ScriptedBackend(3)); // the third request waits for Stop
+        ChatPane* chat = window_->chatPane();
+        chat->newChat();
+        QSignalSpy finished(window_->summaryRunner(), &SummaryRunner::summaryFinished);
+        summarizeAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(int(backend_->requests().size()), 3, 30000);
+        // Progress is one notice line updated in place.
+        QTRY_VERIFY(chat->messages().last().text.contains(QStringLiteral("part 3 of")));
+        QCOMPARE(chat->messages().size(), 1);
+        QVERIFY(chat->messages().last().text.startsWith(
+            QStringLiteral("Summarizing “Meridian Technical Report”: stage 1/")));
+        QVERIFY(chat->isGenerating());
+        Q_EMIT chat->stopRequested();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 10000);
+        QCOMPARE(finished.first().at(0).toBool(), false);
+        QVERIFY(backend_->cancelled());
+        QCOMPARE(int(backend_->requests().size()), 3);
+        QCOMPARE(chat->messages().size(), 1);
+        QVERIFY2(chat->messages().last().text.startsWith(
+                     QStringLiteral("Summary of “Meridian Technical Report” stopped")),
+                 qPrintable(chat->messages().last().text));
+        QVERIFY(chat->messages().last().text.contains(QStringLiteral("part 3 of")));
+        QVERIFY(!chat->isGenerating());
+    }
+};
+
+QTEST_MAIN(TestSummaryRunner)
+#include "test_summary_runner.moc"

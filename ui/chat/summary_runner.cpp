@@ -1,0 +1,189 @@
+#include "chat/summary_runner.h"
+
+#include "chat/chat_pane.h"
+
+#include <QInputDialog>
+#include <QStringList>
+
+namespace folio::ui {
+
+SummaryRunner::SummaryRunner(ChatPane* pane, EngineWorker* worker, QObject* parent)
+    : QObject(parent), pane_(pane) {
+    connect(this, &SummaryRunner::submitRequested, worker, &EngineWorker::submit);
+    connect(this, &SummaryRunner::cancelRequested, worker, &EngineWorker::cancel);
+    connect(worker, &EngineWorker::modelLoaded, this,
+            [this](const ModelFactsQ& facts) { contextLimit_ = facts.contextLimit; });
+    connect(worker, &EngineWorker::counterChanged, this,
+            [this](const TokenCounter& counter) { counter_ = counter; });
+    connect(worker, &EngineWorker::tokenArrived, this, &SummaryRunner::onToken);
+    connect(worker, &EngineWorker::failed, this, &SummaryRunner::onFailed);
+    connect(worker, &EngineWorker::finished, this, &SummaryRunner::onFinished);
+    connect(pane_, &ChatPane::stopRequested, this, &SummaryRunner::stop);
+}
+
+SummaryRunner::~SummaryRunner() {
+    stop();
+    if (thread_)
+        thread_->join();
+}
+
+void SummaryRunner::summarizeOneOf(const QList<Document>& documents, QWidget* parent) {
+    QList<Document> pdfs;
+    QStringList names;
+    for (const Document& d : documents)
+        if (d.state == Document::State::Ready && d.kind == Document::Kind::Pdf) {
+            pdfs << d;
+            names << d.title;
+        }
+    if (pdfs.isEmpty()) {
+        Q_EMIT statusMessage(tr("Open a PDF to summarize it (File → Open document…)"), 8000);
+        return;
+    }
+    int chosen = 0;
+    if (pdfs.size() > 1) {
+        bool ok = false;
+        const QString name = QInputDialog::getItem(parent, tr("Summarize document"),
+                                                   tr("Document:"), names, 0, false, &ok);
+        if (!ok)
+            return;
+        chosen = int(names.indexOf(name));
+    }
+    summarize(pdfs[chosen]);
+}
+
+void SummaryRunner::summarize(const Document& doc) {
+    if (thread_ || doc.state != Document::State::Ready || doc.kind != Document::Kind::Pdf)
+        return;
+    if (pane_->isGenerating()) {
+        Q_EMIT statusMessage(tr("Wait for the answer to finish, or stop it, then summarize"), 8000);
+        return;
+    }
+    SummaryOptions options;
+    options.title = doc.title;
+    options.pageTexts = doc.pageTexts;
+    // A server that does not say its context: a common size (the plan keeps every prompt in it).
+    options.contextTokens = contextLimit_ > 0 ? contextLimit_ : 4096;
+    settings_ = pane_->currentChat().settings;
+    options.answerTokens = settings_.maxTokens;
+    title_ = doc.title;
+    {
+        std::lock_guard lk(m_);
+        stopping_ = false;
+        pending_ = 0;
+    }
+    pane_->appendMessage(ChatMessage::Role::Notice,
+                         tr("Summarizing “%1” (%2 pages)…").arg(doc.title).arg(doc.pageCount));
+    pane_->setGenerating(true);
+    clock_.start();
+    const TokenCounter counter = counter_;
+    thread_ = std::make_unique<std::thread>([this, options, counter] {
+        const SummaryResult result = summarizeDocument(
+            options, counter, [this](const SummaryRequest& r) { return ask(r); },
+            [this](const SummaryProgress& p) {
+                const QString line = formatSummaryProgress(p);
+                QMetaObject::invokeMethod(this, [this, line] { showProgress(line); });
+            });
+        QMetaObject::invokeMethod(this, [this, result] { finish(result); });
+    });
+}
+
+void SummaryRunner::stop() {
+    qint64 id = 0;
+    {
+        std::lock_guard lk(m_);
+        if (!thread_ || stopping_)
+            return;
+        stopping_ = true;
+        id = pending_;
+        cv_.notify_all();
+    }
+    if (id != 0)
+        Q_EMIT cancelRequested(id);
+}
+
+// On the plan's thread: one request through the worker, waited for.
+SummaryAnswer SummaryRunner::ask(const SummaryRequest& request) {
+    GenerationSettings settings = settings_;
+    settings.maxTokens = request.maxTokens;
+    qint64 id = 0;
+    {
+        std::lock_guard lk(m_);
+        if (stopping_)
+            return {SummaryAnswer::Status::Cancelled, {}, {}};
+        id = pending_ = nextRequest_++;
+        answered_ = false;
+        text_.clear();
+        error_.clear();
+        stopReason_.clear();
+    }
+    const QList<ChatTurn> turns = request.turns;
+    QMetaObject::invokeMethod(
+        this, [this, id, turns, settings] { Q_EMIT submitRequested(id, turns, settings, {}); });
+    std::unique_lock lk(m_);
+    cv_.wait(lk, [this] { return answered_ || stopping_; });
+    pending_ = 0;
+    if (stopping_ || stopReason_ == QLatin1String("cancelled"))
+        return {SummaryAnswer::Status::Cancelled, {}, {}};
+    if (!error_.isEmpty())
+        return {SummaryAnswer::Status::Failed, {}, error_};
+    return {SummaryAnswer::Status::Ok, text_, {}};
+}
+
+void SummaryRunner::onToken(qint64 requestId, const QString& text) {
+    std::lock_guard lk(m_);
+    if (requestId == pending_ && requestId != 0)
+        text_ += text;
+}
+
+void SummaryRunner::onFailed(qint64 requestId, const QString& message) {
+    std::lock_guard lk(m_);
+    if (requestId == pending_ && requestId != 0)
+        error_ = message; // the request still finishes
+}
+
+void SummaryRunner::onFinished(qint64 requestId, const RequestStatsQ& stats) {
+    std::lock_guard lk(m_);
+    if (requestId != pending_ || requestId == 0)
+        return;
+    if (!stats.text.isEmpty())
+        text_ = stats.text;
+    stopReason_ = stats.stopReason;
+    if (stats.stopReason == QLatin1String("error") && error_.isEmpty())
+        error_ = tr("the request ended with an error");
+    answered_ = true;
+    cv_.notify_all();
+}
+
+void SummaryRunner::showProgress(const QString& line) {
+    if (!thread_)
+        return;
+    pane_->setLastText(tr("Summarizing “%1”: %2").arg(title_, line));
+    Q_EMIT statusMessage(tr("Summary: %1").arg(line), 0);
+}
+
+void SummaryRunner::finish(const SummaryResult& result) {
+    thread_->join();
+    thread_.reset();
+    const double seconds = double(clock_.elapsed()) / 1000.0;
+    if (result.ok) {
+        pane_->setLastText(tr("Summarized “%1” in %2 parts and %3 stages (%4 requests, %5 s).")
+                               .arg(title_)
+                               .arg(result.parts.size())
+                               .arg(result.stages)
+                               .arg(result.requests)
+                               .arg(seconds, 0, 'f', 1));
+        pane_->setGenerating(false);
+        pane_->appendMessage(ChatMessage::Role::Assistant,
+                             tr("# Summary: %1\n\n").arg(title_) + result.markdown);
+        Q_EMIT statusMessage(tr("Summary ready"), 5000);
+    } else {
+        pane_->setLastText(result.cancelled
+                               ? tr("Summary of “%1” stopped (%2).").arg(title_, result.error)
+                               : tr("The summary of “%1” failed: %2").arg(title_, result.error));
+        pane_->setGenerating(false);
+        Q_EMIT statusMessage(result.cancelled ? tr("Summary stopped") : tr("Summary failed"), 5000);
+    }
+    Q_EMIT summaryFinished(result.ok);
+}
+
+} // namespace folio::ui
