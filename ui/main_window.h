@@ -20,6 +20,7 @@ class ChatController;
 class ChatPane;
 class DevicesPane;
 class DocumentsPane;
+class ReadingPresenter;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -87,6 +88,7 @@ private:
     void onAnswerFinished(const RequestStatsQ& stats);
     void onDocumentsChanged();
     void openCitation(int page);
+    void updateReading(); // the chat's document prefix to read in the background
 
     DocumentsPane* documents_ = nullptr;
     ChatPane* chat_ = nullptr;
@@ -97,6 +99,10 @@ private:
     QLabel* modelLabel_ = nullptr;
     QLabel* threadsLabel_ = nullptr;
     QLabel* stateLabel_ = nullptr;
+    QLabel* readingLabel_ = nullptr;
+    ReadingPresenter* reading_ = nullptr;
+    qint64 contextLimit_ = 0;
+    bool remoteModel_ = false;
     int modelLoads_ = 0;
     QThread* engineThread_ = nullptr;
     EngineWorker* worker_ = nullptr;

@@ -6,10 +6,15 @@
 #include <QJsonObject>
 #include <QSettings>
 #include <QThread>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTreeWidget>
 #include <QtTest>
 
 #include "doc_cache/cache_index.h"
 #include "doc_cache/document_prefix.h"
+#include "settings/document_caches_panel.h"
 #include "support/test_support.h"
 
 using namespace folio::ui;
@@ -76,6 +81,7 @@ private Q_SLOTS:
     void unwritableFolderGivesAClearMessage();
     void deleteOneAndAll();
     void prefixCutsAfterEachDocument();
+    void settingsPanelListsDeletesAndBudgets();
 };
 
 void TestDocCacheIndex::keysNameModelDocumentsOrderLayoutAndKv() {
@@ -224,5 +230,38 @@ void TestDocCacheIndex::prefixCutsAfterEachDocument() {
     QVERIFY(!p.documents.first().systemThrough.contains(QStringLiteral("[document: B]")));
 }
 
-QTEST_GUILESS_MAIN(TestDocCacheIndex)
+void TestDocCacheIndex::settingsPanelListsDeletesAndBudgets() {
+    QSettings().remove(QStringLiteral("documentCache/budgetBytes"));
+    const QString dir = folio::test::scratchDir(QStringLiteral("doc-cache-panel"));
+    {
+        CacheIndex index(dir);
+        addSnapshot(index, QStringLiteral("a"), 3 << 20, qint64(1) << 40);
+        addSnapshot(index, QStringLiteral("b"), 1 << 20, qint64(1) << 40);
+        addSnapshot(index, QStringLiteral("c"), 2 << 20, qint64(1) << 40);
+    }
+    DocumentCachesPanel panel(dir);
+    auto* list = panel.findChild<QTreeWidget*>(QStringLiteral("documentCacheList"));
+    QVERIFY(list);
+    QCOMPARE(list->topLevelItemCount(), 3);
+    // Most recently used first, with documents, model and size.
+    QCOMPARE(list->topLevelItem(0)->text(0), QStringLiteral("report c"));
+    QCOMPARE(list->topLevelItem(0)->text(1), QStringLiteral("demo"));
+    QCOMPARE(list->topLevelItem(0)->text(2), QStringLiteral("2.00 MiB"));
+    QCOMPARE(panel.findChild<QLabel*>(QStringLiteral("documentCacheTotal"))->text(),
+             QStringLiteral("3 caches · 6.00 MiB of 4.00 GiB"));
+    list->topLevelItem(1)->setSelected(true); // b
+    panel.findChild<QPushButton*>(QStringLiteral("documentCacheDelete"))->click();
+    QCOMPARE(keys(CacheIndex(dir).entries()), QStringList({"c", "a"}));
+    QCOMPARE(list->topLevelItemCount(), 2);
+    // A budget below the total evicts the least recently used (a, 3 MiB) first.
+    panel.setBudget(4 << 20);
+    QCOMPARE(keys(CacheIndex(dir).entries()), QStringList({"c"}));
+    QCOMPARE(CacheIndex::budgetSetting(), 4 << 20);
+    panel.findChild<QPushButton*>(QStringLiteral("documentCacheDeleteAll"))->click();
+    QVERIFY(CacheIndex(dir).entries().isEmpty());
+    QCOMPARE(list->topLevelItemCount(), 0);
+    QSettings().remove(QStringLiteral("documentCache/budgetBytes"));
+}
+
+QTEST_MAIN(TestDocCacheIndex)
 #include "test_doc_cache_index.moc"

@@ -4,6 +4,7 @@
 
 #include "documents/document.h"
 
+#include <QHash>
 #include <QList>
 #include <QWidget>
 
@@ -42,6 +43,13 @@ public:
     // The row of the document the preview shows (-1: none).
     int currentRow() const;
 
+public Q_SLOTS:
+    // A line under the document's list item about its background reading ("reading 40% · 1 min
+    // left", "read · in the cache"); "" removes it. `fingerprint`: Document::fingerprint.
+    void setReadingStatus(const QString& fingerprint, const QString& text);
+    // The document's exact size line, shown instead of the estimate ("12,345 tokens · fits").
+    void setTokenLine(const QString& fingerprint, const QString& text);
+
 Q_SIGNALS:
     void documentLoaded(const folio::ui::Document& document);
     void loadFailed(const QString& message);
@@ -78,6 +86,8 @@ private:
     int pending_ = 0;
     qint64 contextLimit_ = 0;
     double charsPerToken_ = 0;
+    QHash<QString, QString> readingStatus_; // by fingerprint
+    QHash<QString, QString> tokenLines_;    // by fingerprint
 };
 
 } // namespace folio::ui

@@ -2,6 +2,7 @@
 
 #include "backend/remote_probe.h"
 #include "folio/system_info.h"
+#include "settings/document_caches_panel.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -15,15 +16,24 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
 namespace folio::ui {
 
-SettingsDialog::SettingsDialog(const AppSettings& s, QWidget* parent) : QDialog(parent), base_(s) {
+SettingsDialog::SettingsDialog(const AppSettings& s, QWidget* parent, const QString& cacheDir)
+    : QDialog(parent), base_(s) {
     setWindowTitle(tr("Settings"));
     setObjectName(QStringLiteral("settingsDialog"));
-    auto* layout = new QVBoxLayout(this);
+    auto* outer = new QVBoxLayout(this);
+    auto* tabs = new QTabWidget(this);
+    tabs->setObjectName(QStringLiteral("settingsTabs"));
+    outer->addWidget(tabs);
+    auto* modelPage = new QWidget(tabs);
+    auto* layout = new QVBoxLayout(modelPage);
+    tabs->addTab(modelPage, tr("Model"));
+    tabs->addTab(new DocumentCachesPanel(cacheDir, tabs), tr("Document caches"));
 
     auto* backendForm = new QFormLayout;
     backend_ = new QComboBox(this);
@@ -136,7 +146,7 @@ SettingsDialog::SettingsDialog(const AppSettings& s, QWidget* parent) : QDialog(
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    layout->addWidget(buttons);
+    outer->addWidget(buttons);
 }
 
 void SettingsDialog::updateBackendGroups() {
