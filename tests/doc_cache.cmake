@@ -9,3 +9,9 @@ if(FOLIO_BUILD_UI)
     add_dependencies(test_document_reading folio_samples folio_demo_model)
     set_tests_properties(test_document_reading PROPERTIES RUN_SERIAL TRUE)
 endif()
+
+if(FOLIO_BUILD_UI)
+    # Defaults for long documents (context, KV type, RAM budget, disk tier).
+    folio_add_test(test_long_context_defaults SOURCES ui/test_long_context_defaults.cpp LIBS folio_ui LABELS ui TIMEOUT 60)
+    add_dependencies(test_long_context_defaults folio_demo_model)
+endif()

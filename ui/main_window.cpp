@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include "backend/long_context_defaults.h"
 #include "chat/chat_controller.h"
 #include "chat/chat_pane.h"
 #include "devices/devices_pane.h"
@@ -320,7 +321,14 @@ void MainWindow::openModel(const QString& path) {
             if (mmprojSet_)
                 settings.rememberMmproj(mmproj_);
             settings.save();
-            Q_EMIT requestLoad(settings.loadOptions());
+            // Long-document defaults (context, KV type, RAM budget, disk tier) where the
+            // settings leave them to Folio.
+            LoadOptions options = settings.loadOptions();
+            const LongContextPlan plan = applyLongContextDefaults(
+                options, r.info, options.offloadDir, !options.offloadDir.isEmpty());
+            statusBar()->showMessage(
+                tr("Loading with %1, KV %2").arg(describePlan(plan), options.kvType), 8000);
+            Q_EMIT requestLoad(options);
         } else {
             modelLabel_->setText(tr("No model loaded"));
             statusBar()->showMessage(r.error, 10000);

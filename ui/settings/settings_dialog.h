@@ -38,6 +38,7 @@ Q_SIGNALS:
 
 private:
     void updateBackendGroups();
+    void updatePlan();
     QWidget* pathRow(QComboBox* combo, const QString& filter);
     QWidget* folderRow(QLineEdit* edit);
 
@@ -59,6 +60,8 @@ private:
     QLineEdit* offloadDir_ = nullptr;
     QComboBox* kvType_ = nullptr;
     QCheckBox* speculation_ = nullptr;
+    QLabel* planLabel_ = nullptr; // the long-document defaults for the chosen model
+    quint64 planRequest_ = 0;
 };
 
 } // namespace folio::ui
