@@ -4,11 +4,11 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSettings>
-#include <QThread>
 #include <QLabel>
 #include <QPushButton>
+#include <QSettings>
 #include <QSpinBox>
+#include <QThread>
 #include <QTreeWidget>
 #include <QtTest>
 
