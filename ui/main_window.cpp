@@ -1,10 +1,12 @@
 #include "main_window.h"
 
+#include "backend/long_context_defaults.h"
 #include "chat/chat_controller.h"
 #include "chat/chat_pane.h"
 #include "chat/summary_runner.h"
 #include "devices/devices_pane.h"
 #include "devices/server_panel.h"
+#include "doc_cache/reading_presenter.h"
 #include "documents/documents_pane.h"
 #include "export/export_chat.h"
 #include "model_info/model_facts.h"
@@ -65,7 +67,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     threadsLabel_->setText(tr("threads: %1").arg(query_system_info().logical_cores));
     stateLabel_ = new QLabel(tr("idle"), this);
     stateLabel_->setObjectName(QStringLiteral("statusState"));
+    readingLabel_ = new QLabel(this);
+    readingLabel_->setObjectName(QStringLiteral("statusReading"));
     statusBar()->addWidget(modelLabel_, 1);
+    statusBar()->addPermanentWidget(readingLabel_);
     statusBar()->addPermanentWidget(threadsLabel_);
     statusBar()->addPermanentWidget(stateLabel_);
 
@@ -166,6 +171,22 @@ void MainWindow::startEngine() {
     connect(chatController_, &ChatController::answerFinished, this, &MainWindow::onAnswerFinished);
     summaryRunner_ = new SummaryRunner(chat_, worker_, this);
     connect(summaryRunner_, &SummaryRunner::statusMessage, statusBar(), &QStatusBar::showMessage);
+    // Background reading of the documents and their exact sizes (doc_cache/reading_presenter.h).
+    reading_ = new ReadingPresenter(this);
+    connect(reading_, &ReadingPresenter::readRequested, worker_, &EngineWorker::readDocuments);
+    connect(worker_, &EngineWorker::readingProgress, reading_, &ReadingPresenter::onProgress);
+    connect(worker_, &EngineWorker::documentRead, reading_, &ReadingPresenter::onDocumentRead);
+    connect(worker_, &EngineWorker::readingFinished, reading_, &ReadingPresenter::onFinished);
+    connect(worker_, &EngineWorker::readingMessage, reading_, &ReadingPresenter::onMessage);
+    connect(worker_, &EngineWorker::counterChanged, reading_, &ReadingPresenter::onCounterChanged);
+    connect(reading_, &ReadingPresenter::documentStatus, documents_,
+            &DocumentsPane::setReadingStatus);
+    connect(reading_, &ReadingPresenter::documentTokens, documents_, &DocumentsPane::setTokenLine);
+    connect(reading_, &ReadingPresenter::statusLine, readingLabel_, &QLabel::setText);
+    connect(reading_, &ReadingPresenter::notice, this, [this](const QString& message) {
+        statusBar()->showMessage(message, 15000);
+        chat_->appendMessage(ChatMessage::Role::Notice, message);
+    });
     engineThread_->start();
     QMetaObject::invokeMethod(
         worker_, [w = worker_] { w->startStatsTimer(250); }, Qt::QueuedConnection);
@@ -186,6 +207,9 @@ void MainWindow::onModelLoaded(const ModelFactsQ& f) {
     chat_->setModelReady(true, QString());
     chat_->setContextUsage(0, f.contextLimit);
     documents_->setContextLimit(f.contextLimit);
+    contextLimit_ = f.contextLimit;
+    remoteModel_ = f.remote;
+    updateReading();
     setState(tr("ready"));
     if (!f.remote && f.threads > 0)
         threadsLabel_->setText(tr("threads: %1").arg(f.threads));
@@ -195,6 +219,7 @@ void MainWindow::onModelLoaded(const ModelFactsQ& f) {
 
 void MainWindow::onLoadFailed(const QString& message) {
     engineReady_ = false;
+    updateReading();
     if (std::exchange(connecting_, false)) {
         modelLabel_->setText(tr("Not connected"));
         chat_->setModelReady(
@@ -214,6 +239,7 @@ void MainWindow::onAnswerFinished(const RequestStatsQ& stats) {
     if (devices_->isRemoteMode())
         devices_->addRemoteAnswer(stats);
     setState(tr("ready"));
+    updateReading(); // the chat's system prompt may have changed
     Q_EMIT answerFinished(stats.stopReason);
 }
 
@@ -232,6 +258,12 @@ void MainWindow::onDocumentsChanged() {
         }
     }
     chat_->setAttachments(names, rows);
+    updateReading();
+}
+
+void MainWindow::updateReading() {
+    reading_->update(chat_->currentChat().systemPrompt, documents_->documents(),
+                     engineReady_ && !remoteModel_, contextLimit_);
 }
 
 void MainWindow::onDocumentProblemsChanged() {
@@ -345,7 +377,14 @@ void MainWindow::openModel(const QString& path) {
             if (mmprojSet_)
                 settings.rememberMmproj(mmproj_);
             settings.save();
-            Q_EMIT requestLoad(settings.loadOptions());
+            // Long-document defaults (context, KV type, RAM budget, disk tier) where the
+            // settings leave them to Folio.
+            LoadOptions options = settings.loadOptions();
+            const LongContextPlan plan = applyLongContextDefaults(
+                options, r.info, options.offloadDir, !options.offloadDir.isEmpty());
+            statusBar()->showMessage(
+                tr("Loading with %1, KV %2").arg(describePlan(plan), options.kvType), 8000);
+            Q_EMIT requestLoad(options);
         } else {
             modelLabel_->setText(tr("No model loaded"));
             statusBar()->showMessage(r.error, 10000);

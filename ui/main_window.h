@@ -21,6 +21,7 @@ class SummaryRunner;
 class ChatPane;
 class DevicesPane;
 class DocumentsPane;
+class ReadingPresenter;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -92,6 +93,7 @@ private:
     // "Locate…" for the chat's document at `row` whose file is missing or changed.
     void locateDocument(int row);
     void onDocumentProblemsChanged();
+    void updateReading(); // the chat's document prefix to read in the background
 
     DocumentsPane* documents_ = nullptr;
     ChatPane* chat_ = nullptr;
@@ -102,6 +104,10 @@ private:
     QLabel* modelLabel_ = nullptr;
     QLabel* threadsLabel_ = nullptr;
     QLabel* stateLabel_ = nullptr;
+    QLabel* readingLabel_ = nullptr;
+    ReadingPresenter* reading_ = nullptr;
+    qint64 contextLimit_ = 0;
+    bool remoteModel_ = false;
     int modelLoads_ = 0;
     QThread* engineThread_ = nullptr;
     EngineWorker* worker_ = nullptr;

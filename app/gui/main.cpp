@@ -1,16 +1,19 @@
 // folio: the workbench GUI.
 //   folio [FILES...] [--model M.gguf] [--mmproj P.gguf] [--ask TEXT] [--quit-after-answer]
-//         [--screenshot OUT.png]
+//         [--screenshot OUT.png] [--screenshot-delay MS] [--screenshot-settings OUT.png]
 // With --screenshot, the window is saved once it is shown and every document has loaded (with
 // --ask: once the answer is complete), then the program exits (used by tests, docs and bug
 // reports). Without --model, the model of the last session is loaded again.
 #include "main_window.h"
+#include "settings/app_settings.h"
+#include "settings/settings_dialog.h"
 
 #include "folio/version.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QTabWidget>
 #include <QTimer>
 
 #include <cstdio>
@@ -44,6 +47,17 @@ int main(int argc, char** argv) {
     QCommandLineOption quitAfterAnswer(
         QStringLiteral("quit-after-answer"),
         QStringLiteral("With --ask: exit once the answer is complete (status 0; 1 on an error)."));
+    QCommandLineOption screenshotDelay(
+        QStringLiteral("screenshot-delay"),
+        QStringLiteral("Wait <ms> more before the screenshot (default 1500), e.g. to show "
+                       "documents being read in the background."),
+        QStringLiteral("ms"), QStringLiteral("1500"));
+    QCommandLineOption screenshotSettings(
+        QStringLiteral("screenshot-settings"),
+        QStringLiteral("Like --screenshot, but of the Settings dialog's Document caches tab."),
+        QStringLiteral("png"));
+    parser.addOption(screenshotDelay);
+    parser.addOption(screenshotSettings);
     parser.addOption(screenshot);
     parser.addOption(model);
     parser.addOption(mmproj);
@@ -76,12 +90,25 @@ int main(int argc, char** argv) {
             Qt::SingleShotConnection);
     }
 
-    if (parser.isSet(screenshot)) {
-        const QString out = parser.value(screenshot);
-        auto shoot = [&window, out] {
+    if (parser.isSet(screenshot) || parser.isSet(screenshotSettings)) {
+        const bool settingsShot = parser.isSet(screenshotSettings);
+        const QString out = parser.value(settingsShot ? screenshotSettings : screenshot);
+        const int delay = parser.value(screenshotDelay).toInt();
+        auto shoot = [&window, out, delay, settingsShot] {
             // Let pending paints (PDF page renders, chart) settle before grabbing.
-            QTimer::singleShot(1500, &window, [&window, out] {
-                const bool ok = window.grab().save(out, "PNG");
+            QTimer::singleShot(delay, &window, [&window, out, settingsShot] {
+                QWidget* target = &window;
+                if (settingsShot) {
+                    auto* dialog =
+                        new folio::ui::SettingsDialog(folio::ui::AppSettings::load(), &window);
+                    if (auto* tabs = dialog->findChild<QTabWidget*>(QStringLiteral("settingsTabs")))
+                        tabs->setCurrentIndex(1);
+                    dialog->resize(760, 560);
+                    dialog->show();
+                    QApplication::processEvents();
+                    target = dialog;
+                }
+                const bool ok = target->grab().save(out, "PNG");
                 if (!ok)
                     std::fprintf(stderr, "error: cannot write screenshot %s\n", qPrintable(out));
                 QApplication::exit(ok ? 0 : 1);

@@ -1,6 +1,7 @@
 #include "backend/engine_worker.h"
 
 #include "backend/agent_turn_runner.h"
+#include "backend/document_reader.h"
 #include "backend/remote_probe.h"
 #include "backend/request_builder.h"
 #include "folio/engine_backend.h"
@@ -99,19 +100,49 @@ void registerEngineTypes() {
     qRegisterMetaType<BackendStatusQ>();
     qRegisterMetaType<ToolCallRecord>();
     qRegisterMetaType<TokenCounter>();
+    qRegisterMetaType<DocumentPrefix>();
 }
 
 // Inference runs a few nice levels below the GUI so painting and input stay smooth.
 EngineWorker::EngineWorker() : engine_(std::make_shared<Engine>(EngineOptions{5})) {
     session_ = engine_->create_session();
     backend_ = std::make_unique<EngineChatBackend>(*engine_, std::string(), session_);
+    reader_ = std::make_unique<DocumentReader>(engine_, session_);
+    connect(reader_.get(), &DocumentReader::progress, this, &EngineWorker::readingProgress);
+    connect(reader_.get(), &DocumentReader::documentRead, this, &EngineWorker::documentRead);
+    connect(reader_.get(), &DocumentReader::finished, this, &EngineWorker::readingFinished);
+    connect(reader_.get(), &DocumentReader::message, this, &EngineWorker::readingMessage);
 }
 
 // The tool turn and the backend go first (they call back into this object); the Engine then
-// cancels its requests and joins its scheduler.
+// cancels its requests and joins its scheduler (unless a task of the thread pool still holds
+// it: the reader's callbacks are unlinked when it goes).
 EngineWorker::~EngineWorker() {
     agent_.reset();
     backend_.reset();
+    reader_->cancel();
+    engine_.reset();
+    reader_.reset();
+}
+
+void EngineWorker::readDocuments(const DocumentPrefix& prefix) {
+    if (remote_)
+        return;
+    reader_->read(prefix);
+}
+
+void EngineWorker::setDocumentCacheDir(const QString& dir) {
+    reader_->setCacheDir(dir);
+}
+
+void EngineWorker::questionStarted() {
+    if (questions_++ == 0)
+        reader_->pause();
+}
+
+void EngineWorker::questionEnded() {
+    if (questions_ > 0 && --questions_ == 0)
+        reader_->resume();
 }
 
 void EngineWorker::startStatsTimer(int intervalMs) {
@@ -128,6 +159,7 @@ void EngineWorker::replaceBackend(std::unique_ptr<ChatBackend> backend, bool rem
         backend_->cancel_all();
     backend_.reset(); // a RemoteBackend waits for its calls to report "cancelled"
     requests_.clear();
+    reader_->setModel({}, {}, {}); // reading needs the embedded engine's model
     backend_ = std::move(backend);
     remote_ = remote;
 }
@@ -177,6 +209,8 @@ void EngineWorker::loadModel(const LoadOptions& options) {
     const ModelSpec spec = toModelSpec(options);
     hasVision_ = !options.mmproj.isEmpty();
     speculation_ = options.speculation;
+    kvType_ = QString::fromLatin1(kv_type_name(spec.cache.kv_type));
+    reader_->setModel({}, {}, {});
     // The callback runs on the engine's thread: signals emitted there are queued to receivers.
     engine_->load(
         spec,
@@ -197,6 +231,12 @@ void EngineWorker::loadModel(const LoadOptions& options) {
             f.fileBytes = static_cast<qint64>(r->file_bytes);
             f.threads = r->threads;
             f.fingerprint = q(r->fingerprint);
+            QMetaObject::invokeMethod(
+                reader_.get(),
+                [reader = reader_.get(), f, kv = kvType_] {
+                    reader->setModel(f.fingerprint, f.name, kv);
+                },
+                Qt::QueuedConnection);
             Q_EMIT modelLoaded(f);
             Q_EMIT counterChanged(exactCounter(engine_, f.fingerprint, hasVision_));
         },
@@ -225,7 +265,11 @@ void EngineWorker::submit(qint64 requestId, const QList<ChatTurn>& turns,
     };
     r.callbacks.on_done = [this, requestId](const RequestStats& st) {
         Q_EMIT finished(requestId, toRequestStatsQ(st));
+        if (!remote_)
+            QMetaObject::invokeMethod(this, &EngineWorker::questionEnded, Qt::QueuedConnection);
     };
+    if (!remote_)
+        questionStarted();
     requests_.insert(requestId, backend_->submit(std::move(r)));
 }
 
@@ -247,7 +291,11 @@ void EngineWorker::submitAgentTurn(qint64 requestId, Request request,
         if (!error.empty())
             Q_EMIT failed(requestId, q(error));
         Q_EMIT finished(requestId, toRequestStatsQ(st));
+        if (!remote_)
+            QMetaObject::invokeMethod(this, &EngineWorker::questionEnded, Qt::QueuedConnection);
     };
+    if (!remote_)
+        questionStarted();
     agentRequest_ = requestId;
     agent_ = std::make_unique<AgentTurnRunner>(*backend_, std::move(request), dataSources,
                                                std::move(sinks));

@@ -14,6 +14,7 @@
 #include "backend/generation_settings.h"
 #include "backend/load_options.h"
 #include "backend/tool_call_record.h"
+#include "doc_cache/document_prefix.h"
 #include "folio/chat_backend.h"
 #include "folio/engine.h"
 #include "pipeline/token_counter.h"
@@ -31,6 +32,7 @@ class QTimer;
 namespace folio::ui {
 
 class AgentTurnRunner;
+class DocumentReader;
 
 class EngineWorker : public QObject {
     Q_OBJECT
@@ -59,6 +61,13 @@ public Q_SLOTS:
     void cancelAll();
     // Polls the engine's (or the remote backend's) statistics every `intervalMs`.
     void startStatsTimer(int intervalMs);
+    // Background reading (embedded engine only; DocumentReader): reads the chat's document
+    // prefix into the KV cache, or loads its snapshot from the document-cache folder, while the
+    // model stays loaded. A new prefix cancels the reading of the previous one; an empty prefix
+    // just stops. Questions go first and reuse what was read.
+    void readDocuments(const folio::ui::DocumentPrefix& prefix);
+    // The document-cache folder (default: CacheIndex::defaultDir()).
+    void setDocumentCacheDir(const QString& dir);
 
 Q_SIGNALS:
     void modelLoaded(const folio::ui::ModelFactsQ& facts);
@@ -76,6 +85,14 @@ Q_SIGNALS:
     void finished(qint64 requestId, const folio::ui::RequestStatsQ& stats);
     void failed(qint64 requestId, const QString& message);
     void statsUpdated(const folio::ui::EngineStatsQ& stats);
+    // Background reading of the document prefix (see readDocuments): the document being read
+    // (tokens read / to read, seconds left), a document that is in the cache (`tokens`: prompt
+    // positions through it; -1 unknown), the whole prefix in the cache, and what the user should
+    // know (a cache that could not be saved, a reading that failed).
+    void readingProgress(const QString& fingerprint, qint64 done, qint64 total, double eta);
+    void documentRead(const QString& fingerprint, qint64 tokens);
+    void readingFinished(qint64 tokens, bool fromCache, double seconds);
+    void readingMessage(const QString& message);
     // Remote mode: what the server reported (instead of statsUpdated).
     void backendStatusUpdated(const folio::ui::BackendStatusQ& status);
 
@@ -84,12 +101,17 @@ private:
     void useEngine();
     void submitAgentTurn(qint64 requestId, Request request, const QStringList& dataSources);
     void publishStats();
+    void questionStarted();
+    void questionEnded();
 
     std::shared_ptr<Engine> engine_; // shared weakly with token counters
     std::unique_ptr<ChatBackend> backend_;
     std::unique_ptr<AgentTurnRunner> agent_; // the tool-using turn in progress (or finished)
     qint64 agentRequest_ = 0;
     SessionId session_ = 0;
+    std::unique_ptr<DocumentReader> reader_;
+    int questions_ = 0; // questions running on session_ (background reading waits for them)
+    QString kvType_;    // of the model being loaded (part of document-cache keys)
     bool remote_ = false;
     bool hasVision_ = false;    // the embedded engine has a vision projector
     bool remoteImages_ = false; // the server takes images (RemoteModel::accepts_images)

@@ -577,9 +577,11 @@ void DocumentsPane::refreshItem(int row) {
                          .arg(d.estimatedTokens(charsPerToken_ > 0 ? charsPerToken_ : 4.0));
         else
             detail = (d.pageCount == 1 ? tr("1 page") : tr("%1 pages").arg(d.pageCount)) +
-                     tr(" · ~%1 tokens")
-                         .arg(QLocale().toString(
-                             d.estimatedTokens(charsPerToken_ > 0 ? charsPerToken_ : 4.0))) +
+                     (tokenLines_.contains(d.fingerprint)
+                          ? QStringLiteral(" · ") + tokenLines_.value(d.fingerprint)
+                          : tr(" · ~%1 tokens")
+                                .arg(QLocale().toString(d.estimatedTokens(
+                                    charsPerToken_ > 0 ? charsPerToken_ : 4.0)))) +
                      (d.pagesWithoutText() ? tr(" · %1 without text").arg(d.pagesWithoutText())
                                            : QString());
         break;
@@ -592,6 +594,8 @@ void DocumentsPane::refreshItem(int row) {
         else if (entries_[row].problem == Problem::Changed)
             detail += tr(" · changed since it was added (right-click → Locate…)");
     }
+    if (d.state == Document::State::Ready && !readingStatus_.value(d.fingerprint).isEmpty())
+        detail += QLatin1Char('\n') + readingStatus_.value(d.fingerprint);
     QListWidgetItem* item = list_->item(row);
     item->setText(QStringLiteral("%1. ").arg(row + 1) + d.title + QLatin1Char('\n') + detail);
     item->setToolTip(d.path);
@@ -600,6 +604,22 @@ void DocumentsPane::refreshItem(int row) {
     item->setForeground(bad ? QBrush(Qt::darkRed) : QBrush());
     if (!d.thumbnail.isNull())
         item->setIcon(QIcon(QPixmap::fromImage(d.thumbnail)));
+}
+
+void DocumentsPane::setReadingStatus(const QString& fingerprint, const QString& text) {
+    if (readingStatus_.value(fingerprint) == text)
+        return;
+    readingStatus_.insert(fingerprint, text);
+    for (int i = 0; i < documents_.size(); ++i)
+        if (documents_[i].fingerprint == fingerprint)
+            refreshItem(i);
+}
+
+void DocumentsPane::setTokenLine(const QString& fingerprint, const QString& text) {
+    tokenLines_.insert(fingerprint, text);
+    for (int i = 0; i < documents_.size(); ++i)
+        if (documents_[i].fingerprint == fingerprint)
+            refreshItem(i);
 }
 
 void DocumentsPane::showPreview(int row) {

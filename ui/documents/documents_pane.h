@@ -8,6 +8,7 @@
 #include "chat/chat_session.h"
 #include "documents/document.h"
 
+#include <QHash>
 #include <QList>
 #include <QWidget>
 
@@ -75,6 +76,13 @@ public:
     // The row of the document the preview shows (-1: none).
     int currentRow() const;
 
+public Q_SLOTS:
+    // A line under the document's list item about its background reading ("reading 40% · 1 min
+    // left", "read · in the cache"); "" removes it. `fingerprint`: Document::fingerprint.
+    void setReadingStatus(const QString& fingerprint, const QString& text);
+    // The document's exact size line, shown instead of the estimate ("12,345 tokens · fits").
+    void setTokenLine(const QString& fingerprint, const QString& text);
+
 Q_SIGNALS:
     void documentLoaded(const folio::ui::Document& document);
     void loadFailed(const QString& message);
@@ -133,6 +141,8 @@ private:
     int pendingPage_ = 0;  // a citation's page, shown once the preview has the document
     qint64 contextLimit_ = 0;
     double charsPerToken_ = 0;
+    QHash<QString, QString> readingStatus_; // by fingerprint
+    QHash<QString, QString> tokenLines_;    // by fingerprint
 };
 
 } // namespace folio::ui

@@ -15,8 +15,8 @@ QString AppSettings::defaultOffloadDir() {
 }
 
 QStringList AppSettings::kvTypes() {
-    return {QStringLiteral("f32"), QStringLiteral("f16"), QStringLiteral("bf16"),
-            QStringLiteral("q8_0")};
+    return {QStringLiteral("auto"), QStringLiteral("f32"), QStringLiteral("f16"),
+            QStringLiteral("bf16"), QStringLiteral("q8_0")};
 }
 
 AppSettings AppSettings::load() {
@@ -30,11 +30,12 @@ AppSettings AppSettings::load() {
     s.threads = q.value(QStringLiteral("threads"), 0).toInt();
     s.context = q.value(QStringLiteral("context"), 0).toLongLong();
     s.ramBudgetMiB = q.value(QStringLiteral("ramBudgetMiB"), 0).toLongLong();
-    s.offloadEnabled = q.value(QStringLiteral("offloadEnabled"), false).toBool();
+    // The disk tier is on by default (issue #22 §5), in the cache folder.
+    s.offloadEnabled = q.value(QStringLiteral("offloadEnabled"), true).toBool();
     s.offloadDir = q.value(QStringLiteral("offloadDir"), defaultOffloadDir()).toString();
-    s.kvType = q.value(QStringLiteral("kvType"), QStringLiteral("f32")).toString();
+    s.kvType = q.value(QStringLiteral("kvType"), QStringLiteral("auto")).toString();
     if (!kvTypes().contains(s.kvType))
-        s.kvType = QStringLiteral("f32");
+        s.kvType = QStringLiteral("auto");
     s.speculation = q.value(QStringLiteral("speculation"), true).toBool();
     q.endGroup();
     q.beginGroup(QStringLiteral("backend"));

@@ -19,12 +19,14 @@ struct AppSettings {
     QString mmprojPath;
     QStringList recentModels; // most recent first
     QStringList recentMmproj;
-    int threads = 0;         // 0: all cores
-    qint64 context = 0;      // 0: the model's limit (at most 32768)
-    qint64 ramBudgetMiB = 0; // 0: unlimited
+    int threads = 0; // 0: all cores
+    // 0: what the model was trained for, limited by what RAM + the disk tier hold
+    // (backend/long_context_defaults.h).
+    qint64 context = 0;
+    qint64 ramBudgetMiB = 0; // 0: from available memory
     QString offloadDir;      // empty: no disk tier
-    bool offloadEnabled = false;
-    QString kvType = QStringLiteral("f32");
+    bool offloadEnabled = true;
+    QString kvType = QStringLiteral("auto"); // "auto": the cheapest safe type for the model
     bool speculation = true;
 
     BackendConfig::Kind backend = BackendConfig::Kind::Embedded;
@@ -42,7 +44,7 @@ struct AppSettings {
     BackendConfig backendConfig() const;
 
     static QString defaultOffloadDir();
-    static QStringList kvTypes(); // "f32", "f16", "bf16", "q8_0"
+    static QStringList kvTypes(); // "auto", "f32", "f16", "bf16", "q8_0"
 };
 
 } // namespace folio::ui

@@ -1,7 +1,9 @@
 #include "settings/settings_dialog.h"
 
+#include "backend/long_context_defaults.h"
 #include "backend/remote_probe.h"
 #include "folio/system_info.h"
+#include "settings/document_caches_panel.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -15,15 +17,24 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
 namespace folio::ui {
 
-SettingsDialog::SettingsDialog(const AppSettings& s, QWidget* parent) : QDialog(parent), base_(s) {
+SettingsDialog::SettingsDialog(const AppSettings& s, QWidget* parent, const QString& cacheDir)
+    : QDialog(parent), base_(s) {
     setWindowTitle(tr("Settings"));
     setObjectName(QStringLiteral("settingsDialog"));
-    auto* layout = new QVBoxLayout(this);
+    auto* outer = new QVBoxLayout(this);
+    auto* tabs = new QTabWidget(this);
+    tabs->setObjectName(QStringLiteral("settingsTabs"));
+    outer->addWidget(tabs);
+    auto* modelPage = new QWidget(tabs);
+    auto* layout = new QVBoxLayout(modelPage);
+    tabs->addTab(modelPage, tr("Model"));
+    tabs->addTab(new DocumentCachesPanel(cacheDir, tabs), tr("Document caches"));
 
     auto* backendForm = new QFormLayout;
     backend_ = new QComboBox(this);
@@ -95,16 +106,21 @@ SettingsDialog::SettingsDialog(const AppSettings& s, QWidget* parent) : QDialog(
     context_->setObjectName(QStringLiteral("contextBox"));
     context_->setRange(0, 1 << 20);
     context_->setSingleStep(4096);
-    context_->setSpecialValueText(tr("model default (up to 32768)"));
+    context_->setSpecialValueText(tr("for long documents"));
     context_->setSuffix(tr(" tokens"));
     context_->setValue(static_cast<int>(s.context));
     form->addRow(tr("Context length"), context_);
+    planLabel_ = new QLabel(this);
+    planLabel_->setObjectName(QStringLiteral("longContextPlan"));
+    planLabel_->setWordWrap(true);
+    form->addRow(QString(), planLabel_);
+    connect(model_, &QComboBox::currentTextChanged, this, &SettingsDialog::updatePlan);
 
     ramBudget_ = new QSpinBox(this);
     ramBudget_->setObjectName(QStringLiteral("ramBudgetBox"));
     ramBudget_->setRange(0, 1 << 24);
     ramBudget_->setSingleStep(256);
-    ramBudget_->setSpecialValueText(tr("unlimited"));
+    ramBudget_->setSpecialValueText(tr("from available memory"));
     ramBudget_->setSuffix(tr(" MiB"));
     ramBudget_->setValue(static_cast<int>(s.ramBudgetMiB));
     form->addRow(tr("KV cache RAM budget"), ramBudget_);
@@ -127,6 +143,11 @@ SettingsDialog::SettingsDialog(const AppSettings& s, QWidget* parent) : QDialog(
     layout->addWidget(engineGroup_);
     connect(backend_, &QComboBox::currentIndexChanged, this, &SettingsDialog::updateBackendGroups);
     updateBackendGroups();
+    for (QSpinBox* box : {context_, ramBudget_})
+        connect(box, &QSpinBox::valueChanged, this, &SettingsDialog::updatePlan);
+    connect(kvType_, &QComboBox::currentTextChanged, this, &SettingsDialog::updatePlan);
+    connect(offload_, &QCheckBox::toggled, this, &SettingsDialog::updatePlan);
+    updatePlan();
 
     auto* note = new QLabel(tr("Changes apply when a model is loaded (OK reloads the model, or "
                                "connects to the server)."),
@@ -136,7 +157,7 @@ SettingsDialog::SettingsDialog(const AppSettings& s, QWidget* parent) : QDialog(
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    layout->addWidget(buttons);
+    outer->addWidget(buttons);
 }
 
 void SettingsDialog::updateBackendGroups() {
@@ -174,6 +195,31 @@ void SettingsDialog::listModels() {
     });
     // A network round trip (with retries): never on the GUI thread.
     watcher->setFuture(QtConcurrent::run([config] { return probeRemote(config, false, 1); }));
+}
+
+// What a load of the chosen model gets with these settings: "Defaults for long documents:
+// context 131,072 (RAM 6.2 GiB + disk 12 GiB), KV f16". The model's header is read off the GUI
+// thread.
+void SettingsDialog::updatePlan() {
+    LoadOptions o = settings().loadOptions();
+    const quint64 request = ++planRequest_;
+    auto* watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, request] {
+        const QString text = watcher->result();
+        watcher->deleteLater();
+        if (request == planRequest_)
+            planLabel_->setText(text);
+    });
+    watcher->setFuture(QtConcurrent::run([o]() mutable {
+        if (o.model.isEmpty())
+            return QString();
+        Expected<ModelInfo> info = inspect_model(o.model.toStdString());
+        if (!info)
+            return QString();
+        const LongContextPlan plan =
+            applyLongContextDefaults(o, *info, o.offloadDir, !o.offloadDir.isEmpty());
+        return tr("With this model: %1, KV %2").arg(describePlan(plan), o.kvType);
+    }));
 }
 
 QString SettingsDialog::listStatus() const {

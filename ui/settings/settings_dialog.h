@@ -2,7 +2,8 @@
 // Edits AppSettings: the backend (embedded engine, or an OpenAI-compatible server with its URL,
 // API key and model; "List models" asks the server off the GUI thread), model and vision
 // projector (with recent models), threads, context length, the KV cache's RAM budget, offload
-// folder and storage type, speculation.
+// folder and storage type, speculation; a second tab lists the document caches
+// (settings/document_caches_panel.h).
 
 #include "settings/app_settings.h"
 
@@ -21,7 +22,9 @@ namespace folio::ui {
 class SettingsDialog : public QDialog {
     Q_OBJECT
 public:
-    explicit SettingsDialog(const AppSettings& settings, QWidget* parent = nullptr);
+    // `cacheDir`: the document-cache folder the "Document caches" tab lists ("" : the default).
+    explicit SettingsDialog(const AppSettings& settings, QWidget* parent = nullptr,
+                            const QString& cacheDir = QString());
     AppSettings settings() const;
 
     // Fetches GET /v1/models from the server in the URL field (in the thread pool) and fills
@@ -35,6 +38,7 @@ Q_SIGNALS:
 
 private:
     void updateBackendGroups();
+    void updatePlan();
     QWidget* pathRow(QComboBox* combo, const QString& filter);
     QWidget* folderRow(QLineEdit* edit);
 
@@ -56,6 +60,8 @@ private:
     QLineEdit* offloadDir_ = nullptr;
     QComboBox* kvType_ = nullptr;
     QCheckBox* speculation_ = nullptr;
+    QLabel* planLabel_ = nullptr; // the long-document defaults for the chosen model
+    quint64 planRequest_ = 0;
 };
 
 } // namespace folio::ui

@@ -1,0 +1,304 @@
+#include "backend/document_reader.h"
+
+#include <QFile>
+#include <QFutureWatcher>
+#include <QtConcurrent>
+
+namespace folio::ui {
+
+namespace {
+
+struct SnapshotResult {
+    bool ok = false;
+    QString error;
+    qint64 tokens = 0, bytes = 0;
+    double seconds = 0;
+};
+
+SnapshotResult toResult(const Expected<SnapshotInfo>& r) {
+    SnapshotResult out;
+    out.ok = r.has_value();
+    if (r) {
+        out.tokens = r->tokens;
+        out.bytes = static_cast<qint64>(r->bytes);
+        out.seconds = r->seconds;
+    } else {
+        out.error = QString::fromStdString(r.error().to_string());
+    }
+    return out;
+}
+
+} // namespace
+
+DocumentReader::DocumentReader(const std::shared_ptr<Engine>& engine, SessionId chatSession,
+                               QObject* parent)
+    : QObject(parent), link_(std::make_shared<Link>()), engine_(engine), chatSession_(chatSession),
+      session_(engine->create_session()) {
+    link_->reader = this;
+}
+
+DocumentReader::~DocumentReader() {
+    {
+        std::lock_guard lock(link_->m);
+        link_->reader = nullptr;
+    }
+    if (auto e = engine_.lock()) {
+        if (running_)
+            e->cancel(running_);
+        e->close_session(session_);
+    }
+}
+
+void DocumentReader::setCacheDir(const QString& dir) {
+    index_ = CacheIndex(dir);
+}
+
+void DocumentReader::setModel(const QString& fingerprint, const QString& name,
+                              const QString& kvType) {
+    cancel();
+    model_ = fingerprint;
+    modelName_ = name;
+    kvType_ = kvType;
+    done_ = false;
+    start();
+}
+
+void DocumentReader::read(const DocumentPrefix& prefix) {
+    if (prefix.systemTurn == prefix_.systemTurn &&
+        prefix.fingerprints() == prefix_.fingerprints() && (busy() || done_))
+        return;
+    cancel();
+    prefix_ = prefix;
+    done_ = false;
+    start();
+}
+
+void DocumentReader::cancel() {
+    ++generation_;
+    if (running_)
+        if (auto e = engine_.lock())
+            e->cancel(running_);
+    running_ = 0;
+    loading_ = saving_ = false;
+    next_ = 0;
+    tokens_ = 0;
+}
+
+void DocumentReader::pause() {
+    paused_ = true;
+    if (running_)
+        if (auto e = engine_.lock())
+            e->cancel(running_); // keeps what was read; onRequestDone sees "cancelled"
+}
+
+void DocumentReader::resume() {
+    paused_ = false;
+    if (!prefix_.isEmpty() && !model_.isEmpty() && !done_ && !busy())
+        readNext();
+}
+
+QString DocumentReader::keyFor(qsizetype documents) const {
+    return cacheKey(model_, prefix_.fingerprints().mid(0, documents), kPromptLayoutVersion,
+                    kvType_);
+}
+
+void DocumentReader::start() {
+    if (prefix_.isEmpty() || model_.isEmpty())
+        return;
+    clock_.start();
+    ++generation_;
+    if (!loadCached())
+        readNext();
+}
+
+// Loads the snapshot of the longest cached run of leading documents (all of them, or the ones
+// before a document added at the end), off this thread: load_snapshot blocks until the engine's
+// worker has read the file. Returns false when there is none.
+bool DocumentReader::loadCached() {
+    index_.reload();
+    const CacheEntry* entry = nullptr;
+    qsizetype count = prefix_.documents.size();
+    for (; count > 0 && !entry; --count) {
+        const QString key = keyFor(count);
+        for (const CacheEntry& e : index_.entries())
+            if (e.key == key)
+                entry = &e;
+        if (entry)
+            break;
+    }
+    if (!entry)
+        return false;
+    const CacheEntry found = *entry;
+    const QString path = index_.pathOf(found);
+    // Into the chat's session when no question runs there (its next question then reuses every
+    // token), else into the reading session (the chat's session adopts it through the prefix
+    // cache, a block at a time).
+    const SessionId target = paused_ ? session_ : chatSession_;
+    loading_ = true;
+    const quint64 generation = generation_;
+    auto* watcher = new QFutureWatcher<SnapshotResult>(this);
+    connect(watcher, &QFutureWatcher<SnapshotResult>::finished, this,
+            [this, watcher, generation, found, count] {
+                const SnapshotResult r = watcher->result();
+                watcher->deleteLater();
+                if (generation != generation_)
+                    return;
+                loading_ = false;
+                if (!r.ok) {
+                    // Checksums, model or KV type did not match, or the file is unreadable.
+                    index_.remove(found.key, tr("the snapshot cannot be used (%1); reading the "
+                                                "documents again")
+                                                 .arg(r.error));
+                    start();
+                    return;
+                }
+                index_.touch(found.key);
+                tokens_ = r.tokens;
+                next_ = count;
+                for (qsizetype i = 0; i < count; ++i)
+                    Q_EMIT documentRead(prefix_.documents[i].fingerprint,
+                                        i + 1 == count ? r.tokens : -1);
+                if (next_ >= prefix_.documents.size()) {
+                    done_ = true;
+                    Q_EMIT finished(r.tokens, true, clock_.elapsed() / 1000.0);
+                } else if (!paused_) {
+                    readNext();
+                }
+            });
+    std::weak_ptr<Engine> weak = engine_;
+    const std::string file = path.toStdString();
+    watcher->setFuture(QtConcurrent::run([weak, target, file] {
+        std::shared_ptr<Engine> e = weak.lock();
+        if (!e)
+            return SnapshotResult{false, QStringLiteral("the engine is gone"), 0, 0, 0};
+        return toResult(e->load_snapshot(target, file));
+    }));
+    return true;
+}
+
+void DocumentReader::readNext() {
+    if (paused_ || busy() || prefix_.isEmpty() || model_.isEmpty())
+        return;
+    if (next_ >= prefix_.documents.size()) {
+        saveSnapshot();
+        return;
+    }
+    std::shared_ptr<Engine> e = engine_.lock();
+    if (!e)
+        return;
+    const PrefixDocument doc = prefix_.documents[next_];
+    Request r;
+    r.messages.push_back({"system", doc.systemThrough.toStdString(), {}, {}});
+    r.max_tokens = 0;      // prefill only
+    r.interactive = false; // questions go first
+    const quint64 generation = generation_;
+    const QString fingerprint = doc.fingerprint;
+    std::shared_ptr<Link> link = link_;
+    r.callbacks.on_prefill_progress = [link, fingerprint](int64_t done, int64_t total, double eta) {
+        std::lock_guard lock(link->m);
+        if (link->reader)
+            Q_EMIT link->reader->progress(fingerprint, done, total, eta);
+    };
+    r.callbacks.on_done = [link, generation](const RequestStats& st) {
+        const QString stop = QString::fromStdString(st.stop_reason);
+        const qint64 tokens = st.prompt_tokens;
+        std::lock_guard lock(link->m);
+        if (DocumentReader* self = link->reader)
+            QMetaObject::invokeMethod(
+                self,
+                [self, generation, stop, tokens] { self->onRequestDone(generation, stop, tokens); },
+                Qt::QueuedConnection);
+    };
+    r.callbacks.on_error = [link, generation](const Error& err) {
+        const QString message = QString::fromStdString(err.to_string());
+        std::lock_guard lock(link->m);
+        if (DocumentReader* self = link->reader)
+            QMetaObject::invokeMethod(
+                self, [self, generation, message] { self->onRequestFailed(generation, message); },
+                Qt::QueuedConnection);
+    };
+    running_ = e->submit(session_, std::move(r));
+}
+
+void DocumentReader::onRequestDone(quint64 generation, const QString& stopReason,
+                                   qint64 promptTokens) {
+    if (generation != generation_)
+        return;
+    running_ = 0;
+    if (stopReason == QLatin1String("length")) {
+        tokens_ = promptTokens;
+        Q_EMIT documentRead(prefix_.documents[next_].fingerprint, promptTokens);
+        ++next_;
+    } else if (stopReason != QLatin1String("cancelled")) {
+        return; // "error": onRequestFailed reports it
+    }
+    readNext(); // a paused reading waits for resume()
+}
+
+void DocumentReader::onRequestFailed(quint64 generation, const QString& error) {
+    if (generation != generation_)
+        return;
+    running_ = 0;
+    ++generation_; // stop here: the same prefix would fail the same way
+    done_ = true;
+    Q_EMIT message(tr("The documents could not be read ahead: %1. Questions still include "
+                      "them.")
+                       .arg(error));
+}
+
+void DocumentReader::saveSnapshot() {
+    QString error;
+    const QString key = keyFor(prefix_.documents.size());
+    const QString path = index_.newFilePath(key, &error);
+    const double readSeconds = clock_.elapsed() / 1000.0;
+    if (path.isEmpty()) {
+        done_ = true;
+        Q_EMIT message(error);
+        Q_EMIT finished(tokens_, false, readSeconds);
+        return;
+    }
+    saving_ = true;
+    const quint64 generation = generation_;
+    CacheEntry entry;
+    entry.key = key;
+    entry.fileName = QFileInfo(path).fileName();
+    entry.model = modelName_;
+    entry.documents = prefix_.titles();
+    auto* watcher = new QFutureWatcher<SnapshotResult>(this);
+    connect(watcher, &QFutureWatcher<SnapshotResult>::finished, this,
+            [this, watcher, generation, entry, path, readSeconds]() mutable {
+                const SnapshotResult r = watcher->result();
+                watcher->deleteLater();
+                if (!r.ok)
+                    QFile::remove(path); // the engine writes atomically; make sure
+                if (generation != generation_)
+                    return;
+                saving_ = false;
+                done_ = true;
+                if (!r.ok) {
+                    Q_EMIT message(tr("The document cache could not be saved (%1). The "
+                                      "documents stay read until the model changes; nothing "
+                                      "else was affected.")
+                                       .arg(r.error));
+                } else {
+                    entry.tokens = r.tokens;
+                    const QString indexError = index_.add(entry, CacheIndex::budgetSetting());
+                    if (!indexError.isEmpty())
+                        Q_EMIT message(tr("The document cache could not be saved: %1. The "
+                                          "documents stay read until the model changes.")
+                                           .arg(indexError));
+                }
+                Q_EMIT finished(tokens_, false, readSeconds);
+            });
+    std::weak_ptr<Engine> weak = engine_;
+    const SessionId session = session_;
+    const std::string file = path.toStdString();
+    watcher->setFuture(QtConcurrent::run([weak, session, file] {
+        std::shared_ptr<Engine> e = weak.lock();
+        if (!e)
+            return SnapshotResult{false, QStringLiteral("the engine is gone"), 0, 0, 0};
+        return toResult(e->save_snapshot(session, file));
+    }));
+}
+
+} // namespace folio::ui

@@ -1,0 +1,126 @@
+#include "doc_cache/reading_presenter.h"
+
+#include <QLocale>
+#include <QtMath>
+
+namespace folio::ui {
+
+namespace {
+
+// Room the question and the answer need besides the documents (as the Documents pane's summary).
+constexpr qint64 kQuestionReserve = 1024;
+
+QString duration(double seconds) {
+    if (seconds < 60)
+        return QObject::tr("%1 s").arg(qMax(1, qRound(seconds)));
+    if (seconds < 3600)
+        return QObject::tr("%1 min").arg(qRound(seconds / 60));
+    return QObject::tr("%1 h %2 min")
+        .arg(int(seconds / 3600))
+        .arg(qRound(fmod(seconds, 3600) / 60));
+}
+
+} // namespace
+
+ReadingPresenter::ReadingPresenter(QObject* parent) : QObject(parent) {
+    connect(&counts_, &TokenCountCache::counted, this,
+            [this](const QString& fingerprint, qint64 tokens) {
+                Q_EMIT documentTokens(fingerprint, tokenLine(tokens, contextLimit_));
+            });
+}
+
+QString ReadingPresenter::tokenLine(qint64 tokens, qint64 contextLimit) {
+    const QString n = tr("%1 tokens").arg(QLocale().toString(tokens));
+    if (contextLimit <= 0)
+        return n;
+    return tokens + kQuestionReserve <= contextLimit
+               ? n + tr(" · fits")
+               : n + tr(" · too long: pages will be chosen per question");
+}
+
+QString ReadingPresenter::progressLine(qint64 done, qint64 total, double etaSeconds) {
+    const int percent = total > 0 ? int(qMin<qint64>(100, done * 100 / total)) : 0;
+    QString line = tr("reading %1%").arg(percent);
+    if (etaSeconds > 0 && done < total)
+        line += tr(" · about %1 left").arg(duration(etaSeconds));
+    return line;
+}
+
+void ReadingPresenter::update(const QString& systemPrompt, const QList<Document>& documents,
+                              bool engineReady, qint64 contextLimit) {
+    documents_ = documents;
+    const bool limitChanged = contextLimit != contextLimit_;
+    contextLimit_ = contextLimit;
+    if (limitChanged)
+        countAll();
+    const DocumentPrefix prefix =
+        engineReady ? documentPrefix(systemPrompt, documents) : DocumentPrefix();
+    if (engineReady == ready_ && prefix.systemTurn == prefix_.systemTurn &&
+        prefix.fingerprints() == prefix_.fingerprints())
+        return;
+    ready_ = engineReady;
+    // Documents no longer in the prefix lose their reading line.
+    for (const PrefixDocument& d : prefix_.documents)
+        if (!prefix.fingerprints().contains(d.fingerprint))
+            setStatus(d.fingerprint, QString());
+    prefix_ = prefix;
+    for (const PrefixDocument& d : prefix_.documents)
+        setStatus(d.fingerprint, tr("waiting to be read"));
+    Q_EMIT statusLine(prefix_.isEmpty() ? QString() : tr("Reading documents in the background…"));
+    Q_EMIT readRequested(prefix_);
+    countAll();
+}
+
+void ReadingPresenter::setStatus(const QString& fingerprint, const QString& text) {
+    if (status_.value(fingerprint) == text && status_.contains(fingerprint))
+        return;
+    status_.insert(fingerprint, text);
+    Q_EMIT documentStatus(fingerprint, text);
+}
+
+void ReadingPresenter::onProgress(const QString& fingerprint, qint64 done, qint64 total,
+                                  double eta) {
+    QString title;
+    for (const PrefixDocument& d : prefix_.documents)
+        if (d.fingerprint == fingerprint)
+            title = d.title;
+    if (title.isEmpty())
+        return; // another prefix's
+    const QString line = progressLine(done, total, eta);
+    setStatus(fingerprint, line);
+    Q_EMIT statusLine(tr("Reading %1 in the background: %2").arg(title, line));
+}
+
+void ReadingPresenter::onDocumentRead(const QString& fingerprint, qint64 tokens) {
+    if (!prefix_.fingerprints().contains(fingerprint))
+        return;
+    Q_UNUSED(tokens);
+    setStatus(fingerprint, tr("read · ready for questions"));
+}
+
+void ReadingPresenter::onFinished(qint64 tokens, bool fromCache, double seconds) {
+    for (const PrefixDocument& d : prefix_.documents)
+        setStatus(d.fingerprint, fromCache ? tr("read · loaded from the document cache")
+                                           : tr("read · ready for questions"));
+    Q_EMIT statusLine(
+        fromCache
+            ? tr("Documents loaded from the cache (%1 tokens)").arg(QLocale().toString(tokens))
+            : tr("Documents read (%1 tokens in %2)")
+                  .arg(QLocale().toString(tokens), duration(seconds)));
+}
+
+void ReadingPresenter::onMessage(const QString& message) {
+    Q_EMIT notice(message);
+}
+
+void ReadingPresenter::onCounterChanged(const TokenCounter& counter) {
+    counts_.setCounter(counter);
+    countAll();
+}
+
+void ReadingPresenter::countAll() {
+    for (const Document& d : documents_)
+        counts_.count(d); // emits at once when cached, later when counted
+}
+
+} // namespace folio::ui

@@ -1,0 +1,64 @@
+#pragma once
+// The GUI side of background reading and exact document sizes (issue #22 §2, §4): asks the
+// worker to read the current chat's document prefix whenever it changes (documents, system
+// prompt, model), turns the worker's reading signals into a line per document for the
+// Documents pane and one for the status bar, and shows exact per-document token counts
+// (TokenCountCache) once the model's tokenizer is known. Lives on the GUI thread.
+
+#include "doc_cache/document_prefix.h"
+#include "doc_cache/token_count_cache.h"
+
+#include <QElapsedTimer>
+#include <QHash>
+#include <QObject>
+#include <QString>
+
+namespace folio::ui {
+
+class ReadingPresenter : public QObject {
+    Q_OBJECT
+public:
+    explicit ReadingPresenter(QObject* parent = nullptr);
+
+    // The chat's system prompt and documents, and whether the embedded engine has a model
+    // (`contextLimit` its context). Emits readRequested when the prefix to read changed.
+    void update(const QString& systemPrompt, const QList<Document>& documents, bool engineReady,
+                qint64 contextLimit);
+    TokenCountCache* tokenCounts() { return &counts_; }
+
+    // "12,345 tokens · fits" / "12,345 tokens · too long: pages will be chosen per question".
+    static QString tokenLine(qint64 tokens, qint64 contextLimit);
+    // "reading 45% · about 2 min left".
+    static QString progressLine(qint64 done, qint64 total, double etaSeconds);
+
+public Q_SLOTS:
+    // From EngineWorker.
+    void onProgress(const QString& fingerprint, qint64 done, qint64 total, double eta);
+    void onDocumentRead(const QString& fingerprint, qint64 tokens);
+    void onFinished(qint64 tokens, bool fromCache, double seconds);
+    void onMessage(const QString& message);
+    void onCounterChanged(const folio::ui::TokenCounter& counter);
+
+Q_SIGNALS:
+    void readRequested(const folio::ui::DocumentPrefix& prefix);
+    // Under a document's list item ("" : nothing).
+    void documentStatus(const QString& fingerprint, const QString& text);
+    void documentTokens(const QString& fingerprint, const QString& text);
+    // The status bar's reading line ("" : not reading).
+    void statusLine(const QString& text);
+    // Something the user must see (a cache that could not be saved).
+    void notice(const QString& text);
+
+private:
+    void setStatus(const QString& fingerprint, const QString& text);
+    void countAll();
+
+    DocumentPrefix prefix_;
+    QList<Document> documents_;
+    bool ready_ = false;
+    qint64 contextLimit_ = 0;
+    QHash<QString, QString> status_;
+    TokenCountCache counts_;
+};
+
+} // namespace folio::ui
