@@ -1,0 +1,7 @@
+# Scanned pages and charts through the vision model (issue #23): the Markdown table parser and
+# its exports, PDF pages rendered at the projector's resolution, the image token count of a
+# rendered page against the engine's run, and "Extract table" end to end with a scripted model.
+if(FOLIO_BUILD_UI)
+    folio_add_test(test_markdown_table SOURCES ui/test_markdown_table.cpp
+                   LIBS folio_pipeline LABELS ui TIMEOUT 60)
+endif()
