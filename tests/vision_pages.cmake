@@ -4,4 +4,10 @@
 if(FOLIO_BUILD_UI)
     folio_add_test(test_markdown_table SOURCES ui/test_markdown_table.cpp
                    LIBS folio_pipeline LABELS ui TIMEOUT 60)
+    folio_add_test(test_page_render SOURCES ui/test_page_render.cpp
+                   LIBS folio_pipeline LABELS ui TIMEOUT 120)
+    add_dependencies(test_page_render folio_samples)
+    folio_add_test(test_page_image_tokens SOURCES ui/test_page_image_tokens.cpp
+                   LIBS folio_pipeline folio_engine folio_engine_internal LABELS ui engine TIMEOUT 300)
+    add_dependencies(test_page_image_tokens folio_samples)
 endif()
