@@ -15,11 +15,13 @@
 #include <QPlainTextEdit>
 #include <QStandardItemModel>
 #include <QTableView>
+#include <QThread>
 #include <QtTest>
 
 #include "backend/engine_worker.h"
 #include "documents/documents_pane.h"
 #include "main_window.h"
+#include "pipeline/token_counter.h"
 #include "support/test_support.h"
 #include "tables/extract_table_action.h"
 #include "tables/table_dialog.h"
@@ -395,6 +397,70 @@ private slots:
         d = extract(kValid);
         QVERIFY(d->hasTable());
         QCOMPARE(backend_->requests().size(), size_t(5));
+    }
+
+    // The real path: the embedded engine with the conformance Kimi-VL pair (a tiny random model,
+    // so its answer is no table) reads the chart through EngineWorker, the answer is reported
+    // in words, and the prompt it ran holds the image: prompt_tokens equals the exact count of
+    // the same turns (TokenCounter, through Engine::count_tokens) and exceeds the count without
+    // the image by at least the chart's 48 image rows (conformance README §3).
+    void embeddedEngineWithProjector() {
+        FOLIO_REQUIRE_CONFORMANCE(dir);
+        QThread thread;
+        auto* worker = new EngineWorker;
+        worker->moveToThread(&thread);
+        thread.start();
+        TokenCounter counter;
+        RequestStatsQ stats;
+        int loaded = 0, finished = 0;
+        connect(worker, &EngineWorker::modelLoaded, this, [&loaded] { ++loaded; });
+        connect(worker, &EngineWorker::counterChanged, this,
+                [&counter](const TokenCounter& c) { counter = c; });
+        connect(worker, &EngineWorker::finished, this, [&](qint64, const RequestStatsQ& s) {
+            stats = s;
+            ++finished;
+        });
+        LoadOptions load;
+        load.model = dir + QStringLiteral("/models/ds2-vl-text-f32.gguf");
+        load.mmproj = dir + QStringLiteral("/models/kimivl-mmproj-f32.gguf");
+        load.threads = 2;
+        load.speculation = false;
+        QMetaObject::invokeMethod(worker, [worker, load] { worker->loadModel(load); });
+        QTRY_COMPARE_WITH_TIMEOUT(loaded, 1, 30000);
+        QTRY_VERIFY(counter.exact());
+
+        const QString chart = dir + QStringLiteral("/models/chart.png");
+        TableExtractor extractor(worker);
+        QSignalSpy extracted(&extractor, &TableExtractor::extracted);
+        QSignalSpy failedSpy(&extractor, &TableExtractor::failed);
+        extractor.extract(chart);
+        QTRY_VERIFY_WITH_TIMEOUT(extracted.size() + failedSpy.size() == 1, 120000);
+        QTRY_COMPARE(finished, 1);
+        QVERIFY2(failedSpy.isEmpty(),
+                 failedSpy.isEmpty() ? "" : qPrintable(failedSpy.first().at(0).toString()));
+        const TableParse parse = extracted.first().at(0).value<TableParse>();
+        const QString reply = extracted.first().at(1).toString();
+        qInfo("embedded answer: %lld prompt tokens, %lld generated, status %d: %s",
+              static_cast<long long>(stats.promptTokens),
+              static_cast<long long>(stats.generatedTokens), int(parse.status),
+              qPrintable(parse.message));
+        if (!parse.ok()) { // reported in words, no cells
+            QVERIFY(!parse.message.isEmpty());
+            QVERIFY(parse.table.rows.isEmpty());
+        }
+        const QList<ChatTurn> turns = tableExtractionTurns(chart);
+        QCOMPARE(stats.promptTokens, counter.prompt(turns));
+        QList<ChatTurn> textOnly = turns;
+        textOnly.last().images.clear();
+        QVERIFY2(
+            stats.promptTokens >= counter.prompt(textOnly) + 48,
+            qPrintable(
+                QStringLiteral("%1 vs %2").arg(stats.promptTokens).arg(counter.prompt(textOnly))));
+
+        QMetaObject::invokeMethod(
+            worker, [worker] { delete worker; }, Qt::BlockingQueuedConnection);
+        thread.quit();
+        thread.wait();
     }
 };
 
