@@ -13,6 +13,7 @@
 #include "settings/app_settings.h"
 #include "settings/demo_model.h"
 #include "settings/settings_dialog.h"
+#include "tables/extract_table_action.h"
 
 #include "folio/system_info.h"
 #include "folio/version.h"
@@ -76,6 +77,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     createMenus();
     startEngine();
+    // Chart → table (issue #23), in a Tools menu before Help.
+    auto* tools = new QMenu(tr("&Tools"), this);
+    menuBar()->insertMenu(menuBar()->actions().constLast(), tools);
+    new ExtractTableAction(tools, documents_, worker_, this);
 
     connect(documents_, &DocumentsPane::openRequested, this, &MainWindow::chooseDocuments);
     connect(documents_, &DocumentsPane::recentChosen, this,

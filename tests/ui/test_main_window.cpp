@@ -77,12 +77,12 @@ private slots:
         auto* notice = w.findChild<QLabel*>(QStringLiteral("chatModelNotice"));
         QVERIFY(notice && notice->isVisible() &&
                 notice->text().contains(QStringLiteral("No model")));
-        // Menus: File, View, Help.
+        // Menus: File, View, Tools (Extract table, issue #23), Help.
         QStringList menus;
         for (QAction* a : w.menuBar()->actions())
             menus << a->text().remove(QLatin1Char('&'));
         QCOMPARE(menus, (QStringList{QStringLiteral("File"), QStringLiteral("View"),
-                                     QStringLiteral("Help")}));
+                                     QStringLiteral("Tools"), QStringLiteral("Help")}));
     }
 
     void viewMenuTogglesPanes() {

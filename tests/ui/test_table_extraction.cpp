@@ -1,0 +1,468 @@
+// "Extract table" end to end (issue #23, chart → table), through the real MainWindow, its Tools
+// menu action, TableExtractor, EngineWorker and TableDialog, with a scripted model behind the
+// ChatBackend interface (a server that takes images: the request it receives is the real one,
+// built by the worker). The chart image selected in the Documents pane goes with the strict
+// table instruction; a valid table is shown cell by cell, copied as TSV and exported as CSV (read
+// back and compared) and Markdown; a ragged table and prose are reported in words with no cells;
+// a backend failure and a model that cannot see images are reported too. A screenshot of the
+// extracted table over the workbench is written.
+#include <QAction>
+#include <QClipboard>
+#include <QGuiApplication>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QPainter>
+#include <QPlainTextEdit>
+#include <QStandardItemModel>
+#include <QTableView>
+#include <QThread>
+#include <QtTest>
+
+#include "backend/engine_worker.h"
+#include "documents/documents_pane.h"
+#include "main_window.h"
+#include "pipeline/token_counter.h"
+#include "support/test_support.h"
+#include "tables/extract_table_action.h"
+#include "tables/table_dialog.h"
+#include "tables/table_extractor.h"
+#include "tables/table_request.h"
+
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+using namespace folio;
+using namespace folio::ui;
+
+namespace {
+
+QString sample(const QString& name) {
+    return folio::test::builtProgram(QStringLiteral("generated/samples/") + name);
+}
+
+// The sample chart's numbers (tools/sample/make_sample.cpp: quarterly revenue, FY2024 and
+// FY2025), as a model following the instruction would write them; the growth column's header
+// has a comma and quotes, and Q4's note cell a comma, for the CSV quoting.
+const char* const kValid =
+    "Here is the table.\n\n"
+    "| Quarter | FY2024 revenue ($m) | FY2025 revenue ($m) | Growth, \"YoY\" (%) |\n"
+    "| :--- | ---: | ---: | ---: |\n"
+    "| Q1 | 1002 | 1071 | 6.9 |\n"
+    "| Q2 | 1031 | 1108 | 7.5 |\n"
+    "| Q3 | 1049 | 1135 | 8.2 |\n"
+    "| Q4 | 1108 | 1186 | 7.0 |\n";
+const char* const kRagged = "| Year | Revenue (EUR m) |\n|---|---|\n| 2021 | 96.2 |\n"
+                            "| 2022 | 101.4 |\n| 2023 |\n| 2024 | 127.1 |\n";
+const char* const kProse = "The chart shows revenue growing every year, from about 96 million "
+                           "in 2021 to 131 million in 2025.";
+
+// A server that takes images, answering from a script on a thread of its own, in pieces.
+class ScriptedBackend : public ChatBackend {
+public:
+    using Script = std::function<std::string(const Request&)>;
+    explicit ScriptedBackend(Script script) : script_(std::move(script)) {}
+    ~ScriptedBackend() override {
+        for (auto& t : threads_)
+            t.join();
+    }
+    RequestId submit(Request r) override {
+        std::lock_guard lk(m_);
+        const RequestId id = next_++;
+        requests_.push_back(r);
+        threads_.emplace_back([this, id, r = std::move(r)] {
+            const std::string answer = script_(r);
+            if (answer == "<error>") {
+                r.callbacks.on_error(make_error(ErrorCode::InvalidArgument, "server said 400"));
+            } else {
+                RequestStats st;
+                st.prompt_tokens = 100;
+                for (size_t at = 0; at < answer.size(); at += 16) {
+                    r.callbacks.on_token(std::string_view(answer).substr(at, 16), -1);
+                    ++st.generated_tokens;
+                }
+                st.text = answer;
+                st.stop_reason = "eos";
+                r.callbacks.on_done(st);
+            }
+            std::lock_guard lk(m_);
+            done_.push_back(id);
+            cv_.notify_all();
+        });
+        return id;
+    }
+    void cancel(RequestId) override {}
+    void cancel_all() override {}
+    void wait(RequestId id) override {
+        std::unique_lock lk(m_);
+        cv_.wait(lk, [&] { return std::find(done_.begin(), done_.end(), id) != done_.end(); });
+    }
+    ChatBackendStatus status() const override {
+        ChatBackendStatus s;
+        s.kind = "remote"; // so the worker sends images, as to a server that takes them
+        return s;
+    }
+    std::vector<Request> requests() const {
+        std::lock_guard lk(m_);
+        return requests_;
+    }
+
+private:
+    Script script_;
+    mutable std::mutex m_;
+    std::condition_variable cv_;
+    std::vector<Request> requests_;
+    std::vector<RequestId> done_;
+    std::vector<std::thread> threads_;
+    RequestId next_ = 1;
+};
+
+// An RFC 4180 reader (from the RFC's grammar; fields may be quoted, "" is a quote).
+QList<QStringList> readCsv(const QString& text) {
+    QList<QStringList> records;
+    QStringList record;
+    QString field;
+    bool quoted = false;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        if (quoted) {
+            if (c == QLatin1Char('"') && i + 1 < text.size() && text[i + 1] == QLatin1Char('"')) {
+                field += QLatin1Char('"');
+                ++i;
+            } else if (c == QLatin1Char('"')) {
+                quoted = false;
+            } else {
+                field += c;
+            }
+        } else if (c == QLatin1Char('"')) {
+            quoted = true;
+        } else if (c == QLatin1Char(',')) {
+            record << field;
+            field.clear();
+        } else if (c == QLatin1Char('\r') && i + 1 < text.size() &&
+                   text[i + 1] == QLatin1Char('\n')) {
+            record << field;
+            records << record;
+            record.clear();
+            field.clear();
+            ++i;
+        } else {
+            field += c;
+        }
+    }
+    return records;
+}
+
+QString readText(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromUtf8(f.readAll());
+}
+
+} // namespace
+
+class TestTableExtraction : public QObject {
+    Q_OBJECT
+    std::unique_ptr<MainWindow> window_;
+    ScriptedBackend* backend_ = nullptr; // owned by the worker
+    std::string answer_ = kValid;
+    QString chart_;
+
+    ExtractTableAction* extractAction() const { return window_->findChild<ExtractTableAction*>(); }
+
+    void useScript(bool acceptsImages) {
+        auto* backend = new ScriptedBackend([this](const Request&) { return answer_; });
+        backend_ = backend;
+        EngineWorker* worker = window_->engineWorker();
+        ModelFactsQ facts;
+        facts.name = QStringLiteral("scripted-vl");
+        facts.contextLimit = 8192;
+        facts.remote = true;
+        facts.acceptsImages = acceptsImages;
+        // Queued to this thread after the window's own receivers (connected earlier), so once
+        // it arrives they have all seen the new facts.
+        int announced = 0;
+        const QMetaObject::Connection c =
+            connect(worker, &EngineWorker::modelLoaded, this, [&announced] { ++announced; });
+        QMetaObject::invokeMethod(
+            worker,
+            [worker, backend, facts] {
+                worker->setBackend(std::unique_ptr<ChatBackend>(backend), facts);
+            },
+            Qt::BlockingQueuedConnection);
+        QTRY_COMPARE(announced, 1);
+        disconnect(c);
+        QVERIFY(window_->modelReady());
+    }
+
+    // Triggers the menu action on the selected image and waits for the dialog's outcome.
+    TableDialog* extract(const std::string& answer) {
+        answer_ = answer;
+        QAction* action = window_->findChild<QAction*>(QStringLiteral("actionExtractTable"));
+        if (!action)
+            return nullptr;
+        action->trigger();
+        TableDialog* dialog = extractAction()->dialog();
+        if (!dialog)
+            return nullptr;
+        TableExtractor* extractor = extractAction()->extractor();
+        const bool done = QTest::qWaitFor([extractor] { return !extractor->isRunning(); }, 20000);
+        return done ? dialog : nullptr;
+    }
+
+private slots:
+    void initTestCase() {
+        const QString xdg = folio::test::scratchDir(QStringLiteral("table-extraction-xdg"));
+        qputenv("XDG_CONFIG_HOME", (xdg + QStringLiteral("/config")).toUtf8());
+        qputenv("XDG_DATA_HOME", (xdg + QStringLiteral("/data")).toUtf8());
+        qputenv("XDG_CACHE_HOME", (xdg + QStringLiteral("/cache")).toUtf8());
+        QCoreApplication::setOrganizationName(QStringLiteral("FolioTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("test_table_extraction"));
+        chart_ = sample(QStringLiteral("revenue-chart.png"));
+        QVERIFY2(QFile::exists(chart_), qPrintable(chart_));
+        window_ = std::make_unique<MainWindow>();
+        window_->resize(1400, 860);
+        window_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+        QVERIFY(extractAction());
+
+        // The action is in the Tools menu and needs a selected image.
+        QAction* action = window_->findChild<QAction*>(QStringLiteral("actionExtractTable"));
+        QVERIFY(action);
+        QVERIFY(!action->isEnabled());
+        window_->openDocuments({sample(QStringLiteral("sample-report.pdf")), chart_});
+        QTRY_COMPARE_WITH_TIMEOUT(window_->documentsPane()->pendingLoads(), 0, 20000);
+        auto* list =
+            window_->documentsPane()->findChild<QListWidget*>(QStringLiteral("documentList"));
+        QVERIFY(list);
+        list->setCurrentRow(0); // the PDF: not an image
+        QVERIFY(extractAction()->selectedImage().isEmpty());
+        list->setCurrentRow(1);
+        QCOMPARE(extractAction()->selectedImage(), chart_);
+        QMenu* tools = nullptr;
+        for (QAction* a : window_->menuBar()->actions())
+            if (a->menu() && a->menu()->actions().contains(action))
+                tools = a->menu();
+        QVERIFY(tools);
+        QCOMPARE(tools->title(), QStringLiteral("&Tools"));
+        Q_EMIT tools->aboutToShow(); // the enabled state follows the selection when it opens
+        QVERIFY(action->isEnabled());
+    }
+
+    void cleanupTestCase() { window_.reset(); }
+
+    // Before a model: refused with a reason, nothing sent.
+    void refusedWithoutAModel() {
+        TableDialog* d = extract(kValid);
+        QVERIFY(d);
+        QVERIFY(!d->hasTable());
+        QVERIFY2(d->statusText().contains(QStringLiteral("No model")), qPrintable(d->statusText()));
+        d->hide();
+    }
+
+    // A server that does not take images: refused, and the request never reaches it.
+    void refusedWhenTheModelCannotSeeImages() {
+        useScript(false);
+        TableDialog* d = extract(kValid);
+        QVERIFY(d);
+        QVERIFY(!d->hasTable());
+        QVERIFY2(d->statusText().contains(QStringLiteral("cannot see images")),
+                 qPrintable(d->statusText()));
+        QVERIFY(backend_->requests().empty());
+        d->hide();
+    }
+
+    void validTableRoundTrip() {
+        useScript(true);
+        TableDialog* d = extract(kValid);
+        QVERIFY(d);
+        QVERIFY2(d->hasTable(), qPrintable(d->statusText()));
+        QVERIFY(d->isVisible());
+
+        // What the model received: the instruction and the chart on the user turn.
+        const std::vector<Request> sent = backend_->requests();
+        QCOMPARE(sent.size(), size_t(1));
+        const Message& user = sent[0].messages.back();
+        QCOMPARE(user.role, std::string("user"));
+        QCOMPARE(QString::fromStdString(user.content), tableExtractionInstruction());
+        QCOMPARE(user.images.size(), size_t(1));
+        QCOMPARE(QString::fromStdString(user.images[0].path), chart_);
+        QCOMPARE(sent[0].sampling.temperature, 0.0f);
+        QVERIFY(QString::fromStdString(user.content).contains(QStringLiteral("| --- | --- |")));
+
+        // The view: 4 rows × 4 columns, the cells as the reply had them.
+        QStandardItemModel* m = d->model();
+        QCOMPARE(m->columnCount(), 4);
+        QCOMPARE(m->rowCount(), 4);
+        QCOMPARE(m->horizontalHeaderItem(1)->text(), QStringLiteral("FY2024 revenue ($m)"));
+        QCOMPARE(m->horizontalHeaderItem(3)->text(), QStringLiteral("Growth, \"YoY\" (%)"));
+        QCOMPARE(m->item(0, 0)->text(), QStringLiteral("Q1"));
+        QCOMPARE(m->item(2, 2)->text(), QStringLiteral("1135"));
+        QCOMPARE(m->item(3, 1)->text(), QStringLiteral("1108"));
+        QCOMPARE(m->item(3, 3)->text(), QStringLiteral("7.0"));
+        QVERIFY(d->findChild<QTableView*>(QStringLiteral("tableView"))->isVisible());
+        QVERIFY2(d->statusText().contains(QStringLiteral("4 rows × 4 columns")),
+                 qPrintable(d->statusText()));
+
+        // Copy: TSV on the clipboard.
+        d->copyToClipboard();
+        QCOMPARE(QGuiApplication::clipboard()->text(),
+                 QStringLiteral("Quarter\tFY2024 revenue ($m)\tFY2025 revenue ($m)\tGrowth, "
+                                "\"YoY\" (%)\nQ1\t1002\t1071\t6.9\nQ2\t1031\t1108\t7.5\n"
+                                "Q3\t1049\t1135\t8.2\nQ4\t1108\t1186\t7.0\n"));
+
+        // Export CSV, read back cell by cell against the reply's cells (written out by hand).
+        const QString dir = folio::test::scratchDir(QStringLiteral("table-export"));
+        QCOMPARE(d->exportCsv(dir + QStringLiteral("/revenue.csv")), QString());
+        const QList<QStringList> expected = {
+            {"Quarter", "FY2024 revenue ($m)", "FY2025 revenue ($m)", "Growth, \"YoY\" (%)"},
+            {"Q1", "1002", "1071", "6.9"},
+            {"Q2", "1031", "1108", "7.5"},
+            {"Q3", "1049", "1135", "8.2"},
+            {"Q4", "1108", "1186", "7.0"}};
+        const QString csv = readText(dir + QStringLiteral("/revenue.csv"));
+        QVERIFY(csv.startsWith(QStringLiteral("Quarter,FY2024 revenue ($m),FY2025 revenue ($m),"
+                                              "\"Growth, \"\"YoY\"\" (%)\"\r\nQ1,1002,")));
+        const QList<QStringList> back = readCsv(csv);
+        QCOMPARE(back.size(), expected.size());
+        for (int r = 0; r < expected.size(); ++r) {
+            QCOMPARE(back[r].size(), expected[r].size());
+            for (int c = 0; c < expected[r].size(); ++c)
+                QCOMPARE(back[r][c], expected[r][c]);
+        }
+        // Export Markdown: a clean pipe table.
+        QCOMPARE(d->exportMarkdown(dir + QStringLiteral("/revenue.md")), QString());
+        QCOMPARE(readText(dir + QStringLiteral("/revenue.md")).section(QLatin1Char('\n'), 0, 2),
+                 QStringLiteral("| Quarter | FY2024 revenue ($m) | FY2025 revenue ($m) | Growth, "
+                                "\"YoY\" (%) |\n| --- | --- | --- | --- |\n"
+                                "| Q1 | 1002 | 1071 | 6.9 |"));
+        // A write that cannot happen is a message, and the earlier file stays.
+        const QString bad = d->exportCsv(dir + QStringLiteral("/no-such-dir/revenue.csv"));
+        QVERIFY2(bad.contains(QStringLiteral("revenue.csv")), qPrintable(bad));
+
+        // Screenshot: the extracted table over the workbench.
+        QTest::qWait(50);
+        QImage shot = window_->grab().toImage();
+        {
+            QPainter p(&shot);
+            const QPixmap dialog = d->grab();
+            p.drawPixmap((shot.width() - dialog.width()) / 2, (shot.height() - dialog.height()) / 2,
+                         dialog);
+        }
+        const QString shotPath =
+            folio::test::scratchDir(QStringLiteral("table-shot")) + QStringLiteral("/table.png");
+        QVERIFY(shot.save(shotPath));
+        qInfo("screenshot: %s", qPrintable(shotPath));
+        if (const QString shots = qEnvironmentVariable("FOLIO_SHOTS_DIR"); !shots.isEmpty())
+            QVERIFY(shot.save(shots + QStringLiteral("/extracted-table.png")));
+    }
+
+    void raggedTableIsReportedNotShown() {
+        TableDialog* d = extract(kRagged);
+        QVERIFY(d);
+        QVERIFY(!d->hasTable());
+        QVERIFY2(d->statusText().contains(QStringLiteral("ragged")) &&
+                     d->statusText().contains(QStringLiteral("row 3 has 1 cells")),
+                 qPrintable(d->statusText()));
+        QCOMPARE(d->model()->rowCount(), 0);
+        QVERIFY(!d->findChild<QTableView*>(QStringLiteral("tableView"))->isVisible());
+        // the model's text is there to read, as text
+        auto* reply = d->findChild<QPlainTextEdit*>(QStringLiteral("tableReply"));
+        QVERIFY(reply->isVisible());
+        QCOMPARE(reply->toPlainText(), QString::fromUtf8(kRagged));
+        QVERIFY(!d->exportCsv(folio::test::scratchDir(QStringLiteral("table-ragged")) +
+                              QStringLiteral("/x.csv"))
+                     .isEmpty());
+    }
+
+    void proseIsNotATable() {
+        TableDialog* d = extract(kProse);
+        QVERIFY(d);
+        QVERIFY(!d->hasTable());
+        QVERIFY2(d->statusText().contains(QStringLiteral("not a table")),
+                 qPrintable(d->statusText()));
+        QCOMPARE(d->model()->rowCount(), 0);
+        QCOMPARE(d->model()->columnCount(), 0);
+    }
+
+    void backendErrorIsReported() {
+        TableDialog* d = extract("<error>");
+        QVERIFY(d);
+        QVERIFY(!d->hasTable());
+        QVERIFY2(d->statusText().contains(QStringLiteral("server said 400")),
+                 qPrintable(d->statusText()));
+        // and the next extraction works again
+        d = extract(kValid);
+        QVERIFY(d->hasTable());
+        QCOMPARE(backend_->requests().size(), size_t(5));
+    }
+
+    // The real path: the embedded engine with the conformance Kimi-VL pair (a tiny random model,
+    // so its answer is no table) reads the chart through EngineWorker, the answer is reported
+    // in words, and the prompt it ran holds the image: prompt_tokens equals the exact count of
+    // the same turns (TokenCounter, through Engine::count_tokens) and exceeds the count without
+    // the image by at least the chart's 48 image rows (conformance README §3).
+    void embeddedEngineWithProjector() {
+        FOLIO_REQUIRE_CONFORMANCE(dir);
+        QThread thread;
+        auto* worker = new EngineWorker;
+        worker->moveToThread(&thread);
+        thread.start();
+        TokenCounter counter;
+        RequestStatsQ stats;
+        int loaded = 0, finished = 0;
+        connect(worker, &EngineWorker::modelLoaded, this, [&loaded] { ++loaded; });
+        connect(worker, &EngineWorker::counterChanged, this,
+                [&counter](const TokenCounter& c) { counter = c; });
+        connect(worker, &EngineWorker::finished, this, [&](qint64, const RequestStatsQ& s) {
+            stats = s;
+            ++finished;
+        });
+        LoadOptions load;
+        load.model = dir + QStringLiteral("/models/ds2-vl-text-f32.gguf");
+        load.mmproj = dir + QStringLiteral("/models/kimivl-mmproj-f32.gguf");
+        load.threads = 2;
+        load.speculation = false;
+        QMetaObject::invokeMethod(worker, [worker, load] { worker->loadModel(load); });
+        QTRY_COMPARE_WITH_TIMEOUT(loaded, 1, 30000);
+        QTRY_VERIFY(counter.exact());
+
+        const QString chart = dir + QStringLiteral("/models/chart.png");
+        TableExtractor extractor(worker);
+        QSignalSpy extracted(&extractor, &TableExtractor::extracted);
+        QSignalSpy failedSpy(&extractor, &TableExtractor::failed);
+        extractor.extract(chart);
+        QTRY_VERIFY_WITH_TIMEOUT(extracted.size() + failedSpy.size() == 1, 120000);
+        QTRY_COMPARE(finished, 1);
+        QVERIFY2(failedSpy.isEmpty(),
+                 failedSpy.isEmpty() ? "" : qPrintable(failedSpy.first().at(0).toString()));
+        const TableParse parse = extracted.first().at(0).value<TableParse>();
+        const QString reply = extracted.first().at(1).toString();
+        qInfo("embedded answer: %lld prompt tokens, %lld generated, status %d: %s",
+              static_cast<long long>(stats.promptTokens),
+              static_cast<long long>(stats.generatedTokens), int(parse.status),
+              qPrintable(parse.message));
+        if (!parse.ok()) { // reported in words, no cells
+            QVERIFY(!parse.message.isEmpty());
+            QVERIFY(parse.table.rows.isEmpty());
+        }
+        const QList<ChatTurn> turns = tableExtractionTurns(chart);
+        QCOMPARE(stats.promptTokens, counter.prompt(turns));
+        QList<ChatTurn> textOnly = turns;
+        textOnly.last().images.clear();
+        QVERIFY2(
+            stats.promptTokens >= counter.prompt(textOnly) + 48,
+            qPrintable(
+                QStringLiteral("%1 vs %2").arg(stats.promptTokens).arg(counter.prompt(textOnly))));
+
+        QMetaObject::invokeMethod(
+            worker, [worker] { delete worker; }, Qt::BlockingQueuedConnection);
+        thread.quit();
+        thread.wait();
+    }
+};
+
+QTEST_MAIN(TestTableExtraction)
+#include "test_table_extraction.moc"

@@ -1,0 +1,16 @@
+# Scanned pages and charts through the vision model (issue #23): the Markdown table parser and
+# its exports, PDF pages rendered at the projector's resolution, the image token count of a
+# rendered page against the engine's run, and "Extract table" end to end with a scripted model.
+if(FOLIO_BUILD_UI)
+    folio_add_test(test_markdown_table SOURCES ui/test_markdown_table.cpp
+                   LIBS folio_pipeline LABELS ui TIMEOUT 60)
+    folio_add_test(test_page_render SOURCES ui/test_page_render.cpp
+                   LIBS folio_pipeline LABELS ui TIMEOUT 120)
+    add_dependencies(test_page_render folio_samples)
+    folio_add_test(test_page_image_tokens SOURCES ui/test_page_image_tokens.cpp
+                   LIBS folio_pipeline folio_engine folio_engine_internal LABELS ui engine TIMEOUT 300)
+    add_dependencies(test_page_image_tokens folio_samples)
+    folio_add_test(test_table_extraction SOURCES ui/test_table_extraction.cpp
+                   LIBS folio_ui LABELS ui TIMEOUT 120)
+    add_dependencies(test_table_extraction folio_samples)
+endif()
