@@ -102,7 +102,7 @@ private slots:
         QCOMPARE(kChatFormatVersion, 2);
         ChatSession c = ChatSession::create();
         c.messages.append(
-            {ChatMessage::Role::User, QStringLiteral("Q"), QDateTime(), {}, {}, {}, {}});
+            {ChatMessage::Role::User, QStringLiteral("Q"), QDateTime(), {}, {}, {}, {}, {}});
         c.documents = {{QStringLiteral("/data/report.pdf"), QStringLiteral("ab12"),
                         QStringLiteral("Annual Report"), 236, false, QStringLiteral("1-4, 37")},
                        {QStringLiteral("/data/chart.png"), QStringLiteral("cd34"),

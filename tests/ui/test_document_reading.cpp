@@ -78,7 +78,13 @@ struct Worker {
 
     // Asks `question` about the documents as the chat would (planPrompt); its statistics.
     RequestStatsQ ask(const ChatSession& chat, const Document& doc, const QString& question) {
-        const PromptPlan plan = planPrompt(chat, question, {doc}, contextLimit, 4.0);
+        PromptInput input;
+        input.chat = chat;
+        input.question = question;
+        input.documents = {doc};
+        input.contextLimit = contextLimit;
+        PageTokenCache pageCache;
+        const PromptPlan plan = planPrompt(input, counter, pageCache);
         GenerationSettings s;
         s.maxTokens = 8;
         s.temperature = 0;
