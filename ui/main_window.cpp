@@ -10,6 +10,7 @@
 #include "documents/documents_pane.h"
 #include "export/export_chat.h"
 #include "model_info/model_facts.h"
+#include "pipeline/page_ranges.h"
 #include "settings/app_settings.h"
 #include "settings/demo_model.h"
 #include "settings/settings_dialog.h"
@@ -263,6 +264,13 @@ void MainWindow::onDocumentsChanged() {
         }
     }
     chat_->setAttachments(names, rows);
+    // Pages the user pinned per document always go into the prompt (ChatController plans).
+    QHash<QString, QList<int>> pinned;
+    for (const ChatDocument& d : documents_->chatDocuments())
+        if (!d.pinnedPages.trimmed().isEmpty())
+            pinned.insert(d.path, parsePageRanges(d.pinnedPages, d.pageCount));
+    if (chatController_)
+        chatController_->setPinnedPages(pinned);
     updateReading();
 }
 

@@ -214,8 +214,15 @@ void TestDocumentReading::corruptSnapshotIsReadAgain() {
     QVERIFY(log.contains(QStringLiteral("cannot be used")));
     const QList<CacheEntry> entries = CacheIndex(dir).entries();
     QCOMPARE(entries.size(), 1); // the new snapshot replaced it
+    // Read again in this process, the prefix reaches the chat's session through the engine's
+    // prefix cache, which shares whole 64-token blocks (folio::CacheOptions::block_tokens): all
+    // of them but the partial last one.
     const RequestStatsQ st = second.ask(chat_, doc_, QStringLiteral("Revenue?"));
-    QVERIFY(st.reusedTokens >= prefixTokens(second.counter));
+    const qint64 wholeBlocks = prefixTokens(second.counter) / 64 * 64;
+    QVERIFY2(st.reusedTokens >= wholeBlocks,
+             qPrintable(QStringLiteral("reused %1 of the %2-token prefix")
+                            .arg(st.reusedTokens)
+                            .arg(prefixTokens(second.counter))));
 }
 
 void TestDocumentReading::unwritableCacheFolderStillAnswers() {

@@ -199,12 +199,13 @@ private slots:
         QCOMPARE(cache.entries(), 2);
 
         // Everything fits: all pages, exactly the whole-document text.
-        const qint64 label = documentLabel(1, doc.title).size(); // "[document 1: Report]\n"
-        QCOMPARE(label, 21);
+        // The citation rule and "[document 1: Report]\n" (21 characters).
+        QCOMPARE(documentLabel(1, doc.title).size(), 21);
+        const qint64 label = citationRule().size() + 21;
         PageSelection all =
-            selectPages({doc}, QStringLiteral("walrus?"), {{2}}, 21 + 300, counter, cache);
+            selectPages({doc}, QStringLiteral("walrus?"), {{2}}, label + 300, counter, cache);
         QVERIFY(all.complete());
-        QCOMPARE(all.tokens, 321);
+        QCOMPARE(all.tokens, label + 300);
         QCOMPARE(buildSystemPrompt(QStringLiteral("S"), all.sources),
                  buildSystemPrompt(QStringLiteral("S"), {{doc.title, doc.pageTexts}}));
 
@@ -218,7 +219,8 @@ private slots:
         QCOMPARE(some.documents[0].formatted(), QStringLiteral("pages 2, 4, 6 of 6"));
         QCOMPARE(some.tokens, label + note + 150);
         const QString system = buildSystemPrompt(QStringLiteral("S"), some.sources);
-        QCOMPARE(system, QStringLiteral("S\n\n[document 1: Report]\n") + partialDocumentNote() +
+        QCOMPARE(system, QStringLiteral("S\n\n") + citationRule() +
+                             QStringLiteral("[document 1: Report]\n") + partialDocumentNote() +
                              QStringLiteral("[page 2]\n") + doc.pageTexts[1] +
                              QStringLiteral("\n[page 4]\n") + doc.pageTexts[3] +
                              QStringLiteral("\n[page 6]\n") + doc.pageTexts[5] +
@@ -226,16 +228,24 @@ private slots:
         QCOMPARE(qint64(system.size()), 3 + some.tokens); // "S\n\n" + what was counted
     }
 
-    // Two documents: labelled by number, with the citation rule for several documents.
+    // Two documents: labelled by number after the citation rule; the text with the first one
+    // alone is a prefix of the text with both (its cache is reused when one is added), and a
+    // document keeps its number in the chat when one before it is not in the prompt.
     void labelsSeveralDocuments() {
-        const QString system = buildSystemPrompt(
-            QStringLiteral("S"),
-            {{QStringLiteral("A"), {QStringLiteral("a1")}},
-             {QStringLiteral("B"), {QStringLiteral("b1"), QStringLiteral("b2")}}});
-        QCOMPARE(system, QStringLiteral("S\n\n") + multiDocumentCitationRule() +
+        const SourceDocument a{QStringLiteral("A"), {QStringLiteral("a1")}};
+        const SourceDocument b{QStringLiteral("B"), {QStringLiteral("b1"), QStringLiteral("b2")}};
+        const QString system = buildSystemPrompt(QStringLiteral("S"), {a, b});
+        QCOMPARE(system, QStringLiteral("S\n\n") + citationRule() +
                              QStringLiteral("[document 1: A]\n[page 1]\na1\n"
                                             "[document 2: B]\n[page 1]\nb1\n[page 2]\nb2\n"));
-        QVERIFY(multiDocumentCitationRule().contains(QStringLiteral("[doc N, p. K]")));
+        QVERIFY(citationRule().contains(QStringLiteral("[doc N, p. K]")));
+        QVERIFY(system.startsWith(buildSystemPrompt(QStringLiteral("S"), {a})));
+        SourceDocument third = b;
+        third.number = 3;
+        QCOMPARE(buildSystemPrompt(QStringLiteral("S"), {a, third}),
+                 QStringLiteral("S\n\n") + citationRule() +
+                     QStringLiteral("[document 1: A]\n[page 1]\na1\n"
+                                    "[document 3: B]\n[page 1]\nb1\n[page 2]\nb2\n"));
     }
 
     void loadsTheDemoModel() {

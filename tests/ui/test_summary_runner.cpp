@@ -118,6 +118,16 @@ class TestSummaryRunner : public QObject {
         return window_->findChild<QAction*>(QStringLiteral("actionSummarizeDocument"));
     }
 
+private:
+    // Documents belong to a chat: each test's new chat opens the report.
+    void newChatWithReport() {
+        window_->chatPane()->newChat();
+        QSignalSpy loaded(window_->documentsPane(), &DocumentsPane::documentLoaded);
+        window_->documentsPane()->openFiles(
+            {folio::test::builtProgram(QStringLiteral("generated/samples/long-report-300.pdf"))});
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, 60000);
+    }
+
 private slots:
     void initTestCase() {
         const QString xdg = folio::test::scratchDir(QStringLiteral("summary-runner-xdg"));
@@ -136,10 +146,7 @@ private slots:
         summarizeAction()->trigger();
         QVERIFY(window_->chatPane()->messages().isEmpty());
 
-        QSignalSpy loaded(window_->documentsPane(), &DocumentsPane::documentLoaded);
-        window_->documentsPane()->openFiles(
-            {folio::test::builtProgram(QStringLiteral("generated/samples/long-report-300.pdf"))});
-        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, 60000);
+        newChatWithReport();
     }
 
     void cleanupTestCase() {
@@ -150,7 +157,7 @@ private slots:
     void summarizesTheWholeReport() {
         useBackend(new ScriptedBackend);
         ChatPane* chat = window_->chatPane();
-        chat->newChat();
+        newChatWithReport();
         QSignalSpy finished(window_->summaryRunner(), &SummaryRunner::summaryFinished);
         summarizeAction()->trigger();
         QVERIFY(chat->isGenerating());
@@ -219,7 +226,7 @@ private slots:
     void stopCancelsTheSummary() {
         useBackend(new ScriptedBackend(3)); // the third request waits for Stop
         ChatPane* chat = window_->chatPane();
-        chat->newChat();
+        newChatWithReport();
         QSignalSpy finished(window_->summaryRunner(), &SummaryRunner::summaryFinished);
         summarizeAction()->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(int(backend_->requests().size()), 3, 30000);

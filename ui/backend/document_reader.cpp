@@ -191,6 +191,9 @@ void DocumentReader::readNext() {
     r.messages.push_back({"system", doc.systemThrough.toStdString(), {}, {}});
     r.max_tokens = 0;      // prefill only
     r.interactive = false; // questions go first
+    // No assistant header after the system turn: the read prefix must be a token prefix of
+    // the question's prompt {system, user, ...} (engine.h Request::generation_prompt).
+    r.generation_prompt = false;
     const quint64 generation = generation_;
     const QString fingerprint = doc.fingerprint;
     std::shared_ptr<Link> link = link_;

@@ -6,6 +6,7 @@
 #include "pipeline/prompt_builder.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
 
 namespace folio::ui {
 
@@ -39,12 +40,18 @@ PromptPlan planPrompt(const PromptInput& in, const TokenCounter& counter, PageTo
     fit.contextLimit = in.contextLimit;
     fit.answerTokens = in.chat.settings.maxTokens;
     QStringList images;
+    int pdfNumber = 0; // the chat's PDFs are numbered as citations count them
+    QList<int> fitIndexOfNumber; // PDF number - 1 -> index in fit.documents (-1: not ready)
     for (const Document& d : in.documents) {
+        if (d.kind == Document::Kind::Pdf) {
+            ++pdfNumber;
+            fitIndexOfNumber << (d.state == Document::State::Ready ? int(fit.documents.size()) : -1);
+        }
         if (d.state != Document::State::Ready)
             continue;
         if (d.kind == Document::Kind::Pdf)
             fit.documents.append(
-                {d.title, d.pageTexts, in.pinnedPages.value(d.path), d.fingerprint});
+                {d.title, d.pageTexts, in.pinnedPages.value(d.path), d.fingerprint, pdfNumber});
         else
             images << d.path;
     }
@@ -53,7 +60,13 @@ PromptPlan planPrompt(const PromptInput& in, const TokenCounter& counter, PageTo
     if (before > 0 && messages.last().role == ChatMessage::Role::User)
         --before;           // the question
     QList<int> turnMessage; // the message of each history turn
-    QList<int> cited;
+    // Pages cited in earlier answers, per document of the prompt: "[doc 2, p. 5]" resolved as
+    // the transcript resolves it (citations.h), against the chat's PDFs in order.
+    QList<CitationDocument> citable;
+    for (const Document& d : in.documents)
+        if (d.kind == Document::Kind::Pdf)
+            citable.append({d.title, QFileInfo(d.path).fileName(), int(d.pageTexts.size())});
+    QList<QList<int>> cited(fit.documents.size());
     for (qsizetype i = 0; i < before; ++i) {
         const ChatMessage& m = messages[i];
         if (m.role == ChatMessage::Role::User) {
@@ -62,11 +75,14 @@ PromptPlan planPrompt(const PromptInput& in, const TokenCounter& counter, PageTo
         } else if (m.role == ChatMessage::Role::Assistant && !m.text.isEmpty()) {
             fit.history.append({QStringLiteral("assistant"), m.text, {}});
             turnMessage << int(i);
-            cited << citedPages(m.text);
+            for (const Citation& c : findCitations(m.text, citable)) {
+                const int at = c.document >= 0 ? fitIndexOfNumber.value(c.document, -1) : -1;
+                if (at >= 0)
+                    cited[at] << c.pages();
+            }
         }
     }
-    if (!fit.documents.isEmpty())
-        fit.citedPages = {cited};
+    fit.citedPages = cited;
     // Charts go with the question (used when a vision projector is loaded).
     fit.question = {QStringLiteral("user"), in.question, images};
 

@@ -44,8 +44,9 @@ struct PromptInput {
 
 // The prompt that asks `question` in `chat`: the conversation before it goes along (a last user
 // message of the chat is the question itself, as the chat pane shows it while it is answered).
-// Pages cited in the chat's earlier answers rank first among the unpinned pages (of the first
-// document: citations do not name their document yet).
+// Pages cited in the chat's earlier answers rank first among the unpinned pages of the document
+// each citation names. Documents are labelled by their place among the chat's PDFs (a missing
+// one keeps its number), as the transcript resolves citations.
 PromptPlan planPrompt(const PromptInput& input, const TokenCounter& counter, PageTokenCache& cache);
 
 // The note of a plan (see PromptPlan::contextNote).

@@ -55,15 +55,6 @@ QString actionLink(const char* action, int index, const QString& label) {
         .arg(label);
 }
 
-// ChatMessage::contextNote is added by the prompt planner's branch (issue #22); until it is
-// there no question has a note.
-template <class M> QString contextNoteOf(const M& m) {
-    if constexpr (requires { m.contextNote; })
-        return m.contextNote;
-    else
-        return QString();
-}
-
 // How many earlier turns the question's prompt left out ("2 earlier turns left out").
 int leftOutTurns(const QString& note) {
     static const QRegularExpression re(
@@ -229,7 +220,7 @@ void TranscriptView::insertMessage(QTextCursor& cursor, const ChatMessage& m, in
     for (qsizetype q = index; q < messages_.size(); ++q) {
         if (messages_[q].role != ChatMessage::Role::User)
             continue;
-        const int n = leftOutTurns(contextNoteOf(messages_[q]));
+        const int n = leftOutTurns(messages_[q].contextNote);
         if (n <= 0)
             continue;
         int turns = 0;

@@ -21,10 +21,14 @@ QStringList DocumentPrefix::titles() const {
 DocumentPrefix documentPrefix(const QString& systemPrompt, const QList<Document>& documents) {
     DocumentPrefix prefix;
     QList<SourceDocument> sources;
+    int number = 0; // labelled as conversation_prompt labels them: the chat's PDFs in order
     for (const Document& d : documents) {
-        if (d.state != Document::State::Ready || d.kind != Document::Kind::Pdf)
+        if (d.kind != Document::Kind::Pdf)
             continue;
-        sources.append({d.title, d.pageTexts});
+        ++number;
+        if (d.state != Document::State::Ready)
+            continue;
+        sources.append({d.title, d.pageTexts, false, {}, number});
         prefix.documents.append({d.fingerprint, d.title, buildSystemPrompt(systemPrompt, sources)});
     }
     prefix.systemTurn = buildSystemPrompt(systemPrompt, sources);

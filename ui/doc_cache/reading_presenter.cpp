@@ -26,6 +26,7 @@ ReadingPresenter::ReadingPresenter(QObject* parent) : QObject(parent) {
     connect(&counts_, &TokenCountCache::counted, this,
             [this](const QString& fingerprint, qint64 tokens) {
                 Q_EMIT documentTokens(fingerprint, tokenLine(tokens, contextLimit_));
+                refresh(); // a size became known: maybe the documents can be read now
             });
 }
 
@@ -49,26 +50,56 @@ QString ReadingPresenter::progressLine(qint64 done, qint64 total, double etaSeco
 void ReadingPresenter::update(const QString& systemPrompt, const QList<Document>& documents,
                               bool engineReady, qint64 contextLimit) {
     documents_ = documents;
+    systemPrompt_ = systemPrompt;
+    engineReady_ = engineReady;
     const bool limitChanged = contextLimit != contextLimit_;
     contextLimit_ = contextLimit;
     if (limitChanged)
         countAll();
-    const DocumentPrefix prefix =
-        engineReady ? documentPrefix(systemPrompt, documents) : DocumentPrefix();
-    if (engineReady == ready_ && prefix.systemTurn == prefix_.systemTurn &&
+    refresh();
+    countAll();
+}
+
+int ReadingPresenter::prefixFits(const DocumentPrefix& prefix) const {
+    if (contextLimit_ <= 0)
+        return 1;
+    qint64 tokens = counts_.counter().text(systemPrompt_) + kQuestionReserve;
+    for (const Document& d : documents_) {
+        if (!prefix.fingerprints().contains(d.fingerprint))
+            continue;
+        const qint64 n = counts_.cached(d);
+        if (n < 0)
+            return -1;
+        tokens += n;
+    }
+    return tokens <= contextLimit_ ? 1 : 0;
+}
+
+void ReadingPresenter::refresh() {
+    DocumentPrefix prefix =
+        engineReady_ ? documentPrefix(systemPrompt_, documents_) : DocumentPrefix();
+    const int fits = prefix.isEmpty() ? 1 : prefixFits(prefix);
+    const QStringList skipped = fits == 1 ? QStringList() : prefix.fingerprints();
+    if (fits != 1)
+        prefix = DocumentPrefix();
+    for (const QString& fingerprint : skipped)
+        setStatus(fingerprint, fits < 0 ? tr("counting its tokens…")
+                                        : tr("too long to read ahead: pages are chosen per "
+                                             "question"));
+    if (engineReady_ == ready_ && prefix.systemTurn == prefix_.systemTurn &&
         prefix.fingerprints() == prefix_.fingerprints())
         return;
+    const bool engineReady = engineReady_;
     ready_ = engineReady;
     // Documents no longer in the prefix lose their reading line.
     for (const PrefixDocument& d : prefix_.documents)
-        if (!prefix.fingerprints().contains(d.fingerprint))
+        if (!prefix.fingerprints().contains(d.fingerprint) && !skipped.contains(d.fingerprint))
             setStatus(d.fingerprint, QString());
     prefix_ = prefix;
     for (const PrefixDocument& d : prefix_.documents)
         setStatus(d.fingerprint, tr("waiting to be read"));
     Q_EMIT statusLine(prefix_.isEmpty() ? QString() : tr("Reading documents in the background…"));
     Q_EMIT readRequested(prefix_);
-    countAll();
 }
 
 void ReadingPresenter::setStatus(const QString& fingerprint, const QString& text) {

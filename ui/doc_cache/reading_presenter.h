@@ -21,7 +21,10 @@ public:
     explicit ReadingPresenter(QObject* parent = nullptr);
 
     // The chat's system prompt and documents, and whether the embedded engine has a model
-    // (`contextLimit` its context). Emits readRequested when the prefix to read changed.
+    // (`contextLimit` its context). Emits readRequested when the prefix to read changed. Only
+    // documents whose exact sizes are known and that fit the context together with room for a
+    // question are read ahead: longer ones get their pages chosen per question, a different
+    // prompt each time, which no read-ahead prefix would match.
     void update(const QString& systemPrompt, const QList<Document>& documents, bool engineReady,
                 qint64 contextLimit);
     TokenCountCache* tokenCounts() { return &counts_; }
@@ -52,9 +55,15 @@ Q_SIGNALS:
 private:
     void setStatus(const QString& fingerprint, const QString& text);
     void countAll();
+    // Re-decides what to read from the last update's arguments.
+    void refresh();
+    // -1: a size is not known yet; 0: the documents do not fit the context; 1: they fit.
+    int prefixFits(const DocumentPrefix& prefix) const;
 
     DocumentPrefix prefix_;
     QList<Document> documents_;
+    QString systemPrompt_;
+    bool engineReady_ = false;
     bool ready_ = false;
     qint64 contextLimit_ = 0;
     QHash<QString, QString> status_;

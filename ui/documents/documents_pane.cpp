@@ -2,13 +2,7 @@
 
 #include "documents/document_loader.h"
 
-// The pinned pages are checked with long-pages' parser once it is there (issue #22 split).
-#if __has_include("pipeline/page_ranges.h")
 #include "pipeline/page_ranges.h"
-#define FOLIO_HAVE_PAGE_RANGES 1
-#else
-#define FOLIO_HAVE_PAGE_RANGES 0
-#endif
 
 #include <QInputDialog>
 #include <QKeySequence>
@@ -361,17 +355,13 @@ void DocumentsPane::editPinnedPages(int row) {
             QLineEdit::Normal, text, &ok);
         if (!ok)
             return;
-#if FOLIO_HAVE_PAGE_RANGES
         const int pages = documents_[row].pageCount;
-        if (!text.trimmed().isEmpty() && parsePageRanges(text, pages).isEmpty()) {
+        QString error;
+        if (!text.trimmed().isEmpty() && parsePageRanges(text, pages, &error).isEmpty()) {
             QMessageBox::warning(this, tr("Pin pages"),
-                                 tr("\"%1\" names no page of %2 (pages 1–%3). Write pages and "
-                                    "ranges such as 1-4, 37.")
-                                     .arg(text, documents_[row].title)
-                                     .arg(pages));
+                                 tr("Pages of %1: %2").arg(documents_[row].title, error));
             continue;
         }
-#endif
         break;
     }
     setPinnedPages(row, text);

@@ -12,14 +12,15 @@ namespace folio::ui {
 
 namespace {
 
-// The text a document adds besides its pages: its label (and, with several documents, the
-// citation rule once), plus the line naming the pages of a partial document.
+// The text the documents add besides their pages: the citation rule once and their labels
+// (the line naming the pages of a partial document is counted where it is added).
 qint64 headerTokens(const QList<PageSource>& documents, const TokenCounter& counter) {
     QString text;
-    if (documents.size() > 1)
-        text += multiDocumentCitationRule();
+    if (!documents.isEmpty())
+        text += citationRule();
     for (int d = 0; d < documents.size(); ++d)
-        text += documentLabel(d + 1, documents[d].title);
+        text += documentLabel(documents[d].number > 0 ? documents[d].number : d + 1,
+                              documents[d].title);
     return text.isEmpty() ? 0 : counter.text(text);
 }
 
@@ -92,6 +93,7 @@ PageSelection selectAllPages(const QList<PageSource>& documents, const TokenCoun
         SourceDocument source;
         source.title = d.title;
         source.pageTexts = d.pageTexts;
+        source.number = d.number;
         s.sources << source;
         DocumentPages pages;
         pages.title = d.title;
@@ -140,6 +142,7 @@ PageSelection selectPages(const QList<PageSource>& documents, const QString& que
         SourceDocument source;
         source.title = documents[d].title;
         source.pageTexts = documents[d].pageTexts;
+        source.number = documents[d].number;
         if (pages.size() < count) {
             source.somePages = true;
             source.pageNumbers = pages;

@@ -15,9 +15,10 @@ QString pageBlock(int page, const QString& text) {
     return QStringLiteral("[page %1]\n%2\n").arg(page).arg(text.trimmed());
 }
 
-QString multiDocumentCitationRule() {
-    return QStringLiteral("Several documents follow; cite a page of one as [doc N, p. K] (N the "
-                          "document's number).\n");
+QString citationRule() {
+    return QStringLiteral("Documents follow, each under [document N: title] with its pages as "
+                          "[page K]; cite a page as [p. K], or as [doc N, p. K] when there are "
+                          "several documents.\n");
 }
 
 QString partialDocumentNote() {
@@ -27,11 +28,11 @@ QString partialDocumentNote() {
 
 QString documentContext(const QList<SourceDocument>& documents) {
     QString context;
-    if (documents.size() > 1)
-        context += multiDocumentCitationRule();
+    if (!documents.isEmpty())
+        context += citationRule();
     for (qsizetype d = 0; d < documents.size(); ++d) {
         const SourceDocument& doc = documents[d];
-        context += documentLabel(int(d + 1), doc.title);
+        context += documentLabel(doc.number > 0 ? doc.number : int(d + 1), doc.title);
         if (!doc.somePages) {
             for (qsizetype i = 0; i < doc.pageTexts.size(); ++i)
                 context += pageBlock(int(i + 1), doc.pageTexts[i]);

@@ -19,13 +19,17 @@ struct SourceDocument {
     // partialDocumentNote(); false: every page.
     bool somePages = false;
     QList<int> pageNumbers = {};
+    // The N of its label "[document N: title]": its place among the chat's PDFs, which
+    // citations "[doc N, p. K]" count too (a missing PDF keeps its number). 0: its place here.
+    int number = 0;
 };
 
 // "You are Folio, an analyst's assistant. ... cite pages as [p. N]."
 QString defaultSystemPrompt();
 QString buildSystemPrompt(const QString& systemPrompt, const QList<SourceDocument>& documents);
-// "[document 1: T]\n[page 1]\n...\n[page 2]\n..." for every document; with several documents it
-// starts with the line of multiDocumentCitationRule().
+// "[document 1: T]\n[page 1]\n...\n[page 2]\n..." for every document, after the line of
+// citationRule() (always there, also for one document: the text of the first documents stays
+// a prefix when more are added, so their cache is reused).
 QString documentContext(const QList<SourceDocument>& documents);
 // The label line of a document: "[document N: title]\n" (N 1-based).
 QString documentLabel(int number, const QString& title);
@@ -33,8 +37,9 @@ QString documentLabel(int number, const QString& title);
 QString pageBlock(int page, const QString& text);
 // "[only the pages marked below are included; the others were left out to fit the context]\n"
 QString partialDocumentNote();
-// "Several documents follow; cite a page of one as [doc N, p. K] (N the document's number)."
-QString multiDocumentCitationRule();
+// "Documents follow, each under [document N: title] with its pages as [page K]; cite a page as
+// [p. K], or as [doc N, p. K] when there are several documents."
+QString citationRule();
 // The question `folio-cli summarize` asks.
 QString summaryQuestion();
 
