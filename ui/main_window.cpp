@@ -393,8 +393,8 @@ void MainWindow::openModel(const QString& path) {
             // Long-document defaults (context, KV type, RAM budget, disk tier) where the
             // settings leave them to Folio.
             LoadOptions options = settings.loadOptions();
-            const LongContextPlan plan = applyLongContextDefaults(
-                options, r.info, options.offloadDir, !options.offloadDir.isEmpty());
+            const LongContextPlan plan = applyLongContextDefaults(options, options.offloadDir,
+                                                                  !options.offloadDir.isEmpty());
             statusBar()->showMessage(
                 tr("Loading with %1, KV %2").arg(describePlan(plan), options.kvType), 8000);
             Q_EMIT requestLoad(options);

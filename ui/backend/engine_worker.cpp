@@ -231,6 +231,7 @@ void EngineWorker::loadModel(const LoadOptions& options) {
             f.fileBytes = static_cast<qint64>(r->file_bytes);
             f.threads = r->threads;
             f.fingerprint = q(r->fingerprint);
+            f.acceptsImages = hasVision_; // loaded with a projector
             QMetaObject::invokeMethod(
                 reader_.get(),
                 [reader = reader_.get(), f, kv = kvType_] {

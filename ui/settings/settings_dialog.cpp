@@ -213,11 +213,10 @@ void SettingsDialog::updatePlan() {
     watcher->setFuture(QtConcurrent::run([o]() mutable {
         if (o.model.isEmpty())
             return QString();
-        Expected<ModelInfo> info = inspect_model(o.model.toStdString());
-        if (!info)
-            return QString();
         const LongContextPlan plan =
-            applyLongContextDefaults(o, *info, o.offloadDir, !o.offloadDir.isEmpty());
+            applyLongContextDefaults(o, o.offloadDir, !o.offloadDir.isEmpty());
+        if (plan.kvBytesPerToken <= 0)
+            return QString(); // not a model the engine can plan for
         return tr("With this model: %1, KV %2").arg(describePlan(plan), o.kvType);
     }));
 }

@@ -2,7 +2,6 @@
 
 #include "backend/engine_worker.h"
 #include "documents/documents_pane.h"
-#include "settings/app_settings.h"
 #include "tables/table_dialog.h"
 #include "tables/table_extractor.h"
 
@@ -34,13 +33,8 @@ ExtractTableAction::ExtractTableAction(QMenu* menu, DocumentsPane* documents, En
 
 void ExtractTableAction::onModelLoaded(const ModelFactsQ& facts) {
     ready_ = true;
-    if (facts.remote) // a server says whether it takes images
-        seesImages_ = facts.acceptsImages;
-    else if (!facts.fingerprint.isEmpty()) // the embedded engine: the load had a projector (the
-        // load options come from the saved settings, MainWindow::openModel)
-        seesImages_ = !AppSettings::load().loadOptions().mmproj.isEmpty();
-    else // a backend put in place through EngineWorker::setBackend
-        seesImages_ = facts.acceptsImages;
+    // A server says whether it takes images; the embedded engine, whether it has a projector.
+    seesImages_ = facts.acceptsImages;
     refresh();
 }
 
