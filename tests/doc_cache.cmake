@@ -15,3 +15,11 @@ if(FOLIO_BUILD_UI)
     folio_add_test(test_long_context_defaults SOURCES ui/test_long_context_defaults.cpp LIBS folio_ui LABELS ui TIMEOUT 60)
     add_dependencies(test_long_context_defaults folio_demo_model)
 endif()
+
+if(FOLIO_BUILD_UI)
+    # The restart through the real window: the chat reopens its document and the first question
+    # reuses the saved document cache.
+    folio_add_test(test_workbench_restart SOURCES ui/test_workbench_restart.cpp LIBS folio_ui LABELS ui TIMEOUT 300)
+    add_dependencies(test_workbench_restart folio_demo_model)
+    set_tests_properties(test_workbench_restart PROPERTIES RUN_SERIAL TRUE)
+endif()

@@ -520,8 +520,10 @@ private slots:
         PromptInput in{chat, QStringLiteral("And margins?"), {pdf, chart, broken}, 0, {}};
         const PromptPlan plan = planPrompt(in, estimates, cache);
         QCOMPARE(plan.turns.size(), 4); // system, question, answer, question (no notice)
-        const QString system = QStringLiteral(
-            "Be brief.\n\n[document 1: Report]\n[page 1]\ncover\n[page 2]\nRevenue rose\n");
+        // The citation rule, then the ready PDF (the failed one after it keeps number 2).
+        const QString system =
+            QStringLiteral("Be brief.\n\n") + citationRule() +
+            QStringLiteral("[document 1: Report]\n[page 1]\ncover\n[page 2]\nRevenue rose\n");
         QCOMPARE(plan.turns[0].content, system);
         QCOMPARE(plan.turns[3].content, QStringLiteral("And margins?"));
         QCOMPARE(plan.turns[3].images, QStringList{QStringLiteral("/d/chart.png")});

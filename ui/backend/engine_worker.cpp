@@ -108,6 +108,10 @@ EngineWorker::EngineWorker() : engine_(std::make_shared<Engine>(EngineOptions{5}
     session_ = engine_->create_session();
     backend_ = std::make_unique<EngineChatBackend>(*engine_, std::string(), session_);
     reader_ = std::make_unique<DocumentReader>(engine_, session_);
+    // A child, so moveToThread takes it along: the reader runs on the worker's thread (its
+    // watchers and queued calls there). The destructor deletes it first (reader_.reset()),
+    // which takes it out of the children before QObject would delete them.
+    reader_->setParent(this);
     connect(reader_.get(), &DocumentReader::progress, this, &EngineWorker::readingProgress);
     connect(reader_.get(), &DocumentReader::documentRead, this, &EngineWorker::documentRead);
     connect(reader_.get(), &DocumentReader::finished, this, &EngineWorker::readingFinished);

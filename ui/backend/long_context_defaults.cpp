@@ -24,9 +24,9 @@ QString describePlan(const LongContextPlan& p) {
         return s;
     const qint64 need = p.context * p.kvBytesPerToken;
     const qint64 ram = p.ramBudget < 0 ? need : std::min(need, p.ramBudget);
-    s += p.diskBudget > 0 ? QObject::tr(" (RAM %1 + disk %2)").arg(bytesText(ram),
-                                                                  bytesText(p.diskBudget))
-                          : QObject::tr(" (RAM %1)").arg(bytesText(ram));
+    s += p.diskBudget > 0
+             ? QObject::tr(" (RAM %1 + disk %2)").arg(bytesText(ram), bytesText(p.diskBudget))
+             : QObject::tr(" (RAM %1)").arg(bytesText(ram));
     if (p.limitedByMemory)
         s += QObject::tr(", limited by memory");
     return s;
@@ -70,9 +70,8 @@ LongContextPlan applyLongContextDefaults(LoadOptions& o, const QString& offloadD
     p.ramBudget = o.ramBudget;
     p.limitedByMemory = plan.limited_by_memory && o.context == plan.context;
     const qint64 need = p.context * p.kvBytesPerToken;
-    p.diskBudget = o.offloadDir.isEmpty() || o.ramBudget < 0
-                       ? 0
-                       : std::max<qint64>(0, need - o.ramBudget);
+    p.diskBudget =
+        o.offloadDir.isEmpty() || o.ramBudget < 0 ? 0 : std::max<qint64>(0, need - o.ramBudget);
     return p;
 }
 

@@ -12,10 +12,10 @@
 namespace folio::ui {
 
 struct LongContextPlan {
-    qint64 context = 0;         // tokens
-    qint64 kvBytesPerToken = 0; // all layers, in kvType (0: not known)
-    qint64 ramBudget = 0;       // bytes of KV in RAM (< 0: unlimited)
-    qint64 diskBudget = 0;      // bytes of a full context's KV on disk (0: no disk tier)
+    qint64 context = 0;           // tokens
+    qint64 kvBytesPerToken = 0;   // all layers, in kvType (0: not known)
+    qint64 ramBudget = 0;         // bytes of KV in RAM (< 0: unlimited)
+    qint64 diskBudget = 0;        // bytes of a full context's KV on disk (0: no disk tier)
     bool limitedByMemory = false; // the context is below the trained one because of memory
     QString kvType;
 };

@@ -58,9 +58,8 @@ QString statsLine(const MessageStats& st) {
 }
 
 QString contextNoteLine(const ChatMessage& m) {
-    return m.contextNote.isEmpty()
-               ? QString()
-               : QObject::tr("In the prompt: %1").arg(m.contextNote);
+    return m.contextNote.isEmpty() ? QString()
+                                   : QObject::tr("In the prompt: %1").arg(m.contextNote);
 }
 
 } // namespace folio::ui

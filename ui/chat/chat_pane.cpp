@@ -180,8 +180,8 @@ void ChatPane::save() {
     if (!store_)
         return;
     ChatSession& chat = chats_[current_];
-    if (chat.messages.isEmpty() && chat.dataSources.isEmpty()) {
-        store_->remove(chat.id); // an empty chat is not worth a file
+    if (chat.messages.isEmpty() && chat.dataSources.isEmpty() && chat.documents.isEmpty()) {
+        store_->remove(chat.id); // an empty chat is not worth a file (one with documents is)
         return;
     }
     chat.updated = QDateTime::currentDateTime();

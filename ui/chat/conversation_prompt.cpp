@@ -40,12 +40,13 @@ PromptPlan planPrompt(const PromptInput& in, const TokenCounter& counter, PageTo
     fit.contextLimit = in.contextLimit;
     fit.answerTokens = in.chat.settings.maxTokens;
     QStringList images;
-    int pdfNumber = 0; // the chat's PDFs are numbered as citations count them
+    int pdfNumber = 0;           // the chat's PDFs are numbered as citations count them
     QList<int> fitIndexOfNumber; // PDF number - 1 -> index in fit.documents (-1: not ready)
     for (const Document& d : in.documents) {
         if (d.kind == Document::Kind::Pdf) {
             ++pdfNumber;
-            fitIndexOfNumber << (d.state == Document::State::Ready ? int(fit.documents.size()) : -1);
+            fitIndexOfNumber << (d.state == Document::State::Ready ? int(fit.documents.size())
+                                                                   : -1);
         }
         if (d.state != Document::State::Ready)
             continue;

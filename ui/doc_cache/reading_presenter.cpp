@@ -117,6 +117,14 @@ void ReadingPresenter::onProgress(const QString& fingerprint, qint64 done, qint6
             title = d.title;
     if (title.isEmpty())
         return; // another prefix's
+    auto rate = rates_.find(fingerprint);
+    if (rate == rates_.end()) {
+        rate = rates_.insert(fingerprint, RateSample());
+        rate->clock.start();
+        rate->firstDone = done;
+    }
+    rate->lastDone = done;
+    rate->lastMs = rate->clock.elapsed();
     const QString line = progressLine(done, total, eta);
     setStatus(fingerprint, line);
     Q_EMIT statusLine(tr("Reading %1 in the background: %2").arg(title, line));
@@ -125,14 +133,21 @@ void ReadingPresenter::onProgress(const QString& fingerprint, qint64 done, qint6
 void ReadingPresenter::onDocumentRead(const QString& fingerprint, qint64 tokens) {
     if (!prefix_.fingerprints().contains(fingerprint))
         return;
-    Q_UNUSED(tokens);
-    setStatus(fingerprint, tr("read · ready for questions"));
+    Q_UNUSED(tokens); // the prompt through this document, earlier ones included
+    // Its reading rate: tokens read between its first and last progress over that time.
+    const RateSample rate = rates_.take(fingerprint);
+    const qint64 read = rate.lastDone - rate.firstDone;
+    if (read > 0 && rate.lastMs > 50)
+        setStatus(fingerprint, tr("read at %1 tokens/s · ready for questions")
+                                   .arg(QLocale().toString(qRound(read * 1000.0 / rate.lastMs))));
+    else
+        setStatus(fingerprint, tr("read · ready for questions"));
 }
 
 void ReadingPresenter::onFinished(qint64 tokens, bool fromCache, double seconds) {
-    for (const PrefixDocument& d : prefix_.documents)
-        setStatus(d.fingerprint, fromCache ? tr("read · loaded from the document cache")
-                                           : tr("read · ready for questions"));
+    if (fromCache)
+        for (const PrefixDocument& d : prefix_.documents)
+            setStatus(d.fingerprint, tr("read · loaded from the document cache"));
     Q_EMIT statusLine(
         fromCache
             ? tr("Documents loaded from the cache (%1 tokens)").arg(QLocale().toString(tokens))

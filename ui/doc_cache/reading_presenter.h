@@ -67,6 +67,14 @@ private:
     bool ready_ = false;
     qint64 contextLimit_ = 0;
     QHash<QString, QString> status_;
+    // Each document's reading rate: its first progress (clock, tokens done) and its last.
+    struct RateSample {
+        QElapsedTimer clock;
+        qint64 firstDone = 0;
+        qint64 lastDone = 0;
+        qint64 lastMs = 0;
+    };
+    QHash<QString, RateSample> rates_;
     TokenCountCache counts_;
 };
 
