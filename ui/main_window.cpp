@@ -188,6 +188,8 @@ void MainWindow::startEngine() {
     connect(reading_, &ReadingPresenter::documentStatus, documents_,
             &DocumentsPane::setReadingStatus);
     connect(reading_, &ReadingPresenter::documentTokens, documents_, &DocumentsPane::setTokenLine);
+    connect(reading_->tokenCounts(), &TokenCountCache::counted, documents_,
+            &DocumentsPane::setExactTokens);
     connect(reading_, &ReadingPresenter::statusLine, readingLabel_, &QLabel::setText);
     connect(reading_, &ReadingPresenter::notice, this, [this](const QString& message) {
         statusBar()->showMessage(message, 15000);

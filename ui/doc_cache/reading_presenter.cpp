@@ -82,10 +82,9 @@ void ReadingPresenter::refresh() {
     const QStringList skipped = fits == 1 ? QStringList() : prefix.fingerprints();
     if (fits != 1)
         prefix = DocumentPrefix();
+    // Too long: the size line already says its pages are chosen per question.
     for (const QString& fingerprint : skipped)
-        setStatus(fingerprint, fits < 0 ? tr("counting its tokens…")
-                                        : tr("too long to read ahead: pages are chosen per "
-                                             "question"));
+        setStatus(fingerprint, fits < 0 ? tr("counting its tokens…") : QString());
     if (engineReady_ == ready_ && prefix.systemTurn == prefix_.systemTurn &&
         prefix.fingerprints() == prefix_.fingerprints())
         return;

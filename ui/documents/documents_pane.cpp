@@ -442,17 +442,32 @@ void DocumentsPane::refreshSummary() {
     for (const Document& d : documents_)
         if (d.state == Document::State::Ready)
             pages += d.pageCount;
-    const qint64 tokens = estimatedTokens();
+    // Exact counts where the model's tokenizer counted the document, else estimates.
+    qint64 tokens = 0;
+    bool exact = true;
+    for (const Document& d : documents_) {
+        if (d.state != Document::State::Ready)
+            continue;
+        const auto it = exactTokens_.constFind(d.fingerprint);
+        if (it != exactTokens_.cend() && d.kind == Document::Kind::Pdf) {
+            tokens += *it;
+        } else {
+            tokens += d.estimatedTokens(charsPerToken_ > 0 ? charsPerToken_ : 4.0);
+            exact = false;
+        }
+    }
     QString text =
         (documents_.size() == 1 ? tr("1 document") : tr("%1 documents").arg(documents_.size())) +
-        tr(" · %1 pages · ~%2 tokens").arg(pages).arg(QLocale().toString(tokens));
+        (exact ? tr(" · %1 pages · %2 tokens") : tr(" · %1 pages · ~%2 tokens"))
+            .arg(pages)
+            .arg(QLocale().toString(tokens));
     if (contextLimit_ > 0) {
         // Leave room for the question and the answer.
         const bool fits = tokens + 1024 <= contextLimit_;
         text += fits ? tr("\nfits in the %1-token context").arg(QLocale().toString(contextLimit_))
-                     : tr("\ntoo long for the %1-token context: answers will miss pages")
+                     : tr("\nlonger than the %1-token context: the pages that go in are chosen "
+                          "for each question and named on it")
                            .arg(QLocale().toString(contextLimit_));
-        summary_->setStyleSheet(fits ? QString() : QStringLiteral("color: #a33"));
     }
     summary_->setText(text);
 }
@@ -603,6 +618,12 @@ void DocumentsPane::setReadingStatus(const QString& fingerprint, const QString& 
     for (int i = 0; i < documents_.size(); ++i)
         if (documents_[i].fingerprint == fingerprint)
             refreshItem(i);
+}
+
+void DocumentsPane::setExactTokens(const QString& fingerprint, qint64 tokens) {
+    exactTokens_.insert(fingerprint, tokens);
+    if (!documents_.isEmpty())
+        refreshSummary();
 }
 
 void DocumentsPane::setTokenLine(const QString& fingerprint, const QString& text) {

@@ -82,6 +82,9 @@ public Q_SLOTS:
     void setReadingStatus(const QString& fingerprint, const QString& text);
     // The document's exact size line, shown instead of the estimate ("12,345 tokens · fits").
     void setTokenLine(const QString& fingerprint, const QString& text);
+    // The document's exact token count (the loaded model's tokenizer): the summary line under
+    // the list adds these instead of estimates.
+    void setExactTokens(const QString& fingerprint, qint64 tokens);
 
 Q_SIGNALS:
     void documentLoaded(const folio::ui::Document& document);
@@ -143,6 +146,7 @@ private:
     double charsPerToken_ = 0;
     QHash<QString, QString> readingStatus_; // by fingerprint
     QHash<QString, QString> tokenLines_;    // by fingerprint
+    QHash<QString, qint64> exactTokens_;    // by fingerprint
 };
 
 } // namespace folio::ui
