@@ -1,0 +1,152 @@
+// DocumentsPane: editing the chat's list of documents — remove, reorder, pin pages, locate a
+// missing or changed file, and the list's context menu (issue #22 §1). The rest of the pane
+// (loading, preview, sizes) is in documents_pane.cpp.
+#include "documents/documents_pane.h"
+
+#include "pipeline/page_ranges.h"
+
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMenu>
+#include <QMessageBox>
+
+namespace folio::ui {
+
+void DocumentsPane::removeDocument(int row) {
+    if (row < 0 || row >= documents_.size())
+        return;
+    const bool hadProblem = entries_[row].problem != Problem::None;
+    const int current = list_->currentRow();
+    documents_.removeAt(row);
+    progress_.removeAt(row);
+    entries_.removeAt(row);
+    {
+        const QSignalBlocker block(list_);
+        delete list_->takeItem(row);
+    }
+    const int next = documents_.isEmpty() ? -1 : qMin(current, int(documents_.size()) - 1);
+    list_->setCurrentRow(next);
+    showPreview(next);
+    refreshSummary();
+    updateBusy();
+    Q_EMIT documentsEdited();
+    if (hadProblem)
+        Q_EMIT problemsChanged();
+}
+
+void DocumentsPane::moveDocument(int row, int delta) {
+    const int to = row + delta;
+    if (row < 0 || row >= documents_.size() || to < 0 || to >= documents_.size() || delta == 0)
+        return;
+    documents_.move(row, to);
+    progress_.move(row, to);
+    entries_.move(row, to);
+    {
+        const QSignalBlocker block(list_);
+        QListWidgetItem* item = list_->takeItem(row);
+        list_->insertItem(to, item);
+    }
+    for (int i = 0; i < documents_.size(); ++i)
+        refreshItem(i);
+    list_->setCurrentRow(to);
+    Q_EMIT documentsEdited();
+    if (entries_[to].problem != Problem::None)
+        Q_EMIT problemsChanged();
+}
+
+void DocumentsPane::setPinnedPages(int row, const QString& pages) {
+    if (row < 0 || row >= entries_.size() || entries_[row].saved.pinnedPages == pages.trimmed())
+        return;
+    entries_[row].saved.pinnedPages = pages.trimmed();
+    refreshItem(row);
+    Q_EMIT documentsEdited();
+}
+
+void DocumentsPane::editPinnedPages(int row) {
+    if (row < 0 || row >= entries_.size())
+        return;
+    QString text = entries_[row].saved.pinnedPages;
+    for (;;) {
+        bool ok = false;
+        text = QInputDialog::getText(
+            this, tr("Pin pages"),
+            tr("Pages of %1 that always go into the prompt (e.g. 1-4, 37; empty for none):")
+                .arg(documents_[row].title),
+            QLineEdit::Normal, text, &ok);
+        if (!ok)
+            return;
+        const int pages = documents_[row].pageCount;
+        QString error;
+        if (!text.trimmed().isEmpty() && parsePageRanges(text, pages, &error).isEmpty()) {
+            QMessageBox::warning(this, tr("Pin pages"),
+                                 tr("Pages of %1: %2").arg(documents_[row].title, error));
+            continue;
+        }
+        break;
+    }
+    setPinnedPages(row, text);
+}
+
+void DocumentsPane::locateDocument(int row, const QString& path) {
+    if (row < 0 || row >= entries_.size() || path.isEmpty())
+        return;
+    const Entry old = entries_[row];
+    ChatDocument saved = old.saved;
+    saved.path = QFileInfo(path).absoluteFilePath();
+    // The located file replaces the old one in place (same row, same place in the prompt).
+    removeDocument(row);
+    startLoad(saved.path, saved, true);
+    const int last = int(documents_.size()) - 1;
+    moveDocument(last, row - last);
+    // A file that differs from what the chat had is taken as the chat's document from now on.
+    entries_[row].saved.fingerprint.clear();
+    list_->setCurrentRow(row);
+    Q_EMIT documentsEdited();
+    Q_EMIT problemsChanged();
+}
+
+DocumentsPane::Problem DocumentsPane::problem(int row) const {
+    return row >= 0 && row < entries_.size() ? entries_[row].problem : Problem::None;
+}
+
+QString DocumentsPane::problemText(int row) const {
+    if (row < 0 || row >= entries_.size())
+        return {};
+    const ChatDocument& d = entries_[row].saved;
+    const QString name = QFileInfo(d.path).fileName();
+    switch (entries_[row].problem) {
+    case Problem::None:
+        return {};
+    case Problem::Missing:
+        return tr("%1 is missing (it was at %2).").arg(name, d.path);
+    case Problem::Changed:
+        return tr("%1 has changed since it was added to this chat (%2); answers use the file as "
+                  "it is now.")
+            .arg(name, d.path);
+    case Problem::Unreadable:
+        return tr("%1 cannot be read: %2").arg(name, documents_[row].error);
+    }
+    return {};
+}
+
+void DocumentsPane::showListMenu(const QPoint& pos) {
+    const int row = list_->indexAt(pos).row();
+    if (row < 0)
+        return;
+    QMenu menu(this);
+    menu.setObjectName(QStringLiteral("documentMenu"));
+    menu.addAction(tr("Remove"), this, [this, row] { removeDocument(row); });
+    menu.addAction(tr("Move up"), this, [this, row] { moveDocument(row, -1); })
+        ->setEnabled(row > 0);
+    menu.addAction(tr("Move down"), this, [this, row] { moveDocument(row, 1); })
+        ->setEnabled(row + 1 < documents_.size());
+    menu.addAction(tr("Pin pages…"), this, [this, row] { editPinnedPages(row); })
+        ->setEnabled(!entries_[row].saved.isImage);
+    if (entries_[row].problem != Problem::None)
+        menu.addAction(tr("Locate…"), this, [this, row] { Q_EMIT locateRequested(row); });
+    menu.exec(list_->viewport()->mapToGlobal(pos));
+}
+
+} // namespace folio::ui
