@@ -232,6 +232,7 @@ void RequestJob::finish(StopReason why) {
     }
     RequestStats& s = stats_;
     s.stop_reason = kStopNames[static_cast<int>(why)];
+    s.prompt_read_tokens = prefill_pos_;
     s.text = out_ ? out_->text() : "";
     if (phase_ == Phase::Decode) {
         const double secs = seconds_since(decode_start_);

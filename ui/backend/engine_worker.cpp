@@ -77,6 +77,7 @@ RequestStatsQ toRequestStatsQ(const RequestStats& st) {
     RequestStatsQ out;
     out.promptTokens = st.prompt_tokens;
     out.reusedTokens = st.reused_tokens;
+    out.promptReadTokens = st.prompt_read_tokens;
     out.generatedTokens = st.generated_tokens;
     out.ttftMs = st.ttft_ms;
     out.prefillTps = st.prefill_tps;

@@ -22,6 +22,9 @@ struct ModelFactsQ {
 
 struct RequestStatsQ {
     qint64 promptTokens = 0, reusedTokens = 0, generatedTokens = 0;
+    // Prompt tokens the session holds at the end (fewer than promptTokens after a cancel
+    // during prefill; 0 when the backend does not say).
+    qint64 promptReadTokens = 0;
     double ttftMs = 0, prefillTps = 0, decodeTps = 0;
     qint64 specDrafted = 0, specAccepted = 0;
     QString stopReason, text;

@@ -160,7 +160,10 @@ void ChatController::onFinished(qint64 requestId, const RequestStatsQ& st) {
     pane_->setGenerating(false);
     if (!error.isEmpty())
         pane_->appendMessage(ChatMessage::Role::Notice, error);
-    pane_->setContextUsage(st.promptTokens + st.generatedTokens, contextLimit_);
+    // What the context holds now: after a cancel during prefill only the chunks read.
+    const qint64 held = st.promptReadTokens > 0 ? qMin(st.promptReadTokens, st.promptTokens)
+                                                : st.promptTokens;
+    pane_->setContextUsage(held + st.generatedTokens, contextLimit_);
     Q_EMIT answerFinished(st);
 }
 

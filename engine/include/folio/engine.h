@@ -89,6 +89,9 @@ struct Message {
 struct RequestStats {
     int64_t prompt_tokens = 0;
     int64_t reused_tokens = 0; // prompt tokens whose KV was already in the session (prefix hit)
+    // Prompt tokens whose KV the session holds when the request ends: prompt_tokens, or fewer
+    // when it was cancelled (or failed) during prefill (reused + the chunks read before).
+    int64_t prompt_read_tokens = 0;
     int64_t generated_tokens = 0;
     double ttft_ms = 0; // request submitted -> first token
     double prefill_tps = 0;

@@ -287,6 +287,9 @@ private slots:
         QCOMPARE(readAtCancel.load(), int64_t(64));
         const int64_t read = first.progress.back();
         QVERIFY2(read < 640, qPrintable(QString::number(read)));
+        // The stats say what the session holds: the chunks read, not the whole prompt.
+        QCOMPARE(first.stats.prompt_tokens, int64_t(640));
+        QCOMPARE(first.stats.prompt_read_tokens, read);
         Collected again;
         e.wait(e.submit(s, makeRequest(prompt, 4, again)));
         QVERIFY2(
