@@ -161,8 +161,8 @@ void ChatController::onFinished(qint64 requestId, const RequestStatsQ& st) {
     if (!error.isEmpty())
         pane_->appendMessage(ChatMessage::Role::Notice, error);
     // What the context holds now: after a cancel during prefill only the chunks read.
-    const qint64 held = st.promptReadTokens > 0 ? qMin(st.promptReadTokens, st.promptTokens)
-                                                : st.promptTokens;
+    const qint64 held =
+        st.promptReadTokens > 0 ? qMin(st.promptReadTokens, st.promptTokens) : st.promptTokens;
     pane_->setContextUsage(held + st.generatedTokens, contextLimit_);
     Q_EMIT answerFinished(st);
 }
