@@ -116,11 +116,13 @@ void DocumentReader::start() {
 // worker has read the file. Returns false when there is none.
 bool DocumentReader::loadCached() {
     index_.reload();
+    // entries() returns a copy: keep the list alive while looking through it.
+    const QList<CacheEntry> entries = index_.entries();
     const CacheEntry* entry = nullptr;
     qsizetype count = prefix_.documents.size();
     for (; count > 0 && !entry; --count) {
         const QString key = keyFor(count);
-        for (const CacheEntry& e : index_.entries())
+        for (const CacheEntry& e : entries)
             if (e.key == key)
                 entry = &e;
         if (entry)
