@@ -115,19 +115,12 @@ void DocumentReader::start() {
 // before a document added at the end), off this thread: load_snapshot blocks until the engine's
 // worker has read the file. Returns false when there is none.
 bool DocumentReader::loadCached() {
-    index_.reload();
-    // entries() returns a copy: keep the list alive while looking through it.
-    const QList<CacheEntry> entries = index_.entries();
+    // find() re-reads the index; its pointer lasts until the next call, so it is copied.
     const CacheEntry* entry = nullptr;
     qsizetype count = prefix_.documents.size();
-    for (; count > 0 && !entry; --count) {
-        const QString key = keyFor(count);
-        for (const CacheEntry& e : entries)
-            if (e.key == key)
-                entry = &e;
-        if (entry)
+    for (; count > 0; --count)
+        if ((entry = index_.find(keyFor(count))))
             break;
-    }
     if (!entry)
         return false;
     const CacheEntry found = *entry;
