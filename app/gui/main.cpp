@@ -133,8 +133,10 @@ int main(int argc, char** argv) {
             }
             window.ask(question);
         };
+        // Queued: `idle` may come from within the window's handler of the model being loaded,
+        // before the chat's other receivers of that signal (its context, its projector) ran.
         QObject::connect(&window, &folio::ui::MainWindow::idle, &window, askNow,
-                         Qt::SingleShotConnection);
+                         Qt::ConnectionType(Qt::SingleShotConnection | Qt::QueuedConnection));
     }
     return app.exec();
 }

@@ -1,5 +1,7 @@
 #include "tokenizer/chat_template.h"
 
+#include "tokenizer/media_prompt.h"
+
 #include <array>
 
 namespace folio::tokenizer {
@@ -13,6 +15,37 @@ Error bad_role(const std::string& role, size_t index) {
                                                       "tool)");
 }
 
+// One image as Kimi-VL's template writes it; the runtime puts the image's rows in place of
+// the placeholder (GGUF_LAYOUT.md §6.6).
+std::string kimi_image() {
+    return std::string(kKimiMediaStart) + std::string(kKimiImagePlaceholder) +
+           std::string(kKimiMediaEnd);
+}
+
+int media_markers(std::string_view content) {
+    int n = 0;
+    for (size_t at = content.find(kMediaMarker); at != std::string_view::npos;
+         at = content.find(kMediaMarker, at + kMediaMarker.size()))
+        ++n;
+    return n;
+}
+
+// The content with each `<__media__>` marker replaced by an image, in order: Kimi-VL's
+// template writes a message's image items among its text items where they stand, so a
+// scanned page can sit inside its page marker (issue #23).
+std::string images_at_markers(std::string_view content) {
+    std::string out;
+    size_t from = 0;
+    for (size_t at = content.find(kMediaMarker); at != std::string_view::npos;
+         at = content.find(kMediaMarker, from)) {
+        out.append(content.substr(from, at - from));
+        out += kimi_image();
+        from = at + kMediaMarker.size();
+    }
+    out.append(content.substr(from));
+    return out;
+}
+
 // Kimi-K2 (§8 of GGUF_LAYOUT.md; tool calls and tool_declare from MODEL_SPEC.md §9.2):
 //   <|im_{system,user,assistant}|>{role}<|im_middle|>{content}<|im_end|>, tool results as
 //   <|im_system|>tool<|im_middle|>..., generation prompt <|im_assistant|>assistant<|im_middle|>.
@@ -24,12 +57,15 @@ Expected<std::string> render_kimi(bool vision, const std::vector<ChatMessage>& m
     size_t call_index = 0;
     for (size_t i = 0; i < messages.size(); ++i) {
         const ChatMessage& m = messages[i];
-        if (m.n_images < 0 || (m.n_images > 0 && (!vision || m.role != "user")))
+        const bool inline_images = m.n_images > 0 && media_markers(m.content) == m.n_images;
+        if (m.n_images < 0 ||
+            (m.n_images > 0 &&
+             (!vision || (m.role != "user" && !(inline_images && m.role == "system")))))
             return make_error(ErrorCode::InvalidArgument,
                               "chat template: message " + std::to_string(i) + " has " +
                                   std::to_string(m.n_images) +
                                   " images; only user messages of the kimi-vl template take "
-                                  "images");
+                                  "images (system messages: at <__media__> markers)");
         if (!m.tool_calls.empty() && m.role != "assistant")
             return make_error(ErrorCode::InvalidArgument,
                               "chat template: message " + std::to_string(i) +
@@ -38,11 +74,8 @@ Expected<std::string> render_kimi(bool vision, const std::vector<ChatMessage>& m
             out += "<|im_system|>system<|im_middle|>";
         } else if (m.role == "user") {
             out += "<|im_user|>user<|im_middle|>";
-            for (int k = 0; k < m.n_images; ++k) {
-                out += kKimiMediaStart;
-                out += kKimiImagePlaceholder;
-                out += kKimiMediaEnd;
-            }
+            for (int k = 0; k < m.n_images && !inline_images; ++k)
+                out += kimi_image();
         } else if (m.role == "assistant") {
             out += "<|im_assistant|>assistant<|im_middle|>";
         } else if (m.role == "tool") {
@@ -50,7 +83,7 @@ Expected<std::string> render_kimi(bool vision, const std::vector<ChatMessage>& m
         } else {
             return bad_role(m.role, i);
         }
-        out += m.content;
+        out += inline_images ? images_at_markers(m.content) : m.content;
         if (!m.tool_calls.empty()) {
             out += "<|tool_calls_section_begin|>";
             for (const ToolCall& c : m.tool_calls) {

@@ -31,7 +31,10 @@ struct ToolCall {
 struct ChatMessage {
     std::string role; // "system", "user", "assistant" or "tool"
     std::string content;
-    int n_images = 0;                 // user messages, KimiVL only: images before the text
+    // KimiVL only. User messages: the images open the message, or, when the content has
+    // exactly n_images `<__media__>` markers, each stands at its marker (system messages too:
+    // the scanned pages of a document prompt).
+    int n_images = 0;
     std::vector<ToolCall> tool_calls; // assistant messages
 };
 

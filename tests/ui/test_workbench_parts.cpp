@@ -507,7 +507,9 @@ private slots:
         pdf.title = QStringLiteral("Report");
         pdf.kind = Document::Kind::Pdf;
         pdf.state = Document::State::Ready;
-        pdf.pageTexts = {QStringLiteral("cover"), QStringLiteral("Revenue rose")};
+        // (Pages of 16 characters or more: shorter ones count as scanned, see below.)
+        pdf.pageTexts = {QStringLiteral("Meridian annual report"),
+                         QStringLiteral("Revenue rose 12 % in 2024")};
         Document chart;
         chart.path = QStringLiteral("/d/chart.png");
         chart.kind = Document::Kind::Image;
@@ -523,7 +525,9 @@ private slots:
         // The citation rule, then the ready PDF (the failed one after it keeps number 2).
         const QString system =
             QStringLiteral("Be brief.\n\n") + citationRule() +
-            QStringLiteral("[document 1: Report]\n[page 1]\ncover\n[page 2]\nRevenue rose\n");
+            QStringLiteral(
+                "[document 1: Report]\n[page 1]\nMeridian annual report\n[page 2]\nRevenue "
+                "rose 12 % in 2024\n");
         QCOMPARE(plan.turns[0].content, system);
         QCOMPARE(plan.turns[3].content, QStringLiteral("And margins?"));
         QCOMPARE(plan.turns[3].images, QStringList{QStringLiteral("/d/chart.png")});

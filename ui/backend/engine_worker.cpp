@@ -243,8 +243,10 @@ void EngineWorker::loadModel(const LoadOptions& options) {
                     reader->setModel(f.fingerprint, f.name, kv);
                 },
                 Qt::QueuedConnection);
-            Q_EMIT modelLoaded(f);
+            // The counter first: whoever reacts to modelLoaded (e.g. a question asked once the
+            // model is ready) plans with the model's tokenizer.
             Q_EMIT counterChanged(exactCounter(engine_, f.fingerprint, hasVision_));
+            Q_EMIT modelLoaded(f);
         },
         [this](double fraction) { Q_EMIT loadProgress(fraction); });
 }

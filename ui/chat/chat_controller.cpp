@@ -2,6 +2,7 @@
 
 #include "chat/chat_pane.h"
 #include "chat/context_fit.h"
+#include "pipeline/page_images.h"
 
 #include <QFutureWatcher>
 #include <QtConcurrent>
@@ -13,13 +14,17 @@ namespace folio::ui {
 ChatController::ChatController(ChatPane* pane, EngineWorker* worker,
                                std::function<QList<Document>()> documents, QObject* parent)
     : QObject(parent), pane_(pane), documents_(std::move(documents)),
-      charsPerToken_(kDefaultCharsPerToken) {
+      charsPerToken_(kDefaultCharsPerToken), pageImageDir_(defaultPageImageDir()) {
     connect(pane_, &ChatPane::sendRequested, this, &ChatController::onSend);
     connect(pane_, &ChatPane::stopRequested, this, &ChatController::stop);
     connect(this, &ChatController::submitRequested, worker, &EngineWorker::submit);
     connect(this, &ChatController::cancelRequested, worker, &EngineWorker::cancel);
-    connect(worker, &EngineWorker::modelLoaded, this,
-            [this](const ModelFactsQ& facts) { contextLimit_ = facts.contextLimit; });
+    connect(worker, &EngineWorker::modelLoaded, this, [this](const ModelFactsQ& facts) {
+        contextLimit_ = facts.contextLimit;
+        // The embedded engine with its projector reads scanned pages as images; a
+        // server gets their (empty) text.
+        readsScannedPages_ = facts.acceptsImages && !facts.remote;
+    });
     connect(worker, &EngineWorker::counterChanged, this,
             [this](const TokenCounter& counter) { counter_ = counter; });
     connect(worker, &EngineWorker::progress, this, &ChatController::onProgress);
@@ -45,6 +50,8 @@ void ChatController::onSend(const QString& question) {
     input.documents = documents_ ? documents_() : QList<Document>();
     input.contextLimit = contextLimit_;
     input.pinnedPages = pinned_;
+    input.readScannedPages = readsScannedPages_;
+    input.pageImageDir = pageImageDir_;
     request_ = Pending{};
     request_.id = nextRequest_++;
     request_.dataSources = chat.activeDataSources();
@@ -55,7 +62,7 @@ void ChatController::onSend(const QString& question) {
     pane_->setGenerating(true);
     Q_EMIT answerStarted();
     const qint64 id = request_.id;
-    if (!counter_.exact()) { // estimates are quick: no thread needed
+    if (!counter_.exact() && !input.readScannedPages) { // quick: no thread needed
         onPlanned(id, planPrompt(input, counter_, *pageTokens_));
         return;
     }

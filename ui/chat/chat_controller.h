@@ -105,6 +105,8 @@ private:
     TokenCounter counter_;
     std::shared_ptr<PageTokenCache> pageTokens_ = std::make_shared<PageTokenCache>();
     QHash<QString, QList<int>> pinned_;
+    bool readsScannedPages_ = false; // the embedded engine has a vision projector
+    QString pageImageDir_;           // where scanned pages are rendered (page_images.h)
     PromptPlan lastPlan_;
 };
 

@@ -19,7 +19,9 @@ constexpr int kMaxRounds = 12;
 
 QList<ChatTurn> assemble(const FitInput& in, const PageSelection& pages, int firstKept) {
     QList<ChatTurn> turns;
-    turns.append({QStringLiteral("system"), buildSystemPrompt(in.systemPrompt, pages.sources), {}});
+    // Scanned pages read as images sit in the system turn at their markers.
+    turns.append({QStringLiteral("system"), buildSystemPrompt(in.systemPrompt, pages.sources),
+                  documentImages(pages.sources)});
     turns.append(in.history.mid(firstKept));
     turns.append(in.question);
     return turns;

@@ -2,6 +2,7 @@
 
 #include "chat/citations.h"
 #include "chat/context_fit.h"
+#include "pipeline/page_images.h"
 #include "pipeline/page_ranges.h"
 #include "pipeline/prompt_builder.h"
 
@@ -16,7 +17,8 @@ QString tr(const char* text) {
 }
 } // namespace
 
-QString contextNoteFor(const QList<DocumentPages>& pages, const QList<int>& droppedMessages) {
+QString contextNoteFor(const QList<DocumentPages>& pages, const QList<int>& droppedMessages,
+                       const QList<ScannedLeftOut>& scannedLeftOut) {
     QStringList parts;
     bool partial = false;
     for (const DocumentPages& d : pages)
@@ -26,6 +28,16 @@ QString contextNoteFor(const QList<DocumentPages>& pages, const QList<int>& drop
             const QString list = d.formatted();
             parts << (pages.size() > 1 ? QStringLiteral("%1: %2").arg(d.title, list) : list);
         }
+    }
+    for (qsizetype d = 0; d < scannedLeftOut.size() && d < pages.size(); ++d) {
+        const ScannedLeftOut& left = scannedLeftOut[d];
+        if (left.pages.isEmpty())
+            continue;
+        const QString list = formatPageList(left.pages);
+        const QString what = left.pages.size() == 1 ? tr("scanned page %1 left out: %2")
+                                                    : tr("scanned pages %1 left out: %2");
+        const QString line = what.arg(list, left.reason);
+        parts << (pages.size() > 1 ? QStringLiteral("%1: %2").arg(pages[d].title, line) : line);
     }
     if (!droppedMessages.isEmpty())
         parts << (droppedMessages.size() == 1
@@ -40,8 +52,9 @@ PromptPlan planPrompt(const PromptInput& in, const TokenCounter& counter, PageTo
     fit.contextLimit = in.contextLimit;
     fit.answerTokens = in.chat.settings.maxTokens;
     QStringList images;
-    int pdfNumber = 0;           // the chat's PDFs are numbered as citations count them
-    QList<int> fitIndexOfNumber; // PDF number - 1 -> index in fit.documents (-1: not ready)
+    QList<ScannedLeftOut> scanned; // per document of fit.documents
+    int pdfNumber = 0;             // the chat's PDFs are numbered as citations count them
+    QList<int> fitIndexOfNumber;   // PDF number - 1 -> index in fit.documents (-1: not ready)
     for (const Document& d : in.documents) {
         if (d.kind == Document::Kind::Pdf) {
             ++pdfNumber;
@@ -50,11 +63,30 @@ PromptPlan planPrompt(const PromptInput& in, const TokenCounter& counter, PageTo
         }
         if (d.state != Document::State::Ready)
             continue;
-        if (d.kind == Document::Kind::Pdf)
-            fit.documents.append(
-                {d.title, d.pageTexts, in.pinnedPages.value(d.path), d.fingerprint, pdfNumber});
-        else
+        if (d.kind == Document::Kind::Pdf) {
+            PageSource source{d.title, d.pageTexts, in.pinnedPages.value(d.path), d.fingerprint,
+                              pdfNumber};
+            ScannedLeftOut left;
+            for (int page : pagesWithoutTextLayer(d)) {
+                if (!in.readScannedPages) {
+                    left.pages << page + 1;
+                    left.reason = tr("no vision projector is loaded");
+                    continue;
+                }
+                const PageImageResult image =
+                    scannedPageImage(d.path, d.fingerprint, page, in.renderParams, in.pageImageDir);
+                if (image.ok()) {
+                    source.pageImages.insert(page + 1, image.image);
+                } else {
+                    left.pages << page + 1;
+                    left.reason = image.error;
+                }
+            }
+            fit.documents.append(source);
+            scanned.append(left);
+        } else {
             images << d.path;
+        }
     }
     const QList<ChatMessage>& messages = in.chat.messages;
     qsizetype before = messages.size();
@@ -100,7 +132,17 @@ PromptPlan planPrompt(const PromptInput& in, const TokenCounter& counter, PageTo
     plan.promptTokens = r.promptTokens;
     for (const ChatTurn& t : plan.turns)
         plan.characters += t.content.size();
-    plan.contextNote = contextNoteFor(plan.pages, plan.droppedMessages);
+    // Scanned pages without their image are named only when their page went in.
+    for (qsizetype d = 0; d < scanned.size() && d < plan.pages.size(); ++d) {
+        QList<int> in;
+        for (int page : scanned[d].pages)
+            if (plan.pages[d].pages.contains(page))
+                in << page;
+        scanned[d].pages = in;
+    }
+    if (!plan.turns.isEmpty())
+        plan.pageImages = int(plan.turns.first().images.size());
+    plan.contextNote = contextNoteFor(plan.pages, plan.droppedMessages, scanned);
     return plan;
 }
 

@@ -8,6 +8,7 @@
 #include "backend/engine_worker_types.h"
 #include "chat/chat_session.h"
 #include "documents/document.h"
+#include "pipeline/page_render.h"
 #include "pipeline/page_selection.h"
 #include "pipeline/token_counter.h"
 
@@ -28,9 +29,11 @@ struct PromptPlan {
     // Not empty when the question cannot run: what is wrong and what to do (turns is empty).
     QString error;
     // For the question (ChatMessage::contextNote): the pages that went in when not all did
-    // ("Report: pages 1–4, 37–52, 118 of 236") and the turns left out ("2 earlier turns left
-    // out"); empty when everything went in.
+    // ("Report: pages 1–4, 37–52, 118 of 236"), the turns left out ("2 earlier turns left
+    // out") and scanned pages that went without their image ("scanned page 8 left out: no
+    // vision projector is loaded"); empty when everything went in.
     QString contextNote;
+    int pageImages = 0; // scanned pages that went in as images
 };
 
 struct PromptInput {
@@ -40,6 +43,12 @@ struct PromptInput {
     qint64 contextLimit = 0; // <= 0: not known yet (everything goes in)
     // Pages pinned per document path (1-based), e.g. parsePageRanges of the user's text.
     QHash<QString, QList<int>> pinnedPages;
+    // Scanned pages (no text layer) go in as images at their place, rendered on the projector's
+    // canvas into pageImageDir (page_images.h): the embedded engine has its vision projector.
+    // false: the question's note names them as left out.
+    bool readScannedPages = false;
+    PageRenderParams renderParams = {};
+    QString pageImageDir = {};
 };
 
 // The prompt that asks `question` in `chat`: the conversation before it goes along (a last user
@@ -49,7 +58,13 @@ struct PromptInput {
 // one keeps its number), as the transcript resolves citations.
 PromptPlan planPrompt(const PromptInput& input, const TokenCounter& counter, PageTokenCache& cache);
 
-// The note of a plan (see PromptPlan::contextNote).
-QString contextNoteFor(const QList<DocumentPages>& pages, const QList<int>& droppedMessages);
+// The note of a plan (see PromptPlan::contextNote); `scannedLeftOut`: per document of `pages`,
+// the scanned pages (1-based) that went in without their image, with why.
+struct ScannedLeftOut {
+    QList<int> pages;
+    QString reason;
+};
+QString contextNoteFor(const QList<DocumentPages>& pages, const QList<int>& droppedMessages,
+                       const QList<ScannedLeftOut>& scannedLeftOut = {});
 
 } // namespace folio::ui

@@ -54,10 +54,8 @@ QList<int> parsePageRanges(const QString& text, int pageCount, QString* error) {
     return sortedUnique(pages);
 }
 
-QString formatPageRanges(const QList<int>& pages, int pageCount) {
+QString formatPageList(const QList<int>& pages) {
     const QList<int> sorted = sortedUnique(pages);
-    if (sorted.isEmpty())
-        return tr("no pages of %1").arg(pageCount);
     QStringList ranges;
     for (qsizetype i = 0; i < sorted.size();) {
         qsizetype j = i;
@@ -67,7 +65,14 @@ QString formatPageRanges(const QList<int>& pages, int pageCount) {
                           : QStringLiteral("%1\u2013%2").arg(sorted[i]).arg(sorted[j]));
         i = j + 1;
     }
-    const QString list = ranges.join(QStringLiteral(", "));
+    return ranges.join(QStringLiteral(", "));
+}
+
+QString formatPageRanges(const QList<int>& pages, int pageCount) {
+    const QList<int> sorted = sortedUnique(pages);
+    if (sorted.isEmpty())
+        return tr("no pages of %1").arg(pageCount);
+    const QString list = formatPageList(sorted);
     return sorted.size() == 1 ? tr("page %1 of %2").arg(list).arg(pageCount)
                               : tr("pages %1 of %2").arg(list).arg(pageCount);
 }

@@ -13,6 +13,9 @@ namespace folio::ui {
 // wrong and what to write instead.
 QList<int> parsePageRanges(const QString& text, int pageCount, QString* error = nullptr);
 
+// "1–4, 37–52, 118" (en dashes; sorted, duplicates dropped).
+QString formatPageList(const QList<int>& pages);
+
 // "pages 1–4, 37–52, 118 of 236", "page 3 of 8", "no pages of 8" (en dashes; `pages` may be
 // unsorted or hold duplicates).
 QString formatPageRanges(const QList<int>& pages, int pageCount);

@@ -33,7 +33,10 @@ QList<int> allPages(int count) {
 } // namespace
 
 QList<qint64> PageTokenCache::pageTokens(const PageSource& document, const TokenCounter& counter) {
-    const QString key = document.fingerprint + QLatin1Char('\n') + counter.tokenizerId();
+    // Pages read as images cost their image instead of their (empty) text.
+    QString key = document.fingerprint + QLatin1Char('\n') + counter.tokenizerId();
+    for (auto it = document.pageImages.cbegin(); it != document.pageImages.cend(); ++it)
+        key += QStringLiteral("\n%1:%2").arg(it.key()).arg(it->tokens);
     if (!document.fingerprint.isEmpty()) {
         QMutexLocker lock(&mutex_);
         auto it = counts_.constFind(key);
@@ -43,8 +46,13 @@ QList<qint64> PageTokenCache::pageTokens(const PageSource& document, const Token
     // Counted without the lock: two threads may count the same document once each.
     QList<qint64> counts;
     counts.reserve(document.pageTexts.size());
-    for (int i = 0; i < document.pageTexts.size(); ++i)
-        counts << counter.text(pageBlock(i + 1, document.pageTexts[i]));
+    for (int i = 0; i < document.pageTexts.size(); ++i) {
+        if (auto it = document.pageImages.constFind(i + 1); it != document.pageImages.cend())
+            // The marker text becomes <|media_start|>, the image's rows and <|media_end|>.
+            counts << counter.text(pageBlock(i + 1, QString())) + it->tokens + 2;
+        else
+            counts << counter.text(pageBlock(i + 1, document.pageTexts[i]));
+    }
     QMutexLocker lock(&mutex_);
     pagesCounted_ += counts.size();
     if (!document.fingerprint.isEmpty()) {
@@ -94,6 +102,7 @@ PageSelection selectAllPages(const QList<PageSource>& documents, const TokenCoun
         source.title = d.title;
         source.pageTexts = d.pageTexts;
         source.number = d.number;
+        source.pageImages = d.pageImages;
         s.sources << source;
         DocumentPages pages;
         pages.title = d.title;
@@ -143,6 +152,7 @@ PageSelection selectPages(const QList<PageSource>& documents, const QString& que
         source.title = documents[d].title;
         source.pageTexts = documents[d].pageTexts;
         source.number = documents[d].number;
+        source.pageImages = documents[d].pageImages;
         if (pages.size() < count) {
             source.somePages = true;
             source.pageNumbers = pages;

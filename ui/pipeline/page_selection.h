@@ -22,6 +22,7 @@ struct PageSource {
     QList<int> pinnedPages; // 1-based: always go in (as far as the budget reaches)
     QString fingerprint;    // of the file: the key of cached counts; empty: not cached
     int number = 0;         // SourceDocument::number
+    QHash<int, PageImage> pageImages = {}; // SourceDocument::pageImages
 };
 
 // Tokens of each page of a document as the prompt holds it (pageBlock), counted once per

@@ -15,6 +15,10 @@ QString pageBlock(int page, const QString& text) {
     return QStringLiteral("[page %1]\n%2\n").arg(page).arg(text.trimmed());
 }
 
+QString pageImageBlock(int page) {
+    return QStringLiteral("[page %1]\n<__media__>\n").arg(page);
+}
+
 QString citationRule() {
     return QStringLiteral("Documents follow, each under [document N: title] with its pages as "
                           "[page K]; cite a page as [p. K], or as [doc N, p. K] when there are "
@@ -26,6 +30,24 @@ QString partialDocumentNote() {
                           "to fit the context]\n");
 }
 
+namespace {
+
+// The pages of a document as the prompt holds them, in order (1-based).
+QList<int> pagesIn(const SourceDocument& doc) {
+    QList<int> pages;
+    if (!doc.somePages) {
+        for (int i = 1; i <= doc.pageTexts.size(); ++i)
+            pages << i;
+    } else {
+        for (int page : doc.pageNumbers)
+            if (page >= 1 && page <= doc.pageTexts.size())
+                pages << page;
+    }
+    return pages;
+}
+
+} // namespace
+
 QString documentContext(const QList<SourceDocument>& documents) {
     QString context;
     if (!documents.isEmpty())
@@ -33,17 +55,22 @@ QString documentContext(const QList<SourceDocument>& documents) {
     for (qsizetype d = 0; d < documents.size(); ++d) {
         const SourceDocument& doc = documents[d];
         context += documentLabel(doc.number > 0 ? doc.number : int(d + 1), doc.title);
-        if (!doc.somePages) {
-            for (qsizetype i = 0; i < doc.pageTexts.size(); ++i)
-                context += pageBlock(int(i + 1), doc.pageTexts[i]);
-        } else {
+        if (doc.somePages)
             context += partialDocumentNote();
-            for (int page : doc.pageNumbers)
-                if (page >= 1 && page <= doc.pageTexts.size())
-                    context += pageBlock(page, doc.pageTexts[page - 1]);
-        }
+        for (int page : pagesIn(doc))
+            context += doc.pageImages.contains(page) ? pageImageBlock(page)
+                                                     : pageBlock(page, doc.pageTexts[page - 1]);
     }
     return context;
+}
+
+QStringList documentImages(const QList<SourceDocument>& documents) {
+    QStringList images;
+    for (const SourceDocument& doc : documents)
+        for (int page : pagesIn(doc))
+            if (auto it = doc.pageImages.constFind(page); it != doc.pageImages.cend())
+                images << it->path;
+    return images;
 }
 
 QString buildSystemPrompt(const QString& systemPrompt, const QList<SourceDocument>& documents) {

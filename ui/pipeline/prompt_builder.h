@@ -6,11 +6,19 @@
 // documents. For the same documents and pages the text is the same byte for byte: it is the
 // prefix the engine's cache reuses from question to question.
 
+#include <QHash>
 #include <QList>
 #include <QString>
 #include <QStringList>
 
 namespace folio::ui {
+
+// A page that goes into the prompt as an image (a scanned page, read by the vision projector):
+// its rendered file and the image's tokens (canvas cells, page_render.h).
+struct PageImage {
+    QString path;
+    int tokens = 0;
+};
 
 struct SourceDocument {
     QString title;
@@ -22,6 +30,8 @@ struct SourceDocument {
     // The N of its label "[document N: title]": its place among the chat's PDFs, which
     // citations "[doc N, p. K]" count too (a missing PDF keeps its number). 0: its place here.
     int number = 0;
+    // Pages (1-based) that go in as images at their place: "[page K]\n<__media__>\n".
+    QHash<int, PageImage> pageImages = {};
 };
 
 // "You are Folio, an analyst's assistant. ... cite pages as [p. N]."
@@ -35,6 +45,12 @@ QString documentContext(const QList<SourceDocument>& documents);
 QString documentLabel(int number, const QString& title);
 // One page as the prompt holds it: "[page K]\n<trimmed text>\n".
 QString pageBlock(int page, const QString& text);
+// A page that goes in as an image: "[page K]\n<__media__>\n" (the engine puts the image at
+// the marker, tokenizer/media_prompt.h).
+QString pageImageBlock(int page);
+// The image files of the pages documentContext writes as images, in the order it writes them
+// (the images of the system turn).
+QStringList documentImages(const QList<SourceDocument>& documents);
 // "[only the pages marked below are included; the others were left out to fit the context]\n"
 QString partialDocumentNote();
 // "Documents follow, each under [document N: title] with its pages as [page K]; cite a page as

@@ -459,6 +459,36 @@ private slots:
                              "<|media_start|><|media_pad|><|media_end|>Compare.<|im_end|>"));
     }
 
+    // Images at `<__media__>` markers (issue #23): a scanned page inside its page marker in the
+    // system turn of a document prompt, and a user message whose images sit among its text.
+    // A marker count other than the image count keeps the images first (the text verbatim).
+    void chat_kimi_vl_images_at_markers() {
+        const std::vector<ChatMessage> doc = {
+            {"system", "[page 1]\nRevenue\n[page 2]\n<__media__>\n[page 3]\nEnd\n", 1, {}},
+            {"user", "Who signed [p. 2]?", 0, {}}};
+        QCOMPARE(apply_chat_template(TemplateKind::KimiVL, doc, true).value(),
+                 std::string("<|im_system|>system<|im_middle|>[page 1]\nRevenue\n[page 2]\n"
+                             "<|media_start|><|media_pad|><|media_end|>\n[page 3]\nEnd\n"
+                             "<|im_end|><|im_user|>user<|im_middle|>Who signed [p. 2]?"
+                             "<|im_end|><|im_assistant|>assistant<|im_middle|>"));
+        const std::vector<ChatMessage> among = {
+            {"user", "A <__media__> then B <__media__>.", 2, {}}};
+        QCOMPARE(apply_chat_template(TemplateKind::KimiVL, among, false).value(),
+                 std::string("<|im_user|>user<|im_middle|>A <|media_start|><|media_pad|>"
+                             "<|media_end|> then B <|media_start|><|media_pad|><|media_end|>."
+                             "<|im_end|>"));
+        const std::vector<ChatMessage> mismatch = {{"user", "one <__media__>", 2, {}}};
+        QCOMPARE(apply_chat_template(TemplateKind::KimiVL, mismatch, false).value(),
+                 std::string("<|im_user|>user<|im_middle|>"
+                             "<|media_start|><|media_pad|><|media_end|>"
+                             "<|media_start|><|media_pad|><|media_end|>one <__media__><|im_end|>"));
+        // A system message takes images only at markers; K2 (no vision) takes none.
+        QVERIFY(
+            !apply_chat_template(TemplateKind::KimiVL, {{"system", "no marker", 1, {}}}, false));
+        QVERIFY(
+            !apply_chat_template(TemplateKind::KimiK2, {{"user", "<__media__>", 1, {}}}, false));
+    }
+
     void chat_deepseek() {
         const std::vector<ChatMessage> chat = {{"system", "You are helpful.", 0, {}},
                                                {"user", "Hi", 0, {}},
