@@ -10,6 +10,9 @@ if(FOLIO_BUILD_UI)
     folio_add_test(test_page_image_tokens SOURCES ui/test_page_image_tokens.cpp
                    LIBS folio_pipeline folio_engine folio_engine_internal LABELS ui engine TIMEOUT 300)
     add_dependencies(test_page_image_tokens folio_samples)
+    folio_add_test(test_scanned_pages SOURCES ui/test_scanned_pages.cpp
+                   LIBS folio_ui LABELS ui engine TIMEOUT 300)
+    add_dependencies(test_scanned_pages folio_samples)
     folio_add_test(test_table_extraction SOURCES ui/test_table_extraction.cpp
                    LIBS folio_ui LABELS ui TIMEOUT 120)
     add_dependencies(test_table_extraction folio_samples)
