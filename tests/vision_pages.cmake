@@ -17,3 +17,9 @@ if(FOLIO_BUILD_UI)
                    LIBS folio_ui LABELS ui TIMEOUT 120)
     add_dependencies(test_table_extraction folio_samples)
 endif()
+if(FOLIO_BUILD_UI)
+    # Images per question: a crop selected on the page preview through the real window.
+    folio_add_test(test_question_images SOURCES ui/test_question_images.cpp
+                   LIBS folio_ui LABELS ui engine TIMEOUT 300)
+    add_dependencies(test_question_images folio_samples)
+endif()

@@ -3,6 +3,7 @@
 #include "backend/long_context_defaults.h"
 #include "chat/chat_controller.h"
 #include "chat/chat_pane.h"
+#include "chat/question_image_attacher.h"
 #include "chat/summary_runner.h"
 #include "devices/devices_pane.h"
 #include "devices/server_panel.h"
@@ -94,6 +95,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
 
     connect(documents_, &DocumentsPane::documentLoaded, this, &MainWindow::onDocumentsChanged);
+    // Images and page parts go with one question (issue #23): attached as chips to the next
+    // question; an image the user opens is attached to it at once.
+    imageAttacher_ = new QuestionImageAttacher(this);
+    connect(documents_, &DocumentsPane::attachImageRequested, imageAttacher_,
+            &QuestionImageAttacher::attachFile);
+    connect(documents_, &DocumentsPane::attachPageRequested, imageAttacher_,
+            &QuestionImageAttacher::attachPage);
+    connect(imageAttacher_, &QuestionImageAttacher::attached, chat_, &ChatPane::attachImage);
+    connect(imageAttacher_, &QuestionImageAttacher::failed, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 10000); });
+    connect(documents_, &DocumentsPane::documentLoaded, this, [this](const Document& d) {
+        const bool opened = attachOnLoad_.remove(d.path);
+        if (opened && d.kind == Document::Kind::Image)
+            imageAttacher_->attachFile(d.path);
+    });
     // The Documents pane shows the current chat's documents; what changes there is the chat's.
     connect(documents_, &DocumentsPane::documentsEdited, this, [this] {
         chat_->setDocuments(documents_->chatDocuments());
@@ -354,6 +370,8 @@ void MainWindow::createMenus() {
 void MainWindow::openDocuments(const QStringList& paths) {
     if (paths.isEmpty())
         return;
+    for (const QString& p : paths)
+        attachOnLoad_.insert(QFileInfo(p).absoluteFilePath());
     documents_->openFiles(paths);
     QSettings settings;
     QStringList recent = settings.value(QLatin1String(kRecentKey)).toStringList();

@@ -6,6 +6,7 @@
 
 #include <QFuture>
 #include <QMainWindow>
+#include <QSet>
 
 #include "backend/engine_worker.h"
 
@@ -21,6 +22,7 @@ class SummaryRunner;
 class ChatPane;
 class DevicesPane;
 class DocumentsPane;
+class QuestionImageAttacher;
 class ReadingPresenter;
 
 class MainWindow : public QMainWindow {
@@ -56,6 +58,7 @@ public:
     // True once the engine has the model loaded and answering is possible.
     bool modelReady() const { return engineReady_; }
     ChatPane* chatPane() const { return chat_; }
+    QuestionImageAttacher* imageAttacher() const { return imageAttacher_; }
     DevicesPane* devicesPane() const { return devices_; }
     // The worker (on its own thread): tests put a scripted backend in place through it.
     EngineWorker* engineWorker() const { return worker_; }
@@ -117,6 +120,8 @@ private:
     bool connecting_ = false; // a remote server is being checked
     QString mmproj_;
     bool mmprojSet_ = false;
+    QuestionImageAttacher* imageAttacher_ = nullptr; // images and page parts for a question
+    QSet<QString> attachOnLoad_; // images the user opened: attached to the next question
 };
 
 } // namespace folio::ui

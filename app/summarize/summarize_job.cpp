@@ -1,6 +1,9 @@
 #include "summarize_job.h"
 
 #include "documents/document_loader.h"
+#include "pipeline/page_images.h"
+#include "pipeline/page_ranges.h"
+#include "pipeline/page_render.h"
 #include "pipeline/summary_plan.h"
 #include "pipeline/token_counter.h"
 #include "storage/atomic_write.h"
@@ -112,6 +115,24 @@ int run(const Options& o, std::string& error) {
     options.pageTexts = doc.pageTexts;
     if (vision)
         options.images = images;
+    // Scanned pages (no text layer) are read by the vision model: rendered on the projector's
+    // canvas and put in at their place (issue #23); without a projector they are named.
+    const QList<int> scanned = folio::ui::pagesWithoutTextLayer(doc);
+    QList<int> scannedPages, scannedRead;
+    for (int page : scanned) {
+        scannedPages << page + 1;
+        if (!vision)
+            continue;
+        const folio::ui::PageImageResult image = folio::ui::scannedPageImage(
+            doc.path, doc.fingerprint, page, folio::ui::PageRenderParams{},
+            folio::ui::defaultPageImageDir());
+        if (image.ok()) {
+            options.pageImages.insert(page + 1, image.image);
+            scannedRead << page + 1;
+        } else if (!o.quiet) {
+            std::fprintf(stderr, "page %d: %s\n", page + 1, image.error.toUtf8().constData());
+        }
+    }
     options.contextTokens = facts->context_limit;
     options.answerTokens = o.max_tokens;
 
@@ -166,6 +187,13 @@ int run(const Options& o, std::string& error) {
               .arg(doc.pageCount)
               .arg(q(facts->name), QDateTime::currentDateTime().toString(Qt::ISODate));
     md += result.markdown.trimmed() + QStringLiteral("\n\n---\n\n");
+    if (!scannedRead.isEmpty())
+        md += QStringLiteral("*Scanned pages read as images by the vision model: %1.*\n\n")
+                  .arg(folio::ui::formatPageList(scannedRead));
+    if (scannedRead.size() < scannedPages.size())
+        md += QStringLiteral("*Scanned pages without a text layer, not read: %1%2.*\n\n")
+                  .arg(folio::ui::formatPageList(scannedPages.mid(0)),
+                       vision ? QString() : QStringLiteral(" (give --mmproj P.gguf to read them)"));
     md += QStringLiteral("*%1 prompt tokens · %2 generated tokens · %3 requests in %4 stages · "
                          "context %5 · %6 s*\n")
               .arg(promptTokens)

@@ -16,7 +16,7 @@ struct ModelFactsQ {
     qint64 contextLimit = 0, modelContext = 0, parameters = 0, activeParameters = 0, fileBytes = 0;
     int threads = 0;
     bool remote = false;        // answered by an OpenAI-compatible server (path: its URL)
-    bool acceptsImages = false; // images of the Documents pane go with the question
+    bool acceptsImages = false; // images attached to a question go with it
     QString fingerprint;        // the model file's contents (ModelFacts::fingerprint); "" remote
 };
 

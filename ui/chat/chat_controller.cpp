@@ -24,6 +24,7 @@ ChatController::ChatController(ChatPane* pane, EngineWorker* worker,
         // The embedded engine with its projector reads scanned pages as images; a
         // server gets their (empty) text.
         readsScannedPages_ = facts.acceptsImages && !facts.remote;
+        acceptsImages_ = facts.acceptsImages;
     });
     connect(worker, &EngineWorker::counterChanged, this,
             [this](const TokenCounter& counter) { counter_ = counter; });
@@ -51,6 +52,7 @@ void ChatController::onSend(const QString& question) {
     input.contextLimit = contextLimit_;
     input.pinnedPages = pinned_;
     input.readScannedPages = readsScannedPages_;
+    input.acceptsImages = acceptsImages_;
     input.pageImageDir = pageImageDir_;
     request_ = Pending{};
     request_.id = nextRequest_++;

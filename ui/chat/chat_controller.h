@@ -106,6 +106,7 @@ private:
     std::shared_ptr<PageTokenCache> pageTokens_ = std::make_shared<PageTokenCache>();
     QHash<QString, QList<int>> pinned_;
     bool readsScannedPages_ = false; // the embedded engine has a vision projector
+    bool acceptsImages_ = false;     // the model that answers sees images
     QString pageImageDir_;           // where scanned pages are rendered (page_images.h)
     PromptPlan lastPlan_;
 };

@@ -109,6 +109,12 @@ QJsonObject chatToJson(const ChatSession& chat) {
                       {QStringLiteral("time"), m.time.toString(Qt::ISODateWithMs)}};
         if (!m.attachments.isEmpty())
             o.insert(QStringLiteral("attachments"), QJsonArray::fromStringList(m.attachments));
+        if (!m.images.isEmpty()) {
+            QJsonArray images;
+            for (const QuestionImage& image : m.images)
+                images.append(questionImageToJson(image));
+            o.insert(QStringLiteral("images"), images);
+        }
         if (!m.stats.stopReason.isEmpty())
             o.insert(QStringLiteral("stats"), statsToJson(m.stats));
         if (!m.toolCalls.isEmpty())
@@ -186,6 +192,11 @@ bool chatFromJson(const QJsonObject& json, ChatSession& chat, QString* error) {
             QDateTime::fromString(o.value(QStringLiteral("time")).toString(), Qt::ISODateWithMs);
         for (const QJsonValue& a : o.value(QStringLiteral("attachments")).toArray())
             m.attachments << a.toString();
+        for (const QJsonValue& a : o.value(QStringLiteral("images")).toArray()) {
+            QuestionImage image; // an entry this Folio cannot read is skipped, the chat kept
+            if (questionImageFromJson(a.toObject(), image))
+                m.images.append(image);
+        }
         m.stats = statsFromJson(o.value(QStringLiteral("stats")).toObject());
         m.toolCalls = toolCallsFromJson(o.value(QStringLiteral("tool_calls")).toArray());
         m.interrupted = o.value(QStringLiteral("interrupted")).toString();

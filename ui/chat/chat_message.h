@@ -1,6 +1,7 @@
 #pragma once
 // A message of a chat transcript, with the figures of the answer that produced it.
 
+#include "chat/question_image.h"
 #include "chat/tool_call.h"
 
 #include <QDateTime>
@@ -34,6 +35,8 @@ struct ChatMessage {
     // that went in when not all did ("pages 1–4, 37–52, 118 of 236") and the earlier turns left
     // out ("2 earlier turns left out"); empty when everything went in.
     QString contextNote;
+    // User messages: the images attached to this question (only these went with it).
+    QList<QuestionImage> images = {};
 };
 
 QString roleName(ChatMessage::Role role);

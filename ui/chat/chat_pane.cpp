@@ -3,6 +3,7 @@
 #include "chat/chat_settings_dialog.h"
 #include "chat/citations.h"
 #include "chat/data_sources_bar.h"
+#include "chat/question_images_bar.h"
 #include "chat/transcript_view.h"
 #include "pipeline/human_format.h"
 
@@ -100,6 +101,9 @@ ChatPane::ChatPane(QWidget* parent) : QWidget(parent) {
     chipsLayout_->addStretch(1);
     chips_->hide();
     layout->addWidget(chips_);
+    imagesBar_ = new QuestionImagesBar(main);
+    imagesBar_->setObjectName(QStringLiteral("questionImages"));
+    layout->addWidget(imagesBar_);
 
     dataBar_ = new DataSourcesBar(main);
     dataBar_->setObjectName(QStringLiteral("dataSourcesBar"));
@@ -312,8 +316,10 @@ void ChatPane::appendMessage(ChatMessage::Role role, const QString& text) {
     m.role = role;
     m.text = text;
     m.time = QDateTime::currentDateTime();
-    if (role == ChatMessage::Role::User)
+    if (role == ChatMessage::Role::User) {
         m.attachments = attachments_;
+        m.images = imagesBar_->take(); // only the images attached to this question go with it
+    }
     chats_[current_].messages.append(m);
     transcript_->appendLast(chats_[current_].messages,
                             generating_ || role == ChatMessage::Role::Assistant);
@@ -554,6 +560,10 @@ void ChatPane::stopWaiting() {
     setGenerating(false);
     appendMessage(ChatMessage::Role::Notice,
                   tr("Stopped waiting for the documents: the question was not sent."));
+}
+
+void ChatPane::attachImage(const QuestionImage& image) {
+    imagesBar_->add(image);
 }
 
 void ChatPane::submitText(const QString& text) {

@@ -23,7 +23,9 @@ class QHBoxLayout;
 namespace folio::ui {
 
 class DataSourcesBar;
+class QuestionImagesBar;
 class TranscriptView;
+struct QuestionImage;
 
 class ChatPane : public QWidget {
     Q_OBJECT
@@ -91,6 +93,10 @@ public:
     void releaseWaitingQuestion();
     bool isWaiting() const { return !waitingQuestion_.isEmpty(); }
     TranscriptView* transcript() const { return transcript_; }
+    // The images attached to the next question (chips above the input); the question sent
+    // next takes them (ChatMessage::images).
+    QuestionImagesBar* questionImages() const { return imagesBar_; }
+    void attachImage(const QuestionImage& image);
     DataSourcesBar* dataSourcesBar() const { return dataBar_; }
 
     // The current chat's data sources and Tools switch (saved with the chat).
@@ -151,6 +157,7 @@ private:
     DataSourcesBar* dataBar_ = nullptr;
     QWidget* chips_ = nullptr;
     QHBoxLayout* chipsLayout_ = nullptr;
+    QuestionImagesBar* imagesBar_ = nullptr;
     QPlainTextEdit* input_ = nullptr;
     QPushButton* sendButton_ = nullptr;
     QPushButton* stopButton_ = nullptr;

@@ -84,14 +84,21 @@ PromptPlan planPrompt(const PromptInput& in, const TokenCounter& counter, PageTo
             }
             fit.documents.append(source);
             scanned.append(left);
-        } else {
-            images << d.path;
         }
+        // Images opened as documents go only with the questions they are attached to.
     }
     const QList<ChatMessage>& messages = in.chat.messages;
     qsizetype before = messages.size();
-    if (before > 0 && messages.last().role == ChatMessage::Role::User)
-        --before;           // the question
+    int imagesLeftOut = 0;
+    if (before > 0 && messages.last().role == ChatMessage::Role::User) {
+        --before; // the question, with the images attached to it (only these go)
+        for (const QuestionImage& image : messages.last().images) {
+            if (in.acceptsImages)
+                images << image.file;
+            else
+                ++imagesLeftOut;
+        }
+    }
     QList<int> turnMessage; // the message of each history turn
     // Pages cited in earlier answers, per document of the prompt: "[doc 2, p. 5]" resolved as
     // the transcript resolves it (citations.h), against the chat's PDFs in order.
@@ -116,7 +123,6 @@ PromptPlan planPrompt(const PromptInput& in, const TokenCounter& counter, PageTo
         }
     }
     fit.citedPages = cited;
-    // Charts go with the question (used when a vision projector is loaded).
     fit.question = {QStringLiteral("user"), in.question, images};
 
     const FitResult r = fitToContext(fit, counter, cache);
@@ -143,6 +149,14 @@ PromptPlan planPrompt(const PromptInput& in, const TokenCounter& counter, PageTo
     if (!plan.turns.isEmpty())
         plan.pageImages = int(plan.turns.first().images.size());
     plan.contextNote = contextNoteFor(plan.pages, plan.droppedMessages, scanned);
+    if (imagesLeftOut > 0) {
+        const QString line =
+            imagesLeftOut == 1
+                ? tr("the attached image left out: the model cannot see images")
+                : tr("%1 attached images left out: the model cannot see images").arg(imagesLeftOut);
+        plan.contextNote =
+            plan.contextNote.isEmpty() ? line : plan.contextNote + QStringLiteral(" · ") + line;
+    }
     return plan;
 }
 

@@ -1,9 +1,9 @@
 #pragma once
 // The request for the next answer of a chat: its system prompt with the ready documents (all
 // their pages, or the pages chosen for the question when they do not fit), the conversation's
-// questions and answers (the oldest left out when the context would overflow), the open charts
-// with the question being asked — counted exactly when the counter is (context_fit.h), and a
-// note for the question saying what was left out.
+// questions and answers (the oldest left out when the context would overflow), and the question
+// being asked with the images attached to it — counted exactly when the counter is
+// (context_fit.h), and a note for the question saying what was left out.
 
 #include "backend/engine_worker_types.h"
 #include "chat/chat_session.h"
@@ -49,6 +49,9 @@ struct PromptInput {
     bool readScannedPages = false;
     PageRenderParams renderParams = {};
     QString pageImageDir = {};
+    // The model sees images (a projector, or a server that takes them): the question's attached
+    // images (ChatMessage::images) go with it; false: the note says they were left out.
+    bool acceptsImages = true;
 };
 
 // The prompt that asks `question` in `chat`: the conversation before it goes along (a last user

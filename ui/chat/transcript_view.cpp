@@ -2,12 +2,14 @@
 
 #include "chat/citations.h"
 
+#include <QImageReader>
 #include <QRegularExpression>
 #include <QScrollBar>
 #include <QTextBlock>
 #include <QTextBlockFormat>
 #include <QTextCharFormat>
 #include <QTextCursor>
+#include <QTextImageFormat>
 #include <QTimer>
 #include <QUrl>
 
@@ -173,6 +175,32 @@ void TranscriptView::setCitationDocuments(const QList<CitationDocument>& documen
     }
 }
 
+void TranscriptView::insertQuestionImages(QTextCursor& cursor, const QList<QuestionImage>& images) {
+    constexpr int kThumbHeight = 72;
+    for (const QuestionImage& image : images) {
+        cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
+        const QUrl name(QStringLiteral("folio-image:") + image.file);
+        if (document()->resource(QTextDocument::ImageResource, name).isNull()) {
+            QImageReader reader(image.file);
+            const QSize size = reader.size();
+            if (size.isValid() && size.height() > 0)
+                reader.setScaledSize(
+                    size.scaled(QSize(kThumbHeight * 4, kThumbHeight), Qt::KeepAspectRatio));
+            const QImage thumb = reader.read();
+            if (!thumb.isNull())
+                document()->addResource(QTextDocument::ImageResource, name, thumb);
+        }
+        if (!document()->resource(QTextDocument::ImageResource, name).isNull()) {
+            QTextImageFormat format;
+            format.setName(name.toString());
+            cursor.insertImage(format);
+            cursor.insertText(QStringLiteral("  ") + image.label());
+        } else {
+            cursor.insertText(tr("%1 (image missing: %2)").arg(image.label(), image.file));
+        }
+    }
+}
+
 void TranscriptView::insertLeftOutDivider(QTextCursor& cursor, int questionIndex) {
     cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
     QTextBlockFormat line;
@@ -267,6 +295,8 @@ void TranscriptView::insertMessage(QTextCursor& cursor, const ChatMessage& m, in
     } else {
         cursor.insertText(m.text);
     }
+    if (!m.images.isEmpty())
+        insertQuestionImages(cursor, m.images);
     if (!m.contextNote.isEmpty()) {
         cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
         cursor.insertHtml(QStringLiteral("<span style='color:#6a6a6a; font-size:small'>%1</span>")

@@ -61,6 +61,8 @@ private:
     void scrollToEnd();
 
     void insertLeftOutDivider(QTextCursor& cursor, int questionIndex);
+    // Thumbnails of a question's images with their labels (a missing file is named).
+    void insertQuestionImages(QTextCursor& cursor, const QList<QuestionImage>& images);
 
     QTimer* throttle_ = nullptr;
     QList<CitationDocument> citationDocuments_;

@@ -114,6 +114,11 @@ DocumentsPane::DocumentsPane(QWidget* parent) : QWidget(parent) {
     pdfView_->setZoomMode(QPdfView::ZoomMode::FitToWidth);
     connect(pdfView_->pageNavigator(), &QPdfPageNavigator::currentPageChanged, this,
             &DocumentsPane::updatePageLabel);
+    // Right-click on the preview: attach the page shown, or a part of it, to the question.
+    for (QWidget* w : {static_cast<QWidget*>(imageLabel_), pdfView_->viewport()}) {
+        w->setContextMenuPolicy(Qt::CustomContextMenu);
+        connect(w, &QWidget::customContextMenuRequested, this, &DocumentsPane::showPreviewMenu);
+    }
     preview_->addWidget(emptyLabel_);
     preview_->addWidget(imageLabel_);
     preview_->addWidget(pdfView_);

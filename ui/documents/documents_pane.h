@@ -15,11 +15,14 @@
 class QLabel;
 class QToolButton;
 class QListWidget;
+class QMenu;
 class QPdfDocument;
 class QPdfView;
 class QStackedWidget;
 
 namespace folio::ui {
+
+class PageCropDialog;
 
 class DocumentsPane : public QWidget {
     Q_OBJECT
@@ -75,6 +78,11 @@ public:
     int previewPage() const;
     // The row of the document the preview shows (-1: none).
     int currentRow() const;
+    // Attaching to the next question (issue #23): the image at `row`, or page `page` (1-based)
+    // of the PDF at `row`, whole or a part of it chosen in a PageCropDialog (opened here, not
+    // modal to the window; returned for tests).
+    void attachToQuestion(int row, int page = 0);
+    PageCropDialog* attachPartOfPage(int row, int page);
 
 public Q_SLOTS:
     // A line under the document's list item about its background reading ("reading 40% · 1 min
@@ -100,6 +108,10 @@ Q_SIGNALS:
     void problemsChanged();
     // The user asked to locate the file of the document at `row` (context menu).
     void locateRequested(int row);
+    // The user attached an image file, or a page or a part of one (fractions of the page; an
+    // empty region: the whole page), to the next question.
+    void attachImageRequested(const QString& imagePath);
+    void attachPageRequested(const QString& pdfPath, int page, const QRectF& region);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -117,6 +129,8 @@ private:
     void onLoaded(quint64 id, const Document& doc);
     void updateBusy();
     void showListMenu(const QPoint& pos);
+    void showPreviewMenu(const QPoint& pos);
+    void addAttachActions(QMenu& menu, int row, int page);
     void updatePageLabel();
     void showPreview(int row);
     void refreshItem(int row);

@@ -3,8 +3,10 @@
 // (loading, preview, sizes) is in documents_pane.cpp.
 #include "documents/documents_pane.h"
 
+#include "documents/page_crop_dialog.h"
 #include "pipeline/page_ranges.h"
 
+#include <QCursor>
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QLineEdit>
@@ -146,7 +148,60 @@ void DocumentsPane::showListMenu(const QPoint& pos) {
         ->setEnabled(!entries_[row].saved.isImage);
     if (entries_[row].problem != Problem::None)
         menu.addAction(tr("Locate…"), this, [this, row] { Q_EMIT locateRequested(row); });
+    menu.addSeparator();
+    addAttachActions(menu, row, row == currentRow() ? previewPage() : 1);
     menu.exec(list_->viewport()->mapToGlobal(pos));
+}
+
+void DocumentsPane::showPreviewMenu(const QPoint& pos) {
+    const int row = currentRow();
+    if (row < 0)
+        return;
+    QMenu menu(this);
+    menu.setObjectName(QStringLiteral("previewMenu"));
+    addAttachActions(menu, row, previewPage());
+    if (menu.isEmpty())
+        return;
+    QWidget* source = qobject_cast<QWidget*>(sender());
+    menu.exec(source ? source->mapToGlobal(pos) : QCursor::pos());
+}
+
+void DocumentsPane::addAttachActions(QMenu& menu, int row, int page) {
+    if (row < 0 || row >= documents_.size() || documents_[row].state != Document::State::Ready)
+        return;
+    if (documents_[row].kind == Document::Kind::Image) {
+        menu.addAction(tr("Attach to the question"), this, [this, row] { attachToQuestion(row); });
+        return;
+    }
+    page = std::max(page, 1);
+    menu.addAction(tr("Attach page %1 to the question").arg(page), this,
+                   [this, row, page] { attachToQuestion(row, page); });
+    menu.addAction(tr("Attach a part of page %1…").arg(page), this,
+                   [this, row, page] { attachPartOfPage(row, page); });
+}
+
+void DocumentsPane::attachToQuestion(int row, int page) {
+    if (row < 0 || row >= documents_.size() || documents_[row].state != Document::State::Ready)
+        return;
+    const Document& d = documents_[row];
+    if (d.kind == Document::Kind::Image)
+        Q_EMIT attachImageRequested(d.path);
+    else if (page >= 1 && page <= d.pageTexts.size())
+        Q_EMIT attachPageRequested(d.path, page, QRectF());
+}
+
+PageCropDialog* DocumentsPane::attachPartOfPage(int row, int page) {
+    if (row < 0 || row >= documents_.size() || documents_[row].state != Document::State::Ready ||
+        documents_[row].kind != Document::Kind::Pdf || page < 1 ||
+        page > documents_[row].pageTexts.size())
+        return nullptr;
+    auto* dialog = new PageCropDialog(documents_[row].path, page, window());
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        Q_EMIT attachPageRequested(dialog->pdfPath(), dialog->page(), dialog->region());
+    });
+    dialog->open();
+    return dialog;
 }
 
 } // namespace folio::ui

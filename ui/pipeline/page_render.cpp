@@ -42,8 +42,18 @@ QSize pageCanvasSize(QSizeF pagePoints, const PageRenderParams& p) {
 }
 
 RenderedPage renderPdfPage(const QString& pdfPath, int page, const PageRenderParams& params) {
+    return renderPdfRegion(pdfPath, page, QRectF(0, 0, 1, 1), params);
+}
+
+RenderedPage renderPdfRegion(const QString& pdfPath, int page, QRectF region,
+                             const PageRenderParams& params) {
     RenderedPage out;
     out.page = page;
+    region = region.intersected(QRectF(0, 0, 1, 1));
+    if (!(region.width() > 0) || !(region.height() > 0)) {
+        out.error = tr("The selected part of page %1 is empty.").arg(page + 1);
+        return out;
+    }
     QPdfDocument pdf;
     if (pdf.load(pdfPath) != QPdfDocument::Error::None) {
         out.error = tr("Cannot open %1 as a PDF to render its pages.").arg(pdfPath);
@@ -54,26 +64,43 @@ RenderedPage renderPdfPage(const QString& pdfPath, int page, const PageRenderPar
             tr("%1 has no page %2 (it has %3).").arg(pdfPath).arg(page + 1).arg(pdf.pageCount());
         return out;
     }
-    const QSizeF points = pdf.pagePointSize(page);
+    const QSizeF pagePoints = pdf.pagePointSize(page);
+    const QSizeF points(pagePoints.width() * region.width(), pagePoints.height() * region.height());
     const QSize canvas = pageCanvasSize(points, params);
     if (canvas.isEmpty()) {
         out.error = tr("Page %1 of %2 has no size to render.").arg(page + 1).arg(pdfPath);
         return out;
     }
-    // The page at its own aspect ratio, fitted inside the canvas.
-    const QSize content = points.scaled(QSizeF(canvas), Qt::KeepAspectRatio).toSize();
-    const QImage rendered = pdf.render(page, content.boundedTo(canvas).expandedTo(QSize(1, 1)));
+    // The region at its own aspect ratio, fitted inside the canvas: the whole page is rendered
+    // at the scale that gives the region that size, then cut. A small region would need a huge
+    // page: the page is capped at kMaxPagePixels and the cut scaled up to fit instead.
+    constexpr double kMaxPagePixels = 16.0 * 1024 * 1024;
+    const QSizeF content = points.scaled(QSizeF(canvas), Qt::KeepAspectRatio);
+    QSizeF full(content.width() / region.width(), content.height() / region.height());
+    const double area = full.width() * full.height();
+    if (area > kMaxPagePixels)
+        full *= std::sqrt(kMaxPagePixels / area);
+    const QSize fullSize = full.toSize().expandedTo(QSize(1, 1));
+    const QImage rendered = pdf.render(page, fullSize);
     if (rendered.isNull()) {
         out.error = tr("QtPdf could not render page %1 of %2.").arg(page + 1).arg(pdfPath);
         return out;
     }
+    const QRect cut = QRectF(region.x() * fullSize.width(), region.y() * fullSize.height(),
+                             region.width() * fullSize.width(), region.height() * fullSize.height())
+                          .toAlignedRect()
+                          .intersected(rendered.rect());
+    QImage part = rendered.copy(cut);
+    const QSize fitted = content.toSize().boundedTo(canvas).expandedTo(QSize(1, 1));
+    if (part.size() != fitted)
+        part = part.scaled(fitted, Qt::KeepAspectRatio, Qt::SmoothTransformation);
     QImage image(canvas, QImage::Format_RGB888);
     image.fill(Qt::white);
     {
         QPainter painter(&image);
-        painter.drawImage(QPoint((canvas.width() - rendered.width()) / 2,
-                                 (canvas.height() - rendered.height()) / 2),
-                          rendered);
+        painter.drawImage(
+            QPoint((canvas.width() - part.width()) / 2, (canvas.height() - part.height()) / 2),
+            part);
     }
     out.width = canvas.width();
     out.height = canvas.height();

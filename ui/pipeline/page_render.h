@@ -10,6 +10,7 @@
 
 #include <QFuture>
 #include <QList>
+#include <QRectF>
 #include <QSize>
 #include <QSizeF>
 #include <QString>
@@ -47,6 +48,10 @@ QSize pageCanvasSize(QSizeF pagePoints, const PageRenderParams& params);
 // Renders page `page` (0-based) of the PDF at `pdfPath` onto its canvas. Blocking; any thread
 // (each call opens its own QPdfDocument).
 RenderedPage renderPdfPage(const QString& pdfPath, int page, const PageRenderParams& params);
+// A part of the page (`region` in fractions of its width and height, e.g. a crop the user
+// selected on the preview) on the canvas of the part's own size.
+RenderedPage renderPdfRegion(const QString& pdfPath, int page, QRectF region,
+                             const PageRenderParams& params);
 // The same in the thread pool.
 QFuture<RenderedPage> renderPdfPageAsync(const QString& pdfPath, int page,
                                          const PageRenderParams& params);

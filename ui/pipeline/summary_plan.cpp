@@ -1,5 +1,7 @@
 #include "pipeline/summary_plan.h"
 
+#include "pipeline/page_ranges.h"
+
 #include <QCoreApplication>
 #include <QElapsedTimer>
 
@@ -38,11 +40,28 @@ Frame frameOf(const SummaryOptions& o) {
     return f;
 }
 
-QString pageBlock(int page, const QString& text) {
+QString summaryPageBlock(int page, const QString& text) {
     const QString t = text.trimmed();
     return QStringLiteral("[page %1]\n%2\n")
         .arg(page)
         .arg(t.isEmpty() ? QStringLiteral("(a scanned page: no text layer)") : t);
+}
+
+// A page of a part: a scanned page with its rendered image goes in as an image at its place
+// (the Kimi-VL template puts the system turn's images at its media markers), else its text.
+QString partPageBlock(const SummaryOptions& o, int page) {
+    if (o.pageImages.contains(page))
+        return pageImageBlock(page);
+    return summaryPageBlock(page, o.pageTexts[page - 1]);
+}
+
+// The images of the pages first..last that go in as images, in page order.
+QStringList partPageImages(const SummaryOptions& o, int first, int last) {
+    QStringList out;
+    for (int p = first; p <= last; ++p)
+        if (o.pageImages.contains(p))
+            out << o.pageImages.value(p).path;
+    return out;
 }
 
 QString pieceBlock(int page, int piece, int pieces, const QString& text) {
@@ -63,7 +82,11 @@ QList<ChatTurn> partTurns(const SummaryOptions& o, int first, int last, int piec
         QStringLiteral("Summarize %1 (of %2) as short Markdown bullets; cite pages as [p. N].")
             .arg(summaryRangeText(first, last, piece, pieces))
             .arg(o.pageTexts.size());
-    return {{QStringLiteral("system"), system, {}}, {QStringLiteral("user"), question, images}};
+    // Whole pages (not pieces) with a body: their scanned pages' images go with the system turn.
+    const QStringList pageImages =
+        piece == 0 && !body.isEmpty() ? partPageImages(o, first, last) : QStringList();
+    return {{QStringLiteral("system"), system, pageImages},
+            {QStringLiteral("user"), question, images}};
 }
 
 // A summary to combine: the pages it covers and its text.
@@ -309,8 +332,9 @@ QString formatSummaryProgress(const SummaryProgress& p) {
         .arg(summaryRangeText(p.firstPage, p.lastPage, p.piece, p.pieces), eta);
 }
 
-QList<SummaryRequest> planSummaryParts(const SummaryOptions& o, const TokenCounter& counter,
+QList<SummaryRequest> planSummaryParts(const SummaryOptions& options, const TokenCounter& counter,
                                        QString* error, QStringList* notes) {
+    SummaryOptions o = options; // scanned pages whose image cannot fit go in as text
     error->clear();
     QStringList scratchNotes;
     if (!notes)
@@ -337,8 +361,23 @@ QList<SummaryRequest> planSummaryParts(const SummaryOptions& o, const TokenCount
     }
     QList<qint64> cost;
     cost.reserve(pages);
-    for (int p = 1; p <= pages; ++p)
-        cost << counter.text(pageBlock(p, o.pageTexts[p - 1]));
+    QList<int> imagesTooBig;
+    for (int p = 1; p <= pages; ++p) {
+        if (o.pageImages.contains(p)) {
+            const qint64 c = counter.text(pageImageBlock(p)) + o.pageImages.value(p).tokens;
+            if (frame + c + kSlack <= f.budget) {
+                cost << c;
+                continue;
+            }
+            o.pageImages.remove(p);
+            imagesTooBig << p;
+        }
+        cost << counter.text(summaryPageBlock(p, o.pageTexts[p - 1]));
+    }
+    if (!imagesTooBig.isEmpty())
+        notes->append(tr("Scanned pages %1 went in without their image: it does not fit one "
+                         "prompt.")
+                          .arg(formatPageList(imagesTooBig)));
 
     QList<SummaryRequest> out;
     for (int s = 1; s <= pages;) {
@@ -366,7 +405,7 @@ QList<SummaryRequest> planSummaryParts(const SummaryOptions& o, const TokenCount
         for (;; --e) {
             QString body;
             for (int p = s; p <= e; ++p)
-                body += pageBlock(p, o.pageTexts[p - 1]);
+                body += partPageBlock(o, p);
             r.turns = partTurns(o, s, e, 0, 0, body, partImages);
             r.promptTokens = counter.prompt(r.turns);
             if (r.promptTokens <= f.budget || e == s)

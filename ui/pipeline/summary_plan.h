@@ -13,8 +13,10 @@
 // the engine; the workbench runs this on a thread of its own and waits on EngineWorker).
 
 #include "pipeline/chat_turn.h"
+#include "pipeline/prompt_builder.h"
 #include "pipeline/token_counter.h"
 
+#include <QHash>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -29,6 +31,9 @@ struct SummaryOptions {
     QStringList images;       // image files that go with the first part (vision models)
     qint64 contextTokens = 0; // prompt + answer positions of one request
     int answerTokens = 512;   // the longest answer of one request (at most half the context)
+    // Scanned pages (1-based) rendered for the vision projector (page_images.h): they go in as
+    // images at their place in their part, their cost counted with the image's rows.
+    QHash<int, PageImage> pageImages = {};
 };
 
 // One request of the plan.
