@@ -287,8 +287,14 @@ void MainWindow::onDocumentsChanged() {
     for (const ChatDocument& d : documents_->chatDocuments())
         if (!d.pinnedPages.trimmed().isEmpty())
             pinned.insert(d.path, parsePageRanges(d.pinnedPages, d.pageCount));
-    if (chatController_)
+    QSet<QString> scannedOff;
+    for (const ChatDocument& d : documents_->chatDocuments())
+        if (!d.readScannedPages)
+            scannedOff.insert(d.path);
+    if (chatController_) {
         chatController_->setPinnedPages(pinned);
+        chatController_->setScannedPagesOff(scannedOff);
+    }
     updateReading();
 }
 

@@ -1,9 +1,11 @@
 // folio: the workbench GUI.
-//   folio [FILES...] [--model M.gguf] [--mmproj P.gguf] [--ask TEXT] [--quit-after-answer]
+//   folio [FILES...] [--model M.gguf] [--mmproj P.gguf] [--attach-page PDF:PAGE[:X,Y,W,H]]
+//         [--ask TEXT] [--quit-after-answer]
 //         [--screenshot OUT.png] [--screenshot-delay MS] [--screenshot-settings OUT.png]
 // With --screenshot, the window is saved once it is shown and every document has loaded (with
 // --ask: once the answer is complete), then the program exits (used by tests, docs and bug
 // reports). Without --model, the model of the last session is loaded again.
+#include "chat/question_image_attacher.h"
 #include "main_window.h"
 #include "settings/app_settings.h"
 #include "settings/settings_dialog.h"
@@ -17,6 +19,8 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <functional>
+#include <memory>
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -63,6 +67,12 @@ int main(int argc, char** argv) {
     parser.addOption(mmproj);
     parser.addOption(ask);
     parser.addOption(quitAfterAnswer);
+    QCommandLineOption attachPage(
+        QStringLiteral("attach-page"),
+        QStringLiteral("Attach page <page> of <pdf> to the next question, or a part of it given "
+                       "in fractions of the page (e.g. report.pdf:3:0.1,0.2,0.5,0.3)."),
+        QStringLiteral("pdf:page[:x,y,w,h]"));
+    parser.addOption(attachPage);
     parser.addPositionalArgument(QStringLiteral("files"),
                                  QStringLiteral("PDFs and images to open."),
                                  QStringLiteral("[files...]"));
@@ -71,6 +81,23 @@ int main(int argc, char** argv) {
     folio::ui::MainWindow window;
     window.show();
     window.openDocuments(parser.positionalArguments());
+    for (const QString& spec : parser.values(attachPage)) {
+        // pdf:page[:x,y,w,h]; the PDF's own name may hold ':' — split from the right.
+        QStringList parts = spec.split(QLatin1Char(':'));
+        QRectF region;
+        if (parts.size() >= 3 && parts.last().count(QLatin1Char(',')) == 3) {
+            const QStringList r = parts.takeLast().split(QLatin1Char(','));
+            region = QRectF(r[0].toDouble(), r[1].toDouble(), r[2].toDouble(), r[3].toDouble());
+        }
+        bool ok = parts.size() >= 2;
+        const int page = ok ? parts.takeLast().toInt(&ok) : 0;
+        if (!ok || page < 1) {
+            std::fprintf(stderr, "error: --attach-page wants pdf:page[:x,y,w,h], not %s\n",
+                         qPrintable(spec));
+            return 2;
+        }
+        window.imageAttacher()->attachPage(parts.join(QLatin1Char(':')), page, region);
+    }
     if (parser.isSet(mmproj))
         window.setMmproj(parser.value(mmproj));
     if (parser.isSet(model))
@@ -125,18 +152,27 @@ int main(int argc, char** argv) {
     }
     if (parser.isSet(ask)) {
         const QString question = parser.value(ask);
-        auto askNow = [&window, question] {
+        auto askNow = std::make_shared<std::function<void()>>();
+        *askNow = [&window, question, weak = std::weak_ptr(askNow)] {
             if (!window.modelReady()) {
                 std::fprintf(stderr, "error: --ask needs a loaded model (--model)\n");
                 QApplication::exit(1);
+                return;
+            }
+            if (window.imageAttacher()->pending() > 0) { // --attach-page: the question takes it
+                QTimer::singleShot(100, &window, [weak] {
+                    if (auto again = weak.lock())
+                        (*again)();
+                });
                 return;
             }
             window.ask(question);
         };
         // Queued: `idle` may come from within the window's handler of the model being loaded,
         // before the chat's other receivers of that signal (its context, its projector) ran.
-        QObject::connect(&window, &folio::ui::MainWindow::idle, &window, askNow,
-                         Qt::ConnectionType(Qt::SingleShotConnection | Qt::QueuedConnection));
+        QObject::connect(
+            &window, &folio::ui::MainWindow::idle, &window, [askNow] { (*askNow)(); },
+            Qt::ConnectionType(Qt::SingleShotConnection | Qt::QueuedConnection));
     }
     return app.exec();
 }

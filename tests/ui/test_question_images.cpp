@@ -268,6 +268,10 @@ private Q_SLOTS:
         crop.file = one.file;
         ChatSession chat;
         chat.id = QStringLiteral("c1");
+        ChatDocument report;
+        report.path = QStringLiteral("/r/report.pdf");
+        report.readScannedPages = false; // the per-document switch is kept with the chat
+        chat.documents = {report};
         ChatMessage q;
         q.role = ChatMessage::Role::User;
         q.text = QStringLiteral("Q");
@@ -278,6 +282,8 @@ private Q_SLOTS:
         QVERIFY(chatFromJson(json, back, nullptr));
         QCOMPARE(back.messages.first().images.size(), 1);
         QVERIFY(back.messages.first().images.first() == crop);
+        QCOMPARE(back.documents.size(), 1);
+        QVERIFY(!back.documents.first().readScannedPages);
         QCOMPARE(back.messages.first().images.first().label(),
                  QStringLiteral("report.pdf p. 12 (part)"));
         QJsonArray messages = json.value(QStringLiteral("messages")).toArray();

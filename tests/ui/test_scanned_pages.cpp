@@ -139,6 +139,34 @@ private slots:
         QVERIFY2(big - none >= cells - 8 && big - none <= cells + 4,
                  qPrintable(QString::number(big - none)));
     }
+
+    // The per-document switch ("Read scanned pages with the vision model", on by default): off,
+    // the page's image stays out with a projector loaded, and the note says why.
+    void theDocumentSwitchKeepsScannedPagesOut() {
+        const QString dir = test::scratchDir(QStringLiteral("scanned-pages-off"));
+        PromptInput in;
+        in.chat.systemPrompt = defaultSystemPrompt();
+        in.question = QStringLiteral("Who signed?");
+        Document shorter = report_;
+        for (QString& text : shorter.pageTexts)
+            text = text.left(100);
+        in.documents = {shorter};
+        in.contextLimit = 4096;
+        in.readScannedPages = true;
+        in.pageImageDir = dir;
+        in.scannedPagesOff = {report_.path};
+        PageTokenCache cache;
+        const PromptPlan off = planPrompt(in, counter(), cache);
+        QVERIFY2(off.error.isEmpty(), qPrintable(off.error));
+        QVERIFY(off.turns.first().images.isEmpty());
+        QCOMPARE(off.contextNote, QStringLiteral("scanned page %1 left out: reading scanned pages "
+                                                 "as images is off for this document")
+                                      .arg(scanned_ + 1));
+        in.scannedPagesOff.clear();
+        const PromptPlan on = planPrompt(in, counter(), cache);
+        QCOMPARE(on.turns.first().images.size(), 1);
+        QVERIFY(on.promptTokens > off.promptTokens + 900); // the page's 988 cells
+    }
 };
 
 QTEST_MAIN(TestScannedPages)

@@ -53,6 +53,7 @@ void ChatController::onSend(const QString& question) {
     input.pinnedPages = pinned_;
     input.readScannedPages = readsScannedPages_;
     input.acceptsImages = acceptsImages_;
+    input.scannedPagesOff = scannedOff_;
     input.pageImageDir = pageImageDir_;
     request_ = Pending{};
     request_.id = nextRequest_++;

@@ -49,6 +49,8 @@ public:
     const PromptPlan& lastPlan() const { return lastPlan_; }
     // Pages pinned per document path (1-based); they always go into the prompt.
     void setPinnedPages(const QHash<QString, QList<int>>& pinned) { pinned_ = pinned; }
+    // Documents whose scanned pages stay out of the prompt (the user's per-document switch).
+    void setScannedPagesOff(const QSet<QString>& paths) { scannedOff_ = paths; }
 
 public Q_SLOTS:
     // Answers `question`, the question the pane has just put at the end of its current chat
@@ -105,6 +107,7 @@ private:
     TokenCounter counter_;
     std::shared_ptr<PageTokenCache> pageTokens_ = std::make_shared<PageTokenCache>();
     QHash<QString, QList<int>> pinned_;
+    QSet<QString> scannedOff_;
     bool readsScannedPages_ = false; // the embedded engine has a vision projector
     bool acceptsImages_ = false;     // the model that answers sees images
     QString pageImageDir_;           // where scanned pages are rendered (page_images.h)

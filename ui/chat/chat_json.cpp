@@ -59,14 +59,18 @@ QList<ToolCallRecord> toolCallsFromJson(const QJsonArray& a) {
 } // namespace
 
 QJsonObject documentToJson(const ChatDocument& d) {
-    return {
+    QJsonObject o{
         {QStringLiteral("path"), d.path},        {QStringLiteral("fingerprint"), d.fingerprint},
         {QStringLiteral("title"), d.title},      {QStringLiteral("pages"), d.pageCount},
         {QStringLiteral("is_image"), d.isImage}, {QStringLiteral("pinned_pages"), d.pinnedPages}};
+    if (!d.readScannedPages)
+        o.insert(QStringLiteral("read_scanned_pages"), false);
+    return o;
 }
 
 ChatDocument documentFromJson(const QJsonObject& o) {
     ChatDocument d;
+    d.readScannedPages = o.value(QStringLiteral("read_scanned_pages")).toBool(true);
     d.path = o.value(QStringLiteral("path")).toString();
     d.fingerprint = o.value(QStringLiteral("fingerprint")).toString();
     d.title = o.value(QStringLiteral("title")).toString();

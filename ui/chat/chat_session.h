@@ -22,6 +22,8 @@ struct ChatDocument {
     int pageCount = 0;
     bool isImage = false;
     QString pinnedPages;
+    // Scanned pages go to the vision model as images (issue #23); off: they stay out (named).
+    bool readScannedPages = true;
 
     bool operator==(const ChatDocument& other) const = default;
 };

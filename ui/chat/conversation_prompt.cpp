@@ -73,6 +73,11 @@ PromptPlan planPrompt(const PromptInput& in, const TokenCounter& counter, PageTo
                     left.reason = tr("no vision projector is loaded");
                     continue;
                 }
+                if (in.scannedPagesOff.contains(d.path)) {
+                    left.pages << page + 1;
+                    left.reason = tr("reading scanned pages as images is off for this document");
+                    continue;
+                }
                 const PageImageResult image =
                     scannedPageImage(d.path, d.fingerprint, page, in.renderParams, in.pageImageDir);
                 if (image.ok()) {

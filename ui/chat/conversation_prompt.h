@@ -14,6 +14,7 @@
 
 #include <QHash>
 #include <QList>
+#include <QSet>
 
 namespace folio::ui {
 
@@ -52,6 +53,8 @@ struct PromptInput {
     // The model sees images (a projector, or a server that takes them): the question's attached
     // images (ChatMessage::images) go with it; false: the note says they were left out.
     bool acceptsImages = true;
+    // Documents (paths) whose scanned pages the user keeps from the vision model.
+    QSet<QString> scannedPagesOff = {};
 };
 
 // The prompt that asks `question` in `chat`: the conversation before it goes along (a last user

@@ -453,7 +453,11 @@ void DocumentsPane::refreshItem(int row) {
                                 .arg(QLocale().toString(d.estimatedTokens(
                                     charsPerToken_ > 0 ? charsPerToken_ : 4.0)))) +
                      (d.pagesWithoutText() ? tr(" · %1 without text").arg(d.pagesWithoutText())
-                                           : QString());
+                                           : QString()) +
+                     (d.pagesWithoutText() && row < entries_.size() &&
+                              !entries_[row].saved.readScannedPages
+                          ? tr(" (not read as images)")
+                          : QString());
         break;
     }
     if (row < entries_.size()) {

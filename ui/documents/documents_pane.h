@@ -44,6 +44,8 @@ public:
     // Moves the document at `row` by `delta` places (prompt order).
     void moveDocument(int row, int delta);
     void setPinnedPages(int row, const QString& pages);
+    // "Read scanned pages with the vision model" for the document at `row` (on by default).
+    void setReadScannedPages(int row, bool on);
     // The chat's document at `row` is the file at `path` (a moved file found again): loaded
     // from there; its fingerprint is checked against the saved one, then kept.
     void locateDocument(int row, const QString& path);

@@ -66,6 +66,14 @@ void DocumentsPane::setPinnedPages(int row, const QString& pages) {
     Q_EMIT documentsEdited();
 }
 
+void DocumentsPane::setReadScannedPages(int row, bool on) {
+    if (row < 0 || row >= entries_.size() || entries_[row].saved.readScannedPages == on)
+        return;
+    entries_[row].saved.readScannedPages = on;
+    refreshItem(row);
+    Q_EMIT documentsEdited();
+}
+
 void DocumentsPane::editPinnedPages(int row) {
     if (row < 0 || row >= entries_.size())
         return;
@@ -148,6 +156,15 @@ void DocumentsPane::showListMenu(const QPoint& pos) {
         ->setEnabled(!entries_[row].saved.isImage);
     if (entries_[row].problem != Problem::None)
         menu.addAction(tr("Locate…"), this, [this, row] { Q_EMIT locateRequested(row); });
+    if (!entries_[row].saved.isImage && row < documents_.size() &&
+        documents_[row].pagesWithoutText() > 0) {
+        QAction* scanned = menu.addAction(tr("Read scanned pages with the vision model"));
+        scanned->setObjectName(QStringLiteral("readScannedPages"));
+        scanned->setCheckable(true);
+        scanned->setChecked(entries_[row].saved.readScannedPages);
+        connect(scanned, &QAction::toggled, this,
+                [this, row](bool on) { setReadScannedPages(row, on); });
+    }
     menu.addSeparator();
     addAttachActions(menu, row, row == currentRow() ? previewPage() : 1);
     menu.exec(list_->viewport()->mapToGlobal(pos));

@@ -375,8 +375,11 @@ QList<SummaryRequest> planSummaryParts(const SummaryOptions& options, const Toke
         cost << counter.text(summaryPageBlock(p, o.pageTexts[p - 1]));
     }
     if (!imagesTooBig.isEmpty())
-        notes->append(tr("Scanned pages %1 went in without their image: it does not fit one "
-                         "prompt.")
+        notes->append((imagesTooBig.size() == 1
+                           ? tr("Scanned page %1 went in without its image: it does not fit one "
+                                "prompt.")
+                           : tr("Scanned pages %1 went in without their images: they do not fit "
+                                "one prompt."))
                           .arg(formatPageList(imagesTooBig)));
 
     QList<SummaryRequest> out;

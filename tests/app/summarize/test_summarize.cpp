@@ -133,6 +133,52 @@ private slots:
                 r.err.contains(QStringLiteral("s left")));
     }
 
+    // Issue #23: with a vision projector the sample report's scanned page (8) is rendered and
+    // read as an image at its place; without one the summary names it as not read.
+    void scannedPagesAreReadWithTheProjector() {
+        FOLIO_REQUIRE_CONFORMANCE(conformance);
+        const QString model = conformance + QStringLiteral("/models/ds2-vl-text-f32.gguf");
+        const QString mmproj = conformance + QStringLiteral("/models/kimivl-mmproj-f32.gguf");
+        const QString dir = folio::test::scratchDir(QStringLiteral("summarize-vision"));
+        auto promptTokens = [](const QString& md) {
+            static const QRegularExpression total(QStringLiteral("\\*(\\d+) prompt tokens"));
+            const auto m = total.match(md);
+            return m.hasMatch() ? m.captured(1).toLongLong() : -1;
+        };
+        auto summarize = [&](bool vision, QString& md) {
+            const QString out =
+                dir + (vision ? QStringLiteral("/vision.md") : QStringLiteral("/text.md"));
+            QStringList args{
+                QStringLiteral("summarize"), sample(QStringLiteral("sample-report.pdf")),
+                QStringLiteral("-m"),        model,
+                QStringLiteral("-o"),        out,
+                QStringLiteral("-n"),        QStringLiteral("8"),
+                QStringLiteral("-c"),        QStringLiteral("4096"),
+                QStringLiteral("-t"),        QStringLiteral("2")};
+            if (vision)
+                args << QStringLiteral("--mmproj") << mmproj;
+            const Run r = folio::test::runCli(args, 240000);
+            QFile f(out);
+            md = f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+            return r;
+        };
+        QString withVision, textOnly;
+        const Run v = summarize(true, withVision);
+        QVERIFY2(v.exitCode == 0, qPrintable(v.err.right(2000)));
+        QVERIFY2(withVision.contains(
+                     QStringLiteral("Scanned pages read as images by the vision model: 8.")),
+                 qPrintable(withVision.right(600)));
+        const Run t = summarize(false, textOnly);
+        QVERIFY2(t.exitCode == 0, qPrintable(t.err.right(2000)));
+        QVERIFY2(textOnly.contains(QStringLiteral("Scanned pages without a text layer, not read: 8 "
+                                                  "(give --mmproj P.gguf to read them).")),
+                 qPrintable(textOnly.right(600)));
+        const qint64 a = promptTokens(withVision), b = promptTokens(textOnly);
+        qInfo("prompt tokens: %lld with the scanned page's image, %lld without", a, b);
+        // The page on the 1,024-token canvas is 988 cells (test_scanned_pages).
+        QVERIFY2(b > 0 && a - b >= 900, qPrintable(QStringLiteral("%1 vs %2").arg(a).arg(b)));
+    }
+
     void errorsAreClear() {
         const QString dir = folio::test::scratchDir(QStringLiteral("summarize-errors"));
         const QString out = dir + QStringLiteral("/out.md");

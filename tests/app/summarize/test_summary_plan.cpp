@@ -266,6 +266,47 @@ private slots:
         QVERIFY(script.requests[0].promptTokens <= 900); // the image's 100 tokens included
     }
 
+    // Scanned pages read by the vision model (issue #23): the page goes in as an image at its
+    // place in its part, the image's rows counted; an image too big for any prompt goes as the
+    // page's (empty) text and the notes say so.
+    void scannedPagesGoInAsImagesAtTheirPlace() {
+        QStringList pages = pagesOf(12, 100);
+        pages[6] = QString(); // page 7: no text layer
+        SummaryOptions o{QStringLiteral("Report"), pages, {}, 1000, 100};
+        o.pageImages.insert(7, PageImage{QStringLiteral("/pages/p7.png"), 150});
+        QString error;
+        QStringList notes;
+        const QList<SummaryRequest> parts = planSummaryParts(o, wordCounter(), &error, &notes);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        int withImage = 0;
+        for (const SummaryRequest& r : parts) {
+            const QString system = r.turns[0].content;
+            if (r.firstPage <= 7 && r.lastPage >= 7) {
+                ++withImage;
+                QVERIFY2(system.contains(QStringLiteral("[page 7]\n<__media__>\n")),
+                         qPrintable(system.right(300)));
+                QVERIFY(!system.contains(QStringLiteral("(a scanned page")));
+                QCOMPARE(r.turns[0].images, QStringList{QStringLiteral("/pages/p7.png")});
+                // The word counter charges 100 per image (independent of the plan's 150).
+                QCOMPARE(r.promptTokens, words(system) + 4 + 100 + words(r.turns[1].content) + 4);
+            } else {
+                QVERIFY(r.turns[0].images.isEmpty());
+            }
+            QVERIFY(r.promptTokens <= 900);
+        }
+        QCOMPARE(withImage, 1);
+        QVERIFY(notes.isEmpty());
+
+        o.pageImages[7].tokens = 5000; // larger than any prompt
+        const QList<SummaryRequest> textOnly = planSummaryParts(o, wordCounter(), &error, &notes);
+        QVERIFY(error.isEmpty());
+        for (const SummaryRequest& r : textOnly)
+            QVERIFY(r.turns[0].images.isEmpty());
+        QCOMPARE(notes,
+                 QStringList{QStringLiteral(
+                     "Scanned page 7 went in without its image: it does not fit one prompt.")});
+    }
+
     void aFailedRequestNamesItsPart() {
         SummaryOptions o{QStringLiteral("Manual"), pagesOf(60, 120), {}, 1000, 100};
         Script script;
