@@ -260,9 +260,14 @@ void TranscriptView::insertMessage(QTextCursor& cursor, const ChatMessage& m, in
             insertAnswer(cursor, m.text);
         if (!m.interrupted.isEmpty()) {
             cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
+            // No answer at all: what happened and what to do; else the answer was cut off.
+            const QString line =
+                m.text.isEmpty() && m.toolCalls.isEmpty()
+                    ? tr("[no answer: %1 — fix the cause, then click “regenerate” to ask again]")
+                          .arg(m.interrupted)
+                    : tr("[answer interrupted: %1]").arg(m.interrupted);
             cursor.insertHtml(
-                QStringLiteral("<span style='color:#b03a2e'>%1</span>")
-                    .arg(tr("[answer interrupted: %1]").arg(m.interrupted).toHtmlEscaped()));
+                QStringLiteral("<span style='color:#b03a2e'>%1</span>").arg(line.toHtmlEscaped()));
         }
     } else {
         cursor.insertText(m.text);
@@ -275,6 +280,23 @@ void TranscriptView::insertMessage(QTextCursor& cursor, const ChatMessage& m, in
     if (m.role == ChatMessage::Role::Notice || (isLast && generating_))
         return;
     QString footer;
+    if (const VersionPosition v = versions_ ? versions_(index) : VersionPosition(); v.count > 1) {
+        // "‹ 2/3 ›": the arrows are links while there is a version that way.
+        const QString previous = QStringLiteral("‹");
+        const QString next = QStringLiteral("›");
+        footer += (v.index > 0 ? QStringLiteral("<a href='folio:version/%1/%2'>%3</a>")
+                                     .arg(index)
+                                     .arg(v.index - 1)
+                                     .arg(previous)
+                               : previous) +
+                  QStringLiteral(" %1 ").arg(tr("%1/%2").arg(v.index + 1).arg(v.count)) +
+                  (v.index + 1 < v.count ? QStringLiteral("<a href='folio:version/%1/%2'>%3</a>")
+                                               .arg(index)
+                                               .arg(v.index + 1)
+                                               .arg(next)
+                                         : next) +
+                  QStringLiteral(" · ");
+    }
     const QString stats = statsLine(m.stats);
     if (!stats.isEmpty())
         footer += stats.toHtmlEscaped() + QStringLiteral(" · ");
@@ -386,6 +408,10 @@ void TranscriptView::onAnchor(const QUrl& url) {
     if (action == QLatin1String("tool")) {
         const int call = url.path().section(QLatin1Char('/'), 2, 2).toInt();
         setToolCallExpanded(index, call, !isToolCallExpanded(index, call));
+        return;
+    }
+    if (action == QLatin1String("version")) {
+        Q_EMIT versionRequested(index, url.path().section(QLatin1Char('/'), 2, 2).toInt());
         return;
     }
     if (action == QLatin1String("copy"))

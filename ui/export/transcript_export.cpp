@@ -149,6 +149,7 @@ QString transcriptToHtml(const ChatSession& chat, const ExportContext& context) 
 
 QJsonObject transcriptToJson(const ChatSession& chat, const ExportContext& context) {
     QJsonObject o = chatToJson(chat);
+    o.remove(QStringLiteral("versions")); // an export is the chosen branch
     o.insert(QStringLiteral("export_title"), context.title);
     // The chat's documents (path, fingerprint, pages…) are in chatToJson; a chat without any
     // names the documents of the export's context.

@@ -26,7 +26,8 @@ QString transcriptToMarkdown(const QString& title, const QList<ChatMessage>& mes
 // With the export's context: the documents the answers cite, under the title.
 QString transcriptToMarkdown(const ChatSession& chat, const ExportContext& context);
 QString transcriptToHtml(const ChatSession& chat, const ExportContext& context);
-// The full conversation (chatToJson) with the export's context.
+// The conversation (chatToJson: the chosen branch, without the other versions) with the
+// export's context.
 QJsonObject transcriptToJson(const ChatSession& chat, const ExportContext& context);
 
 } // namespace folio::ui
