@@ -10,6 +10,7 @@
 #include "documents/documents_pane.h"
 #include "export/export_chat.h"
 #include "model_info/model_facts.h"
+#include "notifications/notification_area.h"
 #include "pipeline/page_ranges.h"
 #include "settings/app_settings.h"
 #include "settings/demo_model.h"
@@ -42,6 +43,7 @@ namespace folio::ui {
 
 namespace {
 constexpr int kMaxRecent = 10;
+constexpr int kInfoNotificationMs = 15000; // an information goes by itself; an error stays
 const char* const kRecentKey = "documents/recent";
 } // namespace
 
@@ -88,9 +90,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             [this](const QString& path) { openDocuments({path}); });
     connect(documents_, &DocumentsPane::filesDropped, this, &MainWindow::openDocuments);
     connect(documents_, &DocumentsPane::busyChanged, this, &MainWindow::onBusyChanged);
+    // Errors that belong to no chat go to the notification area (and the log), not into the
+    // chat that happens to be open.
     connect(documents_, &DocumentsPane::loadFailed, this, [this](const QString& message) {
-        statusBar()->showMessage(message, 8000);
-        chat_->appendMessage(ChatMessage::Role::Notice, message);
+        chat_->notifications()->post(
+            NotificationArea::Kind::Error,
+            tr("A document could not be opened: %1\nCheck that the file opens in another viewer "
+               "(or save it again as PDF), then open it with File → Open document….")
+                .arg(message));
     });
 
     connect(documents_, &DocumentsPane::documentLoaded, this, &MainWindow::onDocumentsChanged);
@@ -192,8 +199,8 @@ void MainWindow::startEngine() {
             &DocumentsPane::setExactTokens);
     connect(reading_, &ReadingPresenter::statusLine, readingLabel_, &QLabel::setText);
     connect(reading_, &ReadingPresenter::notice, this, [this](const QString& message) {
-        statusBar()->showMessage(message, 15000);
-        chat_->appendMessage(ChatMessage::Role::Notice, message);
+        chat_->notifications()->post(NotificationArea::Kind::Info, message, QString(), {},
+                                     kInfoNotificationMs);
     });
     engineThread_->start();
     QMetaObject::invokeMethod(
@@ -233,11 +240,19 @@ void MainWindow::onLoadFailed(const QString& message) {
         chat_->setModelReady(
             false,
             tr("Cannot use the server: %1. Check File → Settings…").arg(message.toHtmlEscaped()));
-        chat_->appendMessage(ChatMessage::Role::Notice,
-                             tr("Cannot use the server: %1").arg(message));
+        chat_->notifications()->post(
+            NotificationArea::Kind::Error,
+            tr("Cannot use the server: %1\nCheck its address and API key in File → "
+               "Settings… and that the server is running, then "
+               "connect again.")
+                .arg(message));
     } else {
         chat_->setModelReady(false, tr("The model could not be loaded: %1").arg(message));
-        chat_->appendMessage(ChatMessage::Role::Notice, tr("Cannot load model: %1").arg(message));
+        chat_->notifications()->post(
+            NotificationArea::Kind::Error,
+            tr("Cannot load the model: %1\nChoose another GGUF file with File → Open model…, or "
+               "lower the context or memory settings in File → Settings….")
+                .arg(message));
     }
     if (modelLoads_ > 0 && --modelLoads_ == 0)
         onBusyChanged();
@@ -402,9 +417,11 @@ void MainWindow::openModel(const QString& path) {
             Q_EMIT requestLoad(options);
         } else {
             modelLabel_->setText(tr("No model loaded"));
-            statusBar()->showMessage(r.error, 10000);
-            chat_->appendMessage(ChatMessage::Role::Notice,
-                                 tr("Cannot open model: %1").arg(r.error));
+            chat_->notifications()->post(
+                NotificationArea::Kind::Error,
+                tr("Cannot open the model: %1\nChoose a GGUF model file with File → Open "
+                   "model….")
+                    .arg(r.error));
         }
         if (modelLoads_ > 0 && --modelLoads_ == 0)
             onBusyChanged();
