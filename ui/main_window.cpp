@@ -184,6 +184,9 @@ void MainWindow::startEngine() {
     connect(chatController_, &ChatController::answerFinished, this, &MainWindow::onAnswerFinished);
     summaryRunner_ = new SummaryRunner(chat_, worker_, this);
     connect(summaryRunner_, &SummaryRunner::statusMessage, statusBar(), &QStatusBar::showMessage);
+    connect(summaryRunner_, &SummaryRunner::summaryFinished, this,
+            &MainWindow::updateSummaryAction);
+    connect(chat_, &ChatPane::currentChatChanged, this, &MainWindow::updateSummaryAction);
     // Background reading of the documents and their exact sizes (doc_cache/reading_presenter.h).
     reading_ = new ReadingPresenter(this);
     connect(reading_, &ReadingPresenter::readRequested, worker_, &EngineWorker::readDocuments);
@@ -338,9 +341,14 @@ void MainWindow::createMenus() {
     updateRecentMenu();
     file->addSeparator();
     QAction* exportAction =
-        file->addAction(tr("&Export summary…"), this, &MainWindow::exportTranscript);
+        file->addAction(tr("&Export chat…"), this, &MainWindow::exportTranscript);
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     exportAction->setObjectName(QStringLiteral("actionExport"));
+    // The summary job's result by itself; there is one once a summary of this chat is made.
+    exportSummaryAction_ =
+        file->addAction(tr("Export s&ummary…"), this, &MainWindow::exportSummaryFile);
+    exportSummaryAction_->setObjectName(QStringLiteral("actionExportSummary"));
+    exportSummaryAction_->setEnabled(false);
     QAction* summarize = file->addAction(tr("Summari&ze document"), this, [this] {
         summaryRunner_->summarizeOneOf(documents_->documents(), this);
     });
@@ -469,7 +477,7 @@ void MainWindow::chooseModel() {
         openModel(path);
 }
 
-void MainWindow::exportTranscript() {
+QString MainWindow::askExportPath(const QString& title, const QString& defaultName) {
     QSettings settings;
     const QString dir =
         settings
@@ -477,11 +485,10 @@ void MainWindow::exportTranscript() {
                    QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
             .toString();
     QString filter;
-    QString path = QFileDialog::getSaveFileName(this, tr("Export summary"),
-                                                dir + QStringLiteral("/folio-summary.md"),
+    QString path = QFileDialog::getSaveFileName(this, title, dir + QLatin1Char('/') + defaultName,
                                                 exportFileFilters(), &filter);
     if (path.isEmpty())
-        return;
+        return {};
     settings.setValue(QStringLiteral("export/lastDir"), QFileInfo(path).absolutePath());
     // A name without a suffix takes the one of the chosen filter ("PDF (*.pdf)" -> ".pdf").
     if (QFileInfo(path).suffix().isEmpty()) {
@@ -489,6 +496,10 @@ void MainWindow::exportTranscript() {
         if (star >= 0)
             path += filter.mid(star + 1).section(QRegularExpression(QStringLiteral("[ )]")), 0, 0);
     }
+    return path;
+}
+
+void MainWindow::watchExport(const QString& path, QFuture<QString> future) {
     statusBar()->showMessage(tr("Exporting to %1…").arg(path));
     auto* watcher = new QFutureWatcher<QString>(this);
     connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, path] {
@@ -499,7 +510,41 @@ void MainWindow::exportTranscript() {
         else
             QMessageBox::warning(this, tr("Export failed"), error);
     });
-    watcher->setFuture(exportTo(path));
+    watcher->setFuture(future);
+}
+
+void MainWindow::exportTranscript() {
+    const QString path = askExportPath(tr("Export chat"), QStringLiteral("folio-chat.md"));
+    if (!path.isEmpty())
+        watchExport(path, exportTo(path));
+}
+
+void MainWindow::exportSummaryFile() {
+    if (!hasSummaryToExport())
+        return;
+    const QString path = askExportPath(tr("Export summary"), QStringLiteral("folio-summary.md"));
+    if (!path.isEmpty())
+        watchExport(path, exportSummaryTo(path));
+}
+
+bool MainWindow::hasSummaryToExport() const {
+    const SummaryRunner::Summary& s = summaryRunner_->lastSummary();
+    return !s.markdown.isEmpty() && s.chatId == chat_->currentChat().id;
+}
+
+void MainWindow::updateSummaryAction() {
+    if (exportSummaryAction_)
+        exportSummaryAction_->setEnabled(hasSummaryToExport());
+}
+
+QFuture<QString> MainWindow::exportSummaryTo(const QString& path) {
+    if (!hasSummaryToExport())
+        return QtConcurrent::run([] {
+            return tr("This chat has no summary: make one with File → Summarize document.");
+        });
+    const SummaryRunner::Summary& s = summaryRunner_->lastSummary();
+    const SummaryExport summary{s.title, s.documentPath, s.markdown, s.created};
+    return QtConcurrent::run([path, summary] { return exportSummary(path, summary); });
 }
 
 QFuture<QString> MainWindow::exportTo(const QString& path) {

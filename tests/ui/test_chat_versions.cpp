@@ -391,6 +391,21 @@ private slots:
             QCOMPARE(again.chats().size(), 2);
         }
 
+        // Undo while another chat is being answered: it comes back beside it, and the answer
+        // stays with its chat.
+        pane_->deleteChat(index);
+        const QString otherId = pane_->currentChat().id;
+        pane_->submitText(QStringLiteral("Busy question"));
+        QVERIFY(pane_->isGenerating());
+        QVERIFY(pane_->undoDelete());
+        QCOMPARE(pane_->chats().size(), 2);
+        QCOMPARE(pane_->currentChat().id, otherId);
+        answerLast("Busy answer.");
+        QCOMPARE(pane_->messages().last().text, QStringLiteral("Busy answer."));
+        QCOMPARE(pane_->chats()[index].id, keptId);
+        QCOMPARE(pane_->chats()[index].messages.size(), 2);
+        QVERIFY(QFile::exists(file));
+
         // The only chat deleted and brought back: no empty chat is left beside it.
         pane_->deleteChat(1 - index);
         pane_->deleteChat(0);

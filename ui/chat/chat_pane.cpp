@@ -301,23 +301,40 @@ void ChatPane::deleteChat(int index) {
 }
 
 bool ChatPane::undoDelete() {
-    if (!deleted_ || generating_ || isWaiting())
+    if (!deleted_)
         return false;
     Deleted d = std::move(*deleted_);
     deleted_.reset();
     notifications_->dismiss(d.notification);
     if (store_)
         store_->restoreFromTrash(d.chat.id);
-    // The empty chat put in its place when it was the only one goes again.
-    if (chats_.size() == 1 && chats_[0].messages.isEmpty() && chats_[0].documents.isEmpty() &&
+    // While a question is answered (or waits) its chat stays the current one: the chat comes
+    // back into the list beside it. Otherwise it is shown, and the empty chat put in its place
+    // when it was the only one goes again.
+    const bool busy = generating_ || isWaiting();
+    if (!busy && chats_.size() == 1 && chats_[0].messages.isEmpty() &&
+        chats_[0].otherVersions.isEmpty() && chats_[0].documents.isEmpty() &&
         chats_[0].dataSources.isEmpty())
         chats_.clear();
     const int index = qBound(0, d.index, int(chats_.size()));
     chats_.insert(index, d.chat);
-    current_ = index;
-    if (store_ && !QFile::exists(store_->pathFor(d.chat.id)))
-        save(); // it had no file yet, or the trash lost it: written from memory
-    showCurrent();
+    if (busy)
+        current_ += index <= current_ ? 1 : 0;
+    else
+        current_ = index;
+    const bool worthAFile = !d.chat.messages.isEmpty() || !d.chat.otherVersions.isEmpty() ||
+                            !d.chat.documents.isEmpty() || !d.chat.dataSources.isEmpty();
+    if (store_ && worthAFile && !QFile::exists(store_->pathFor(d.chat.id))) {
+        // It had no file yet, or the trash lost it: written from memory.
+        store_->saveAsync(d.chat, this, [this](const QString& error) {
+            if (!error.isEmpty())
+                Q_EMIT storageFailed(tr("Cannot save the chat: %1").arg(error));
+        });
+    }
+    if (busy)
+        refreshList();
+    else
+        showCurrent();
     return true;
 }
 
