@@ -292,7 +292,6 @@ void ChatPane::deleteChat(int index) {
     if (chats_.isEmpty())
         chats_.append(ChatSession::create());
     current_ = qBound(0, index < current_ ? current_ - 1 : current_, int(chats_.size()) - 1);
-    const QString id = d.chat.id;
     d.notification = notifications_->post(
         NotificationArea::Kind::Info, tr("Deleted “%1”.").arg(d.chat.displayTitle()), tr("Undo"),
         [this] { undoDelete(); }, kUndoDeleteMs);
@@ -656,9 +655,12 @@ void ChatPane::send() {
     if (isEditing()) {
         // The edited question and what followed it become another branch; this is its sibling.
         ChatSession& chat = chats_[current_];
-        for (qsizetype i = 0; i < chat.messages.size(); ++i)
-            if (chat.messages[i].id == editingId_)
+        for (qsizetype i = 0; i < chat.messages.size(); ++i) {
+            if (chat.messages[i].id == editingId_) {
                 branchAt(chat, int(i));
+                break;
+            }
+        }
         cancelEdit();
         transcript_->showMessages(chat.messages, false);
     }

@@ -280,22 +280,25 @@ void TranscriptView::insertMessage(QTextCursor& cursor, const ChatMessage& m, in
     if (m.role == ChatMessage::Role::Notice || (isLast && generating_))
         return;
     QString footer;
+    // "‹ 2/3 ›" in the text's size, before the small footer: the arrows are links while there
+    // is a version that way.
+    QString versions;
     if (const VersionPosition v = versions_ ? versions_(index) : VersionPosition(); v.count > 1) {
-        // "‹ 2/3 ›": the arrows are links while there is a version that way.
-        const QString previous = QStringLiteral("‹");
-        const QString next = QStringLiteral("›");
-        footer += (v.index > 0 ? QStringLiteral("<a href='folio:version/%1/%2'>%3</a>")
-                                     .arg(index)
-                                     .arg(v.index - 1)
-                                     .arg(previous)
-                               : previous) +
-                  QStringLiteral(" %1 ").arg(tr("%1/%2").arg(v.index + 1).arg(v.count)) +
-                  (v.index + 1 < v.count ? QStringLiteral("<a href='folio:version/%1/%2'>%3</a>")
-                                               .arg(index)
-                                               .arg(v.index + 1)
-                                               .arg(next)
-                                         : next) +
-                  QStringLiteral(" · ");
+        auto arrow = [index](const QString& glyph, int target, bool enabled, const QString& tip) {
+            if (!enabled)
+                return QStringLiteral("<span style='color:#aaa'>%1</span>").arg(glyph);
+            return QStringLiteral("<a href='folio:version/%1/%2' title='%3' "
+                                  "style='text-decoration:none'>%4</a>")
+                .arg(index)
+                .arg(target)
+                .arg(tip.toHtmlEscaped(), glyph);
+        };
+        versions = QStringLiteral("<b>%1 %2 %3</b>&nbsp;&nbsp;")
+                       .arg(arrow(QStringLiteral("&nbsp;‹"), v.index - 1, v.index > 0,
+                                  tr("Previous version")),
+                            tr("%1/%2").arg(v.index + 1).arg(v.count),
+                            arrow(QStringLiteral("›&nbsp;"), v.index + 1, v.index + 1 < v.count,
+                                  tr("Next version")));
     }
     const QString stats = statsLine(m.stats);
     if (!stats.isEmpty())
@@ -307,6 +310,7 @@ void TranscriptView::insertMessage(QTextCursor& cursor, const ChatMessage& m, in
         footer += QStringLiteral(" · ") + actionLink("regenerate", index, tr("regenerate"));
     cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
     cursor.insertHtml(
+        versions +
         QStringLiteral("<span style='color:#888; font-size:small'>%1</span>").arg(footer));
 }
 
