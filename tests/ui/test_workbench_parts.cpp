@@ -5,6 +5,7 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -234,7 +235,11 @@ private slots:
         QCOMPARE(exportChat(dir + QStringLiteral("/a.html"), chat, ctx), QString());
         const QString html = readAll(dir + QStringLiteral("/a.html"));
         QVERIFY(html.contains(QStringLiteral("<h1>Revenue Q&amp;A</h1>")));
-        QVERIFY2(html.contains(QStringLiteral("file:///data/report.pdf#page=2")), qPrintable(html));
+        // Links to the document are relative to the export's folder.
+        const QString link = QDir(dir).relativeFilePath(QStringLiteral("/data/report.pdf"));
+        QVERIFY2(html.contains(link + QStringLiteral("#page=2")), qPrintable(html));
+        QVERIFY(link.startsWith(QStringLiteral("../")));
+        QVERIFY(!html.contains(QStringLiteral("file://")));
         QVERIFY(html.contains(QStringLiteral("[p. 2]")));
         QVERIFY(html.contains(QStringLiteral("<table")));
 
