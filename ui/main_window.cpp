@@ -11,6 +11,7 @@
 #include "documents/documents_pane.h"
 #include "export/export_chat.h"
 #include "model_info/model_facts.h"
+#include "notifications/notification_area.h"
 #include "pipeline/page_ranges.h"
 #include "settings/app_settings.h"
 #include "settings/demo_model.h"
@@ -43,6 +44,7 @@ namespace folio::ui {
 
 namespace {
 constexpr int kMaxRecent = 10;
+constexpr int kInfoNotificationMs = 15000; // an information goes by itself; an error stays
 const char* const kRecentKey = "documents/recent";
 } // namespace
 
@@ -89,9 +91,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             [this](const QString& path) { openDocuments({path}); });
     connect(documents_, &DocumentsPane::filesDropped, this, &MainWindow::openDocuments);
     connect(documents_, &DocumentsPane::busyChanged, this, &MainWindow::onBusyChanged);
+    // Errors that belong to no chat go to the notification area (and the log), not into the
+    // chat that happens to be open.
     connect(documents_, &DocumentsPane::loadFailed, this, [this](const QString& message) {
-        statusBar()->showMessage(message, 8000);
-        chat_->appendMessage(ChatMessage::Role::Notice, message);
+        chat_->notifications()->post(
+            NotificationArea::Kind::Error,
+            tr("A document could not be opened: %1\nCheck that the file opens in another viewer "
+               "(or save it again as PDF), then open it with File → Open document….")
+                .arg(message));
     });
 
     connect(documents_, &DocumentsPane::documentLoaded, this, &MainWindow::onDocumentsChanged);
@@ -193,6 +200,9 @@ void MainWindow::startEngine() {
     connect(chatController_, &ChatController::answerFinished, this, &MainWindow::onAnswerFinished);
     summaryRunner_ = new SummaryRunner(chat_, worker_, this);
     connect(summaryRunner_, &SummaryRunner::statusMessage, statusBar(), &QStatusBar::showMessage);
+    connect(summaryRunner_, &SummaryRunner::summaryFinished, this,
+            &MainWindow::updateSummaryAction);
+    connect(chat_, &ChatPane::currentChatChanged, this, &MainWindow::updateSummaryAction);
     // Background reading of the documents and their exact sizes (doc_cache/reading_presenter.h).
     reading_ = new ReadingPresenter(this);
     connect(reading_, &ReadingPresenter::readRequested, worker_, &EngineWorker::readDocuments);
@@ -208,8 +218,8 @@ void MainWindow::startEngine() {
             &DocumentsPane::setExactTokens);
     connect(reading_, &ReadingPresenter::statusLine, readingLabel_, &QLabel::setText);
     connect(reading_, &ReadingPresenter::notice, this, [this](const QString& message) {
-        statusBar()->showMessage(message, 15000);
-        chat_->appendMessage(ChatMessage::Role::Notice, message);
+        chat_->notifications()->post(NotificationArea::Kind::Info, message, QString(), {},
+                                     kInfoNotificationMs);
     });
     engineThread_->start();
     QMetaObject::invokeMethod(
@@ -249,11 +259,19 @@ void MainWindow::onLoadFailed(const QString& message) {
         chat_->setModelReady(
             false,
             tr("Cannot use the server: %1. Check File → Settings…").arg(message.toHtmlEscaped()));
-        chat_->appendMessage(ChatMessage::Role::Notice,
-                             tr("Cannot use the server: %1").arg(message));
+        chat_->notifications()->post(
+            NotificationArea::Kind::Error,
+            tr("Cannot use the server: %1\nCheck its address and API key in File → "
+               "Settings… and that the server is running, then "
+               "connect again.")
+                .arg(message));
     } else {
         chat_->setModelReady(false, tr("The model could not be loaded: %1").arg(message));
-        chat_->appendMessage(ChatMessage::Role::Notice, tr("Cannot load model: %1").arg(message));
+        chat_->notifications()->post(
+            NotificationArea::Kind::Error,
+            tr("Cannot load the model: %1\nChoose another GGUF file with File → Open model…, or "
+               "lower the context or memory settings in File → Settings….")
+                .arg(message));
     }
     if (modelLoads_ > 0 && --modelLoads_ == 0)
         onBusyChanged();
@@ -345,9 +363,14 @@ void MainWindow::createMenus() {
     updateRecentMenu();
     file->addSeparator();
     QAction* exportAction =
-        file->addAction(tr("&Export summary…"), this, &MainWindow::exportTranscript);
+        file->addAction(tr("&Export chat…"), this, &MainWindow::exportTranscript);
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     exportAction->setObjectName(QStringLiteral("actionExport"));
+    // The summary job's result by itself; there is one once a summary of this chat is made.
+    exportSummaryAction_ =
+        file->addAction(tr("Export s&ummary…"), this, &MainWindow::exportSummaryFile);
+    exportSummaryAction_->setObjectName(QStringLiteral("actionExportSummary"));
+    exportSummaryAction_->setEnabled(false);
     QAction* summarize = file->addAction(tr("Summari&ze document"), this, [this] {
         summaryRunner_->summarizeOneOf(documents_->documents(), this);
     });
@@ -426,9 +449,11 @@ void MainWindow::openModel(const QString& path) {
             Q_EMIT requestLoad(options);
         } else {
             modelLabel_->setText(tr("No model loaded"));
-            statusBar()->showMessage(r.error, 10000);
-            chat_->appendMessage(ChatMessage::Role::Notice,
-                                 tr("Cannot open model: %1").arg(r.error));
+            chat_->notifications()->post(
+                NotificationArea::Kind::Error,
+                tr("Cannot open the model: %1\nChoose a GGUF model file with File → Open "
+                   "model….")
+                    .arg(r.error));
         }
         if (modelLoads_ > 0 && --modelLoads_ == 0)
             onBusyChanged();
@@ -476,7 +501,7 @@ void MainWindow::chooseModel() {
         openModel(path);
 }
 
-void MainWindow::exportTranscript() {
+QString MainWindow::askExportPath(const QString& title, const QString& defaultName) {
     QSettings settings;
     const QString dir =
         settings
@@ -484,11 +509,10 @@ void MainWindow::exportTranscript() {
                    QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
             .toString();
     QString filter;
-    QString path = QFileDialog::getSaveFileName(this, tr("Export summary"),
-                                                dir + QStringLiteral("/folio-summary.md"),
+    QString path = QFileDialog::getSaveFileName(this, title, dir + QLatin1Char('/') + defaultName,
                                                 exportFileFilters(), &filter);
     if (path.isEmpty())
-        return;
+        return {};
     settings.setValue(QStringLiteral("export/lastDir"), QFileInfo(path).absolutePath());
     // A name without a suffix takes the one of the chosen filter ("PDF (*.pdf)" -> ".pdf").
     if (QFileInfo(path).suffix().isEmpty()) {
@@ -496,6 +520,10 @@ void MainWindow::exportTranscript() {
         if (star >= 0)
             path += filter.mid(star + 1).section(QRegularExpression(QStringLiteral("[ )]")), 0, 0);
     }
+    return path;
+}
+
+void MainWindow::watchExport(const QString& path, QFuture<QString> future) {
     statusBar()->showMessage(tr("Exporting to %1…").arg(path));
     auto* watcher = new QFutureWatcher<QString>(this);
     connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, path] {
@@ -506,7 +534,41 @@ void MainWindow::exportTranscript() {
         else
             QMessageBox::warning(this, tr("Export failed"), error);
     });
-    watcher->setFuture(exportTo(path));
+    watcher->setFuture(future);
+}
+
+void MainWindow::exportTranscript() {
+    const QString path = askExportPath(tr("Export chat"), QStringLiteral("folio-chat.md"));
+    if (!path.isEmpty())
+        watchExport(path, exportTo(path));
+}
+
+void MainWindow::exportSummaryFile() {
+    if (!hasSummaryToExport())
+        return;
+    const QString path = askExportPath(tr("Export summary"), QStringLiteral("folio-summary.md"));
+    if (!path.isEmpty())
+        watchExport(path, exportSummaryTo(path));
+}
+
+bool MainWindow::hasSummaryToExport() const {
+    const SummaryRunner::Summary& s = summaryRunner_->lastSummary();
+    return !s.markdown.isEmpty() && s.chatId == chat_->currentChat().id;
+}
+
+void MainWindow::updateSummaryAction() {
+    if (exportSummaryAction_)
+        exportSummaryAction_->setEnabled(hasSummaryToExport());
+}
+
+QFuture<QString> MainWindow::exportSummaryTo(const QString& path) {
+    if (!hasSummaryToExport())
+        return QtConcurrent::run([] {
+            return tr("This chat has no summary: make one with File → Summarize document.");
+        });
+    const SummaryRunner::Summary& s = summaryRunner_->lastSummary();
+    const SummaryExport summary{s.title, s.documentPath, s.markdown, s.created};
+    return QtConcurrent::run([path, summary] { return exportSummary(path, summary); });
 }
 
 QFuture<QString> MainWindow::exportTo(const QString& path) {

@@ -10,6 +10,7 @@
 
 #include "backend/engine_worker.h"
 
+class QAction;
 class QLabel;
 class QDockWidget;
 class QMenu;
@@ -47,6 +48,11 @@ public:
     // Writes the current chat as Markdown, HTML, PDF or JSON (by suffix) in the thread pool;
     // the future gives "" on success, else a message for the user.
     QFuture<QString> exportTo(const QString& path);
+    // Writes the summary made last in the current chat (SummaryRunner) by itself, likewise; a
+    // message when the chat has none.
+    QFuture<QString> exportSummaryTo(const QString& path);
+    // True when the current chat has a summary to export ("Export summary…" is enabled).
+    bool hasSummaryToExport() const;
     // Opens the Settings dialog (modal).
     void showSettings();
     // True while documents or a model are loading.
@@ -83,6 +89,12 @@ private:
     void chooseDocuments();
     void chooseModel();
     void exportTranscript();
+    void exportSummaryFile();
+    // The save dialog of both exports: a path with a suffix, or "" when cancelled.
+    QString askExportPath(const QString& title, const QString& defaultName);
+    // Runs an export's future, then says how it went (status bar, or a warning).
+    void watchExport(const QString& path, QFuture<QString> future);
+    void updateSummaryAction();
     void about();
     void updateRecentMenu();
     void setState(const QString& state);
@@ -116,6 +128,7 @@ private:
     EngineWorker* worker_ = nullptr;
     ChatController* chatController_ = nullptr;
     SummaryRunner* summaryRunner_ = nullptr; // "Summarize document"
+    QAction* exportSummaryAction_ = nullptr;
     bool engineReady_ = false;
     bool connecting_ = false; // a remote server is being checked
     QString mmproj_;

@@ -7,6 +7,7 @@
 #include "backend/engine_worker.h"
 #include "chat/chat_controller.h"
 #include "chat/chat_pane.h"
+#include "chat/transcript_view.h"
 #include "support/test_support.h"
 
 #include <memory>
@@ -193,12 +194,30 @@ private slots:
         const RequestCallbacks two = backend_->requests[1].callbacks;
         two.on_error(make_error(ErrorCode::Io, "refused"));
         two.on_done(stats(std::string(), "error"));
+        // Nothing arrived: the error is on the answer, without figures that were never
+        // measured; no notice is added to the chat.
         const QList<ChatMessage> messages = pane_->messages();
-        QCOMPARE(messages.size(), 5); // one, partial, two, (empty answer), notice
-        QCOMPARE(messages.last().role, ChatMessage::Role::Notice);
-        QVERIFY2(messages.last().text.contains(QStringLiteral("refused")),
-                 qPrintable(messages.last().text));
-        QVERIFY(messages[3].interrupted.isEmpty());
+        QCOMPARE(messages.size(), 4); // one, partial, two, the failed answer
+        QCOMPARE(messages.last().role, ChatMessage::Role::Assistant);
+        QVERIFY(messages.last().text.isEmpty());
+        QVERIFY2(messages.last().interrupted.contains(QStringLiteral("refused")),
+                 qPrintable(messages.last().interrupted));
+        QCOMPARE(statsLine(messages.last().stats), QString());
+        pane_->transcript()->flush();
+        const QString shown = pane_->transcript()->toPlainText();
+        const QString failed = shown.mid(shown.lastIndexOf(QStringLiteral("two")));
+        QVERIFY2(failed.contains(QStringLiteral("[no answer: ")) &&
+                     failed.contains(QStringLiteral("regenerate")) &&
+                     !failed.contains(QStringLiteral("prompt tokens")),
+                 qPrintable(failed));
+        // Asked again, the failed answer is not kept as a version.
+        pane_->regenerate();
+        backend_->requests[2].callbacks.on_token("answer two", -1);
+        backend_->requests[2].callbacks.on_done(stats("answer two", "eos", 7));
+        QCOMPARE(pane_->messages().size(), 4);
+        QCOMPARE(pane_->messages().last().text, QStringLiteral("answer two"));
+        QVERIFY(pane_->messages().last().interrupted.isEmpty());
+        QVERIFY(pane_->currentChat().otherVersions.isEmpty());
     }
 };
 

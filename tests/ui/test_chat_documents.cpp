@@ -99,16 +99,17 @@ private slots:
     }
 
     void chatFileKeepsDocumentsAndMigratesVersion1() {
-        QCOMPARE(kChatFormatVersion, 2);
+        QCOMPARE(kChatFormatVersion, 3);
         ChatSession c = ChatSession::create();
-        c.messages.append(
-            {ChatMessage::Role::User, QStringLiteral("Q"), QDateTime(), {}, {}, {}, {}, {}});
+        ChatMessage question;
+        question.text = QStringLiteral("Q");
+        c.messages.append(question);
         c.documents = {{QStringLiteral("/data/report.pdf"), QStringLiteral("ab12"),
                         QStringLiteral("Annual Report"), 236, false, QStringLiteral("1-4, 37")},
                        {QStringLiteral("/data/chart.png"), QStringLiteral("cd34"),
                         QStringLiteral("chart.png"), 1, true, QString()}};
         const QJsonObject json = chatToJson(c);
-        QCOMPARE(json.value(QStringLiteral("version")).toInt(), 2);
+        QCOMPARE(json.value(QStringLiteral("version")).toInt(), 3);
         const QJsonObject first =
             json.value(QStringLiteral("documents")).toArray().first().toObject();
         QCOMPARE(first.value(QStringLiteral("path")).toString(),
@@ -146,12 +147,12 @@ private slots:
         QCOMPARE(chats[0].messages[0].attachments,
                  (QStringList{QStringLiteral("Annual Report 2025"), QStringLiteral("chart.png")}));
         QCOMPARE(chats[0].messages[1].stats.promptTokens, 900);
-        // Saved again, it is a version-2 file with an empty document list.
+        // Saved again, it is a version-3 file with an empty document list.
         QCOMPARE(store.save(chats[0]), QString());
         QFile again(store.pathFor(QStringLiteral("old")));
         QVERIFY(again.open(QIODevice::ReadOnly));
         const QJsonObject saved = QJsonDocument::fromJson(again.readAll()).object();
-        QCOMPARE(saved.value(QStringLiteral("version")).toInt(), 2);
+        QCOMPARE(saved.value(QStringLiteral("version")).toInt(), 3);
         QVERIFY(saved.value(QStringLiteral("documents")).isArray());
         QCOMPARE(saved.value(QStringLiteral("documents")).toArray().size(), 0);
     }

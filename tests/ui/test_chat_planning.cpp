@@ -155,10 +155,13 @@ private slots:
         QCOMPARE(finished.first().first().value<RequestStatsQ>().stopReason,
                  QStringLiteral("error"));
         QCOMPARE(backend_->requests.size(), size_t(0));
-        const ChatMessage notice = pane_->messages().last();
-        QCOMPARE(notice.role, ChatMessage::Role::Notice);
-        QVERIFY2(notice.text.contains(QStringLiteral("Shorten the question")),
-                 qPrintable(notice.text));
+        // Said on the answer that could not be given (no notice, no figures).
+        const ChatMessage answer = pane_->messages().last();
+        QCOMPARE(answer.role, ChatMessage::Role::Assistant);
+        QVERIFY(answer.text.isEmpty());
+        QVERIFY2(answer.interrupted.contains(QStringLiteral("Shorten the question")),
+                 qPrintable(answer.interrupted));
+        QCOMPARE(statsLine(answer.stats), QString());
     }
 };
 

@@ -29,6 +29,7 @@
 #include "export/pdf_export.h"
 #include "export/transcript_export.h"
 #include "main_window.h"
+#include "notifications/notification_area.h"
 #include "settings/app_settings.h"
 #include "support/test_support.h"
 #include "ui/transcript_probe.h"
@@ -52,7 +53,15 @@ QString readAll(const QString& path) {
 
 bool chatMentions(MainWindow& w, const QString& text) {
     for (const ChatMessage& m : w.chatPane()->messages())
-        if (m.role == ChatMessage::Role::Notice && m.text.contains(text))
+        if (m.text.contains(text) || m.interrupted.contains(text))
+            return true;
+    return false;
+}
+
+// Shown in the notification area, with what to do.
+bool notified(MainWindow& w, const QString& text) {
+    for (const QString& t : w.chatPane()->notifications()->texts())
+        if (t.contains(text) && t.contains(QStringLiteral("File → Open document")))
             return true;
     return false;
 }
@@ -241,9 +250,14 @@ private slots:
         QVERIFY(docs[0].error.contains(QStringLiteral("corrupt.pdf")));
         QVERIFY(docs[1].error.contains(QStringLiteral("not found")));
         QVERIFY(docs[2].error.contains(QStringLiteral("empty.png")));
-        QVERIFY(chatMentions(w, QStringLiteral("corrupt.pdf")));
-        QVERIFY(chatMentions(w, QStringLiteral("missing.pdf")));
-        QVERIFY(chatMentions(w, QStringLiteral("empty.png")));
+        // Said in the notification area (what happened, what to do), not saved in the chat.
+        QVERIFY(notified(w, QStringLiteral("corrupt.pdf")));
+        QVERIFY(notified(w, QStringLiteral("missing.pdf")));
+        QVERIFY(notified(w, QStringLiteral("empty.png")));
+        QVERIFY(w.chatPane()->notifications()->isVisible());
+        QVERIFY(!chatMentions(w, QStringLiteral("corrupt.pdf")));
+        QVERIFY(!chatMentions(w, QStringLiteral("missing.pdf")));
+        QVERIFY(!chatMentions(w, QStringLiteral("empty.png")));
         // The good document is ready, and opening more still works.
         QCOMPARE(docs[3].state, Document::State::Ready);
         QCOMPARE(docs[3].pageCount, 8);

@@ -5,6 +5,7 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -234,7 +235,11 @@ private slots:
         QCOMPARE(exportChat(dir + QStringLiteral("/a.html"), chat, ctx), QString());
         const QString html = readAll(dir + QStringLiteral("/a.html"));
         QVERIFY(html.contains(QStringLiteral("<h1>Revenue Q&amp;A</h1>")));
-        QVERIFY2(html.contains(QStringLiteral("file:///data/report.pdf#page=2")), qPrintable(html));
+        // Links to the document are relative to the export's folder.
+        const QString link = QDir(dir).relativeFilePath(QStringLiteral("/data/report.pdf"));
+        QVERIFY2(html.contains(link + QStringLiteral("#page=2")), qPrintable(html));
+        QVERIFY(link.startsWith(QStringLiteral("../")));
+        QVERIFY(!html.contains(QStringLiteral("file://")));
         QVERIFY(html.contains(QStringLiteral("[p. 2]")));
         QVERIFY(html.contains(QStringLiteral("<table")));
 
@@ -386,12 +391,12 @@ private slots:
         QCOMPARE(pane.messages().size(), 3);
         QCOMPARE(pane.messages().at(1).text, QStringLiteral("first answer"));
         QCOMPARE(pane.messages().at(2).role, ChatMessage::Role::Notice);
-        pane.regenerate(); // drops the answer and the notice, asks again
+        pane.regenerate(); // keeps the answer and the notice as a version, asks again
         QCOMPARE(sends.size(), 2);
         answer(QStringLiteral("first answer"));
         QCOMPARE(pane.messages().size(), 2);
 
-        // Regenerate: the answer goes, the question is asked again.
+        // Regenerate: the answer leaves the branch shown, the question is asked again.
         pane.regenerate();
         QCOMPARE(pane.messages().size(), 1);
         QCOMPARE(sends.size(), 3);
@@ -402,15 +407,17 @@ private slots:
         pane.copyMessage(1);
         QCOMPARE(QGuiApplication::clipboard()->text(), QStringLiteral("second answer"));
 
-        // Edit and resend: the question returns to the input, the conversation is cut there.
+        // Edit and resend: the question returns to the input; sent, it starts a new branch.
         pane.editAndResend(0);
-        QCOMPARE(pane.messages().size(), 0);
+        QCOMPARE(pane.messages().size(), 2);
         auto* input = pane.findChild<QPlainTextEdit*>(QStringLiteral("chatInput"));
         QCOMPARE(input->toPlainText(), QStringLiteral("first question"));
         input->setPlainText(QStringLiteral("edited question"));
         pane.findChild<QPushButton*>(QStringLiteral("sendButton"))->click();
         QCOMPARE(sends.last().first().toString(), QStringLiteral("edited question"));
         answer(QStringLiteral("third answer"));
+        QCOMPARE(pane.messages().size(), 2);
+        QCOMPARE(pane.messages().first().text, QStringLiteral("edited question"));
 
         // Prefill progress with its ETA, then the context used.
         auto* gauge = pane.findChild<QProgressBar*>(QStringLiteral("contextGauge"));

@@ -480,9 +480,9 @@ private slots:
         askAndWait(QStringLiteral("Query it."));
         bool told = false;
         for (const ChatMessage& m : chat->messages())
-            told = told || (m.role == ChatMessage::Role::Notice &&
-                            m.text.contains(QStringLiteral("cannot be opened")) &&
-                            m.text.contains(QStringLiteral("moved-away.db")));
+            told = told || (m.role == ChatMessage::Role::Assistant &&
+                            m.interrupted.contains(QStringLiteral("cannot be opened")) &&
+                            m.interrupted.contains(QStringLiteral("moved-away.db")));
         QVERIFY(told);
         QVERIFY(backend_->requests().empty()); // nothing went to the model
     }

@@ -4,6 +4,7 @@
 #include "chat/context_fit.h"
 #include "pipeline/page_images.h"
 
+#include <QDebug>
 #include <QFutureWatcher>
 #include <QtConcurrent>
 
@@ -100,10 +101,13 @@ void ChatController::finishLocally(const QString& stopReason, const QString& not
     request_ = Pending{};
     MessageStats ms;
     ms.stopReason = stopReason;
+    // Why the question could not go stays on its answer (no figures: nothing was run).
+    if (!notice.isEmpty()) {
+        qWarning().noquote() << "folio: the question was not sent:" << notice;
+        pane_->setLastInterrupted(notice);
+    }
     pane_->setLastStats(ms);
     pane_->setGenerating(false);
-    if (!notice.isEmpty())
-        pane_->appendMessage(ChatMessage::Role::Notice, notice);
     RequestStatsQ st;
     st.stopReason = stopReason;
     Q_EMIT answerFinished(st);
@@ -151,25 +155,28 @@ void ChatController::onFinished(qint64 requestId, const RequestStatsQ& st) {
     }
     if (done.agent)
         pane_->setLastText(st.text); // the final answer, without the calls' text
-    QString error = done.error;
-    const bool partial = !pane_->messages().isEmpty() && !pane_->messages().last().text.isEmpty();
-    if (!error.isEmpty() && partial) {
-        // A dropped stream: what arrived stays, marked as cut off.
-        pane_->setLastInterrupted(error);
-        error.clear();
+    // The error stays on the answer: under what arrived (cut off), or in place of an answer
+    // that never came (the question stays; "regenerate" asks it again). It is logged too.
+    if (!done.error.isEmpty()) {
+        qWarning().noquote() << "folio: the answer failed:" << done.error;
+        pane_->setLastInterrupted(done.error);
     }
     MessageStats ms;
-    ms.promptTokens = st.promptTokens;
-    ms.reusedTokens = st.reusedTokens;
-    ms.generatedTokens = st.generatedTokens;
-    ms.ttftMs = st.ttftMs;
-    ms.prefillTps = st.prefillTps;
-    ms.decodeTps = st.decodeTps;
     ms.stopReason = st.stopReason;
+    // A failed request that gave no answer keeps no figures (they would be zeros, not facts).
+    const bool noAnswer = !done.error.isEmpty() && !pane_->messages().isEmpty() &&
+                          pane_->messages().last().text.isEmpty() &&
+                          pane_->messages().last().toolCalls.isEmpty();
+    if (!noAnswer) {
+        ms.promptTokens = st.promptTokens;
+        ms.reusedTokens = st.reusedTokens;
+        ms.generatedTokens = st.generatedTokens;
+        ms.ttftMs = st.ttftMs;
+        ms.prefillTps = st.prefillTps;
+        ms.decodeTps = st.decodeTps;
+    }
     pane_->setLastStats(ms);
     pane_->setGenerating(false);
-    if (!error.isEmpty())
-        pane_->appendMessage(ChatMessage::Role::Notice, error);
     // What the context holds now: after a cancel during prefill only the chunks read.
     const qint64 held =
         st.promptReadTokens > 0 ? qMin(st.promptReadTokens, st.promptTokens) : st.promptTokens;

@@ -1,5 +1,7 @@
 #include "chat/chat_json.h"
 
+#include "chat/message_versions.h"
+
 #include <QJsonArray>
 
 namespace folio::ui {
@@ -56,6 +58,54 @@ QList<ToolCallRecord> toolCallsFromJson(const QJsonArray& a) {
     return out;
 }
 
+QJsonObject messageToJson(const ChatMessage& m) {
+    QJsonObject o{{QStringLiteral("role"), roleKey(m.role)},
+                  {QStringLiteral("text"), m.text},
+                  {QStringLiteral("time"), m.time.toString(Qt::ISODateWithMs)}};
+    if (m.id > 0) {
+        o.insert(QStringLiteral("id"), m.id);
+        o.insert(QStringLiteral("parent"), m.parentId);
+    }
+    if (!m.attachments.isEmpty())
+        o.insert(QStringLiteral("attachments"), QJsonArray::fromStringList(m.attachments));
+    if (!m.images.isEmpty()) {
+        QJsonArray images;
+        for (const QuestionImage& image : m.images)
+            images.append(questionImageToJson(image));
+        o.insert(QStringLiteral("images"), images);
+    }
+    if (!m.stats.stopReason.isEmpty())
+        o.insert(QStringLiteral("stats"), statsToJson(m.stats));
+    if (!m.toolCalls.isEmpty())
+        o.insert(QStringLiteral("tool_calls"), toolCallsToJson(m.toolCalls));
+    if (!m.interrupted.isEmpty())
+        o.insert(QStringLiteral("interrupted"), m.interrupted);
+    if (!m.contextNote.isEmpty())
+        o.insert(QStringLiteral("context"), m.contextNote);
+    return o;
+}
+
+bool messageFromJson(const QJsonObject& o, ChatMessage& m) {
+    if (!roleFromKey(o.value(QStringLiteral("role")).toString(), m.role))
+        return false;
+    m.text = o.value(QStringLiteral("text")).toString();
+    m.time = QDateTime::fromString(o.value(QStringLiteral("time")).toString(), Qt::ISODateWithMs);
+    m.id = o.value(QStringLiteral("id")).toInteger();
+    m.parentId = o.value(QStringLiteral("parent")).toInteger();
+    for (const QJsonValue& a : o.value(QStringLiteral("attachments")).toArray())
+        m.attachments << a.toString();
+    for (const QJsonValue& a : o.value(QStringLiteral("images")).toArray()) {
+        QuestionImage image; // an entry this Folio cannot read is skipped, the message kept
+        if (questionImageFromJson(a.toObject(), image))
+            m.images.append(image);
+    }
+    m.stats = statsFromJson(o.value(QStringLiteral("stats")).toObject());
+    m.toolCalls = toolCallsFromJson(o.value(QStringLiteral("tool_calls")).toArray());
+    m.interrupted = o.value(QStringLiteral("interrupted")).toString();
+    m.contextNote = o.value(QStringLiteral("context")).toString();
+    return true;
+}
+
 } // namespace
 
 QJsonObject documentToJson(const ChatDocument& d) {
@@ -107,28 +157,8 @@ GenerationSettings settingsFromJson(const QJsonObject& o) {
 
 QJsonObject chatToJson(const ChatSession& chat) {
     QJsonArray messages;
-    for (const ChatMessage& m : chat.messages) {
-        QJsonObject o{{QStringLiteral("role"), roleKey(m.role)},
-                      {QStringLiteral("text"), m.text},
-                      {QStringLiteral("time"), m.time.toString(Qt::ISODateWithMs)}};
-        if (!m.attachments.isEmpty())
-            o.insert(QStringLiteral("attachments"), QJsonArray::fromStringList(m.attachments));
-        if (!m.images.isEmpty()) {
-            QJsonArray images;
-            for (const QuestionImage& image : m.images)
-                images.append(questionImageToJson(image));
-            o.insert(QStringLiteral("images"), images);
-        }
-        if (!m.stats.stopReason.isEmpty())
-            o.insert(QStringLiteral("stats"), statsToJson(m.stats));
-        if (!m.toolCalls.isEmpty())
-            o.insert(QStringLiteral("tool_calls"), toolCallsToJson(m.toolCalls));
-        if (!m.interrupted.isEmpty())
-            o.insert(QStringLiteral("interrupted"), m.interrupted);
-        if (!m.contextNote.isEmpty())
-            o.insert(QStringLiteral("context"), m.contextNote);
-        messages.append(o);
-    }
+    for (const ChatMessage& m : chat.messages)
+        messages.append(messageToJson(m));
     QJsonObject out{{QStringLiteral("format"), QStringLiteral("folio-chat")},
                     {QStringLiteral("version"), kChatFormatVersion},
                     {QStringLiteral("id"), chat.id},
@@ -141,6 +171,12 @@ QJsonObject chatToJson(const ChatSession& chat) {
     if (!chat.dataSources.isEmpty() || !chat.toolsEnabled) {
         out.insert(QStringLiteral("data_sources"), QJsonArray::fromStringList(chat.dataSources));
         out.insert(QStringLiteral("tools"), chat.toolsEnabled);
+    }
+    if (!chat.otherVersions.isEmpty()) {
+        QJsonArray versions;
+        for (const ChatMessage& m : chat.otherVersions)
+            versions.append(messageToJson(m));
+        out.insert(QStringLiteral("versions"), versions);
     }
     QJsonArray documents;
     for (const ChatDocument& d : chat.documents)
@@ -187,26 +223,22 @@ bool chatFromJson(const QJsonObject& json, ChatSession& chat, QString* error) {
         }
     }
     for (const QJsonValue& v : json.value(QStringLiteral("messages")).toArray()) {
-        const QJsonObject o = v.toObject();
         ChatMessage m;
-        if (!roleFromKey(o.value(QStringLiteral("role")).toString(), m.role))
+        if (!messageFromJson(v.toObject(), m))
             return fail(QStringLiteral("message with an unknown role"));
-        m.text = o.value(QStringLiteral("text")).toString();
-        m.time =
-            QDateTime::fromString(o.value(QStringLiteral("time")).toString(), Qt::ISODateWithMs);
-        for (const QJsonValue& a : o.value(QStringLiteral("attachments")).toArray())
-            m.attachments << a.toString();
-        for (const QJsonValue& a : o.value(QStringLiteral("images")).toArray()) {
-            QuestionImage image; // an entry this Folio cannot read is skipped, the chat kept
-            if (questionImageFromJson(a.toObject(), image))
-                m.images.append(image);
-        }
-        m.stats = statsFromJson(o.value(QStringLiteral("stats")).toObject());
-        m.toolCalls = toolCallsFromJson(o.value(QStringLiteral("tool_calls")).toArray());
-        m.interrupted = o.value(QStringLiteral("interrupted")).toString();
-        m.contextNote = o.value(QStringLiteral("context")).toString();
         c.messages.append(m);
     }
+    // Version 3: the other branches' messages; every message has an id and names its parent.
+    if (version >= 3) {
+        for (const QJsonValue& v : json.value(QStringLiteral("versions")).toArray()) {
+            ChatMessage m;
+            if (!messageFromJson(v.toObject(), m))
+                return fail(QStringLiteral("message with an unknown role"));
+            c.otherVersions.append(m);
+        }
+    }
+    // Older files (and messages without ids) migrate to one branch, numbered in order.
+    linkMessages(c);
     chat = std::move(c);
     return true;
 }

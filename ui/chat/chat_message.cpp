@@ -46,6 +46,11 @@ bool roleFromKey(const QString& key, ChatMessage::Role& out) {
 QString statsLine(const MessageStats& st) {
     if (st.stopReason.isEmpty())
         return {};
+    // Nothing was run (refused before it went, failed at once, stopped while planned): no
+    // figures to show, and no zeros that look like some.
+    if (st.promptTokens == 0 && st.generatedTokens == 0)
+        return st.stopReason == QLatin1String("cancelled") ? QObject::tr("stopped before an answer")
+                                                           : QString();
     return QObject::tr("%1 prompt tokens (%2 reused) · TTFT %3 ms · prefill %4 t/s · decode %5 "
                        "t/s · %6 tokens · %7")
         .arg(st.promptTokens)

@@ -30,11 +30,19 @@ struct ChatMessage {
     QStringList attachments;         // file names of the documents in context when the user sent it
     MessageStats stats;              // assistant messages
     QList<ToolCallRecord> toolCalls; // assistant messages: the tools it called on the way
-    QString interrupted; // assistant messages cut off by an error (the text is what arrived)
+    // Assistant messages cut off by an error (the text is what arrived), or with no answer at
+    // all (empty text: the request failed or could not be sent); the error, for the user.
+    QString interrupted;
     // User messages: what the prompt of this question left out — the pages of each document
     // that went in when not all did ("pages 1–4, 37–52, 118 of 236") and the earlier turns left
     // out ("2 earlier turns left out"); empty when everything went in.
     QString contextNote;
+    // Versions (chat file version 3): the message's number in its chat (1, 2, …: the order they
+    // were made in; 0 until the chat gives it one) and the number of the message before it in
+    // its branch (0: the first message). Messages with the same parent are versions of each
+    // other (an edited question, a regenerated answer); see message_versions.h.
+    qint64 id = 0;
+    qint64 parentId = 0;
     // User messages: the images attached to this question (only these went with it).
     QList<QuestionImage> images = {};
 };
@@ -45,7 +53,8 @@ QString roleKey(ChatMessage::Role role);
 bool roleFromKey(const QString& key, ChatMessage::Role& out);
 
 // "12 prompt tokens (0 reused) · TTFT 35 ms · prefill 410.2 t/s · decode 55.0 t/s · 40 tokens
-// · eos"; empty when the message has no stats.
+// · eos"; empty when the message has no stats or nothing was run ("stopped before an answer"
+// when it was stopped then).
 QString statsLine(const MessageStats& stats);
 // "In the prompt: pages 1–4, 37 of 236 · 2 earlier turns left out"; empty without a note.
 QString contextNoteLine(const ChatMessage& message);

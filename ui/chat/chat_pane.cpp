@@ -4,10 +4,13 @@
 #include "chat/citations.h"
 #include "chat/data_sources_bar.h"
 #include "chat/question_images_bar.h"
+#include "chat/message_versions.h"
 #include "chat/transcript_view.h"
+#include "notifications/notification_area.h"
 #include "pipeline/human_format.h"
 
 #include <QClipboard>
+#include <QFile>
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QHBoxLayout>
@@ -74,9 +77,14 @@ ChatPane::ChatPane(QWidget* parent) : QWidget(parent) {
             Q_EMIT locateRequested(link.section(QLatin1Char('/'), 1).toInt());
     });
     layout->addWidget(problems_);
+    notifications_ = new NotificationArea(main);
+    notifications_->setObjectName(QStringLiteral("notificationArea"));
+    layout->addWidget(notifications_);
 
     transcript_ = new TranscriptView(main);
     transcript_->setObjectName(QStringLiteral("chatTranscript"));
+    transcript_->setVersionLookup([this](int index) { return versionOf(chats_[current_], index); });
+    connect(transcript_, &TranscriptView::versionRequested, this, &ChatPane::showVersion);
     layout->addWidget(transcript_, 1);
     connect(transcript_, &TranscriptView::citationActivated, this, &ChatPane::citationActivated);
     connect(transcript_, &TranscriptView::actionActivated, this,
@@ -115,6 +123,22 @@ ChatPane::ChatPane(QWidget* parent) : QWidget(parent) {
     contextGauge_->setFormat(tr("context: no model"));
     contextGauge_->setValue(0);
     layout->addWidget(contextGauge_);
+
+    editBar_ = new QWidget(main);
+    editBar_->setObjectName(QStringLiteral("editBar"));
+    auto* editLayout = new QHBoxLayout(editBar_);
+    editLayout->setContentsMargins(0, 0, 0, 0);
+    auto* editLabel = new QLabel(tr("Editing a question: Send asks it as a new version; the "
+                                    "earlier one and its answers are kept (‹ › switches)."),
+                                 editBar_);
+    editLabel->setWordWrap(true);
+    editLayout->addWidget(editLabel, 1);
+    auto* cancelEdit = new QPushButton(tr("Cancel edit"), editBar_);
+    cancelEdit->setObjectName(QStringLiteral("cancelEditButton"));
+    connect(cancelEdit, &QPushButton::clicked, this, &ChatPane::cancelEdit);
+    editLayout->addWidget(cancelEdit);
+    editBar_->hide();
+    layout->addWidget(editBar_);
 
     auto* inputRow = new QHBoxLayout;
     input_ = new QPlainTextEdit(main);
@@ -170,6 +194,7 @@ ChatPane::~ChatPane() = default;
 
 QStringList ChatPane::openStore(const QString& dir) {
     store_ = std::make_unique<ChatStore>(dir);
+    store_->emptyTrash(ChatStore::kTrashDays);
     QStringList errors;
     QList<ChatSession> loaded = store_->loadAll(&errors);
     if (!loaded.isEmpty()) {
@@ -184,7 +209,8 @@ void ChatPane::save() {
     if (!store_)
         return;
     ChatSession& chat = chats_[current_];
-    if (chat.messages.isEmpty() && chat.dataSources.isEmpty() && chat.documents.isEmpty()) {
+    if (chat.messages.isEmpty() && chat.otherVersions.isEmpty() && chat.dataSources.isEmpty() &&
+        chat.documents.isEmpty()) {
         store_->remove(chat.id); // an empty chat is not worth a file (one with documents is)
         return;
     }
@@ -225,6 +251,8 @@ void ChatPane::showCurrent() {
     setContextUsage(used, contextLimit_);
     if (shownChatId_ != chats_[current_].id) {
         shownChatId_ = chats_[current_].id;
+        if (isEditing())
+            cancelEdit();
         Q_EMIT currentChatChanged();
     }
 }
@@ -254,15 +282,63 @@ void ChatPane::selectChat(int index) {
 }
 
 void ChatPane::deleteChat(int index) {
-    if (generating_ || index < 0 || index >= chats_.size())
+    if (generating_ || isWaiting() || index < 0 || index >= chats_.size())
         return;
+    // The chat deleted before stays in the trash; only the last one is offered back here.
+    if (deleted_)
+        notifications_->dismiss(deleted_->notification);
+    Deleted d;
+    d.chat = chats_[index];
+    d.index = index;
     if (store_)
-        store_->remove(chats_[index].id);
+        store_->moveToTrash(d.chat.id);
     chats_.removeAt(index);
     if (chats_.isEmpty())
         chats_.append(ChatSession::create());
     current_ = qBound(0, index < current_ ? current_ - 1 : current_, int(chats_.size()) - 1);
+    d.notification = notifications_->post(
+        NotificationArea::Kind::Info, tr("Deleted “%1”.").arg(d.chat.displayTitle()), tr("Undo"),
+        [this] { undoDelete(); }, kUndoDeleteMs);
+    deleted_ = std::move(d);
     showCurrent();
+}
+
+bool ChatPane::undoDelete() {
+    if (!deleted_)
+        return false;
+    Deleted d = std::move(*deleted_);
+    deleted_.reset();
+    notifications_->dismiss(d.notification);
+    if (store_)
+        store_->restoreFromTrash(d.chat.id);
+    // While a question is answered (or waits) its chat stays the current one: the chat comes
+    // back into the list beside it. Otherwise it is shown, and the empty chat put in its place
+    // when it was the only one goes again.
+    const bool busy = generating_ || isWaiting();
+    if (!busy && chats_.size() == 1 && chats_[0].messages.isEmpty() &&
+        chats_[0].otherVersions.isEmpty() && chats_[0].documents.isEmpty() &&
+        chats_[0].dataSources.isEmpty())
+        chats_.clear();
+    const int index = qBound(0, d.index, int(chats_.size()));
+    chats_.insert(index, d.chat);
+    if (busy)
+        current_ += index <= current_ ? 1 : 0;
+    else
+        current_ = index;
+    const bool worthAFile = !d.chat.messages.isEmpty() || !d.chat.otherVersions.isEmpty() ||
+                            !d.chat.documents.isEmpty() || !d.chat.dataSources.isEmpty();
+    if (store_ && worthAFile && !QFile::exists(store_->pathFor(d.chat.id))) {
+        // It had no file yet, or the trash lost it: written from memory.
+        store_->saveAsync(d.chat, this, [this](const QString& error) {
+            if (!error.isEmpty())
+                Q_EMIT storageFailed(tr("Cannot save the chat: %1").arg(error));
+        });
+    }
+    if (busy)
+        refreshList();
+    else
+        showCurrent();
+    return true;
 }
 
 void ChatPane::renameChat(int index, const QString& title) {
@@ -320,7 +396,10 @@ void ChatPane::appendMessage(ChatMessage::Role role, const QString& text) {
         m.attachments = attachments_;
         m.images = imagesBar_->take(); // only the images attached to this question go with it
     }
-    chats_[current_].messages.append(m);
+    ChatSession& chat = chats_[current_];
+    m.id = nextMessageId(chat);
+    m.parentId = chat.messages.isEmpty() ? 0 : chat.messages.last().id;
+    chat.messages.append(m);
     transcript_->appendLast(chats_[current_].messages,
                             generating_ || role == ChatMessage::Role::Assistant);
     if (role != ChatMessage::Role::Assistant) {
@@ -547,6 +626,14 @@ void ChatPane::releaseWaitingQuestion() {
         notice.text.replace(tr("Waiting for"), tr("Waited for"));
         messages.last().attachments = attachments_;
         messages.insert(messages.size() - 1, notice);
+        // Linked in the new order; earlier versions of the question stay its siblings.
+        ChatSession& chat = chats_[current_];
+        const qint64 oldParent = messages.last().parentId;
+        const qint64 noticeId = messages[messages.size() - 2].id;
+        for (ChatMessage& other : chat.otherVersions)
+            if (other.parentId == oldParent && other.role == ChatMessage::Role::User)
+                other.parentId = noticeId;
+        linkMessages(chat);
         transcript_->showMessages(messages, false);
         save();
     }
@@ -575,6 +662,18 @@ void ChatPane::send() {
     const QString text = input_->toPlainText().trimmed();
     if (!modelReady_ || generating_ || text.isEmpty())
         return;
+    if (isEditing()) {
+        // The edited question and what followed it become another branch; this is its sibling.
+        ChatSession& chat = chats_[current_];
+        for (qsizetype i = 0; i < chat.messages.size(); ++i) {
+            if (chat.messages[i].id == editingId_) {
+                branchAt(chat, int(i));
+                break;
+            }
+        }
+        cancelEdit();
+        transcript_->showMessages(chat.messages, false);
+    }
     appendMessage(ChatMessage::Role::User, text);
     input_->clear();
     const QStringList loading = loadingDocuments_ ? loadingDocuments_() : QStringList();
@@ -600,27 +699,58 @@ void ChatPane::copyMessage(int index) {
 }
 
 void ChatPane::editAndResend(int index) {
-    auto& messages = chats_[current_].messages;
-    if (generating_ || index < 0 || index >= messages.size() ||
+    const auto& messages = chats_[current_].messages;
+    if (generating_ || isWaiting() || index < 0 || index >= messages.size() ||
         messages[index].role != ChatMessage::Role::User)
         return;
+    // Nothing changes until the edit is sent: then it becomes a new version of the question.
+    editingId_ = messages[index].id;
     input_->setPlainText(messages[index].text);
-    messages.erase(messages.begin() + index, messages.end());
-    save();
-    showCurrent();
+    for (const QuestionImage& image : messages[index].images) // the edit keeps its images
+        imagesBar_->add(image);
+    editBar_->show();
     input_->setFocus();
 }
 
+void ChatPane::cancelEdit() {
+    editingId_ = 0;
+    editBar_->hide();
+}
+
 void ChatPane::regenerate() {
-    auto& messages = chats_[current_].messages;
-    if (generating_ || !modelReady_)
+    ChatSession& chat = chats_[current_];
+    auto& messages = chat.messages;
+    if (generating_ || isWaiting() || !modelReady_)
         return;
-    while (!messages.isEmpty() && messages.last().role != ChatMessage::Role::User)
-        messages.removeLast();
-    if (messages.isEmpty())
+    int question = -1;
+    for (qsizetype i = messages.size() - 1; i >= 0 && question < 0; --i)
+        if (messages[i].role == ChatMessage::Role::User)
+            question = int(i);
+    if (question < 0)
         return;
+    // The answer (and what followed it) is kept as a version when there is something in it.
+    bool keep = false;
+    for (qsizetype i = question + 1; i < messages.size(); ++i)
+        keep = keep || (messages[i].role == ChatMessage::Role::Assistant &&
+                        (!messages[i].text.isEmpty() || !messages[i].toolCalls.isEmpty()));
+    if (keep)
+        branchAt(chat, question + 1);
+    else
+        messages.erase(messages.begin() + question + 1, messages.end());
+    save();
     showCurrent();
     Q_EMIT sendRequested(messages.last().text);
+}
+
+void ChatPane::showVersion(int index, int version) {
+    if (generating_ || isWaiting())
+        return;
+    if (isEditing())
+        cancelEdit();
+    if (!switchVersion(chats_[current_], index, version))
+        return;
+    save();
+    showCurrent();
 }
 
 } // namespace folio::ui

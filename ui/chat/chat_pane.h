@@ -12,6 +12,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 class QLabel;
 class QListWidget;
@@ -24,6 +25,7 @@ namespace folio::ui {
 
 class DataSourcesBar;
 class QuestionImagesBar;
+class NotificationArea;
 class TranscriptView;
 struct QuestionImage;
 
@@ -51,8 +53,13 @@ public:
     }
     void newChat();
     void selectChat(int index);
-    // Removes a chat and its file (the list keeps at least one, empty, chat).
+    // Removes a chat (the list keeps at least one, empty, chat); its file goes to the store's
+    // trash. The notification area offers "Undo" for kUndoDeleteMs.
     void deleteChat(int index);
+    // Brings the chat deleted last back (its file and its place in the list) and shows it.
+    // False when there is none to bring back.
+    bool undoDelete();
+    static constexpr int kUndoDeleteMs = 15000;
     void renameChat(int index, const QString& title);
     // Replaces the current chat's system prompt and sampling settings (and saves).
     void setChatSettings(const QString& systemPrompt, const GenerationSettings& settings);
@@ -112,8 +119,19 @@ public:
 
     // Per-message actions (also reachable through the transcript's links).
     void copyMessage(int index);
+    // The question returns to the input; sending it makes a new version of it (the old one and
+    // the answers after it are kept as another branch). cancelEdit() forgets the edit.
     void editAndResend(int index);
+    void cancelEdit();
+    bool isEditing() const { return editingId_ != 0; }
+    // Asks the last question again: the new answer is a new version of the previous one (kept,
+    // unless it had nothing in it: a failed or empty answer is dropped).
     void regenerate();
+    // Shows version `version` (0-based) of message `index` of the current chat, with the branch
+    // under it as last seen (message_versions.h), and saves the choice.
+    void showVersion(int index, int version);
+    // Messages for the user that belong to no chat (errors, undo).
+    NotificationArea* notifications() const { return notifications_; }
 
 Q_SIGNALS:
     // `text` is to be answered: the last message of the current chat, a user message.
@@ -149,6 +167,15 @@ private:
     QString waitingQuestion_; // held until the chat's documents have loaded
     std::function<QStringList()> loadingDocuments_;
     QLabel* problems_ = nullptr;
+    NotificationArea* notifications_ = nullptr;
+    QWidget* editBar_ = nullptr;
+    qint64 editingId_ = 0; // the question being edited (its message id), 0: none
+    struct Deleted {
+        ChatSession chat;
+        int index = 0;
+        int notification = 0;
+    };
+    std::optional<Deleted> deleted_; // the chat deleted last, while it can be undone
 
     QListWidget* list_ = nullptr;
     QPushButton* newButton_ = nullptr;

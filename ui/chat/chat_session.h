@@ -33,7 +33,12 @@ struct ChatSession {
     QString title;
     QString systemPrompt;
     GenerationSettings settings;
+    // The chosen branch, first message to last: what is shown, asked with and exported.
     QList<ChatMessage> messages;
+    // Every message of the other branches (earlier versions of questions and answers and what
+    // followed them), linked by ChatMessage::parentId; the order is the order they left the
+    // chosen branch (message_versions.h).
+    QList<ChatMessage> otherVersions;
     // Files the read-only SQL tool may query (one SQLite database, or CSV files) and whether
     // the model may call it ("Tools"; on by default once a data source is attached).
     QStringList dataSources;

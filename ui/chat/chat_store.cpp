@@ -98,4 +98,37 @@ bool ChatStore::remove(const QString& id) const {
     return QFile::remove(pathFor(id));
 }
 
+bool ChatStore::moveToTrash(const QString& id) const {
+    writer_.waitForDone(); // a queued save must not bring the file back
+    if (!QFile::exists(pathFor(id)) || !QDir().mkpath(trashDir()))
+        return false;
+    const QString target = trashDir() + QLatin1Char('/') + id + QStringLiteral(".json");
+    QFile::remove(target);
+    if (!QFile::rename(pathFor(id), target))
+        return false;
+    // The time it went to the trash (rename keeps the time of the last save).
+    QFile moved(target);
+    if (moved.open(QIODevice::ReadWrite))
+        moved.setFileTime(QDateTime::currentDateTime(), QFileDevice::FileModificationTime);
+    return true;
+}
+
+bool ChatStore::restoreFromTrash(const QString& id) const {
+    const QString source = trashDir() + QLatin1Char('/') + id + QStringLiteral(".json");
+    if (!QFile::exists(source))
+        return false;
+    writer_.waitForDone();
+    if (QFile::exists(pathFor(id)))
+        return false; // written again meanwhile: keep that one
+    return QFile::rename(source, pathFor(id));
+}
+
+void ChatStore::emptyTrash(int days) const {
+    const QDateTime old = QDateTime::currentDateTimeUtc().addDays(-days);
+    for (const QFileInfo& f :
+         QDir(trashDir()).entryInfoList({QStringLiteral("*.json")}, QDir::Files))
+        if (f.lastModified().toUTC() < old)
+            QFile::remove(f.absoluteFilePath());
+}
+
 } // namespace folio::ui

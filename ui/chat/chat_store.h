@@ -34,6 +34,14 @@ public:
     // Blocks until every queued save has been written.
     void waitForSaves();
     bool remove(const QString& id) const;
+    // Deleting a chat that can be undone: its file moves to trashDir() (replacing an older one
+    // of the same id) and back. False when there was no file to move.
+    bool moveToTrash(const QString& id) const;
+    bool restoreFromTrash(const QString& id) const;
+    QString trashDir() const { return dir_ + QStringLiteral("/trash"); }
+    // Removes chats that have been in the trash longer than `days` (at start).
+    void emptyTrash(int days) const;
+    static constexpr int kTrashDays = 30;
     QString pathFor(const QString& id) const;
 
 private:

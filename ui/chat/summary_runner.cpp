@@ -66,6 +66,7 @@ void SummaryRunner::summarize(const Document& doc) {
     settings_ = pane_->currentChat().settings;
     options.answerTokens = settings_.maxTokens;
     title_ = doc.title;
+    documentPath_ = doc.path;
     {
         std::lock_guard lk(m_);
         stopping_ = false;
@@ -173,8 +174,10 @@ void SummaryRunner::finish(const SummaryResult& result) {
                                .arg(result.requests)
                                .arg(seconds, 0, 'f', 1));
         pane_->setGenerating(false);
-        pane_->appendMessage(ChatMessage::Role::Assistant,
-                             tr("# Summary: %1\n\n").arg(title_) + result.markdown);
+        const QString markdown = tr("# Summary: %1\n\n").arg(title_) + result.markdown;
+        pane_->appendMessage(ChatMessage::Role::Assistant, markdown);
+        lastSummary_ = {pane_->currentChat().id, tr("Summary: %1").arg(title_), documentPath_,
+                        markdown, QDateTime::currentDateTime()};
         Q_EMIT statusMessage(tr("Summary ready"), 5000);
     } else {
         pane_->setLastText(result.cancelled

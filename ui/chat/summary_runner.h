@@ -13,6 +13,7 @@
 #include "pipeline/summary_plan.h"
 #include "pipeline/token_counter.h"
 
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QList>
 #include <QObject>
@@ -36,6 +37,16 @@ public:
     ~SummaryRunner() override; // stops a summary in progress and waits for its thread
 
     bool isRunning() const { return thread_ != nullptr; }
+    // The summary made last (for "Export summary…"): the chat it went into, its title, the
+    // document and the Markdown ("# Summary: …", the summary, its parts); empty before one.
+    struct Summary {
+        QString chatId;
+        QString title;
+        QString documentPath;
+        QString markdown;
+        QDateTime created;
+    };
+    const Summary& lastSummary() const { return lastSummary_; }
 
 public Q_SLOTS:
     // Summarizes a loaded PDF into the current chat (ignored while one runs or the chat answers).
@@ -67,6 +78,8 @@ private:
     TokenCounter counter_;
     qint64 contextLimit_ = 0;
     QString title_;
+    QString documentPath_;
+    Summary lastSummary_;
     GenerationSettings settings_;
     QElapsedTimer clock_;
     std::unique_ptr<std::thread> thread_;

@@ -288,9 +288,14 @@ void TranscriptView::insertMessage(QTextCursor& cursor, const ChatMessage& m, in
             insertAnswer(cursor, m.text);
         if (!m.interrupted.isEmpty()) {
             cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
+            // No answer at all: what happened and what to do; else the answer was cut off.
+            const QString line =
+                m.text.isEmpty() && m.toolCalls.isEmpty()
+                    ? tr("[no answer: %1 — fix the cause, then click “regenerate” to ask again]")
+                          .arg(m.interrupted)
+                    : tr("[answer interrupted: %1]").arg(m.interrupted);
             cursor.insertHtml(
-                QStringLiteral("<span style='color:#b03a2e'>%1</span>")
-                    .arg(tr("[answer interrupted: %1]").arg(m.interrupted).toHtmlEscaped()));
+                QStringLiteral("<span style='color:#b03a2e'>%1</span>").arg(line.toHtmlEscaped()));
         }
     } else {
         cursor.insertText(m.text);
@@ -305,6 +310,26 @@ void TranscriptView::insertMessage(QTextCursor& cursor, const ChatMessage& m, in
     if (m.role == ChatMessage::Role::Notice || (isLast && generating_))
         return;
     QString footer;
+    // "‹ 2/3 ›" in the text's size, before the small footer: the arrows are links while there
+    // is a version that way.
+    QString versions;
+    if (const VersionPosition v = versions_ ? versions_(index) : VersionPosition(); v.count > 1) {
+        auto arrow = [index](const QString& glyph, int target, bool enabled, const QString& tip) {
+            if (!enabled)
+                return QStringLiteral("<span style='color:#aaa'>%1</span>").arg(glyph);
+            return QStringLiteral("<a href='folio:version/%1/%2' title='%3' "
+                                  "style='text-decoration:none'>%4</a>")
+                .arg(index)
+                .arg(target)
+                .arg(tip.toHtmlEscaped(), glyph);
+        };
+        versions = QStringLiteral("<b>%1 %2 %3</b>&nbsp;&nbsp;")
+                       .arg(arrow(QStringLiteral("&nbsp;‹"), v.index - 1, v.index > 0,
+                                  tr("Previous version")),
+                            tr("%1/%2").arg(v.index + 1).arg(v.count),
+                            arrow(QStringLiteral("›&nbsp;"), v.index + 1, v.index + 1 < v.count,
+                                  tr("Next version")));
+    }
     const QString stats = statsLine(m.stats);
     if (!stats.isEmpty())
         footer += stats.toHtmlEscaped() + QStringLiteral(" · ");
@@ -315,6 +340,7 @@ void TranscriptView::insertMessage(QTextCursor& cursor, const ChatMessage& m, in
         footer += QStringLiteral(" · ") + actionLink("regenerate", index, tr("regenerate"));
     cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
     cursor.insertHtml(
+        versions +
         QStringLiteral("<span style='color:#888; font-size:small'>%1</span>").arg(footer));
 }
 
@@ -416,6 +442,10 @@ void TranscriptView::onAnchor(const QUrl& url) {
     if (action == QLatin1String("tool")) {
         const int call = url.path().section(QLatin1Char('/'), 2, 2).toInt();
         setToolCallExpanded(index, call, !isToolCallExpanded(index, call));
+        return;
+    }
+    if (action == QLatin1String("version")) {
+        Q_EMIT versionRequested(index, url.path().section(QLatin1Char('/'), 2, 2).toInt());
         return;
     }
     if (action == QLatin1String("copy"))

@@ -1,18 +1,22 @@
 #pragma once
 // The transcript of one chat: user questions as plain text, answers as Markdown (tables, lists,
 // code) with "[p. N]" citations as links, per-message stats and action links (copy, edit and
-// resend, regenerate). While an answer streams only the last message is laid out again, at most
-// every 100 ms, so a token costs the GUI thread next to nothing however long the chat is.
-// An answer's tool calls come first, each as a block collapsed to one line (the tool and the
-// size of its result); a click on the line shows the SQL and the result table (cut to a
-// readable size). An answer cut off by an error ends with "[answer interrupted: ...]".
+// resend, regenerate) with the message's versions ("‹ 2/3 ›"). While an answer streams only the
+// last message is laid out again, at most every 100 ms, so a token costs the GUI thread next to
+// nothing however long the chat is. An answer's tool calls come first, each as a block collapsed to
+// one line (the tool and the size of its result); a click on the line shows the SQL and the result
+// table (cut to a readable size). An answer cut off by an error ends with "[answer interrupted:
+// ...]".
 
 #include "chat/chat_message.h"
 #include "chat/citations.h"
+#include "chat/message_versions.h"
 
 #include <QList>
 #include <QSet>
 #include <QTextBrowser>
+
+#include <functional>
 
 class QTimer;
 
@@ -44,11 +48,19 @@ public:
     // The documents citations point at (the chat's PDFs in prompt order) and, for each, its
     // place among the chat's documents (what citationActivated reports). Lays out again.
     void setCitationDocuments(const QList<CitationDocument>& documents, const QList<int>& rows);
+    // Where message `index` stands among its versions (ChatPane: message_versions.h); a message
+    // with more than one shows "‹ 2/3 ›" in its footer, the arrows asking for its neighbours
+    // (versionRequested).
+    void setVersionLookup(std::function<VersionPosition(int index)> lookup) {
+        versions_ = std::move(lookup);
+    }
 
 Q_SIGNALS:
     // `document`: the chat's document (-1: a citation that names none, e.g. in an old chat).
     void citationActivated(int document, int page);
     void actionActivated(folio::ui::TranscriptView::Action action, int messageIndex);
+    // "‹" or "›" on message `messageIndex`: show its version `version` (0-based).
+    void versionRequested(int messageIndex, int version);
 
 private:
     void insertMessage(QTextCursor& cursor, const ChatMessage& m, int index, bool isLast);
@@ -67,6 +79,7 @@ private:
     QTimer* throttle_ = nullptr;
     QList<CitationDocument> citationDocuments_;
     QList<int> citationRows_;
+    std::function<VersionPosition(int)> versions_;
     QList<ChatMessage> messages_; // what is shown (laid out again when a block opens or closes)
     QSet<quint64> expanded_;      // (message index << 32) | call index
     ChatMessage last_;

@@ -1,8 +1,10 @@
 #pragma once
-// "Export summary…": writes a chat as Markdown, HTML, PDF or JSON, chosen by the file suffix.
+// "Export chat…" writes a chat (its chosen branch) and "Export summary…" the summary the
+// summary job made, as Markdown, HTML, PDF or JSON, chosen by the file suffix.
 
 #include "export/transcript_export.h"
 
+#include <QDateTime>
 #include <QString>
 
 namespace folio::ui {
@@ -16,6 +18,19 @@ QString exportFileFilters();
 
 // Writes atomically; returns an empty string on success, else a message for the user. A
 // failure leaves an earlier file at `path` intact.
+// Links to documents are relative to the folder of `path` unless context.baseDir says
+// otherwise.
 QString exportChat(const QString& path, const ChatSession& chat, const ExportContext& context);
+
+// A summary by itself: its Markdown (title, summary, parts), the document it summarizes.
+struct SummaryExport {
+    QString title;
+    QString documentPath;
+    QString markdown;
+    QDateTime created;
+};
+// Markdown as is; HTML and PDF laid out from it; JSON {"format": "folio-summary", "title",
+// "document" (relative to the export), "markdown", "created"}. Written atomically.
+QString exportSummary(const QString& path, const SummaryExport& summary);
 
 } // namespace folio::ui

@@ -6,6 +6,8 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSaveFile>
+#include <QTextBlock>
+#include <QTextCursor>
 #include <QTextDocument>
 
 namespace folio::ui {
@@ -32,6 +34,18 @@ PdfExportResult writeHtmlAsPdf(const QString& path, const QString& title, const 
         font.setPointSizeF(10.5);
         doc.setDefaultFont(font);
         doc.setHtml(html);
+        // Long lines (code, URLs, table cells) wrap instead of running off the page: code
+        // blocks lose their "no wrap", and a word longer than the line breaks anywhere.
+        QTextOption option = doc.defaultTextOption();
+        option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+        doc.setDefaultTextOption(option);
+        for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
+            QTextBlockFormat format = block.blockFormat();
+            if (!format.nonBreakableLines())
+                continue;
+            format.setNonBreakableLines(false);
+            QTextCursor(block).setBlockFormat(format);
+        }
         const QRectF page = writer.pageLayout().paintRectPixels(writer.resolution());
         doc.setPageSize(page.size());
         result.pages = doc.pageCount();

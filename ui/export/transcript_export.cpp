@@ -3,6 +3,7 @@
 #include "chat/chat_json.h"
 #include "chat/citations.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QTextDocument>
@@ -23,7 +24,8 @@ QString answerMarkdown(const ChatMessage& m) {
 
 // Citations of answers as links into the chat's documents ("file:///a/report.pdf#page=3"), or
 // into the one PDF of the export's context for a chat that keeps no documents.
-QString linkedAnswer(const ChatSession& chat, const QString& markdown, const QString& fallbackUrl) {
+QString linkedAnswer(const ChatSession& chat, const QString& markdown, const QString& fallbackUrl,
+                     const QString& baseDir) {
     if (chat.documents.isEmpty())
         return linkCitations(markdown, fallbackUrl);
     QList<CitationDocument> docs;
@@ -34,9 +36,8 @@ QString linkedAnswer(const ChatSession& chat, const QString& markdown, const QSt
         docs.append({d.title, QFileInfo(d.path).fileName(), d.pageCount});
         paths << d.path;
     }
-    return linkCitations(markdown, docs, [&paths](int document, int page) {
-        return QUrl::fromLocalFile(paths.value(document)).toString() +
-               QStringLiteral("#page=%1").arg(page);
+    return linkCitations(markdown, docs, [&paths, &baseDir](int document, int page) {
+        return documentLink(paths.value(document), baseDir) + QStringLiteral("#page=%1").arg(page);
     });
 }
 
@@ -60,13 +61,12 @@ QString documentsMarkdown(const QList<ChatDocument>& documents) {
     return md + QLatin1Char('\n');
 }
 
-QString documentsHtml(const QList<ChatDocument>& documents) {
+QString documentsHtml(const QList<ChatDocument>& documents, const QString& baseDir) {
     QString html = QStringLiteral("<h2>%1</h2>\n<ol>\n").arg(QObject::tr("Documents"));
     for (const ChatDocument& d : documents) {
         html += QStringLiteral("<li><b>%1</b> — %2 — <a href=\"%3\">%4</a>")
                     .arg(d.title.toHtmlEscaped(), pagesText(d),
-                         QUrl::fromLocalFile(d.path).toString().toHtmlEscaped(),
-                         d.path.toHtmlEscaped());
+                         documentLink(d.path, baseDir).toHtmlEscaped(), d.path.toHtmlEscaped());
         if (!d.pinnedPages.isEmpty())
             html += QObject::tr(" — pinned pages: %1").arg(d.pinnedPages.toHtmlEscaped());
         html += QStringLiteral("</li>\n");
@@ -75,12 +75,13 @@ QString documentsHtml(const QList<ChatDocument>& documents) {
 }
 
 // The body of a message as HTML: answers are Markdown, the rest is plain text.
-QString messageHtml(const ChatSession& chat, const ChatMessage& m, const QString& citationUrl) {
+QString messageHtml(const ChatSession& chat, const ChatMessage& m, const QString& citationUrl,
+                    const QString& baseDir) {
     if (m.role != ChatMessage::Role::Assistant)
         return QStringLiteral("<p>%1</p>")
             .arg(m.text.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
     QTextDocument doc;
-    doc.setMarkdown(linkedAnswer(chat, answerMarkdown(m), citationUrl));
+    doc.setMarkdown(linkedAnswer(chat, answerMarkdown(m), citationUrl, baseDir));
     QString html = doc.toHtml();
     const qsizetype begin = html.indexOf(QStringLiteral("<body"));
     const qsizetype open = html.indexOf(QLatin1Char('>'), begin);
@@ -92,11 +93,22 @@ QString messageHtml(const ChatSession& chat, const ChatMessage& m, const QString
 
 } // namespace
 
+QString documentLink(const QString& path, const QString& baseDir) {
+    if (baseDir.isEmpty())
+        return QUrl::fromLocalFile(path).toString();
+    return QString::fromUtf8(
+        QUrl::toPercentEncoding(QDir(baseDir).relativeFilePath(path), QByteArrayLiteral("/")));
+}
+
+QString exportTime(const QDateTime& time) {
+    return time.toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+}
+
 QString transcriptToMarkdown(const QString& title, const QList<ChatMessage>& messages) {
     QString md = QStringLiteral("# %1\n\n").arg(title);
     for (const ChatMessage& m : messages) {
         md += QStringLiteral("## %1 (%2)\n\n%3\n\n")
-                  .arg(roleName(m.role), m.time.toString(Qt::ISODate),
+                  .arg(roleName(m.role), exportTime(m.time),
                        m.role == ChatMessage::Role::Assistant ? answerMarkdown(m) : m.text);
         const QString stats = statsLine(m.stats);
         if (!stats.isEmpty())
@@ -123,19 +135,19 @@ QString transcriptToHtml(const ChatSession& chat, const ExportContext& context) 
     const QString citationUrl =
         context.documentPath.isEmpty()
             ? QStringLiteral("#page-%1")
-            : QUrl::fromLocalFile(context.documentPath).toString() + QStringLiteral("#page=%1");
+            : documentLink(context.documentPath, context.baseDir) + QStringLiteral("#page=%1");
     QString html = QStringLiteral("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
                                   "<title>%1</title></head><body>\n<h1>%1</h1>\n")
                        .arg(context.title.toHtmlEscaped());
     if (!chat.documents.isEmpty())
-        html += documentsHtml(chat.documents);
+        html += documentsHtml(chat.documents, context.baseDir);
     else if (!context.documents.isEmpty())
         html += QStringLiteral("<p><i>Documents: %1</i></p>\n")
                     .arg(context.documents.join(QStringLiteral(", ")).toHtmlEscaped());
     for (const ChatMessage& m : chat.messages) {
         html += QStringLiteral("<h2>%1 <small>%2</small></h2>\n")
-                    .arg(roleName(m.role), m.time.toString(Qt::ISODate));
-        html += messageHtml(chat, m, citationUrl) + QLatin1Char('\n');
+                    .arg(roleName(m.role), exportTime(m.time));
+        html += messageHtml(chat, m, citationUrl, context.baseDir) + QLatin1Char('\n');
         const QString stats = statsLine(m.stats);
         if (!stats.isEmpty())
             html += QStringLiteral("<p><small>%1</small></p>\n").arg(stats.toHtmlEscaped());
@@ -149,6 +161,7 @@ QString transcriptToHtml(const ChatSession& chat, const ExportContext& context) 
 
 QJsonObject transcriptToJson(const ChatSession& chat, const ExportContext& context) {
     QJsonObject o = chatToJson(chat);
+    o.remove(QStringLiteral("versions")); // an export is the chosen branch
     o.insert(QStringLiteral("export_title"), context.title);
     // The chat's documents (path, fingerprint, pages…) are in chatToJson; a chat without any
     // names the documents of the export's context.

@@ -20,13 +20,23 @@ struct ExportContext {
     QString documentPath;  // the PDF citations refer to ("" : none)
     QStringList documents; // titles of the documents in context
     QString model;         // model name
+    // The folder the export is written to: links to documents are relative to it, so the
+    // export and the documents can move together; empty: absolute file URLs.
+    QString baseDir;
 };
+
+// A link to `path` (a document) from an export in `baseDir` ("../reports/a.pdf", percent-
+// encoded), or its file URL when `baseDir` is empty.
+QString documentLink(const QString& path, const QString& baseDir);
+// How an export shows a message's time: "2026-01-02 10:00".
+QString exportTime(const QDateTime& time);
 
 QString transcriptToMarkdown(const QString& title, const QList<ChatMessage>& messages);
 // With the export's context: the documents the answers cite, under the title.
 QString transcriptToMarkdown(const ChatSession& chat, const ExportContext& context);
 QString transcriptToHtml(const ChatSession& chat, const ExportContext& context);
-// The full conversation (chatToJson) with the export's context.
+// The conversation (chatToJson: the chosen branch, without the other versions) with the
+// export's context.
 QJsonObject transcriptToJson(const ChatSession& chat, const ExportContext& context);
 
 } // namespace folio::ui
