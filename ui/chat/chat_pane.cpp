@@ -6,6 +6,7 @@
 #include "chat/transcript_view.h"
 #include "pipeline/human_format.h"
 
+#include "style/palette_colors.h"
 #include <QClipboard>
 #include <QFileInfo>
 #include <QGuiApplication>
@@ -57,16 +58,12 @@ ChatPane::ChatPane(QWidget* parent) : QWidget(parent) {
     modelNotice_->setObjectName(QStringLiteral("chatModelNotice"));
     modelNotice_->setWordWrap(true);
     modelNotice_->setTextFormat(Qt::RichText);
-    modelNotice_->setStyleSheet(QStringLiteral("QLabel { background: #fff4d6; border: 1px solid "
-                                               "#e6c877; border-radius: 4px; padding: 6px; }"));
     connect(modelNotice_, &QLabel::linkActivated, this, &ChatPane::noticeLinkActivated);
     layout->addWidget(modelNotice_);
     problems_ = new QLabel(main);
     problems_->setObjectName(QStringLiteral("documentProblems"));
     problems_->setWordWrap(true);
     problems_->setTextFormat(Qt::RichText);
-    problems_->setStyleSheet(QStringLiteral("QLabel { background: #fde8e4; border: 1px solid "
-                                            "#e0a39a; border-radius: 4px; padding: 6px; }"));
     problems_->hide();
     connect(problems_, &QLabel::linkActivated, this, [this](const QString& link) {
         if (link.startsWith(QLatin1String("folio:locate/")))
@@ -156,6 +153,14 @@ ChatPane::ChatPane(QWidget* parent) : QWidget(parent) {
         else if (generating_)
             Q_EMIT stopRequested();
     });
+    // Banners and chips in the palette's colours, again when the system theme changes.
+    style::followPalette(this, [this] {
+        modelNotice_->setStyleSheet(style::labelStyle(palette(), style::Tone::Warning));
+        problems_->setStyleSheet(style::labelStyle(palette(), style::Tone::Negative));
+        for (QLabel* chip : chips_->findChildren<QLabel*>(QStringLiteral("attachmentChip")))
+            chip->setStyleSheet(chipStyle());
+    });
+
 
     setModelReady(false, tr("No model loaded. Open a GGUF model (File → Open model…) to ask "
                             "questions; documents can be opened and read meanwhile."));
@@ -451,6 +456,10 @@ void ChatPane::setContextUsage(qint64 used, qint64 limit) {
                                  .arg(limit)
                                  .arg(used * 100.0 / limit, 0, 'f', 1));
 }
+QString ChatPane::chipStyle() const {
+    return style::labelStyle(palette(), style::Tone::Accent, 9, QStringLiteral("1px 8px"));
+}
+
 
 void ChatPane::setAttachments(const QStringList& names, const QList<int>& rows) {
     attachments_ = names;
@@ -467,9 +476,7 @@ void ChatPane::setAttachments(const QStringList& names, const QList<int>& rows) 
         boxLayout->setSpacing(0);
         auto* chip = new QLabel(name, box);
         chip->setObjectName(QStringLiteral("attachmentChip"));
-        chip->setStyleSheet(QStringLiteral("QLabel { background: #e8eef7; color: #1f4e8c; border: "
-                                           "1px solid #b8c8e0; border-radius: 9px; padding: 1px "
-                                           "8px; }"));
+        chip->setStyleSheet(chipStyle());
         boxLayout->addWidget(chip);
         if (i < rows.size()) {
             auto* remove = new QToolButton(box);

@@ -1,6 +1,7 @@
 #include "documents/documents_pane.h"
 
 #include "documents/document_loader.h"
+#include "style/palette_colors.h"
 
 #include <QKeySequence>
 #include <QShortcut>
@@ -411,9 +412,9 @@ void DocumentsPane::updatePageLabel() {
     if (citedPage_ > 0)
         text += tr(" · cited: p. %1").arg(citedPage_);
     pageLabel_->setText(text);
-    pageLabel_->setStyleSheet(cited ? QStringLiteral("QLabel { background: #fff1a8; border: 1px "
-                                                     "solid #d9b800; padding: 2px 6px; }")
-                                    : QStringLiteral("QLabel { padding: 2px 6px; }"));
+    pageLabel_->setStyleSheet(
+        cited ? style::labelStyle(palette(), style::Tone::Warning, 0, QStringLiteral("2px 6px"))
+              : QStringLiteral("QLabel { padding: 2px 6px; }"));
     pageLabel_->show();
 }
 
