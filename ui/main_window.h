@@ -17,6 +17,7 @@ class QThread;
 namespace folio::ui {
 
 class ChatController;
+class FindBar;
 class SummaryRunner;
 class ChatPane;
 class DevicesPane;
@@ -72,11 +73,19 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     QDockWidget* addPaneDock(QWidget* pane, const QString& title, const QString& name,
                              Qt::DockWidgetArea area, int minimumWidth);
     void createMenus();
+    void fitToScreen(bool firstRun);
+    // Ctrl+F: the PDF preview's find bar when the Documents pane has the focus, else the chat's.
+    void find();
+    void applyChatKeys();
     void chooseDocuments();
     void chooseModel();
     void exportTranscript();
@@ -117,6 +126,9 @@ private:
     bool connecting_ = false; // a remote server is being checked
     QString mmproj_;
     bool mmprojSet_ = false;
+    bool shownOnce_ = false;
+    FindBar* transcriptFind_ = nullptr;
+    FindBar* pdfFind_ = nullptr;
 };
 
 } // namespace folio::ui

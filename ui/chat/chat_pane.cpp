@@ -3,10 +3,11 @@
 #include "chat/chat_settings_dialog.h"
 #include "chat/citations.h"
 #include "chat/data_sources_bar.h"
+#include "chat/send_keys.h"
 #include "chat/transcript_view.h"
 #include "pipeline/human_format.h"
-
 #include "style/palette_colors.h"
+
 #include <QClipboard>
 #include <QFileInfo>
 #include <QGuiApplication>
@@ -112,8 +113,6 @@ ChatPane::ChatPane(QWidget* parent) : QWidget(parent) {
     auto* inputRow = new QHBoxLayout;
     input_ = new QPlainTextEdit(main);
     input_->setObjectName(QStringLiteral("chatInput"));
-    input_->setPlaceholderText(tr("Ask about the open documents… (Ctrl+Enter to send, Esc to "
-                                  "stop)"));
     input_->setMaximumHeight(96);
     inputRow->addWidget(input_, 1);
     auto* buttons = new QVBoxLayout;
@@ -143,8 +142,8 @@ ChatPane::ChatPane(QWidget* parent) : QWidget(parent) {
         else
             Q_EMIT stopRequested();
     });
-    auto* sendShortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), input_);
-    connect(sendShortcut, &QShortcut::activated, this, &ChatPane::send);
+    // Enter / Shift+Enter / Ctrl+Enter (chat/send_keys.h; the choice is in Settings).
+    connect(new SendKeys(input_), &SendKeys::sendRequested, this, &ChatPane::send);
     auto* stopShortcut = new QShortcut(QKeySequence(Qt::Key_Escape), this);
     stopShortcut->setContext(Qt::WidgetWithChildrenShortcut);
     connect(stopShortcut, &QShortcut::activated, this, [this] {
@@ -153,6 +152,7 @@ ChatPane::ChatPane(QWidget* parent) : QWidget(parent) {
         else if (generating_)
             Q_EMIT stopRequested();
     });
+
     // Banners and chips in the palette's colours, again when the system theme changes.
     style::followPalette(this, [this] {
         modelNotice_->setStyleSheet(style::labelStyle(palette(), style::Tone::Warning));
@@ -160,7 +160,6 @@ ChatPane::ChatPane(QWidget* parent) : QWidget(parent) {
         for (QLabel* chip : chips_->findChildren<QLabel*>(QStringLiteral("attachmentChip")))
             chip->setStyleSheet(chipStyle());
     });
-
 
     setModelReady(false, tr("No model loaded. Open a GGUF model (File → Open model…) to ask "
                             "questions; documents can be opened and read meanwhile."));
@@ -456,10 +455,10 @@ void ChatPane::setContextUsage(qint64 used, qint64 limit) {
                                  .arg(limit)
                                  .arg(used * 100.0 / limit, 0, 'f', 1));
 }
+
 QString ChatPane::chipStyle() const {
     return style::labelStyle(palette(), style::Tone::Accent, 9, QStringLiteral("1px 8px"));
 }
-
 
 void ChatPane::setAttachments(const QStringList& names, const QList<int>& rows) {
     attachments_ = names;
