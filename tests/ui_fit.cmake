@@ -20,6 +20,11 @@ if(FOLIO_BUILD_UI)
 endif()
 
 if(FOLIO_BUILD_UI)
+    # The window in Simplified Chinese (LC_ALL=zh_CN.UTF-8): the .qm built from translations/.
+    folio_add_test(test_zh_cn SOURCES ui/test_zh_cn.cpp LIBS folio_ui LABELS ui TIMEOUT 60)
+endif()
+
+if(FOLIO_BUILD_UI)
     # The API key in the system keyring, its fallback to folio.conf, and the move of an old key.
     folio_add_test(test_keyring SOURCES ui/test_keyring.cpp LIBS folio_ui LABELS ui TIMEOUT 60)
 endif()

@@ -4,6 +4,7 @@
 // With --screenshot, the window is saved once it is shown and every document has loaded (with
 // --ask: once the answer is complete), then the program exits (used by tests, docs and bug
 // reports). Without --model, the model of the last session is loaded again.
+#include "i18n/translations.h"
 #include "main_window.h"
 #include "settings/app_settings.h"
 #include "settings/settings_dialog.h"
@@ -25,6 +26,9 @@ int main(int argc, char** argv) {
     QApplication::setApplicationDisplayName(QStringLiteral("Folio"));
     QApplication::setApplicationVersion(QString::fromLatin1(folio::version_string()));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/folio/icons/folio.svg")));
+
+    // The system locale's language (LANGUAGE / LC_ALL / LANG), where Folio has a translation.
+    folio::ui::installTranslations(&app);
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
