@@ -82,7 +82,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     devices_ = new DevicesPane(this);
     devicesDock_ = addPaneDock(devices_, tr("Devices"), QStringLiteral("devices"),
                                Qt::RightDockWidgetArea, 260);
-    resizeDocks({documentsDock_, devicesDock_}, {360, 360}, Qt::Horizontal);
 
     modelLabel_ = new QLabel(tr("No model loaded"), this);
     modelLabel_->setObjectName(QStringLiteral("statusModel"));
@@ -167,19 +166,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 }
 
 // The first run sizes the window from the screen's available area (the preferred 1400×860
-// where it fits); a restored geometry is moved and shrunk into it. On a narrow screen the side
-// panes share one dock (tabs) so the chat keeps its width.
+// where it fits); a restored geometry is moved and shrunk into it. The docks are narrow enough
+// for 1280 px at 150 % and can be closed (View) or floated.
 void MainWindow::fitToScreen(bool firstRun) {
+    firstRun_ = firstRun;
     const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen();
     if (!s)
         return;
     const QRect available = s->availableGeometry();
     // The window manager's title bar and borders are not known before the window is shown.
     const QMargins frame(4, 32, 4, 4);
-    if (firstRun && available.width() < kNarrowScreenWidth) {
-        tabifyDockWidget(documentsDock_, devicesDock_);
-        documentsDock_->raise();
-    }
     const QRect target = firstRun ? firstRunFrame(available, QSize(1400, 860), frame)
                                   : fitInside(geometry().marginsAdded(frame), available);
     setGeometry(target.marginsRemoved(frame));
@@ -194,6 +190,10 @@ void MainWindow::showEvent(QShowEvent* event) {
         const QScreen* s = screen();
         if (!s || isMaximized() || isFullScreen())
             return;
+        // A first run shares the width out: a quarter each for Documents and Devices.
+        if (firstRun_ && !documentsDock_->isFloating() && !devicesDock_->isFloating())
+            resizeDocks({documentsDock_, devicesDock_}, {width() * 26 / 100, width() * 24 / 100},
+                        Qt::Horizontal);
         const QRect outer = frameGeometry();
         const QRect fitted = fitInside(outer, s->availableGeometry());
         if (fitted == outer)

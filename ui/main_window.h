@@ -127,6 +127,7 @@ private:
     QString mmproj_;
     bool mmprojSet_ = false;
     bool shownOnce_ = false;
+    bool firstRun_ = false; // no saved geometry: the docks get their share once shown
     FindBar* transcriptFind_ = nullptr;
     FindBar* pdfFind_ = nullptr;
 };

@@ -18,7 +18,4 @@ QRect firstRunFrame(const QRect& available, const QSize& preferred, const QMargi
 // `frameRect` moved and, where it is larger, shrunk so that it lies inside `available`.
 QRect fitInside(const QRect& frameRect, const QRect& available);
 
-// A width below which the side panes share one dock (tabs) so the chat keeps its room.
-constexpr int kNarrowScreenWidth = 1200;
-
 } // namespace folio::ui

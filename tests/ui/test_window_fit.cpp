@@ -100,6 +100,13 @@ private:
                      qPrintable(widget->objectName()));
         }
         QVERIFY(globalRect(input).width() >= 200);
+        // The three panes are all on the screen, none squashed.
+        for (const char* name : {"documentsPane", "chatPane", "devicesPane"}) {
+            auto* pane = w.findChild<QWidget*>(QString::fromLatin1(name));
+            QVERIFY2(pane && pane->isVisible(), name);
+            QVERIFY2(available.contains(globalRect(pane)), name);
+            QVERIFY2(pane->width() >= 200, name);
+        }
         QVERIFY(send->width() >= send->minimumSizeHint().width());
     }
 };

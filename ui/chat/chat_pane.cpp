@@ -473,7 +473,11 @@ void ChatPane::setAttachments(const QStringList& names, const QList<int>& rows) 
         auto* boxLayout = new QHBoxLayout(box);
         boxLayout->setContentsMargins(0, 0, 0, 0);
         boxLayout->setSpacing(0);
-        auto* chip = new QLabel(name, box);
+        // A long title is shortened in the middle (whole in the tooltip): the chips' row sets
+        // the chat's narrowest width.
+        auto* chip = new QLabel(box);
+        chip->setText(chip->fontMetrics().elidedText(name, Qt::ElideMiddle, 240));
+        chip->setToolTip(name);
         chip->setObjectName(QStringLiteral("attachmentChip"));
         chip->setStyleSheet(chipStyle());
         boxLayout->addWidget(chip);

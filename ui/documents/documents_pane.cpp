@@ -124,6 +124,7 @@ DocumentsPane::DocumentsPane(QWidget* parent) : QWidget(parent) {
 
     summary_ = new QLabel(tr("No documents"), this);
     summary_->setObjectName(QStringLiteral("documentsSummary"));
+    summary_->setWordWrap(true); // its long lines would set the pane's (and window's) width
     layout->addWidget(summary_);
 }
 
