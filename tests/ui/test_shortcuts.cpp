@@ -270,8 +270,8 @@ private:
     static QString lateWord(QPdfDocument* doc, int* page) {
         for (int p = doc->pageCount() - 1; p > 0; --p) {
             const QString text = doc->getAllText(p).text();
-            for (const QString& w : text.split(QRegularExpression(QStringLiteral("[^A-Za-z]+")),
-                                               Qt::SkipEmptyParts))
+            for (const QString& w :
+                 text.split(QRegularExpression(QStringLiteral("[^A-Za-z]+")), Qt::SkipEmptyParts))
                 if (w.size() >= 6) {
                     *page = p;
                     return w;
