@@ -15,6 +15,10 @@ PACKAGES=(
     # Qt 6.4: Widgets, Gui, Concurrent, Network, Test (qt6-base-dev), Pdf + PdfWidgets, Charts, Svg
     qt6-base-dev qt6-pdf-dev qt6-charts-dev qt6-svg-dev libqt6svg6 qt6-qpa-plugins
     qt6-image-formats-plugins libqt6opengl6-dev libgl-dev libvulkan-dev
+    # translations: lrelease / lupdate and Qt6LinguistTools for CMake
+    qt6-l10n-tools qt6-tools-dev
+    # the system keyring for API keys (Secret Service / KWallet)
+    qtkeychain-qt6-dev
     # fonts for the sample report (Latin + Chinese pages) and the UI
     fonts-dejavu-core fonts-wqy-microhei
     # headless runs and screenshots

@@ -4,12 +4,15 @@
 #include "chat/chat_controller.h"
 #include "chat/chat_pane.h"
 #include "chat/question_image_attacher.h"
+#include "chat/send_keys.h"
 #include "chat/summary_runner.h"
+#include "chat/transcript_view.h"
 #include "devices/devices_pane.h"
 #include "devices/server_panel.h"
 #include "doc_cache/reading_presenter.h"
 #include "documents/documents_pane.h"
 #include "export/export_chat.h"
+#include "find/find_bar.h"
 #include "model_info/model_facts.h"
 #include "notifications/notification_area.h"
 #include "pipeline/page_ranges.h"
@@ -17,6 +20,7 @@
 #include "settings/demo_model.h"
 #include "settings/settings_dialog.h"
 #include "tables/extract_table_action.h"
+#include "window_fit.h"
 
 #include "folio/system_info.h"
 #include "folio/version.h"
@@ -25,17 +29,24 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
+#include <QPdfView>
+#include <QPlainTextEdit>
 #include <QRegularExpression>
+#include <QScreen>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QThread>
+#include <QTimer>
 #include <QtConcurrent>
 
 #include <utility>
@@ -46,24 +57,34 @@ namespace {
 constexpr int kMaxRecent = 10;
 constexpr int kInfoNotificationMs = 15000; // an information goes by itself; an error stays
 const char* const kRecentKey = "documents/recent";
+// The local files of a drag (documents to open), or none when anything else is dragged.
+QStringList droppedFiles(const QMimeData* mime) {
+    QStringList paths;
+    if (!mime || !mime->hasUrls())
+        return paths;
+    for (const QUrl& url : mime->urls()) {
+        if (!url.isLocalFile())
+            return {};
+        paths << url.toLocalFile();
+    }
+    return paths;
+}
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Folio"));
     setWindowIcon(QIcon(QStringLiteral(":/folio/icons/folio.svg")));
-    resize(1400, 860);
 
     chat_ = new ChatPane(this);
     chat_->setObjectName(QStringLiteral("chatPane"));
     setCentralWidget(chat_);
     documents_ = new DocumentsPane(this);
     documentsDock_ = addPaneDock(documents_, tr("Documents"), QStringLiteral("documents"),
-                                 Qt::LeftDockWidgetArea, 300);
+                                 Qt::LeftDockWidgetArea, 240);
     devices_ = new DevicesPane(this);
     devicesDock_ = addPaneDock(devices_, tr("Devices"), QStringLiteral("devices"),
-                               Qt::RightDockWidgetArea, 320);
-    resizeDocks({documentsDock_, devicesDock_}, {360, 360}, Qt::Horizontal);
+                               Qt::RightDockWidgetArea, 260);
 
     modelLabel_ = new QLabel(tr("No model loaded"), this);
     modelLabel_->setObjectName(QStringLiteral("statusModel"));
@@ -81,6 +102,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     createMenus();
     startEngine();
+    // Files dropped anywhere in the window open (the question box would take them as text).
+    setAcceptDrops(true);
+    if (auto* input = chat_->findChild<QPlainTextEdit*>(QStringLiteral("chatInput")))
+        input->viewport()->installEventFilter(this);
+    applyChatKeys();
+    transcriptFind_ = new FindBar(chat_->transcript(), transcriptSearcher(chat_->transcript()));
+    transcriptFind_->setObjectName(QStringLiteral("transcriptFindBar"));
+    if (auto* pdf = documents_->findChild<QPdfView*>()) {
+        pdfFind_ = new FindBar(pdf, pdfSearcher(pdf));
+        pdfFind_->setObjectName(QStringLiteral("pdfFindBar"));
+    }
     // Chart → table (issue #23), in a Tools menu before Help.
     auto* tools = new QMenu(tr("&Tools"), this);
     menuBar()->insertMenu(menuBar()->actions().constLast(), tools);
@@ -150,8 +182,50 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             10000);
 
     QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    const bool restored =
+        restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    fitToScreen(!restored);
+}
+
+// The first run sizes the window from the screen's available area (the preferred 1400×860
+// where it fits); a restored geometry is moved and shrunk into it. The docks are narrow enough
+// for 1280 px at 150 % and can be closed (View) or floated.
+void MainWindow::fitToScreen(bool firstRun) {
+    firstRun_ = firstRun;
+    const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen();
+    if (!s)
+        return;
+    const QRect available = s->availableGeometry();
+    // The window manager's title bar and borders are not known before the window is shown.
+    const QMargins frame(4, 32, 4, 4);
+    const QRect target = firstRun ? firstRunFrame(available, QSize(1400, 860), frame)
+                                  : fitInside(geometry().marginsAdded(frame), available);
+    setGeometry(target.marginsRemoved(frame));
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    if (std::exchange(shownOnce_, true))
+        return;
+    // Now the real frame is known: keep all of it on the screen.
+    QTimer::singleShot(0, this, [this] {
+        const QScreen* s = screen();
+        if (!s || isMaximized() || isFullScreen())
+            return;
+        // A first run shares the width out: a quarter each for Documents and Devices.
+        if (firstRun_ && !documentsDock_->isFloating() && !devicesDock_->isFloating())
+            resizeDocks({documentsDock_, devicesDock_}, {width() * 26 / 100, width() * 24 / 100},
+                        Qt::Horizontal);
+        const QRect outer = frameGeometry();
+        const QRect fitted = fitInside(outer, s->availableGeometry());
+        if (fitted == outer)
+            return;
+        const QRect inner = geometry();
+        const QMargins frame(inner.left() - outer.left(), inner.top() - outer.top(),
+                             outer.right() - inner.right(), outer.bottom() - inner.bottom());
+        setGeometry(fitted.marginsRemoved(frame));
+    });
 }
 
 MainWindow::~MainWindow() {
@@ -352,8 +426,68 @@ void MainWindow::openCitation(int document, int page) {
                                  5000);
 }
 
+void MainWindow::find() {
+    QWidget* focus = QApplication::focusWidget();
+    const bool inDocuments = focus && (focus == documents_ || documents_->isAncestorOf(focus));
+    if (pdfFind_ && inDocuments && pdfFind_->parentWidget()->isVisible())
+        pdfFind_->open();
+    else
+        transcriptFind_->open();
+}
+
+void MainWindow::applyChatKeys() {
+    if (auto* keys = chat_->findChild<SendKeys*>())
+        keys->setEnterSends(QSettings().value(QStringLiteral("chat/enterSends"), true).toBool());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (!droppedFiles(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const QStringList paths = droppedFiles(event->mimeData());
+    if (paths.isEmpty())
+        return;
+    event->acceptProposedAction();
+    openDocuments(paths);
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    // The question box: a drag of files opens them rather than pasting their paths.
+    switch (event->type()) {
+    case QEvent::DragEnter:
+    case QEvent::DragMove: {
+        auto* drag = static_cast<QDragMoveEvent*>(event);
+        if (droppedFiles(drag->mimeData()).isEmpty())
+            break;
+        drag->acceptProposedAction();
+        return true;
+    }
+    case QEvent::Drop: {
+        auto* drop = static_cast<QDropEvent*>(event);
+        const QStringList paths = droppedFiles(drop->mimeData());
+        if (paths.isEmpty())
+            break;
+        drop->acceptProposedAction();
+        openDocuments(paths);
+        return true;
+    }
+    default:
+        break;
+    }
+    return QMainWindow::eventFilter(watched, event);
+}
+
 void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* newChat = file->addAction(tr("&New chat"), this, [this] {
+        chat_->newChat();
+        if (auto* input = chat_->findChild<QPlainTextEdit*>(QStringLiteral("chatInput")))
+            input->setFocus(Qt::ShortcutFocusReason);
+    });
+    newChat->setShortcut(QKeySequence::New);
+    newChat->setObjectName(QStringLiteral("actionNewChat"));
     QAction* openDoc = file->addAction(tr("&Open document…"), this, &MainWindow::chooseDocuments);
     openDoc->setShortcut(QKeySequence::Open);
     openDoc->setObjectName(QStringLiteral("actionOpenDocument"));
@@ -377,11 +511,28 @@ void MainWindow::createMenus() {
     summarize->setObjectName(QStringLiteral("actionSummarizeDocument"));
     file->addSeparator();
     QAction* settingsAction = file->addAction(tr("&Settings…"), this, &MainWindow::showSettings);
-    settingsAction->setShortcut(QKeySequence::Preferences);
+    // Ctrl+, as in most programs, and the platform's own key for preferences where it has one.
+    QList<QKeySequence> settingsKeys{QKeySequence(Qt::CTRL | Qt::Key_Comma)};
+    for (const QKeySequence& key : QKeySequence::keyBindings(QKeySequence::Preferences))
+        if (!settingsKeys.contains(key))
+            settingsKeys << key;
+    settingsAction->setShortcuts(settingsKeys);
     settingsAction->setObjectName(QStringLiteral("actionSettings"));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* findAction = edit->addAction(tr("&Find…"), this, &MainWindow::find);
+    findAction->setShortcut(QKeySequence::Find);
+    findAction->setObjectName(QStringLiteral("actionFind"));
+    QAction* findNext = edit->addAction(tr("Find &next"), this, [this] {
+        if (pdfFind_ && pdfFind_->isVisible())
+            pdfFind_->findNext();
+        else
+            transcriptFind_->findNext();
+    });
+    findNext->setShortcut(QKeySequence::FindNext);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(documentsDock_->toggleViewAction());
@@ -623,7 +774,10 @@ void MainWindow::showSettings() {
     if (dialog.exec() != QDialog::Accepted)
         return;
     const AppSettings settings = dialog.settings();
-    settings.save();
+    const QString keyWarning = settings.save();
+    if (!keyWarning.isEmpty())
+        statusBar()->showMessage(keyWarning, 20000);
+    applyChatKeys();
     mmprojSet_ = false;
     if (settings.backend == BackendConfig::Kind::Remote) {
         useBackend(settings.backendConfig());

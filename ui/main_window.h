@@ -19,6 +19,7 @@ class QThread;
 namespace folio::ui {
 
 class ChatController;
+class FindBar;
 class SummaryRunner;
 class ChatPane;
 class DevicesPane;
@@ -81,11 +82,19 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     QDockWidget* addPaneDock(QWidget* pane, const QString& title, const QString& name,
                              Qt::DockWidgetArea area, int minimumWidth);
     void createMenus();
+    void fitToScreen(bool firstRun);
+    // Ctrl+F: the PDF preview's find bar when the Documents pane has the focus, else the chat's.
+    void find();
+    void applyChatKeys();
     void chooseDocuments();
     void chooseModel();
     void exportTranscript();
@@ -135,6 +144,10 @@ private:
     bool mmprojSet_ = false;
     QuestionImageAttacher* imageAttacher_ = nullptr; // images and page parts for a question
     QSet<QString> attachOnLoad_; // images the user opened: attached to the next question
+    bool shownOnce_ = false;
+    bool firstRun_ = false; // no saved geometry: the docks get their share once shown
+    FindBar* transcriptFind_ = nullptr;
+    FindBar* pdfFind_ = nullptr;
 };
 
 } // namespace folio::ui

@@ -6,6 +6,7 @@
 // --ask: once the answer is complete), then the program exits (used by tests, docs and bug
 // reports). Without --model, the model of the last session is loaded again.
 #include "chat/question_image_attacher.h"
+#include "i18n/translations.h"
 #include "main_window.h"
 #include "settings/app_settings.h"
 #include "settings/settings_dialog.h"
@@ -29,6 +30,9 @@ int main(int argc, char** argv) {
     QApplication::setApplicationDisplayName(QStringLiteral("Folio"));
     QApplication::setApplicationVersion(QString::fromLatin1(folio::version_string()));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/folio/icons/folio.svg")));
+
+    // The system locale's language (LANGUAGE / LC_ALL / LANG), where Folio has a translation.
+    folio::ui::installTranslations(&app);
 
     QCommandLineParser parser;
     parser.setApplicationDescription(

@@ -86,12 +86,13 @@ private slots:
         auto* notice = w.findChild<QLabel*>(QStringLiteral("chatModelNotice"));
         QVERIFY(notice && notice->isVisible() &&
                 notice->text().contains(QStringLiteral("No model")));
-        // Menus: File, View, Tools (Extract table, issue #23), Help.
+        // Menus: File, Edit (Find, issue #25), View, Tools (Extract table, issue #23), Help.
         QStringList menus;
         for (QAction* a : w.menuBar()->actions())
             menus << a->text().remove(QLatin1Char('&'));
-        QCOMPARE(menus, (QStringList{QStringLiteral("File"), QStringLiteral("View"),
-                                     QStringLiteral("Tools"), QStringLiteral("Help")}));
+        QCOMPARE(menus, (QStringList{QStringLiteral("File"), QStringLiteral("Edit"),
+                                     QStringLiteral("View"), QStringLiteral("Tools"),
+                                     QStringLiteral("Help")}));
     }
 
     void viewMenuTogglesPanes() {

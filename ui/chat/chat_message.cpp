@@ -1,5 +1,6 @@
 #include "chat/chat_message.h"
 
+#include <QCoreApplication>
 #include <QObject>
 
 namespace folio::ui {
@@ -7,13 +8,13 @@ namespace folio::ui {
 QString roleName(ChatMessage::Role role) {
     switch (role) {
     case ChatMessage::Role::System:
-        return QStringLiteral("System");
+        return QCoreApplication::translate("folio::ui::ChatMessage", "System");
     case ChatMessage::Role::User:
-        return QStringLiteral("You");
+        return QCoreApplication::translate("folio::ui::ChatMessage", "You");
     case ChatMessage::Role::Assistant:
-        return QStringLiteral("Folio");
+        return QCoreApplication::translate("folio::ui::ChatMessage", "Folio");
     case ChatMessage::Role::Notice:
-        return QStringLiteral("Notice");
+        return QCoreApplication::translate("folio::ui::ChatMessage", "Notice");
     }
     return {};
 }

@@ -5,9 +5,11 @@
 #include "chat/data_sources_bar.h"
 #include "chat/question_images_bar.h"
 #include "chat/message_versions.h"
+#include "chat/send_keys.h"
 #include "chat/transcript_view.h"
 #include "notifications/notification_area.h"
 #include "pipeline/human_format.h"
+#include "style/palette_colors.h"
 
 #include <QClipboard>
 #include <QFile>
@@ -61,16 +63,12 @@ ChatPane::ChatPane(QWidget* parent) : QWidget(parent) {
     modelNotice_->setObjectName(QStringLiteral("chatModelNotice"));
     modelNotice_->setWordWrap(true);
     modelNotice_->setTextFormat(Qt::RichText);
-    modelNotice_->setStyleSheet(QStringLiteral("QLabel { background: #fff4d6; border: 1px solid "
-                                               "#e6c877; border-radius: 4px; padding: 6px; }"));
     connect(modelNotice_, &QLabel::linkActivated, this, &ChatPane::noticeLinkActivated);
     layout->addWidget(modelNotice_);
     problems_ = new QLabel(main);
     problems_->setObjectName(QStringLiteral("documentProblems"));
     problems_->setWordWrap(true);
     problems_->setTextFormat(Qt::RichText);
-    problems_->setStyleSheet(QStringLiteral("QLabel { background: #fde8e4; border: 1px solid "
-                                            "#e0a39a; border-radius: 4px; padding: 6px; }"));
     problems_->hide();
     connect(problems_, &QLabel::linkActivated, this, [this](const QString& link) {
         if (link.startsWith(QLatin1String("folio:locate/")))
@@ -143,8 +141,6 @@ ChatPane::ChatPane(QWidget* parent) : QWidget(parent) {
     auto* inputRow = new QHBoxLayout;
     input_ = new QPlainTextEdit(main);
     input_->setObjectName(QStringLiteral("chatInput"));
-    input_->setPlaceholderText(tr("Ask about the open documents… (Ctrl+Enter to send, Esc to "
-                                  "stop)"));
     input_->setMaximumHeight(96);
     inputRow->addWidget(input_, 1);
     auto* buttons = new QVBoxLayout;
@@ -174,8 +170,8 @@ ChatPane::ChatPane(QWidget* parent) : QWidget(parent) {
         else
             Q_EMIT stopRequested();
     });
-    auto* sendShortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), input_);
-    connect(sendShortcut, &QShortcut::activated, this, &ChatPane::send);
+    // Enter / Shift+Enter / Ctrl+Enter (chat/send_keys.h; the choice is in Settings).
+    connect(new SendKeys(input_), &SendKeys::sendRequested, this, &ChatPane::send);
     auto* stopShortcut = new QShortcut(QKeySequence(Qt::Key_Escape), this);
     stopShortcut->setContext(Qt::WidgetWithChildrenShortcut);
     connect(stopShortcut, &QShortcut::activated, this, [this] {
@@ -183,6 +179,14 @@ ChatPane::ChatPane(QWidget* parent) : QWidget(parent) {
             stopWaiting();
         else if (generating_)
             Q_EMIT stopRequested();
+    });
+
+    // Banners and chips in the palette's colours, again when the system theme changes.
+    style::followPalette(this, [this] {
+        modelNotice_->setStyleSheet(style::labelStyle(palette(), style::Tone::Warning));
+        problems_->setStyleSheet(style::labelStyle(palette(), style::Tone::Negative));
+        for (QLabel* chip : chips_->findChildren<QLabel*>(QStringLiteral("attachmentChip")))
+            chip->setStyleSheet(chipStyle());
     });
 
     setModelReady(false, tr("No model loaded. Open a GGUF model (File → Open model…) to ask "
@@ -537,6 +541,10 @@ void ChatPane::setContextUsage(qint64 used, qint64 limit) {
                                  .arg(used * 100.0 / limit, 0, 'f', 1));
 }
 
+QString ChatPane::chipStyle() const {
+    return style::labelStyle(palette(), style::Tone::Accent, 9, QStringLiteral("1px 8px"));
+}
+
 void ChatPane::setAttachments(const QStringList& names, const QList<int>& rows) {
     attachments_ = names;
     while (chipsLayout_->count() > 1) {
@@ -550,11 +558,13 @@ void ChatPane::setAttachments(const QStringList& names, const QList<int>& rows) 
         auto* boxLayout = new QHBoxLayout(box);
         boxLayout->setContentsMargins(0, 0, 0, 0);
         boxLayout->setSpacing(0);
-        auto* chip = new QLabel(name, box);
+        // A long title is shortened in the middle (whole in the tooltip): the chips' row sets
+        // the chat's narrowest width.
+        auto* chip = new QLabel(box);
+        chip->setText(chip->fontMetrics().elidedText(name, Qt::ElideMiddle, 240));
+        chip->setToolTip(name);
         chip->setObjectName(QStringLiteral("attachmentChip"));
-        chip->setStyleSheet(QStringLiteral("QLabel { background: #e8eef7; color: #1f4e8c; border: "
-                                           "1px solid #b8c8e0; border-radius: 9px; padding: 1px "
-                                           "8px; }"));
+        chip->setStyleSheet(chipStyle());
         boxLayout->addWidget(chip);
         if (i < rows.size()) {
             auto* remove = new QToolButton(box);

@@ -157,6 +157,7 @@ private:
     void showListMenu(const QPoint& pos);
     void stopWaiting();
     void updateCitationDocuments();
+    QString chipStyle() const;
 
     std::unique_ptr<ChatStore> store_;
     QList<ChatSession> chats_;

@@ -7,7 +7,8 @@ namespace folio::ui {
 namespace {
 
 QString tr(const char* text) {
-    return QCoreApplication::translate("ContextFit", text);
+    // The context lupdate gives a tr() of a function in namespace folio::ui.
+    return QCoreApplication::translate("folio::ui", text);
 }
 
 // Template markers around a turn, besides its text (the count is corrected afterwards).

@@ -1,5 +1,7 @@
 #include "chat/data_sources_bar.h"
 
+#include "style/palette_colors.h"
+
 #include <QCheckBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -9,6 +11,8 @@
 #include <QToolButton>
 
 namespace folio::ui {
+
+using style::Tone;
 
 DataSourcesBar::DataSourcesBar(QWidget* parent) : QWidget(parent) {
     auto* h = new QHBoxLayout(this);
@@ -47,7 +51,7 @@ DataSourcesBar::DataSourcesBar(QWidget* parent) : QWidget(parent) {
     connect(tools_, &QCheckBox::toggled, this,
             [this](bool on) { Q_EMIT sourcesChanged(paths_, on); });
     h->addWidget(tools_);
-    refresh();
+    style::followPalette(this, [this] { refresh(); });
 }
 
 void DataSourcesBar::setSources(const QStringList& paths, bool toolsEnabled) {
@@ -91,18 +95,23 @@ void DataSourcesBar::refresh() {
     for (const QString& p : paths_) {
         const QString name = QFileInfo(p).fileName().toHtmlEscaped();
         if (QFileInfo::exists(p)) {
-            parts << QStringLiteral("<span style='background:#eaf5ec; color:#1b7a3d'>&nbsp;%1"
+            parts << QStringLiteral("<span style='background:%2; color:%3'>&nbsp;%1"
                                     "&nbsp;</span>")
-                         .arg(name);
+                         .arg(name, style::css(style::toneBackground(palette(), Tone::Positive)),
+                              style::css(style::readable(
+                                  style::toneText(palette(), Tone::Positive),
+                                  style::toneBackground(palette(), Tone::Positive))));
         } else {
             missing_ << p;
-            parts << QStringLiteral("<span style='color:#b03a2e'>%1</span>")
-                         .arg(
-                             tr("%1 not found (%2): attach it again").arg(name, p.toHtmlEscaped()));
+            parts << QStringLiteral("<span style='color:%2'>%1</span>")
+                         .arg(tr("%1 not found (%2): attach it again").arg(name, p.toHtmlEscaped()),
+                              style::css(style::toneText(palette(), Tone::Negative)));
         }
     }
-    label_->setText(parts.isEmpty() ? tr("<span style='color:#888'>No data sources</span>")
-                                    : parts.join(QLatin1Char(' ')));
+    label_->setText(parts.isEmpty()
+                        ? QStringLiteral("<span style='color:%1'>%2</span>")
+                              .arg(style::css(style::mutedText(palette())), tr("No data sources"))
+                        : parts.join(QLatin1Char(' ')));
     label_->setToolTip(paths_.join(QLatin1Char('\n')));
     tools_->setEnabled(!paths_.isEmpty());
 }

@@ -1,6 +1,7 @@
 #include "chat/transcript_view.h"
 
 #include "chat/citations.h"
+#include "style/palette_colors.h"
 
 #include <QImageReader>
 #include <QRegularExpression>
@@ -10,6 +11,8 @@
 #include <QTextCharFormat>
 #include <QTextCursor>
 #include <QTextImageFormat>
+#include <QTextDocument>
+#include <QTextFragment>
 #include <QTimer>
 #include <QUrl>
 
@@ -17,24 +20,50 @@ namespace folio::ui {
 
 namespace {
 
-QString roleColor(ChatMessage::Role role) {
+using style::Tone;
+
+QString roleColor(const QPalette& palette, ChatMessage::Role role) {
     switch (role) {
     case ChatMessage::Role::User:
-        return QStringLiteral("#1f4e8c");
+        return style::css(style::toneText(palette, Tone::Accent));
     case ChatMessage::Role::Assistant:
-        return QStringLiteral("#1b7a3d");
+        return style::css(style::toneText(palette, Tone::Positive));
     default:
-        return QStringLiteral("#8a6d00");
+        return style::css(style::toneText(palette, Tone::Warning));
     }
 }
 
-QString chipsHtml(const QStringList& names) {
+QString chipsHtml(const QPalette& palette, const QStringList& names) {
+    const QColor background = style::toneBackground(palette, Tone::Accent);
     QString html;
     for (const QString& name : names)
-        html += QStringLiteral(" <span style='background:#e8eef7; color:#1f4e8c'>&nbsp;"
+        html += QStringLiteral(" <span style='background:%2; color:%3'>&nbsp;"
                                "%1&nbsp;</span>")
-                    .arg(name.toHtmlEscaped());
+                    .arg(name.toHtmlEscaped(), style::css(background),
+                         style::css(style::readable(style::link(palette), background)));
     return html;
+}
+
+// Links take the palette's link colour, made readable on its Base (HTML and Markdown links
+// would otherwise keep the colour of the palette they were parsed under).
+void colourLinks(QTextDocument* document, int from, const QColor& colour) {
+    QList<QPair<int, int>> ranges;
+    for (QTextBlock b = document->findBlock(from); b.isValid(); b = b.next())
+        for (auto it = b.begin(); !it.atEnd(); ++it) {
+            const QTextFragment f = it.fragment();
+            if (f.isValid() && f.charFormat().isAnchor() &&
+                !f.charFormat().anchorHref().isEmpty() &&
+                f.charFormat().foreground().color() != colour)
+                ranges.append({f.position(), f.length()});
+        }
+    QTextCharFormat format;
+    format.setForeground(colour);
+    for (const auto& [position, length] : ranges) {
+        QTextCursor c(document);
+        c.setPosition(position);
+        c.setPosition(position + length, QTextCursor::KeepAnchor);
+        c.mergeCharFormat(format);
+    }
 }
 
 quint64 blockKey(int messageIndex, int call) {
@@ -76,6 +105,12 @@ TranscriptView::TranscriptView(QWidget* parent) : QTextBrowser(parent) {
     throttle_->setInterval(100);
     connect(throttle_, &QTimer::timeout, this, &TranscriptView::renderLast);
     connect(this, &QTextBrowser::anchorClicked, this, &TranscriptView::onAnchor);
+    // A theme switch lays the chat out again in the new palette's colours.
+    style::followPalette(this, [this] {
+        const int scroll = verticalScrollBar()->value();
+        showMessages(messages_, generating_);
+        verticalScrollBar()->setValue(scroll);
+    });
 }
 
 void TranscriptView::showMessages(const QList<ChatMessage>& messages, bool generating) {
@@ -87,14 +122,17 @@ void TranscriptView::showMessages(const QList<ChatMessage>& messages, bool gener
     QTextCursor cursor(document());
     if (messages.isEmpty()) {
         cursor.insertHtml(
-            tr("<div style='color:#667'><h3>Ask about your documents</h3>"
-               "<p>Open a long report and chart screenshots on the left. Folio puts whole "
-               "documents in the model's context, with page markers so answers can cite "
-               "pages like [p. 12]; click a citation to open the page.</p></div>"));
+            QStringLiteral("<div style='color:%1'>%2</div>")
+                .arg(style::css(style::mutedText(palette())),
+                     tr("<h3>Ask about your documents</h3>"
+                        "<p>Open a long report and chart screenshots on the left. Folio puts "
+                        "whole documents in the model's context, with page markers so answers "
+                        "can cite pages like [p. 12]; click a citation to open the page.</p>")));
         return;
     }
     for (qsizetype i = 0; i < messages.size(); ++i)
         insertMessage(cursor, messages[i], int(i), i + 1 == messages.size());
+    colourLinks(document(), 0, style::link(palette()));
     last_ = messages.last();
     scrollToEnd();
 }
@@ -108,11 +146,13 @@ void TranscriptView::appendLast(const QList<ChatMessage>& messages, bool generat
     generating_ = generating;
     messages_ = messages;
     QTextCursor cursor(document());
+    const int from = lastStart_;
     cursor.setPosition(lastStart_);
     cursor.movePosition(QTextCursor::End, QTextCursor::KeepAnchor);
     cursor.removeSelectedText();
     insertMessage(cursor, messages[lastIndex_], lastIndex_, false);
     insertMessage(cursor, messages.last(), int(messages.size() - 1), true);
+    colourLinks(document(), from, style::link(palette()));
     last_ = messages.last();
     scrollToEnd();
 }
@@ -206,16 +246,17 @@ void TranscriptView::insertLeftOutDivider(QTextCursor& cursor, int questionIndex
     QTextBlockFormat line;
     line.setTopMargin(8);
     line.setAlignment(Qt::AlignCenter);
-    line.setBackground(QColor(0xfb, 0xf3, 0xdc));
+    line.setBackground(style::toneBackground(palette(), Tone::Warning));
     cursor.setBlockFormat(line);
     QString question = messages_.value(questionIndex).text.simplified();
     if (question.size() > 40)
         question = question.left(39) + QChar(0x2026);
-    cursor.insertHtml(QStringLiteral("<span style='color:#8a6d00'>%1</span>")
+    cursor.insertHtml(QStringLiteral("<span style='color:%2'>%1</span>")
                           .arg(tr("——— Earlier messages above were not in the prompt of "
                                   "“%1” ———")
                                    .arg(question)
-                                   .toHtmlEscaped()));
+                                   .toHtmlEscaped(),
+                               style::css(style::toneText(palette(), Tone::Warning))));
 }
 
 void TranscriptView::flush() {
@@ -234,6 +275,7 @@ void TranscriptView::renderLast() {
     cursor.movePosition(QTextCursor::End, QTextCursor::KeepAnchor);
     cursor.removeSelectedText();
     insertMessage(cursor, last_, lastIndex_, true);
+    colourLinks(document(), lastStart_, style::link(palette()));
     if (atEnd)
         scrollToEnd();
 }
@@ -272,10 +314,11 @@ void TranscriptView::insertMessage(QTextCursor& cursor, const ChatMessage& m, in
     QTextBlockFormat header;
     header.setTopMargin(10);
     cursor.setBlockFormat(header);
-    cursor.insertHtml(
-        QStringLiteral("<b style='color:%1'>%2</b> <span style='color:#999'>%3</span>")
-            .arg(roleColor(m.role), roleName(m.role), m.time.toString(QStringLiteral("HH:mm"))) +
-        chipsHtml(m.attachments));
+    cursor.insertHtml(QStringLiteral("<b style='color:%1'>%2</b> <span style='color:%4'>%3</span>")
+                          .arg(roleColor(palette(), m.role), roleName(m.role),
+                               m.time.toString(QStringLiteral("HH:mm")),
+                               style::css(style::mutedText(palette()))) +
+                      chipsHtml(palette(), m.attachments));
     cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
     if (m.role == ChatMessage::Role::Assistant) {
         for (qsizetype k = 0; k < m.toolCalls.size(); ++k)
@@ -295,7 +338,9 @@ void TranscriptView::insertMessage(QTextCursor& cursor, const ChatMessage& m, in
                           .arg(m.interrupted)
                     : tr("[answer interrupted: %1]").arg(m.interrupted);
             cursor.insertHtml(
-                QStringLiteral("<span style='color:#b03a2e'>%1</span>").arg(line.toHtmlEscaped()));
+                QStringLiteral("<span style='color:%2'>%1</span>")
+                    .arg(line.toHtmlEscaped(),
+                         style::css(style::toneText(palette(), Tone::Negative))));
         }
     } else {
         cursor.insertText(m.text);
@@ -304,8 +349,9 @@ void TranscriptView::insertMessage(QTextCursor& cursor, const ChatMessage& m, in
         insertQuestionImages(cursor, m.images);
     if (!m.contextNote.isEmpty()) {
         cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
-        cursor.insertHtml(QStringLiteral("<span style='color:#6a6a6a; font-size:small'>%1</span>")
-                              .arg(contextNoteLine(m).toHtmlEscaped()));
+        cursor.insertHtml(
+            QStringLiteral("<span style='color:%2; font-size:small'>%1</span>")
+                .arg(contextNoteLine(m).toHtmlEscaped(), style::css(style::mutedText(palette()))));
     }
     if (m.role == ChatMessage::Role::Notice || (isLast && generating_))
         return;
@@ -314,9 +360,11 @@ void TranscriptView::insertMessage(QTextCursor& cursor, const ChatMessage& m, in
     // is a version that way.
     QString versions;
     if (const VersionPosition v = versions_ ? versions_(index) : VersionPosition(); v.count > 1) {
-        auto arrow = [index](const QString& glyph, int target, bool enabled, const QString& tip) {
+        const QString disabled = style::css(style::mutedText(palette()));
+        auto arrow = [index, disabled](const QString& glyph, int target, bool enabled,
+                                       const QString& tip) {
             if (!enabled)
-                return QStringLiteral("<span style='color:#aaa'>%1</span>").arg(glyph);
+                return QStringLiteral("<span style='color:%2'>%1</span>").arg(glyph, disabled);
             return QStringLiteral("<a href='folio:version/%1/%2' title='%3' "
                                   "style='text-decoration:none'>%4</a>")
                 .arg(index)
@@ -339,9 +387,9 @@ void TranscriptView::insertMessage(QTextCursor& cursor, const ChatMessage& m, in
     if (m.role == ChatMessage::Role::Assistant && isLast)
         footer += QStringLiteral(" · ") + actionLink("regenerate", index, tr("regenerate"));
     cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
-    cursor.insertHtml(
-        versions +
-        QStringLiteral("<span style='color:#888; font-size:small'>%1</span>").arg(footer));
+    cursor.insertHtml(versions +
+                      QStringLiteral("<span style='color:%2; font-size:small'>%1</span>")
+                          .arg(footer, style::css(style::mutedText(palette()))));
 }
 
 void TranscriptView::insertAnswer(QTextCursor& cursor, const QString& markdown) {
@@ -367,7 +415,7 @@ void TranscriptView::insertAnswer(QTextCursor& cursor, const QString& markdown) 
             continue;
         QTextCursor c(b);
         QTextBlockFormat f = b.blockFormat();
-        f.setBackground(QColor(0xf3, 0xf4, 0xf6));
+        f.setBackground(style::codeBackground(palette()));
         c.setBlockFormat(f);
     }
 }
@@ -378,20 +426,22 @@ void TranscriptView::insertToolCall(QTextCursor& cursor, const ToolCallRecord& c
     if (cursor.block().length() > 1)
         cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
     QTextBlockFormat line;
-    line.setBackground(QColor(0xee, 0xf2, 0xf7));
+    line.setBackground(style::toneBackground(palette(), Tone::Accent));
     line.setLeftMargin(6);
     cursor.setBlockFormat(line);
     QString sql = call.query().simplified();
     if (sql.size() > 70)
         sql = sql.left(69) + QStringLiteral("…");
     cursor.insertHtml(QStringLiteral("<a href='folio:tool/%1/%2' style='text-decoration:none; "
-                                     "color:#1f4e8c'>%3 %4 <code>%5</code></a> <span "
-                                     "style='color:#666'>— %6%7</span>")
+                                     "color:%8'>%3 %4 <code>%5</code></a> <span "
+                                     "style='color:%9'>— %6%7</span>")
                           .arg(messageIndex)
                           .arg(index)
                           .arg(open ? QStringLiteral("▾") : QStringLiteral("▸"), tr("Tool call"),
                                call.name.toHtmlEscaped(), toolSummary(call).toHtmlEscaped(),
-                               open ? QString() : QStringLiteral(": ") + sql.toHtmlEscaped()));
+                               open ? QString() : QStringLiteral(": ") + sql.toHtmlEscaped(),
+                               style::css(style::link(palette())),
+                               style::css(style::mutedText(palette()))));
     if (!open)
         return;
     cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
@@ -408,7 +458,7 @@ void TranscriptView::insertToolCall(QTextCursor& cursor, const ToolCallRecord& c
         cursor.insertMarkdown(displayResult(call.result));
     } else {
         QTextCharFormat red;
-        red.setForeground(QColor(0xb0, 0x3a, 0x2e));
+        red.setForeground(style::toneText(palette(), Tone::Negative));
         cursor.insertText(call.result, red);
     }
 }
@@ -418,7 +468,7 @@ void TranscriptView::highlightCode(int from, int to) {
          b = b.next()) {
         QTextCursor c(b);
         QTextBlockFormat f = b.blockFormat();
-        f.setBackground(QColor(0xf3, 0xf4, 0xf6));
+        f.setBackground(style::codeBackground(palette()));
         f.setLeftMargin(12);
         c.setBlockFormat(f);
     }

@@ -157,7 +157,7 @@ void BlockMapView::paintEvent(QPaintEvent*) {
                 const QPoint tri[3] = {cell.topLeft(), cell.topLeft() + QPoint(5, 0),
                                        cell.topLeft() + QPoint(0, 5)};
                 p.setPen(Qt::NoPen);
-                p.setBrush(QColor(0x1b, 0x26, 0x31));
+                p.setBrush(palette().color(QPalette::WindowText));
                 p.drawPolygon(tri, 3);
             }
         }

@@ -9,9 +9,11 @@
 #include "devices/throughput_chart.h"
 #include "folio/system_info.h"
 #include "pipeline/human_format.h"
+#include "style/palette_colors.h"
 
 #include <QAction>
 #include <QGroupBox>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
@@ -45,7 +47,9 @@ QString legend() {
     };
     return swatch(MemoryBars::categoryColor(1), QObject::tr("KV")) + QStringLiteral("  ") +
            swatch(MemoryBars::categoryColor(2), QObject::tr("state")) +
-           QStringLiteral("  <span style='color:#c0392b'>|</span> ") +
+           QStringLiteral("  <span style='color:%1'>|</span> ")
+               .arg(
+                   style::css(style::toneText(QGuiApplication::palette(), style::Tone::Negative))) +
            QObject::tr("KV RAM budget (weights and scratch are not in it)");
 }
 

@@ -1,5 +1,7 @@
 #include "devices/memory_bars.h"
 
+#include "style/palette_colors.h"
+
 #include <QHelpEvent>
 #include <QLocale>
 #include <QPainter>
@@ -16,7 +18,6 @@ namespace {
 constexpr int kRowHeight = 50;
 constexpr int kBarHeight = 12;
 constexpr int kBudgetCategories[] = {1, 2}; // KV, state: what CacheOptions::ram_budget covers
-const QColor kBudgetColor(0xc0, 0x39, 0x2b);
 
 QString bytes(int64_t n) {
     return QLocale().formattedDataSize(n, 1);
@@ -160,7 +161,7 @@ void MemoryBars::paintEvent(QPaintEvent*) {
         }
         if (d.budget >= 0) {
             const double bx = bar.left() + perByte * double(d.budget);
-            p.setPen(QPen(kBudgetColor, 2));
+            p.setPen(QPen(style::toneText(palette(), style::Tone::Negative), 2));
             p.drawLine(QPointF(bx, bar.top() - 2), QPointF(bx, bar.bottom() + 2));
         }
         // The numbers under the bar, in the colours of their segments.

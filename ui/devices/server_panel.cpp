@@ -35,7 +35,7 @@ ServerPanel::ServerPanel(QWidget* parent) : QGroupBox(tr("Server"), parent) {
     note_->setObjectName(QStringLiteral("serverNote"));
     note_->setAccessibleName(tr("What the server reports"));
     note_->setWordWrap(true);
-    note_->setStyleSheet(QStringLiteral("QLabel { color: #666; }"));
+    note_->setForegroundRole(QPalette::PlaceholderText);
     v->addWidget(note_);
     answers_ = new QTreeWidget(this);
     answers_->setObjectName(QStringLiteral("remoteAnswers"));

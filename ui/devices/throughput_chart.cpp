@@ -1,6 +1,7 @@
 #include "devices/throughput_chart.h"
 
 #include "devices/throughput_rates.h"
+#include "style/palette_colors.h"
 
 #include <QChart>
 #include <QLegend>
@@ -51,6 +52,8 @@ ThroughputChart::ThroughputChart(QWidget* parent) : QChartView(parent) {
     newSegment(true);
     setRenderHint(QPainter::Antialiasing);
     setMinimumHeight(170);
+    // The chart's own light theme would sit white on a dark window: palette colours instead.
+    style::followPalette(this, [this] { applyPalette(); });
     setAccessibleName(tr("Throughput chart"));
     setAccessibleDescription(tr("Prefill (right axis) and decode (left axis) tokens per second "
                                 "over the last two minutes; the table view lists the same "
@@ -58,6 +61,22 @@ ThroughputChart::ThroughputChart(QWidget* parent) : QChartView(parent) {
 
     table_ = new QStandardItemModel(0, 3, this);
     table_->setHorizontalHeaderLabels({tr("Time (s)"), tr("Prefill t/s"), tr("Decode t/s")});
+}
+
+void ThroughputChart::applyPalette() {
+    const QPalette& p = palette();
+    QChart* c = chart();
+    c->setBackgroundBrush(p.brush(QPalette::Base));
+    c->setBackgroundPen(QPen(p.color(QPalette::Mid)));
+    c->setPlotAreaBackgroundVisible(false);
+    c->legend()->setLabelColor(p.color(QPalette::Text));
+    for (QValueAxis* axis : {axisX_, axisY_, axisY2_}) {
+        axis->setLabelsColor(p.color(QPalette::Text));
+        axis->setLinePenColor(style::mutedText(p));
+        axis->setGridLineColor(style::mix(p.color(QPalette::Base), p.color(QPalette::Text), 0.18));
+        axis->setMinorGridLineColor(
+            style::mix(p.color(QPalette::Base), p.color(QPalette::Text), 0.08));
+    }
 }
 
 QString ThroughputChart::pointText(const QPointF& point, bool prefill) {

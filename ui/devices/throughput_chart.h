@@ -39,6 +39,7 @@ public:
 
 private:
     QLineSeries* newSegment(bool prefill);
+    void applyPalette();
     void trim(double now);
     void rescale(double now);
     static int countPoints(const std::vector<QLineSeries*>& segments);

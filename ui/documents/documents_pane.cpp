@@ -1,6 +1,7 @@
 #include "documents/documents_pane.h"
 
 #include "documents/document_loader.h"
+#include "style/palette_colors.h"
 
 #include <QKeySequence>
 #include <QShortcut>
@@ -128,6 +129,7 @@ DocumentsPane::DocumentsPane(QWidget* parent) : QWidget(parent) {
 
     summary_ = new QLabel(tr("No documents"), this);
     summary_->setObjectName(QStringLiteral("documentsSummary"));
+    summary_->setWordWrap(true); // its long lines would set the pane's (and window's) width
     layout->addWidget(summary_);
 }
 
@@ -416,9 +418,9 @@ void DocumentsPane::updatePageLabel() {
     if (citedPage_ > 0)
         text += tr(" · cited: p. %1").arg(citedPage_);
     pageLabel_->setText(text);
-    pageLabel_->setStyleSheet(cited ? QStringLiteral("QLabel { background: #fff1a8; border: 1px "
-                                                     "solid #d9b800; padding: 2px 6px; }")
-                                    : QStringLiteral("QLabel { padding: 2px 6px; }"));
+    pageLabel_->setStyleSheet(
+        cited ? style::labelStyle(palette(), style::Tone::Warning, 0, QStringLiteral("2px 6px"))
+              : QStringLiteral("QLabel { padding: 2px 6px; }"));
     pageLabel_->show();
 }
 

@@ -8,7 +8,8 @@ namespace folio::ui {
 namespace {
 
 QString tr(const char* text) {
-    return QCoreApplication::translate("folio::ui::MarkdownTable", text);
+    // The context lupdate gives a tr() of a function in namespace folio::ui.
+    return QCoreApplication::translate("folio::ui", text);
 }
 
 // True when `line` has a pipe that is not escaped as `\|`.

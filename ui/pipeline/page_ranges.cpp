@@ -9,7 +9,8 @@ namespace folio::ui {
 
 namespace {
 QString tr(const char* text) {
-    return QCoreApplication::translate("PageRanges", text);
+    // The context lupdate gives a tr() of a function in namespace folio::ui.
+    return QCoreApplication::translate("folio::ui", text);
 }
 
 QList<int> sortedUnique(QList<int> pages) {

@@ -15,7 +15,8 @@ namespace folio::ui {
 namespace {
 
 QString tr(const char* text) {
-    return QCoreApplication::translate("folio::ui::PageRender", text);
+    // The context lupdate gives a tr() of a function in namespace folio::ui.
+    return QCoreApplication::translate("folio::ui", text);
 }
 
 } // namespace

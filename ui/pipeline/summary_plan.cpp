@@ -13,7 +13,8 @@ namespace folio::ui {
 namespace {
 
 QString tr(const char* text) {
-    return QCoreApplication::translate("SummaryPlan", text);
+    // The context lupdate gives a tr() of a function in namespace folio::ui.
+    return QCoreApplication::translate("folio::ui", text);
 }
 
 // Kept free in every prompt: counting a prompt's pieces separately can differ by a few tokens

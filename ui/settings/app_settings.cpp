@@ -1,5 +1,7 @@
 #include "settings/app_settings.h"
 
+#include "settings/api_key_store.h"
+
 #include <QSettings>
 #include <QStandardPaths>
 
@@ -41,12 +43,18 @@ AppSettings AppSettings::load() {
     q.beginGroup(QStringLiteral("backend"));
     s.backend = BackendConfig::kindFromKey(q.value(QStringLiteral("kind")).toString());
     s.remoteUrl = q.value(QStringLiteral("url"), s.remoteUrl).toString();
-    s.remoteApiKey = q.value(QStringLiteral("apiKey")).toString();
+    const ApiKeyLocation key = loadApiKey(q);
+    s.remoteApiKey = key.key;
+    s.storedApiKey = key.key;
+    s.apiKeyInKeyring = key.inKeyring;
+    s.apiKeyWarning = key.warning;
     s.remoteModel = q.value(QStringLiteral("model")).toString();
+    q.endGroup();
+    s.enterSends = q.value(QStringLiteral("chat/enterSends"), true).toBool();
     return s;
 }
 
-void AppSettings::save() const {
+QString AppSettings::save() const {
     QSettings q;
     q.beginGroup(QStringLiteral("engine"));
     q.setValue(QStringLiteral("model"), modelPath);
@@ -64,8 +72,14 @@ void AppSettings::save() const {
     q.beginGroup(QStringLiteral("backend"));
     q.setValue(QStringLiteral("kind"), BackendConfig::kindKey(backend));
     q.setValue(QStringLiteral("url"), remoteUrl);
-    q.setValue(QStringLiteral("apiKey"), remoteApiKey);
+    // The key goes to the keyring (or, where there is none, stays in this file) when it changed.
+    QString warning;
+    if (remoteApiKey != storedApiKey)
+        warning = saveApiKey(q, remoteApiKey).warning;
     q.setValue(QStringLiteral("model"), remoteModel);
+    q.endGroup();
+    q.setValue(QStringLiteral("chat/enterSends"), enterSends);
+    return warning;
 }
 
 void AppSettings::rememberModel(const QString& path) {

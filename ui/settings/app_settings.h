@@ -32,10 +32,19 @@ struct AppSettings {
     BackendConfig::Kind backend = BackendConfig::Kind::Embedded;
     QString remoteUrl = QStringLiteral("http://127.0.0.1:8080");
     QString remoteApiKey;
+    // Where the key is (settings/api_key_store.h): the system keyring, or folio.conf with a
+    // warning for the user where no keyring runs. storedApiKey: the key as loaded.
+    bool apiKeyInKeyring = false;
+    QString apiKeyWarning;
+    QString storedApiKey;
     QString remoteModel;
 
+    // Group "chat": Enter sends the question (Shift+Enter: new line); off: Ctrl+Enter sends.
+    bool enterSends = true;
+
     static AppSettings load();
-    void save() const;
+    // Returns a warning for the user when a changed API key could not go into the keyring.
+    QString save() const;
     // Puts `path` first in recentModels (at most 8) and makes it the model.
     void rememberModel(const QString& path);
     // Puts `path` first in recentMmproj and makes it the vision projector ("" : none).

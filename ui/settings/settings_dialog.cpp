@@ -4,6 +4,7 @@
 #include "backend/remote_probe.h"
 #include "folio/system_info.h"
 #include "settings/document_caches_panel.h"
+#include "style/palette_colors.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -35,6 +36,16 @@ SettingsDialog::SettingsDialog(const AppSettings& s, QWidget* parent, const QStr
     auto* layout = new QVBoxLayout(modelPage);
     tabs->addTab(modelPage, tr("Model"));
     tabs->addTab(new DocumentCachesPanel(cacheDir, tabs), tr("Document caches"));
+    auto* chatPage = new QWidget(tabs);
+    auto* chatLayout = new QVBoxLayout(chatPage);
+    enterSends_ =
+        new QCheckBox(tr("Enter sends the question (Shift+Enter starts a new line)"), chatPage);
+    enterSends_->setObjectName(QStringLiteral("enterSendsCheck"));
+    enterSends_->setToolTip(tr("When off, Enter starts a new line and Ctrl+Enter sends."));
+    enterSends_->setChecked(s.enterSends);
+    chatLayout->addWidget(enterSends_);
+    chatLayout->addStretch(1);
+    tabs->addTab(chatPage, tr("Chat"));
 
     auto* backendForm = new QFormLayout;
     backend_ = new QComboBox(this);
@@ -59,6 +70,20 @@ SettingsDialog::SettingsDialog(const AppSettings& s, QWidget* parent, const QStr
     remoteKey_->setEchoMode(QLineEdit::Password);
     remoteKey_->setPlaceholderText(tr("none"));
     serverForm->addRow(tr("API key"), remoteKey_);
+    // Where the key is kept: the system keyring, or (no keyring running) folio.conf.
+    keyNote_ = new QLabel(serverGroup_);
+    keyNote_->setObjectName(QStringLiteral("apiKeyStorageNote"));
+    keyNote_->setWordWrap(true);
+    if (!s.apiKeyWarning.isEmpty()) {
+        keyNote_->setText(s.apiKeyWarning);
+        keyNote_->setStyleSheet(style::labelStyle(palette(), style::Tone::Warning));
+    } else {
+        keyNote_->setText(s.apiKeyInKeyring ? tr("The key is kept in the system keyring.")
+                                            : tr("A key entered here is kept in the system "
+                                                 "keyring where one runs."));
+        keyNote_->setForegroundRole(QPalette::PlaceholderText);
+    }
+    serverForm->addRow(QString(), keyNote_);
     auto* modelRow = new QWidget(serverGroup_);
     auto* modelRowLayout = new QHBoxLayout(modelRow);
     modelRowLayout->setContentsMargins(0, 0, 0, 0);
@@ -272,6 +297,7 @@ AppSettings SettingsDialog::settings() const {
     s.offloadDir = offloadDir_->text().trimmed();
     s.kvType = kvType_->currentText();
     s.speculation = speculation_->isChecked();
+    s.enterSends = enterSends_->isChecked();
     s.backend = BackendConfig::kindFromKey(backend_->currentData().toString());
     s.remoteUrl = remoteUrl_->text().trimmed();
     s.remoteApiKey = remoteKey_->text();

@@ -60,6 +60,8 @@ private:
     QLineEdit* offloadDir_ = nullptr;
     QComboBox* kvType_ = nullptr;
     QCheckBox* speculation_ = nullptr;
+    QCheckBox* enterSends_ = nullptr;
+    QLabel* keyNote_ = nullptr;
     QLabel* planLabel_ = nullptr; // the long-document defaults for the chosen model
     quint64 planRequest_ = 0;
 };

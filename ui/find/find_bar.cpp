@@ -1,0 +1,236 @@
+#include "find/find_bar.h"
+
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPdfDocument>
+#include <QPdfLink>
+#include <QPdfPageNavigator>
+#include <QPdfSearchModel>
+#include <QPdfView>
+#include <QPointer>
+#include <QTextBrowser>
+#include <QTextCursor>
+#include <QTextDocument>
+#include <QToolButton>
+
+namespace folio::ui {
+
+namespace {
+
+class TranscriptSearcher : public Searcher {
+public:
+    explicit TranscriptSearcher(QTextBrowser* view) : view_(view) {}
+
+    int find(const QString& text, int step, int* current) override {
+        *current = 0;
+        if (!view_ || text.isEmpty())
+            return 0;
+        QTextDocument* doc = view_->document();
+        // Where the search starts: after (before) the selection, or at its start for step 0.
+        QTextCursor from = view_->textCursor();
+        if (step == 0)
+            from.setPosition(from.selectionStart());
+        const QTextDocument::FindFlags flags =
+            step < 0 ? QTextDocument::FindBackward : QTextDocument::FindFlags();
+        QTextCursor match =
+            doc->find(text, step < 0 ? from.selectionStart() : from.position(), flags);
+        if (match.isNull()) // wrap around
+            match = doc->find(text, step < 0 ? doc->characterCount() : 0, flags);
+        if (match.isNull())
+            return 0;
+        view_->setTextCursor(match);
+        view_->ensureCursorVisible();
+        int count = 0;
+        for (QTextCursor c = doc->find(text, 0); !c.isNull(); c = doc->find(text, c)) {
+            ++count;
+            if (c.selectionStart() == match.selectionStart())
+                *current = count;
+        }
+        return count;
+    }
+
+    void clear() override {
+        if (!view_)
+            return;
+        QTextCursor c = view_->textCursor();
+        c.clearSelection();
+        view_->setTextCursor(c);
+    }
+
+private:
+    QPointer<QTextBrowser> view_;
+};
+
+class PdfSearcher : public Searcher {
+public:
+    explicit PdfSearcher(QPdfView* view) : view_(view), model_(new QPdfSearchModel(view)) {
+        QObject::connect(model_, &QAbstractItemModel::rowsInserted, model_, [this] {
+            if (index_ < 0 && resultsChanged)
+                resultsChanged();
+        });
+        QObject::connect(model_, &QAbstractItemModel::modelReset, model_, [this] {
+            if (index_ < 0 && resultsChanged)
+                resultsChanged();
+        });
+    }
+
+    int find(const QString& text, int step, int* current) override {
+        *current = 0;
+        if (!view_ || !view_->document() || text.isEmpty())
+            return 0;
+        if (model_->document() != view_->document())
+            model_->setDocument(view_->document());
+        if (model_->searchString() != text) {
+            model_->setSearchString(text);
+            index_ = -1;
+        }
+        const int count = model_->rowCount(QModelIndex());
+        if (count == 0)
+            return 0;
+        if (index_ < 0) {
+            // The first match on or after the page shown.
+            const int page = view_->pageNavigator()->currentPage();
+            index_ = 0;
+            for (int i = 0; i < count; ++i)
+                if (model_->resultAtIndex(i).page() >= page) {
+                    index_ = i;
+                    break;
+                }
+        } else {
+            index_ = ((index_ + step) % count + count) % count;
+        }
+        const QPdfLink link = model_->resultAtIndex(index_);
+        view_->pageNavigator()->jump(link.page(), link.location(), view_->zoomFactor());
+        *current = index_ + 1;
+        return count;
+    }
+
+    void clear() override { index_ = -1; }
+
+private:
+    QPointer<QPdfView> view_;
+    QPdfSearchModel* model_;
+    int index_ = -1;
+};
+
+} // namespace
+
+std::unique_ptr<Searcher> transcriptSearcher(QTextBrowser* view) {
+    return std::make_unique<TranscriptSearcher>(view);
+}
+
+std::unique_ptr<Searcher> pdfSearcher(QPdfView* view) {
+    return std::make_unique<PdfSearcher>(view);
+}
+
+FindBar::FindBar(QWidget* host, std::unique_ptr<Searcher> searcher)
+    : QFrame(host), host_(host), searcher_(std::move(searcher)) {
+    setFrameShape(QFrame::StyledPanel);
+    setAutoFillBackground(true);
+    setBackgroundRole(QPalette::Window);
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(4, 2, 4, 2);
+    edit_ = new QLineEdit(this);
+    edit_->setObjectName(QStringLiteral("findEdit"));
+    edit_->setPlaceholderText(tr("Find"));
+    edit_->setAccessibleName(tr("Find text"));
+    edit_->setClearButtonEnabled(true);
+    edit_->setMinimumWidth(160);
+    edit_->installEventFilter(this);
+    layout->addWidget(edit_);
+    status_ = new QLabel(this);
+    status_->setObjectName(QStringLiteral("findStatus"));
+    layout->addWidget(status_);
+    auto button = [this, layout](const QString& text, const QString& tip, auto slot) {
+        auto* b = new QToolButton(this);
+        b->setText(text);
+        b->setToolTip(tip);
+        b->setAccessibleName(tip);
+        b->setAutoRaise(true);
+        connect(b, &QToolButton::clicked, this, slot);
+        layout->addWidget(b);
+        return b;
+    };
+    button(QStringLiteral("▲"), tr("Previous match (Shift+Enter)"), [this] { search(-1); });
+    button(QStringLiteral("▼"), tr("Next match (Enter)"), [this] { search(1); });
+    button(QStringLiteral("×"), tr("Close (Esc)"), [this] {
+        searcher_->clear();
+        hide();
+        host_->setFocus();
+    });
+    connect(edit_, &QLineEdit::textEdited, this, [this] { search(0); });
+    searcher_->resultsChanged = [this] {
+        if (isVisible())
+            search(0);
+    };
+    host->installEventFilter(this);
+    hide();
+}
+
+FindBar::~FindBar() = default;
+
+void FindBar::open() {
+    place();
+    show();
+    raise();
+    edit_->setFocus(Qt::ShortcutFocusReason);
+    edit_->selectAll();
+    if (!edit_->text().isEmpty())
+        search(0);
+}
+
+QString FindBar::status() const {
+    return status_->text();
+}
+
+void FindBar::search(int step) {
+    int current = 0;
+    const int count = searcher_->find(edit_->text(), step, &current);
+    if (edit_->text().isEmpty())
+        status_->clear();
+    else if (count == 0)
+        status_->setText(tr("not found"));
+    else if (current > 0)
+        status_->setText(tr("%1 of %2").arg(current).arg(count));
+    else
+        status_->setText(count == 1 ? tr("1 match") : tr("%1 matches").arg(count));
+}
+
+void FindBar::place() {
+    adjustSize();
+    const int w = qMin(width(), host_->width());
+    resize(w, sizeHint().height());
+    move(host_->width() - w - 20, 4);
+}
+
+bool FindBar::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == host_ && event->type() == QEvent::Resize && isVisible())
+        place();
+    // Esc closes the bar rather than stopping an answer (the chat's Esc shortcut).
+    if (watched == edit_ && event->type() == QEvent::ShortcutOverride &&
+        static_cast<QKeyEvent*>(event)->key() == Qt::Key_Escape) {
+        event->accept();
+        return true;
+    }
+    if (watched == edit_ && event->type() == QEvent::KeyPress) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        const bool shift = key->modifiers().testFlag(Qt::ShiftModifier);
+        if (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter ||
+            key->key() == Qt::Key_F3) {
+            search(shift ? -1 : 1);
+            return true;
+        }
+        if (key->key() == Qt::Key_Escape) {
+            searcher_->clear();
+            hide();
+            host_->setFocus();
+            return true;
+        }
+    }
+    return QFrame::eventFilter(watched, event);
+}
+
+} // namespace folio::ui
