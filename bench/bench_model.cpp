@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <ctime>
 #include <fstream>
 #include <memory>
 #include <numeric>
@@ -59,6 +60,18 @@ double peak_rss_bytes() {
         if (line.rfind("VmHWM:", 0) == 0)
             return std::stod(line.substr(6)) * 1024.0;
     return -1;
+}
+
+// CPU seconds (user + sys, all threads) of this process so far.
+double process_cpu_seconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+double median_of(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
 
 void reset_peak_rss() {
@@ -152,6 +165,7 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
         int32_t first = 0;
         double peak_rss = -1;
         std::vector<double> rates;
+        std::vector<double> pp_rates, pp_cpu_rates; // depth_prefill: per wall / CPU second
         StepProfile profile;
     };
     std::vector<Depth> depths;
@@ -159,8 +173,8 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
         Depth d;
         d.n = n;
         reset_peak_rss();
-        d.state = std::make_unique<DecoderState>(
-            make_decoder_state(m.config, n + std::max(o.n_gen, 1), pool(), o.cache.index_type));
+        d.state = std::make_unique<DecoderState>(make_decoder_state(
+            m.config, n + std::max({o.n_gen, o.depth_prefill, 1}), pool(), o.cache.index_type));
         std::vector<int32_t> prompt(static_cast<size_t>(n));
         for (auto& t : prompt)
             t = tok(rng);
@@ -205,6 +219,55 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
             if (r > 0)
                 d.rates.push_back(o.n_gen / std::chrono::duration<double>(t1 - t0).count());
         }
+    }
+    // Prefill of depth_prefill tokens at each depth, in rounds as above (round 0 warms up).
+    std::vector<int32_t> chunk(static_cast<size_t>(std::max(o.depth_prefill, 0)));
+    for (auto& t : chunk)
+        t = tok(rng);
+    for (int r = 0; o.depth_prefill > 0 && r <= o.reps; ++r) {
+        for (Depth& d : depths) {
+            if (Status s = d.state->truncate(d.n); !s) {
+                std::fprintf(stderr, "error: %s\n", s.error().to_string().c_str());
+                return 1;
+            }
+            const double c0 = process_cpu_seconds();
+            const auto t0 = std::chrono::steady_clock::now();
+            for (int64_t i = 0; i < o.depth_prefill; i += o.ubatch) {
+                const int64_t b = std::min<int64_t>(o.ubatch, o.depth_prefill - i);
+                Status s = decoder_eval(m, *d.state, scratch, chunk.data() + i, b, opt, logits);
+                if (!s) {
+                    std::fprintf(stderr, "error: %s\n", s.error().to_string().c_str());
+                    return 1;
+                }
+            }
+            const auto t1 = std::chrono::steady_clock::now();
+            const double c1 = process_cpu_seconds();
+            if (r > 0) {
+                d.pp_rates.push_back(o.depth_prefill /
+                                     std::chrono::duration<double>(t1 - t0).count());
+                d.pp_cpu_rates.push_back(o.depth_prefill / std::max(c1 - c0, 1e-9));
+            }
+        }
+    }
+    for (const Depth& d : depths) {
+        if (d.pp_rates.empty())
+            continue;
+        row("pp" + std::to_string(o.depth_prefill) + " @ d" + std::to_string(d.n),
+            stats(d.pp_rates));
+        std::fprintf(out, "  (pp%d @ d%lld per CPU second: median %.1f t/s)\n", o.depth_prefill,
+                     static_cast<long long>(d.n), median_of(d.pp_cpu_rates));
+    }
+    for (size_t i = 1; i < depths.size() && !depths[0].pp_rates.empty(); ++i) {
+        std::vector<double> wall, cpu;
+        for (size_t r = 0; r < depths[i].pp_rates.size(); ++r) {
+            wall.push_back(depths[i].pp_rates[r] / depths[0].pp_rates[r]);
+            cpu.push_back(depths[i].pp_cpu_rates[r] / depths[0].pp_cpu_rates[r]);
+        }
+        std::fprintf(out,
+                     "prefill at d%lld / prefill at d%lld: %.3f wall, %.3f CPU (medians of %zu "
+                     "rounds)\n",
+                     static_cast<long long>(depths[i].n), static_cast<long long>(depths[0].n),
+                     median_of(wall), median_of(cpu), wall.size());
     }
     for (const Depth& d : depths) {
         if (d.rates.empty())

@@ -27,7 +27,12 @@ struct BenchModelOptions {
     std::vector<int64_t> depths;
     int ubatch = 512;
     bool phases = false; // per depth: decode ms/token by phase (model/step_profile.h)
-    CacheOptions cache;  // storage types, RAM budget, disk tier of the KV cache
+    // With depths: also prefill this many tokens after each depth (a chunk at depth N, rewound
+    // after each round, in the same interleaved rounds as decode), printed as "ppP @ dN" with
+    // tokens per wall second and per CPU second (user + sys of the process), and each depth's
+    // prefill speed relative to the first depth. 0 = not measured.
+    int depth_prefill = 0;
+    CacheOptions cache; // storage types, RAM budget, disk tier of the KV cache
 };
 
 int run_bench_model(const BenchModelOptions& options, std::FILE* out);

@@ -223,7 +223,8 @@ void report_gemm_share_of_peak(int threads, long long rows, long long cols, std:
         double gmacs[2] = {0, 0}; // 1 thread, `threads`; 0: failed
     };
     std::vector<Timed> timed;
-    for (DType t : {DType::Q8_0, DType::Q5_0, DType::Q4_K, DType::Q5_K, DType::Q6_K}) {
+    for (DType t :
+         {DType::Q8_0, DType::Q5_0, DType::Q4_K, DType::Q5_K, DType::Q6_K, DType::IQ4_XS}) {
         const std::vector<uint8_t> w = random_matrix(t, rows, cols);
         const TensorView view = make_tensor_view(t, {cols, rows, 1, 1}, w.data());
         Timed row{t};

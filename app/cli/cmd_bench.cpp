@@ -22,6 +22,7 @@ int cmd_bench(std::vector<std::string> args) {
     const bool no_bw = a.take_switch("--no-bandwidth");
     const bool phases = a.take_switch("--phases");
     auto ctx = a.take_value("--ctx");
+    auto depth_pp = a.take_int("--depth-prefill");
     CacheFlags cache;
     std::string cache_err;
     if (!take_cache_flags(a, cache, cache_err))
@@ -45,6 +46,8 @@ int cmd_bench(std::vector<std::string> args) {
         o.reps = static_cast<int>(*r);
     o.measure_bandwidth = !no_bw;
     o.phases = phases;
+    if (depth_pp)
+        o.depth_prefill = static_cast<int>(*depth_pp);
     if (ctx) {
         std::string err;
         auto depths = parse_token_list(*ctx, &err); // same "N,N,N" syntax
@@ -54,6 +57,8 @@ int cmd_bench(std::vector<std::string> args) {
             if (d > 0)
                 o.depths.push_back(d);
     }
+    if (o.depth_prefill < 0)
+        return usage_error(self, "--depth-prefill must be >= 0");
     if (o.n_prompt < 0 || o.n_gen < 0 || o.threads < 1 || o.reps < 1)
         return usage_error(self, "-p/-n must be >= 0, -t and -r >= 1");
     return bench::run_bench_model(o, stdout);

@@ -30,7 +30,8 @@ namespace {
 // bench-kernels, quantize, summarize, serve.
 const std::array kCommands = {
     Command{"bench",
-            "bench -m F.gguf [-p 512] [-n 64] [-t 2] [-r 3] [--ctx 4096,32768] [--phases] [CACHE "
+            "bench -m F.gguf [-p 512] [-n 64] [-t 2] [-r 3] [--ctx 4096,32768] [--depth-prefill "
+            "512] [--phases] [CACHE "
             "FLAGS]   "
             "prefill/decode tokens per second",
             cmd_bench},

@@ -1,9 +1,9 @@
 #include "kernels/gemm_driver.h"
 
 #include "kernels/matmul.h"
+#include "kernels/scratch_buffer.h"
 
 #include <algorithm>
-#include <memory>
 
 namespace folio {
 
@@ -28,13 +28,15 @@ void run_gemm(const KernelContext& ctx, const GemmKernel& kernel, const TensorVi
     const int64_t k = w.ne[0], n = w.ne[1], t_count = x.n_rows;
     const int64_t t_padded = (t_count + kGemmTokenPad - 1) / kGemmTokenPad * kGemmTokenPad;
     const size_t x_stride = kernel.x_row_bytes;
-    // Every byte is written by the packers, so the buffers need no initialisation.
-    std::unique_ptr<uint8_t[]> xp(new uint8_t[x_stride * static_cast<size_t>(t_padded)]);
+    // Every byte is written by the packers, so the buffers need no initialisation; they are kept
+    // per thread from call to call (kernels/scratch_buffer.h).
+    thread_local ScratchBuffer x_buffer;
+    uint8_t* const xp = x_buffer.get(x_stride * static_cast<size_t>(t_padded));
     const int pack_threads =
         static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(ctx.n_threads, t_padded / 8)));
 #pragma omp parallel for num_threads(pack_threads) schedule(static) if (pack_threads > 1)
     for (int64_t t = 0; t < t_padded; ++t)
-        kernel.pack_activations(t < t_count ? x.row(t) : nullptr, k, xp.get() + t * x_stride);
+        kernel.pack_activations(t < t_count ? x.row(t) : nullptr, k, xp + t * x_stride);
 
     const int64_t n_chunks = (n + kGemmRows - 1) / kGemmRows;
     const int64_t n_tblocks = (t_count + kGemmTokenBlock - 1) / kGemmTokenBlock;
@@ -43,20 +45,20 @@ void run_gemm(const KernelContext& ctx, const GemmKernel& kernel, const TensorVi
         static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(ctx.n_threads, n_tiles)));
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
-        std::unique_ptr<uint8_t[]> wp(new uint8_t[kernel.w_chunk_bytes]);
+        thread_local ScratchBuffer w_buffer;
+        uint8_t* const wp = w_buffer.get(kernel.w_chunk_bytes);
         int64_t packed_chunk = -1;
 #pragma omp for schedule(static)
         for (int64_t tile = 0; tile < n_tiles; ++tile) {
             const int64_t c = tile / n_tblocks, tb = tile % n_tblocks;
             if (c != packed_chunk) {
-                kernel.pack_weights(w, c * kGemmRows, wp.get());
+                kernel.pack_weights(w, c * kGemmRows, wp);
                 packed_chunk = c;
                 prefetch_rows(w, (c + 1) * kGemmRows);
             }
             const int64_t n0 = c * kGemmRows, t0 = tb * kGemmTokenBlock;
-            kernel.chunk(k, wp.get(), std::min(kGemmRows, n - n0), xp.get() + t0 * x_stride,
-                         x_stride, std::min(kGemmTokenBlock, t_count - t0), y + t0 * y_stride + n0,
-                         y_stride);
+            kernel.chunk(k, wp, std::min(kGemmRows, n - n0), xp + t0 * x_stride, x_stride,
+                         std::min(kGemmTokenBlock, t_count - t0), y + t0 * y_stride + n0, y_stride);
         }
     }
 }

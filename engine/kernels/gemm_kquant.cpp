@@ -74,6 +74,23 @@ void unpack_q6_k(const uint8_t* block, UnpackedSuperBlock* u) {
     }
 }
 
+// block_iq4_xs: sub-block j's element l < 16 = low nibble of qs[16j + l], l >= 16 = high nibble
+// of qs[16j + l − 16]; the level kvalues_iq4nl[nibble] is stored + 128 (unsigned for vpdpbusd; the
+// integer sums start at −128·B_j).
+void unpack_iq4_xs(const uint8_t* block, UnpackedSuperBlock* u) {
+    const auto& b = *reinterpret_cast<const BlockIQ4XS*>(block);
+    const float d = fp16_to_fp32(b.d);
+    for (int j = 0; j < 8; ++j) {
+        u->dsc[j] = d * static_cast<float>(iq4xs_scale(b, j) - 32);
+        u->dmn[j] = 0.0f;
+        for (int l = 0; l < 16; ++l) {
+            const uint8_t byte = b.qs[16 * j + l];
+            u->q[32 * j + l] = static_cast<uint8_t>(kIq4nlValues[byte & 0xF] + 128);
+            u->q[32 * j + 16 + l] = static_cast<uint8_t>(kIq4nlValues[byte >> 4] + 128);
+        }
+    }
+}
+
 using UnpackFn = void (*)(const uint8_t*, UnpackedSuperBlock*);
 
 UnpackFn unpacker(DType type) {
@@ -84,6 +101,8 @@ UnpackFn unpacker(DType type) {
         return unpack_q5_k;
     case DType::Q6_K:
         return unpack_q6_k;
+    case DType::IQ4_XS:
+        return unpack_iq4_xs;
     default:
         return nullptr;
     }
@@ -99,10 +118,13 @@ void pack_weights_avx512(const TensorView& w, int64_t n0, uint8_t* dst) {
 #endif
 
 void pack_activations_l32(const uint8_t* act_row, int64_t k, uint8_t* dst) {
-    gemm_pack_q8_k_activations(act_row, k, 32, dst);
+    gemm_pack_q8_k_activations(act_row, k, 32, 0, dst);
 }
 void pack_activations_l16(const uint8_t* act_row, int64_t k, uint8_t* dst) {
-    gemm_pack_q8_k_activations(act_row, k, 16, dst);
+    gemm_pack_q8_k_activations(act_row, k, 16, 32, dst);
+}
+void pack_activations_l32_offset(const uint8_t* act_row, int64_t k, uint8_t* dst) {
+    gemm_pack_q8_k_activations(act_row, k, 32, 128, dst);
 }
 
 } // namespace
@@ -111,12 +133,17 @@ int kquant_gemm_sub_len(DType type) {
     switch (type) {
     case DType::Q4_K:
     case DType::Q5_K:
+    case DType::IQ4_XS:
         return 32;
     case DType::Q6_K:
         return 16;
     default:
         return 0;
     }
+}
+
+int kquant_int_offset(DType type) {
+    return type == DType::Q6_K ? 32 : type == DType::IQ4_XS ? 128 : 0;
 }
 
 bool gemm_kquant_available(DType type, KernelPath path) {
@@ -156,7 +183,8 @@ void gemm_pack_kquant_weights(const TensorView& w, int64_t n0, uint8_t* dst) {
         }
 }
 
-void gemm_pack_q8_k_activations(const uint8_t* act_row, int64_t k, int sub_len, uint8_t* dst) {
+void gemm_pack_q8_k_activations(const uint8_t* act_row, int64_t k, int sub_len, int int_offset,
+                                uint8_t* dst) {
     const int groups = kquant_groups(sub_len), steps = sub_len / 4;
     const size_t sb_bytes = kquant_act_sb_bytes(sub_len);
     const int64_t nsb = k / kQKK;
@@ -174,11 +202,12 @@ void gemm_pack_q8_k_activations(const uint8_t* act_row, int64_t k, int sub_len, 
                 for (int q = 0; q < steps; ++q)
                     std::memcpy(dst + 16 * (steps * g + q) + 4 * i, x.qs + sub_len * j + 4 * q, 4);
                 // bsums are per 16 elements: a 32-element sub-block is two of them.
-                if (sub_len == 16) {
-                    const int32_t corr = -32 * x.bsums[j];
+                const int32_t b = sub_len == 16 ? x.bsums[j] : x.bsums[2 * j] + x.bsums[2 * j + 1];
+                if (int_offset != 0) {
+                    const int32_t corr = -int_offset * b;
                     std::memcpy(b_sums + 4 * j, &corr, 4);
                 } else {
-                    const auto bsum = static_cast<float>(x.bsums[2 * j] + x.bsums[2 * j + 1]);
+                    const auto bsum = static_cast<float>(b);
                     std::memcpy(b_sums + 4 * j, &bsum, 4);
                 }
             }
@@ -190,13 +219,19 @@ void gemm_pack_q8_k_activations(const uint8_t* act_row, int64_t k, int sub_len, 
 void gemm_kquant(const KernelContext& ctx, const TensorView& w, const QuantizedActivations& x,
                  float* y, int64_t y_stride) {
     const int sub_len = kquant_gemm_sub_len(w.type);
+    const bool offset32 = sub_len == 32 && kquant_int_offset(w.type) != 0; // IQ4_XS
     const auto nsb = static_cast<size_t>(w.ne[0] / kQKK);
     GemmKernel kernel{nsb * kquant_act_sb_bytes(sub_len), 4 * nsb * kquant_weight_sb_bytes(sub_len),
                       gemm_pack_kquant_weights,
-                      sub_len == 32 ? pack_activations_l32 : pack_activations_l16, nullptr};
+                      sub_len == 16 ? pack_activations_l16
+                      : offset32    ? pack_activations_l32_offset
+                                    : pack_activations_l32,
+                      nullptr};
 #if defined(FOLIO_X86)
     kernel.pack_weights = pack_weights_avx512;
-    kernel.chunk = sub_len == 32 ? avx512::gemm_kquant_chunk_l32 : avx512::gemm_kquant_chunk_l16;
+    kernel.chunk = sub_len == 16 ? avx512::gemm_kquant_chunk_l16
+                   : offset32    ? avx512::gemm_kquant_chunk_l32_offset
+                                 : avx512::gemm_kquant_chunk_l32;
 #endif // else gemm_kquant_available() is false: never reached
     run_gemm(ctx, kernel, w, x, y, y_stride);
 }

@@ -1,21 +1,25 @@
 #pragma once
-// Internal: the prefill GEMM for K-quant weights (Q4_K, Q5_K, Q6_K) × Q8_K activations (matmul
-// with many tokens on AVX-512 VNNI; the schedule is gemm_driver.h's).
+// Internal: the prefill GEMM for K-quant weights (Q4_K, Q5_K, Q6_K) and IQ4_XS × Q8_K activations
+// (matmul with many tokens on AVX-512 VNNI; the schedule is gemm_driver.h's).
 //
 // A K-quant super-block (spec/GGUF_LAYOUT.md §2.6-§2.8, ggml-common.h block_q4_K / block_q5_K /
 // block_q6_K) holds 256 weights in sub-blocks of L elements, each with its own scale:
 //   Q4_K, Q5_K: L = 32, w = d·sc_j·q − dmin·m_j with q in 0..15 / 0..31, 6-bit sc_j and m_j
 //               (get_scale_min_k4), fp16 d and dmin;
-//   Q6_K:       L = 16, w = d·sc_j·(q − 32) with q in 0..63, int8 sc_j, fp16 d.
+//   Q6_K:       L = 16, w = d·sc_j·(q − 32) with q in 0..63, int8 sc_j, fp16 d;
+//   IQ4_XS:     L = 32, w = d·(ls_j − 32)·v with v = kvalues_iq4nl[nibble] in −127..113, 6-bit
+//               ls_j (block_iq4_xs), fp16 d; packed as q = v + 128 (1..241), so it is the L = 16
+//               case's form with offset 128: dsc_j = d·(ls_j − 32), S_j = Σ q·x − 128·B_j.
 // With dsc_j = d·sc_j and dmn_j = dmin·m_j (exact in fp32: an fp16 times an integer below 2^8)
 // and Q8_K activations (d_x, int8 x, bsums = Σx per 16 elements) a super-block contributes
-//   L = 32: d_x·Σ_j (dsc_j·S_j − dmn_j·B_j),  S_j = Σ q·x, B_j = Σ x over sub-block j;
-//   L = 16: d_x·Σ_j dsc_j·S_j,                S_j = Σ (q − 32)·x = Σ q·x − 32·B_j;
+//   Q4_K, Q5_K: d_x·Σ_j (dsc_j·S_j − dmn_j·B_j),  S_j = Σ q·x, B_j = Σ x over sub-block j;
+//   Q6_K:       d_x·Σ_j dsc_j·S_j,                S_j = Σ (q − 32)·x = Σ q·x − 32·B_j;
 // every S_j, B_j an exact integer. vpdpbusd needs the weights unsigned, so q is packed as is and
-// for L = 16 the integer accumulator starts at −32·B_j (from bsums).
+// for the offset forms (Q6_K: 32, IQ4_XS: 128; kquant_int_offset) the integer accumulator starts
+// at −offset·B_j (from bsums).
 //
-// The nibbles (and Q5_K high bits, Q6_K's ql/qh) are unpacked to bytes once per chunk of
-// kGemmRows rows when the chunk is packed, so the kernel only runs vpdpbusd: one 512-bit
+// The nibbles (and Q5_K high bits, Q6_K's ql/qh, IQ4_XS's levels) are unpacked to bytes once per
+// chunk of kGemmRows rows when the chunk is packed, so the kernel only runs vpdpbusd: one 512-bit
 // instruction adds 4 products to each of 16 lanes (4 rows × 4 sub-blocks), L/4 of them complete
 // the 16 sub-block sums of a group of 4 sub-blocks.
 //
@@ -24,16 +28,17 @@
 //   G × L/4 × 64 bytes: group g, step q, row r, lane i, byte e: q of row r, sub-block 4g + i,
 //                       element 4q + e (unsigned bytes)
 //   G × 16 floats:      dsc of (row r, sub-block 4g + i) at [g][4r + i]
-//   G × 16 floats:      dmn, same order (L = 32 only)
+//   G × 16 floats:      dmn, same order (L = 32 only; zero for IQ4_XS)
 // Packed activations (per token, tokens past T zero; per super-block kquant_act_sb_bytes(L)):
 //   G × L/4 × 16 bytes: group g, step q, lane i, byte e: x of sub-block 4g + i, element 4q + e
-//   G × 4 values:       of sub-block 4g + i at [g][i]: float B (L = 32), int32 −32·B (L = 16)
+//   G × 4 values:       of sub-block 4g + i at [g][i]: float B (offset 0: the min forms), or
+//                       int32 −offset·B (Q6_K, IQ4_XS)
 //   4 floats:           d_x (4 copies)
 //
 // Arithmetic, per row and token, four float accumulators acc_i (lane i: sub-blocks ≡ i mod 4),
 // per super-block in order:
 //   u_i = 0; for g = 0..G-1, j = 4g + i: u_i = fma(float(S_j), dsc_j, u_i);
-//                                        L = 32: u_i = fma(−dmn_j, float(B_j), u_i)
+//                                        offset 0: u_i = fma(−dmn_j, float(B_j), u_i)
 //   acc_i = fma(d_x, u_i, acc_i)
 // result (acc_0 + acc_2) + (acc_1 + acc_3). kernels/reference/gemm_ref.cpp states this order in
 // scalar code on the blocks as stored; the AVX-512 kernel matches it bit for bit. It differs from
@@ -49,9 +54,12 @@
 
 namespace folio {
 
-// Sub-block length L of a weight type in the K-quant GEMM: 32 (Q4_K, Q5_K), 16 (Q6_K), or 0 when
-// the type has no K-quant GEMM.
+// Sub-block length L of a weight type in the K-quant GEMM: 32 (Q4_K, Q5_K, IQ4_XS), 16 (Q6_K), or
+// 0 when the type has no K-quant GEMM.
 int kquant_gemm_sub_len(DType type);
+// The integer offset folded into the sub-block sums: 32 (Q6_K), 128 (IQ4_XS), 0 (Q4_K, Q5_K: their
+// dmin·m_j term is applied in float instead).
+int kquant_int_offset(DType type);
 
 constexpr int kquant_groups(int sub_len) {
     return 64 / sub_len;
@@ -71,25 +79,31 @@ bool gemm_kquant_available(DType type, KernelPath path);
 // into dst (4 · K/256 · kquant_weight_sb_bytes bytes).
 void gemm_pack_kquant_weights(const TensorView& w, int64_t n0, uint8_t* dst);
 // Packs one Q8_K activation row of k elements (or a zero row when act_row is null) for sub-block
-// length sub_len into dst (K/256 · kquant_act_sb_bytes(sub_len) bytes).
-void gemm_pack_q8_k_activations(const uint8_t* act_row, int64_t k, int sub_len, uint8_t* dst);
+// length sub_len and integer offset int_offset (0: float B) into dst (K/256 ·
+// kquant_act_sb_bytes(sub_len) bytes).
+void gemm_pack_q8_k_activations(const uint8_t* act_row, int64_t k, int sub_len, int int_offset,
+                                uint8_t* dst);
 
 // y = W·x for a 2-D K-quant weight and Q8_K activations (shapes already checked by matmul).
 void gemm_kquant(const KernelContext& ctx, const TensorView& w, const QuantizedActivations& x,
                  float* y, int64_t y_stride);
 
 namespace avx512 {
-// The same bytes as gemm_pack_kquant_weights, for a Q4_K / Q5_K / Q6_K chunk whose row r starts
-// at rows[r] (null: a padding row) and has k elements.
+// The same bytes as gemm_pack_kquant_weights, for a Q4_K / Q5_K / Q6_K / IQ4_XS chunk whose row r
+// starts at rows[r] (null: a padding row) and has k elements.
 void gemm_pack_kquant_weights(DType type, const uint8_t* const rows[kGemmRows], int64_t k,
                               uint8_t* dst);
-// GemmKernel::chunk for sub-block lengths 32 and 16 (layouts above).
+// GemmKernel::chunk for sub-block length 32 with mins (Q4_K, Q5_K), 16 (Q6_K) and 32 with an
+// integer offset (IQ4_XS); layouts above.
 void gemm_kquant_chunk_l32(int64_t k, const uint8_t* w_packed, int64_t rows_valid,
                            const uint8_t* x_packed, size_t x_stride, int64_t n_tokens, float* y,
                            int64_t y_stride);
 void gemm_kquant_chunk_l16(int64_t k, const uint8_t* w_packed, int64_t rows_valid,
                            const uint8_t* x_packed, size_t x_stride, int64_t n_tokens, float* y,
                            int64_t y_stride);
+void gemm_kquant_chunk_l32_offset(int64_t k, const uint8_t* w_packed, int64_t rows_valid,
+                                  const uint8_t* x_packed, size_t x_stride, int64_t n_tokens,
+                                  float* y, int64_t y_stride);
 } // namespace avx512
 
 } // namespace folio

@@ -35,11 +35,12 @@ inline __m512i bcast128(const uint8_t* p) {
 // x .. x+3 (xs bytes apart) to the float accumulators in acc_mem (16 lanes per row quad and
 // token; in memory between calls so the caller can slice K: each lane still sees its
 // super-blocks in order).
-template <int L, int RQ>
+template <int L, bool kMins, int RQ>
 void accumulate(int64_t s0, int64_t s1, const uint8_t* w, size_t wq_stride, const uint8_t* x,
                 size_t xs, float* acc_mem) {
     constexpr int kSteps = L / 4, kGroups = 64 / L;
-    constexpr bool kMins = L == 32; // the dmin·m_j·B_j term (Q4_K, Q5_K)
+    // kMins: the dmin·m_j·B_j term in float (Q4_K, Q5_K); else the integer sums start at
+    // −offset·B_j (Q6_K, IQ4_XS).
     constexpr size_t kWsb = kquant_weight_sb_bytes(L), kXsb = kquant_act_sb_bytes(L);
     __m512 acc[RQ][kTT];
     for (int r = 0; r < RQ; ++r)
@@ -53,7 +54,7 @@ void accumulate(int64_t s0, int64_t s1, const uint8_t* w, size_t wq_stride, cons
             for (int t = 0; t < kTT; ++t)
                 u[r][t] = _mm512_setzero_ps();
         for (int g = 0; g < kGroups; ++g) {
-            // L = 16: the sums start at −32·B_j (Q6_K's q − 32); L = 32: at 0.
+            // Offset forms: the sums start at −offset·B_j (Q6_K's q − 32, IQ4_XS's v + 128).
             __m512i isum[RQ][kTT];
             for (int t = 0; t < kTT; ++t) {
                 const __m512i start =
@@ -114,7 +115,7 @@ template <int RQ> void finish(const float* acc_mem, float (&res)[kTT][4 * RQ]) {
         }
 }
 
-template <int L>
+template <int L, bool kMins>
 void chunk(int64_t k, const uint8_t* w_packed, int64_t rows_valid, const uint8_t* x_packed,
            size_t x_stride, int64_t n_tokens, float* y, int64_t y_stride) {
     constexpr size_t kWsb = kquant_weight_sb_bytes(L);
@@ -135,9 +136,9 @@ void chunk(int64_t k, const uint8_t* w_packed, int64_t rows_valid, const uint8_t
             const int64_t s1 = nsb - s0 < kSbPerSlice ? nsb : s0 + kSbPerSlice;
             for (int64_t tq = 0; tq < quads; ++tq)
                 for (int64_t p = 0; p < pairs; ++p)
-                    accumulate<L, kRQ>(s0, s1, w_packed + p * kRQ * wq_stride, wq_stride,
-                                       x_packed + (tb0 + tq * kTT) * x_stride, x_stride,
-                                       acc[tq][p]);
+                    accumulate<L, kMins, kRQ>(s0, s1, w_packed + p * kRQ * wq_stride, wq_stride,
+                                              x_packed + (tb0 + tq * kTT) * x_stride, x_stride,
+                                              acc[tq][p]);
         }
         for (int64_t tq = 0; tq < quads; ++tq)
             for (int64_t p = 0; p < pairs; ++p) {
@@ -159,13 +160,19 @@ void chunk(int64_t k, const uint8_t* w_packed, int64_t rows_valid, const uint8_t
 void gemm_kquant_chunk_l32(int64_t k, const uint8_t* w_packed, int64_t rows_valid,
                            const uint8_t* x_packed, size_t x_stride, int64_t n_tokens, float* y,
                            int64_t y_stride) {
-    chunk<32>(k, w_packed, rows_valid, x_packed, x_stride, n_tokens, y, y_stride);
+    chunk<32, true>(k, w_packed, rows_valid, x_packed, x_stride, n_tokens, y, y_stride);
 }
 
 void gemm_kquant_chunk_l16(int64_t k, const uint8_t* w_packed, int64_t rows_valid,
                            const uint8_t* x_packed, size_t x_stride, int64_t n_tokens, float* y,
                            int64_t y_stride) {
-    chunk<16>(k, w_packed, rows_valid, x_packed, x_stride, n_tokens, y, y_stride);
+    chunk<16, false>(k, w_packed, rows_valid, x_packed, x_stride, n_tokens, y, y_stride);
+}
+
+void gemm_kquant_chunk_l32_offset(int64_t k, const uint8_t* w_packed, int64_t rows_valid,
+                                  const uint8_t* x_packed, size_t x_stride, int64_t n_tokens,
+                                  float* y, int64_t y_stride) {
+    chunk<32, false>(k, w_packed, rows_valid, x_packed, x_stride, n_tokens, y, y_stride);
 }
 
 } // namespace folio::avx512

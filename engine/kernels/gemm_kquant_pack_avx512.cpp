@@ -139,6 +139,40 @@ void pack_q6_k(const uint8_t* block, int r, uint8_t* dst) {
         dsc[16 * (j / 4) + 4 * r + j % 4] = d * static_cast<float>(b->scales[j]);
 }
 
+// block_iq4_xs super-block of row lane r: group g = sub-blocks 4g .. 4g+3 = qs[64g .. 64g+63],
+// 16 bytes each; sub-block i's elements are the low then the high nibbles of its 16 bytes, each
+// mapped to kvalues_iq4nl + 128. Scales d·(ls_j − 32); the dmn area is zero (no min term).
+void pack_iq4_xs(const uint8_t* block, int r, uint8_t* dst) {
+    const auto* b = reinterpret_cast<const BlockIQ4XS*>(block);
+    alignas(16) uint8_t levels[16];
+    for (int i = 0; i < 16; ++i)
+        levels[i] = static_cast<uint8_t>(kIq4nlValues[i] + 128);
+    const __m512i table =
+        _mm512_broadcast_i32x4(_mm_load_si128(reinterpret_cast<const __m128i*>(levels)));
+    const __m512i m4 = _mm512_set1_epi8(0x0F);
+    // a = (lo0, hi0, lo1, hi1), b = (lo2, hi2, lo3, hi3) in 16-byte lanes (qword indices; lo's
+    // qwords are 0..7, hi's 8..15).
+    const __m512i ia = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
+    const __m512i ib = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
+    for (int g = 0; g < 2; ++g) {
+        const __m512i q = _mm512_loadu_si512(b->qs + 64 * g);
+        const __m512i lo = _mm512_shuffle_epi8(table, _mm512_and_si512(q, m4));
+        const __m512i hi =
+            _mm512_shuffle_epi8(table, _mm512_and_si512(_mm512_srli_epi16(q, 4), m4));
+        store_group32(dst + 512 * g + 16 * r, _mm512_permutex2var_epi64(lo, ia, hi),
+                      _mm512_permutex2var_epi64(lo, ib, hi));
+    }
+    auto* dsc = reinterpret_cast<float*>(dst + 1024);
+    auto* dmn = dsc + 32;
+    const float d = h2f(b->d);
+    for (int j = 0; j < 8; ++j) {
+        const int ls =
+            ((b->scales_l[j / 2] >> (4 * (j % 2))) & 0xF) | (((b->scales_h >> (2 * j)) & 3) << 4);
+        dsc[16 * (j / 4) + 4 * r + j % 4] = d * static_cast<float>(ls - 32);
+        dmn[16 * (j / 4) + 4 * r + j % 4] = 0.0f;
+    }
+}
+
 } // namespace
 
 void gemm_pack_kquant_weights(DType type, const uint8_t* const rows[kGemmRows], int64_t k,
@@ -146,9 +180,10 @@ void gemm_pack_kquant_weights(DType type, const uint8_t* const rows[kGemmRows], 
     // 1024 bytes of quants + 256 of scales for both sub-block lengths.
     constexpr size_t sb_bytes = kquant_weight_sb_bytes(32);
     static_assert(sb_bytes == 1280 && kquant_weight_sb_bytes(16) == 1280);
-    const size_t block_bytes = type == DType::Q6_K   ? sizeof(BlockQ6K)
-                               : type == DType::Q5_K ? sizeof(BlockQ5K)
-                                                     : sizeof(BlockQ4K);
+    const size_t block_bytes = type == DType::Q6_K     ? sizeof(BlockQ6K)
+                               : type == DType::Q5_K   ? sizeof(BlockQ5K)
+                               : type == DType::IQ4_XS ? sizeof(BlockIQ4XS)
+                                                       : sizeof(BlockQ4K);
     const int64_t nsb = k / 256;
     // Row by row, each row's super-blocks in order: a chunk's rows are adjacent in the weight, so
     // the reads are one sequential stream the hardware prefetcher follows (MoE expert rows are
@@ -171,6 +206,8 @@ void gemm_pack_kquant_weights(DType type, const uint8_t* const rows[kGemmRows], 
             _mm_prefetch(reinterpret_cast<const char*>(block) + 1152, _MM_HINT_T0);
             if (type == DType::Q6_K)
                 pack_q6_k(block, r, sb_dst);
+            else if (type == DType::IQ4_XS)
+                pack_iq4_xs(block, r, sb_dst);
             else
                 pack_q4_q5_k(block, type == DType::Q5_K, r, sb_dst);
         }

@@ -74,13 +74,16 @@ Status quantize_activations(const KernelContext& ctx, DType weight_type, const f
     out->k = k;
     out->n_rows = n_rows;
     if (format == DType::F32 && row_ids == nullptr) {
-        out->storage.clear();
         out->row_bytes = static_cast<size_t>(x_stride) * sizeof(float);
         out->rows = x;
         return {};
     }
     out->row_bytes = af ? af->row_bytes(k) : static_cast<size_t>(k) * sizeof(float);
-    out->storage.assign(out->row_bytes * static_cast<size_t>(n_rows), 0);
+    // Every byte of a row is written below; storage kept by the caller is reused as it is (grown,
+    // never shrunk), so a prefill does not allocate, zero and fault in a buffer per matmul.
+    const size_t need = out->row_bytes * static_cast<size_t>(n_rows);
+    if (out->storage.size() < need)
+        out->storage.resize(need);
     out->rows = out->storage.data();
     const QuantizeRowFn quantize = af ? activation_quantizer(*af, ctx.path) : nullptr;
     void (*const finish)(uint8_t*, int64_t) = af ? af->finish_row : nullptr;
@@ -129,7 +132,7 @@ Status matmul(const KernelContext& ctx, const TensorView& w, const float* x, int
     FOLIO_CHECK(check_weight(w, "matmul"));
     if (n_tokens > 1 && x_stride < w.ne[0])
         return make_error(ErrorCode::InvalidArgument, "matmul: input stride < K");
-    QuantizedActivations xq;
+    thread_local QuantizedActivations xq; // its storage is reused from call to call
     FOLIO_CHECK(quantize_activations(ctx, w.type, x, w.ne[0], n_tokens, x_stride, &xq));
     return matmul(ctx, w, xq, y, y_stride);
 }
@@ -153,10 +156,12 @@ Status matmul_expert_gathered(const KernelContext& ctx, const TensorView& expert
                                                               std::to_string(n_tokens) + ")");
     if (n_ids == 0)
         return {};
-    QuantizedActivations xq;
+    thread_local QuantizedActivations xq; // kept from call to call, as the buffer below
+    thread_local std::vector<float> tmp;
     FOLIO_CHECK(quantize_activations(ctx, w.type, x, w.ne[0], n_ids, x_stride, &xq, token_ids));
     const int64_t n = w.ne[1];
-    std::vector<float> tmp(static_cast<size_t>(n * n_ids));
+    if (tmp.size() < static_cast<size_t>(n * n_ids))
+        tmp.resize(static_cast<size_t>(n * n_ids));
     FOLIO_CHECK(matmul(ctx, w, xq, tmp.data(), n));
     for (int64_t i = 0; i < n_ids; ++i)
         std::copy(tmp.begin() + i * n, tmp.begin() + (i + 1) * n, y + token_ids[i] * y_stride);

@@ -44,10 +44,10 @@ struct QuantizedActivations {
     DType format = DType::F32;
     int64_t k = 0;
     int64_t n_rows = 0;
-    size_t row_bytes = 0;       // stride between rows in bytes (Q8_0 rows: see
-                                // q8_0_act_row_bytes in kernels/kernel_table.h)
-    const void* rows = nullptr; // first row (into `storage` or the caller's f32 data)
-    std::vector<uint8_t> storage;
+    size_t row_bytes = 0;         // stride between rows in bytes (Q8_0 rows: see
+                                  // q8_0_act_row_bytes in kernels/kernel_table.h)
+    const void* rows = nullptr;   // first row (into `storage` or the caller's f32 data)
+    std::vector<uint8_t> storage; // at least n_rows · row_bytes (kept and reused when it is larger)
     const uint8_t* row(int64_t t) const {
         return static_cast<const uint8_t*>(rows) + t * row_bytes;
     }

@@ -5,6 +5,7 @@
 // them without seeing the decoder.
 
 #include "kernels/kernel_context.h"
+#include "kernels/matmul.h"
 #include "model/step_profile.h"
 #include "model/top_k_select.h"
 
@@ -43,6 +44,7 @@ struct DecoderScratch {
     std::vector<int32_t> selected;          // per sparse query: top_k key positions, ascending
     std::vector<int32_t> all_keys;          // 0, 1, 2, ...: the keys of a dense decode query
     std::vector<int64_t> sel_offset; // per query of the batch: start in `selected` (-1 = dense)
+    QuantizedActivations ffn_act;    // FFN input converted once for gate and up (storage reused)
 };
 
 } // namespace folio

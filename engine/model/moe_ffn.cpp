@@ -88,8 +88,9 @@ Status dense_ffn(const KernelContext& kctx, const TensorView& gate, const Tensor
     const int64_t F = gate.ne[1];
     s.ffn_g.resize(static_cast<size_t>(T * F));
     s.ffn_u.resize(static_cast<size_t>(T * F));
-    // Convert the activations once for both projections (same format when types match).
-    QuantizedActivations qa;
+    // Convert the activations once for both projections (same format when types match), into
+    // storage kept from call to call.
+    QuantizedActivations& qa = s.ffn_act;
     FOLIO_CHECK(quantize_activations(kctx, gate.type, xn, E, T, E, &qa));
     FOLIO_CHECK(matmul(kctx, gate, qa, s.ffn_g.data(), F));
     if (activation_format(up.type) == qa.format) {

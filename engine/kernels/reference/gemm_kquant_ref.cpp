@@ -1,6 +1,6 @@
 // Scalar reference of the K-quant prefill GEMM: the arithmetic of kernels/gemm_kquant.h on the
 // blocks as stored (spec/GGUF_LAYOUT.md §2.6-§2.8, ggml-common.h block_q4_K / block_q5_K /
-// block_q6_K / block_q8_K), with no packing.
+// block_q6_K / block_iq4_xs / block_q8_K), with no packing.
 #include "kernels/reference/gemm_ref.h"
 
 #include "tensor/fp16.h"
@@ -13,9 +13,12 @@ namespace folio::ref {
 
 namespace {
 
-// One super-block of one weight row: w = dsc_j·q − dmn_j (L = 32) or dsc_j·(q − 32) (L = 16).
+// One super-block of one weight row: w = dsc_j·q − dmn_j (Q4_K, Q5_K: mins), dsc_j·(q − 32)
+// (Q6_K, L = 16) or dsc_j·q with q the signed IQ4_XS level (IQ4_XS, L = 32, no mins).
 struct SuperBlock {
     int sub_len = 32;
+    bool mins = true;
+    int offset = 0; // subtracted from q in the integer sum
     int q[256];
     float dsc[16];
     float dmn[16];
@@ -34,6 +37,8 @@ void decode_q4_q5_k(const uint8_t* block, bool five_bits, SuperBlock* sb) {
         d16 = b.d, dmin16 = b.dmin, scales = b.scales, qs = b.qs;
     }
     sb->sub_len = 32;
+    sb->mins = true;
+    sb->offset = 0;
     for (int e = 0; e < 256; ++e) {
         const int c = e / 64, l = e % 32, j = e / 32;
         const int nibble = (e % 64) < 32 ? qs[32 * c + l] & 0xF : qs[32 * c + l] >> 4;
@@ -52,6 +57,8 @@ void decode_q4_q5_k(const uint8_t* block, bool five_bits, SuperBlock* sb) {
 void decode_q6_k(const uint8_t* block, SuperBlock* sb) {
     const auto& b = *reinterpret_cast<const BlockQ6K*>(block);
     sb->sub_len = 16;
+    sb->mins = false;
+    sb->offset = 32;
     for (int e = 0; e < 256; ++e) {
         const int h = e / 128, p = (e % 128) / 32, l = e % 32;
         const uint8_t lo = b.ql[64 * h + l + 32 * (p & 1)];
@@ -63,15 +70,34 @@ void decode_q6_k(const uint8_t* block, SuperBlock* sb) {
         sb->dsc[j] = fp16_to_fp32(b.d) * b.scales[j];
 }
 
+// IQ4_XS: element 32j + l of sub-block j is kvalues_iq4nl of the low nibble of qs[16j + l] (l <
+// 16) or the high nibble of qs[16j + l − 16]; dsc_j = d·(ls_j − 32).
+void decode_iq4_xs(const uint8_t* block, SuperBlock* sb) {
+    const auto& b = *reinterpret_cast<const BlockIQ4XS*>(block);
+    sb->sub_len = 32;
+    sb->mins = false;
+    sb->offset = 0;
+    for (int e = 0; e < 256; ++e) {
+        const int j = e / 32, l = e % 32;
+        const uint8_t byte = b.qs[16 * j + l % 16];
+        sb->q[e] = kIq4nlValues[l < 16 ? byte & 0xF : byte >> 4];
+    }
+    for (int j = 0; j < 8; ++j)
+        sb->dsc[j] = fp16_to_fp32(b.d) * static_cast<float>(iq4xs_scale(b, j) - 32);
+}
+
 float row_dot(DType type, int64_t nsb, const uint8_t* w, const BlockQ8K* x) {
-    const size_t block_bytes = type == DType::Q6_K   ? sizeof(BlockQ6K)
-                               : type == DType::Q5_K ? sizeof(BlockQ5K)
-                                                     : sizeof(BlockQ4K);
+    const size_t block_bytes = type == DType::Q6_K     ? sizeof(BlockQ6K)
+                               : type == DType::Q5_K   ? sizeof(BlockQ5K)
+                               : type == DType::IQ4_XS ? sizeof(BlockIQ4XS)
+                                                       : sizeof(BlockQ4K);
     float acc[4] = {0, 0, 0, 0};
     SuperBlock sb;
     for (int64_t s = 0; s < nsb; ++s) {
         if (type == DType::Q6_K)
             decode_q6_k(w + s * block_bytes, &sb);
+        else if (type == DType::IQ4_XS)
+            decode_iq4_xs(w + s * block_bytes, &sb);
         else
             decode_q4_q5_k(w + s * block_bytes, type == DType::Q5_K, &sb);
         const int len = sb.sub_len, groups = 64 / len;
@@ -81,11 +107,11 @@ float row_dot(DType type, int64_t nsb, const uint8_t* w, const BlockQ8K* x) {
                 const int j = 4 * g + i;
                 int sum = 0, bsum = 0;
                 for (int e = len * j; e < len * (j + 1); ++e) {
-                    sum += (len == 16 ? sb.q[e] - 32 : sb.q[e]) * x[s].qs[e];
+                    sum += (sb.q[e] - sb.offset) * x[s].qs[e];
                     bsum += x[s].qs[e]; // = the bsums entries of the sub-block
                 }
                 u = std::fma(static_cast<float>(sum), sb.dsc[j], u);
-                if (len == 32)
+                if (sb.mins)
                     u = std::fma(-sb.dmn[j], static_cast<float>(bsum), u);
             }
             acc[i] = std::fma(x[s].d, u, acc[i]);

@@ -4,6 +4,7 @@
 #include "kernels/norm.h"
 #include "kernels/rope.h"
 #include "model/attention_core.h"
+#include "model/attention_flash.h"
 #include "model/mixers/dsa_indexer.h"
 #include "model/mixers/mla_weights.h"
 #include "tensor/quantize.h"
@@ -21,6 +22,9 @@ namespace {
 
 constexpr int64_t kQueryBlock = 64; // queries per attention task: bounds the score scratch
 constexpr int64_t kSplitKeys = 512; // decode: selected keys worth splitting across threads
+// Absorbed-form prefill: query rows (queries × heads) per flash-attention task; their q, state
+// and output rows (~1 KB each per 256 latent values) stay in L2 while the key tiles pass.
+constexpr int64_t kFlashRows = 128;
 
 using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using ConstMap = Eigen::Map<const RowMajor, 0, Eigen::OuterStride<>>;
@@ -272,15 +276,15 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t i
                              kctx);
         } else if (n_dense > 0) {
             // Prefill: blocks of queries, each with all its heads (rows [t][h] are contiguous
-            // in qabs and obar).
+            // in qabs and obar), over tiles of keys with an online softmax (attention_flash.h).
             const double work = double(H) * n_dense * (pos0 + n_dense) * (row + kr);
             const int threads = work < 65536.0 ? 1 : std::max(1, kctx.n_threads);
-            const int64_t queries_per_task = std::max<int64_t>(1, 256 / H);
+            const int64_t queries_per_task = std::max<int64_t>(1, kFlashRows / H);
             const int64_t tasks = (n_dense + queries_per_task - 1) / queries_per_task;
 #pragma omp parallel num_threads(                                                                  \
     static_cast <int>(std::min <int64_t>(threads, tasks))) if (threads > 1 && tasks > 1)
             {
-                std::vector<float> scratch, block;
+                FlashScratch scratch;
 #pragma omp for schedule(dynamic, 1)
                 for (int64_t task = 0; task < tasks; ++task) {
                     const int64_t q0 = task * queries_per_task,
@@ -297,7 +301,7 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t i
                     b.scale = c.kq_scale;
                     b.out = s.obar.data() + q0 * H * kr;
                     b.out_stride = kr;
-                    attend_mqa_causal(b, scratch, block);
+                    attend_mqa_flash(b, scratch, kctx.path);
                 }
             }
         }

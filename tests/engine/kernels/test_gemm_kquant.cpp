@@ -1,5 +1,5 @@
-// The K-quant prefill GEMM (kernels/gemm_kquant.h) for Q4_K, Q5_K and Q6_K weights: the packed
-// layouts against hand-computed byte positions, the scalar reference within the stated float
+// The K-quant prefill GEMM (kernels/gemm_kquant.h) for Q4_K, Q5_K, Q6_K and IQ4_XS weights: the
+// packed layouts against hand-computed byte positions, the scalar reference within the stated float
 // rounding bound of the float64 sum and of the reference and AVX2 vec_dot kernels, and the
 // AVX-512 VNNI kernel against the reference bit for bit on odd shapes (rows not multiples of the
 // tile, tokens 1, 15, 16, 17, 33, 100, K = 256 · odd), directly and through matmul.
@@ -13,6 +13,7 @@
 #include "support/quant_rows.h"
 #include "tensor/fp16.h"
 #include "tensor/quant_blocks.h"
+#include "tensor/quant_blocks_more.h"
 #include "tensor/quantize.h"
 
 #include <cmath>
@@ -24,7 +25,7 @@ using namespace folio;
 
 namespace {
 
-constexpr DType kTypes[] = {DType::Q4_K, DType::Q5_K, DType::Q6_K};
+constexpr DType kTypes[] = {DType::Q4_K, DType::Q5_K, DType::Q6_K, DType::IQ4_XS};
 
 size_t block_bytes(DType t) {
     return dtype_traits(t).block_bytes;
@@ -46,6 +47,8 @@ std::vector<uint8_t> random_weight(DType t, int64_t k, int64_t n, uint32_t seed)
         const uint16_t d = fp32_to_fp16(scale(rng) * big), dmin = fp32_to_fp16(scale(rng) * big);
         if (t == DType::Q6_K) {
             std::memcpy(blk + offsetof(BlockQ6K, d), &d, 2);
+        } else if (t == DType::IQ4_XS) {
+            std::memcpy(blk + offsetof(BlockIQ4XS, d), &d, 2);
         } else { // Q4_K and Q5_K both start with d, dmin
             std::memcpy(blk, &d, 2);
             std::memcpy(blk + 2, &dmin, 2);
@@ -83,8 +86,11 @@ bool same_bits(float a, float b) {
     return std::memcmp(&a, &b, sizeof a) == 0;
 }
 
-// The min-like term of element e's sub-block: dmin·m_j (Q4_K, Q5_K) or 32·|d·sc_j| (Q6_K's −32).
+// The min-like term of element e's sub-block: dmin·m_j (Q4_K, Q5_K) or 32·|d·sc_j| (Q6_K's −32);
+// IQ4_XS has none (its +128 is removed in the exact integer sums).
 double abs_min_term(DType t, const uint8_t* block, int e) {
+    if (t == DType::IQ4_XS)
+        return 0.0;
     if (t == DType::Q6_K) {
         const auto& b = *reinterpret_cast<const BlockQ6K*>(block);
         return 32.0 * std::fabs(double(fp16_to_fp32(b.d)) * b.scales[e / 16]);
@@ -193,6 +199,74 @@ private slots:
         QCOMPARE(dsc, fp16_to_fp32(b.d) * b.scales[12]);
     }
 
+    void packedIq4XsBytesWhereTheLayoutSays() {
+        const int64_t k = 512, n = 3;
+        const auto w = random_weight(DType::IQ4_XS, k, n, 13);
+        const TensorView v = make_tensor_view(DType::IQ4_XS, {k, n, 1, 1}, w.data());
+        QCOMPARE(kquant_gemm_sub_len(DType::IQ4_XS), 32);
+        QCOMPARE(kquant_int_offset(DType::IQ4_XS), 128);
+        const size_t sb = kquant_weight_sb_bytes(32);
+        std::vector<uint8_t> packed(4 * 2 * sb, 0xEE);
+        gemm_pack_kquant_weights(v, 0, packed.data());
+        const auto* blocks = reinterpret_cast<const BlockIQ4XS*>(w.data());
+        // Row 2, super-block 1, sub-block 5 (qs[80 .. 95]), element 21 = high nibble of qs[85]:
+        // quad 0, r 2, group 1, lane i 1, step q 5, byte e 1; stored as the level + 128.
+        const BlockIQ4XS& b = blocks[2 * 2 + 1];
+        QCOMPARE(int(packed[sb + 64 * (8 + 5) + 16 * 2 + 4 * 1 + 1]),
+                 kIq4nlValues[b.qs[85] >> 4] + 128);
+        // Element 3 of sub-block 5 = low nibble of qs[83]: step 0, byte 3.
+        QCOMPARE(int(packed[sb + 64 * 8 + 16 * 2 + 4 * 1 + 3]), kIq4nlValues[b.qs[83] & 0xF] + 128);
+        float f;
+        std::memcpy(&f, packed.data() + sb + 1024 + 4 * (16 * 1 + 4 * 2 + 1), 4);
+        QCOMPARE(f, fp16_to_fp32(b.d) * float(iq4xs_scale(b, 5) - 32));
+        std::memcpy(&f, packed.data() + sb + 1024 + 4 * (32 + 16 * 1 + 4 * 2 + 1), 4);
+        QCOMPARE(f, 0.0f); // no min term
+    }
+
+    // The GEMM against the dequantize-then-f32 product: IQ4_XS weights and Q8_K activations
+    // dequantized to floats, multiplied by the F32 matmul, within the GEMM's bound plus the f32
+    // sum's (K·2^-24 of the sum of magnitudes).
+    void iq4XsGemmNearDequantizedF32Matmul() {
+        const DType t = DType::IQ4_XS;
+        const int64_t k = 256 * 5, n = 19, tokens = 37;
+        const auto w = random_weight(t, k, n, 321);
+        const auto xq = quantize(t, random_activations(k, tokens, 5), k, tokens);
+        const TensorView v = make_tensor_view(t, {k, n, 1, 1}, w.data());
+        std::vector<float> y(static_cast<size_t>(n * tokens), std::nanf(""));
+        QVERIFY(matmul(KernelContext{2, KernelPath::Auto}, v, xq, y.data(), n));
+        std::vector<float> wf(static_cast<size_t>(n * k)), xf(static_cast<size_t>(tokens * k));
+        for (int64_t r = 0; r < n; ++r) {
+            const auto row = test::dequant(t, w.data() + r * (k / 256) * block_bytes(t), k);
+            std::copy(row.begin(), row.end(), wf.begin() + r * k);
+        }
+        for (int64_t j = 0; j < tokens; ++j) {
+            const auto* xb = reinterpret_cast<const BlockQ8K*>(xq.row(j));
+            for (int64_t e = 0; e < k; ++e)
+                xf[j * k + e] = xb[e / 256].d * xb[e / 256].qs[e % 256];
+        }
+        const TensorView vf = make_tensor_view(DType::F32, {k, n, 1, 1}, wf.data());
+        std::vector<float> yf(y.size(), std::nanf(""));
+        QVERIFY(matmul(KernelContext{2, KernelPath::Auto}, vf, xf.data(), k, tokens, yf.data(), n));
+        int checked = 0;
+        for (int64_t j = 0; j < tokens; ++j)
+            for (int64_t r = 0; r < n; ++r) {
+                const ExactAndBound e = expected(t, w, k, r, xq, j);
+                double magnitude = 0;
+                for (int64_t i = 0; i < k; ++i)
+                    magnitude += std::fabs(double(wf[r * k + i]) * xf[j * k + i]);
+                const double tol = e.bound + double(k) * std::ldexp(1.0, -24) * magnitude;
+                const size_t at = static_cast<size_t>(j * n + r);
+                QVERIFY2(std::fabs(double(y[at]) - yf[at]) <= tol,
+                         qPrintable(where(t, k, n, j, at) + QString(": gemm %1 f32 %2 tol %3")
+                                                                .arg(y[at], 0, 'g', 9)
+                                                                .arg(yf[at], 0, 'g', 9)
+                                                                .arg(tol, 0, 'g', 3)));
+                QVERIFY(std::fabs(yf[at]) > 0.0f);
+                ++checked;
+            }
+        QCOMPARE(checked, int(n * tokens));
+    }
+
     // The AVX-512 packer writes the scalar packer's bytes (every type, padding rows included).
     void avx512PackerEqualsScalarPacker() {
         if (!gemm_kquant_available(DType::Q4_K, KernelPath::Auto))
@@ -246,10 +320,10 @@ private slots:
         const int64_t k = 512;
         const QuantizedActivations xq = quantize(DType::Q4_K, random_activations(k, 1, 3), k, 1);
         const auto* x = reinterpret_cast<const BlockQ8K*>(xq.row(0));
-        for (int sub_len : {32, 16}) {
+        for (auto [sub_len, offset] : {std::pair{32, 0}, std::pair{16, 32}, std::pair{32, 128}}) {
             const size_t sb = kquant_act_sb_bytes(sub_len);
             std::vector<uint8_t> packed(2 * sb);
-            gemm_pack_q8_k_activations(xq.row(0), k, sub_len, packed.data());
+            gemm_pack_q8_k_activations(xq.row(0), k, sub_len, offset, packed.data());
             // Super-block 1, element 77: sub-block 77 / L, offset 77 % L.
             const int j = 77 / sub_len, g = j / 4, i = j % 4, q = (77 % sub_len) / 4;
             QCOMPARE(int8_t(packed[sb + 16 * (sub_len / 4 * g + q) + 4 * i + 1]), x[1].qs[77]);
@@ -260,10 +334,10 @@ private slots:
             int32_t corr;
             std::memcpy(&f, packed.data() + sb + 256 + 4 * j, 4);
             std::memcpy(&corr, packed.data() + sb + 256 + 4 * j, 4);
-            if (sub_len == 32)
+            if (offset == 0)
                 QCOMPARE(f, float(bsum));
             else
-                QCOMPARE(corr, -32 * bsum);
+                QCOMPARE(corr, -offset * bsum);
             std::memcpy(&f, packed.data() + sb + 256 + 4 * (64 / sub_len) * 4 + 8, 4);
             QCOMPARE(f, x[1].d);
         }

@@ -1,0 +1,197 @@
+// Flash-style prefill attention (model/attention_flash.h) against the full-score-matrix
+// attention it replaces (attend_mqa_causal) and a float64 softmax written out here, on odd
+// shapes: queries and keys not multiples of the key tile, several heads per query, depth before
+// the batch, tiles the first queries cannot see; and its softmax step (kernels/flash_tile.h),
+// AVX2 against the plain one.
+#include <QtTest>
+
+#include "kernels/flash_tile.h"
+#include "kernels/kernel_table.h"
+#include "model/attention_core.h"
+#include "model/attention_flash.h"
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+using namespace folio;
+
+namespace {
+
+// A cache of n rows of `row` floats in blocks of bt rows (each block its own allocation, as the
+// paged cache's).
+struct TestCache {
+    std::vector<std::vector<float>> blocks;
+    KvView view;
+    TestCache(int64_t n, int64_t row, int64_t bt, std::mt19937& rng, float spread) {
+        std::normal_distribution<float> nd(0.0f, spread);
+        view.n_rows = n;
+        view.row_floats = row;
+        view.block_tokens = bt;
+        view.type = KvType::F32;
+        view.row_bytes = static_cast<size_t>(row) * sizeof(float);
+        for (int64_t b = 0; b * bt < n; ++b) {
+            blocks.emplace_back(static_cast<size_t>(bt * row));
+            for (float& v : blocks.back())
+                v = nd(rng);
+            view.raw.push_back(reinterpret_cast<const uint8_t*>(blocks.back().data()));
+        }
+    }
+    const float* row(int64_t t) const {
+        return blocks[static_cast<size_t>(t / view.block_tokens)].data() +
+               (t % view.block_tokens) * view.row_floats;
+    }
+};
+
+struct Shape {
+    int64_t nq, heads, pos0, dqk, dv, bt;
+};
+
+// out[r][·] of the float64 softmax: the definition, for both kernels.
+std::vector<double> exact(const Shape& s, const std::vector<float>& q, const TestCache& c,
+                          float scale) {
+    const int64_t R = s.nq * s.heads;
+    std::vector<double> out(static_cast<size_t>(R * s.dv), 0.0);
+    for (int64_t r = 0; r < R; ++r) {
+        const int64_t n = s.pos0 + r / s.heads + 1;
+        std::vector<double> p(static_cast<size_t>(n));
+        double mx = -std::numeric_limits<double>::infinity();
+        for (int64_t j = 0; j < n; ++j) {
+            double d = 0;
+            for (int64_t i = 0; i < s.dqk; ++i)
+                d += double(q[r * s.dqk + i]) * c.row(j)[i];
+            p[j] = d * scale;
+            mx = std::max(mx, p[j]);
+        }
+        double sum = 0;
+        for (auto& v : p)
+            sum += v = std::exp(v - mx);
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < s.dv; ++i)
+                out[r * s.dv + i] += p[j] / sum * c.row(j)[i];
+    }
+    return out;
+}
+
+} // namespace
+
+class TestAttentionFlash : public QObject {
+    Q_OBJECT
+private slots:
+    void flashEqualsFullMatrixAttentionOnOddShapes() {
+        const Shape shapes[] = {
+            {37, 1, 264, 40, 24, 64}, // 37 queries × 301 keys, one head, causal
+            {37, 3, 264, 40, 24, 64}, // the same with 3 heads sharing the keys
+            {5, 4, 0, 24, 16, 64},    // no depth: the batch's own keys only
+            {17, 2, 130, 72, 64, 16}, // small tiles: most tiles unseen by the first queries
+            {1, 16, 300, 36, 32, 64}, // one query, many heads
+        };
+        std::mt19937 rng(2026);
+        int compared = 0;
+        for (const Shape& s : shapes)
+            for (KernelPath path : {KernelPath::Reference, KernelPath::Auto}) {
+                const int64_t R = s.nq * s.heads, n_keys = s.pos0 + s.nq;
+                TestCache cache(n_keys, s.dqk, s.bt, rng, 1.0f);
+                std::normal_distribution<float> nd(0.0f, 1.0f);
+                std::vector<float> q(static_cast<size_t>(R * s.dqk));
+                for (float& v : q)
+                    v = nd(rng);
+                const float scale = 1.5f / std::sqrt(float(s.dqk)); // peaked enough to matter
+                MqaBlock b;
+                b.q = q.data();
+                b.q_stride = s.dqk;
+                b.n_rows = R;
+                b.rows_per_query = s.heads;
+                b.dqk = s.dqk;
+                b.kv = &cache.view;
+                b.dv = s.dv;
+                b.pos0 = s.pos0;
+                b.scale = scale;
+                b.out_stride = s.dv + 3; // wider than dv: only dv of each row written
+                std::vector<float> full(static_cast<size_t>(R * b.out_stride), -7.0f);
+                std::vector<float> flash = full;
+                std::vector<float> scores, block;
+                b.out = full.data();
+                attend_mqa_causal(b, scores, block);
+                FlashScratch w;
+                b.out = flash.data();
+                attend_mqa_flash(b, w, path);
+                const std::vector<double> want = exact(s, q, cache, scale);
+                for (int64_t r = 0; r < R; ++r) {
+                    for (int64_t i = 0; i < s.dv; ++i) {
+                        const size_t at = static_cast<size_t>(r * b.out_stride + i);
+                        const double e = want[static_cast<size_t>(r * s.dv + i)];
+                        const QString msg = QString("nq=%1 heads=%2 pos0=%3 bt=%4 path=%5 row "
+                                                    "%6 col %7: flash %8 full %9 exact %10")
+                                                .arg(s.nq)
+                                                .arg(s.heads)
+                                                .arg(s.pos0)
+                                                .arg(s.bt)
+                                                .arg(int(path))
+                                                .arg(r)
+                                                .arg(i)
+                                                .arg(flash[at], 0, 'g', 9)
+                                                .arg(full[at], 0, 'g', 9)
+                                                .arg(e, 0, 'g', 9);
+                        QVERIFY2(std::fabs(flash[at] - full[at]) <= 1e-4f, qPrintable(msg));
+                        QVERIFY2(std::fabs(flash[at] - e) <= 1e-4, qPrintable(msg));
+                        ++compared;
+                    }
+                    for (int64_t i = s.dv; i < b.out_stride; ++i)
+                        QCOMPARE(flash[static_cast<size_t>(r * b.out_stride + i)], -7.0f);
+                }
+            }
+        QVERIFY(compared > 37 * 3 * 24);
+    }
+
+    // The AVX2 step against the plain one: visible counts 0, below 8, not multiples of 8, the
+    // whole tile; a state that already saw larger and smaller maxima.
+    void avx2TileStepNearReference() {
+        if (!avx2_kernels_available())
+            QSKIP("this CPU has no AVX2: the plain step is the only one");
+        const int64_t rows = 23, nk = 45, ld = 47;
+        std::mt19937 rng(7);
+        std::normal_distribution<float> nd(0.0f, 3.0f);
+        std::vector<float> s(static_cast<size_t>(rows * ld));
+        for (float& v : s)
+            v = nd(rng);
+        std::vector<float> m(rows), l(rows);
+        for (int64_t r = 0; r < rows; ++r) {
+            m[r] = r % 5 == 0 ? -std::numeric_limits<float>::infinity() : nd(rng);
+            l[r] = r % 5 == 0 ? 0.0f : 1.0f + float(r);
+        }
+        for (int64_t vis0 : {int64_t{-3}, int64_t{1}, int64_t{20}, nk}) {
+            std::vector<float> s1 = s, s2 = s, m1 = m, m2 = m, l1 = l, l2 = l;
+            std::vector<float> f1(rows, -1.0f), f2(rows, -1.0f);
+            FlashTile t{s1.data(), rows, nk, ld, vis0, 2, 0.7f, m1.data(), l1.data(), f1.data()};
+            ref::flash_tile(t);
+            t.s = s2.data(), t.m = m2.data(), t.l = l2.data(), t.rescale = f2.data();
+            flash_tile_kernel(KernelPath::Auto)(t);
+            for (int64_t r = 0; r < rows; ++r) {
+                const int64_t vis = std::clamp<int64_t>(vis0 + r / 2, 0, nk);
+                QCOMPARE(m2[r], m1[r]);
+                QVERIFY(std::fabs(f2[r] - f1[r]) <= 1e-6f * std::max(1.0f, f1[r]));
+                QVERIFY(std::fabs(l2[r] - l1[r]) <= 1e-5f * std::max(1.0f, l1[r]));
+                for (int64_t j = 0; j < nk; ++j) {
+                    const float a = s1[r * ld + j], c = s2[r * ld + j];
+                    if (j >= vis)
+                        QCOMPARE(c, 0.0f);
+                    QVERIFY2(std::fabs(a - c) <= 2e-6f * std::max(1.0f, a),
+                             qPrintable(QString("vis0 %1 row %2 key %3: %4 vs %5")
+                                            .arg(vis0)
+                                            .arg(r)
+                                            .arg(j)
+                                            .arg(c)
+                                            .arg(a)));
+                }
+                // Padding columns between nk and ld are not touched.
+                for (int64_t j = nk; j < ld; ++j)
+                    QCOMPARE(s2[r * ld + j], s[r * ld + j]);
+            }
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAttentionFlash)
+#include "test_attention_flash.moc"
