@@ -4,6 +4,7 @@
 #include "chat/chat_controller.h"
 #include "chat/chat_pane.h"
 #include "chat/question_image_attacher.h"
+#include "chat/question_images_bar.h"
 #include "chat/send_keys.h"
 #include "chat/summary_runner.h"
 #include "chat/transcript_view.h"
@@ -116,7 +117,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     // Chart → table (issue #23), in a Tools menu before Help.
     auto* tools = new QMenu(tr("&Tools"), this);
     menuBar()->insertMenu(menuBar()->actions().constLast(), tools);
-    new ExtractTableAction(tools, documents_, worker_, this);
+    auto* extractTable = new ExtractTableAction(tools, documents_, worker_, this);
+    // Also from an image attached to the question (a chart, or a part of a page cut around one).
+    connect(chat_->questionImages(), &QuestionImagesBar::extractTableRequested, extractTable,
+            [extractTable](const QString& file) { extractTable->extractFrom(file); });
 
     connect(documents_, &DocumentsPane::openRequested, this, &MainWindow::chooseDocuments);
     connect(documents_, &DocumentsPane::recentChosen, this,

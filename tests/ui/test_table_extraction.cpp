@@ -19,6 +19,9 @@
 #include <QtTest>
 
 #include "backend/engine_worker.h"
+#include "chat/chat_pane.h"
+#include "chat/question_image.h"
+#include "chat/question_images_bar.h"
 #include "documents/documents_pane.h"
 #include "main_window.h"
 #include "pipeline/token_counter.h"
@@ -385,6 +388,39 @@ private slots:
                  qPrintable(d->statusText()));
         QCOMPARE(d->model()->rowCount(), 0);
         QCOMPARE(d->model()->columnCount(), 0);
+    }
+
+    // Extract table from an image attached to the question (a chart or a part of a page cut
+    // around one): the chip's "Extract table" sends that image.
+    void fromAnAttachedImage() {
+        useScript(true);
+        const QString dir = folio::test::scratchDir(QStringLiteral("table-from-chip"));
+        QImage crop(320, 200, QImage::Format_RGB888);
+        crop.fill(Qt::white);
+        const StoredImage stored = storeImage(crop, dir);
+        QVERIFY2(stored.ok(), qPrintable(stored.error));
+        QuestionImage image;
+        image.kind = QuestionImage::Kind::Crop;
+        image.source = QStringLiteral("/r/report.pdf");
+        image.page = 4;
+        image.region = QRectF(0.1, 0.1, 0.8, 0.4);
+        image.file = stored.file;
+        QuestionImagesBar* bar = window_->chatPane()->questionImages();
+        bar->add(image);
+        const size_t before = backend_->requests().size();
+        answer_ = kValid;
+        Q_EMIT bar->extractTableRequested(stored.file);
+        TableExtractor* extractor = extractAction()->extractor();
+        QVERIFY(extractor);
+        QVERIFY(QTest::qWaitFor([extractor] { return !extractor->isRunning(); }, 20000));
+        TableDialog* d = extractAction()->dialog();
+        QVERIFY(d && d->hasTable());
+        QCOMPARE(d->model()->rowCount(), 4);
+        const std::vector<Request> sent = backend_->requests();
+        QCOMPARE(sent.size(), before + 1);
+        QCOMPARE(QString::fromStdString(sent.back().messages.back().images.at(0).path),
+                 stored.file);
+        bar->clear();
     }
 
     void backendErrorIsReported() {

@@ -4,6 +4,7 @@
 #include <QHBoxLayout>
 #include <QImageReader>
 #include <QLabel>
+#include <QMenu>
 #include <QPixmap>
 #include <QToolButton>
 
@@ -105,6 +106,13 @@ void QuestionImagesBar::rebuild() {
         });
         row->addWidget(removeButton);
         chip->setToolTip(image.label());
+        chip->setContextMenuPolicy(Qt::CustomContextMenu);
+        connect(chip, &QWidget::customContextMenuRequested, this, [this, chip, file](QPoint pos) {
+            QMenu menu(this);
+            menu.addAction(tr("Extract table"), this,
+                           [this, file] { Q_EMIT extractTableRequested(file); });
+            menu.exec(chip->mapToGlobal(pos));
+        });
         layout_->insertWidget(layout_->count() - 1, chip);
     }
     setVisible(!images_.isEmpty());

@@ -29,6 +29,8 @@ public:
 
 Q_SIGNALS:
     void imagesChanged();
+    // The chip's context menu: "Extract table" from this image (a chart or a crop of one).
+    void extractTableRequested(const QString& imageFile);
 
 private:
     void rebuild();

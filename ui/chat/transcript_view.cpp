@@ -10,9 +10,9 @@
 #include <QTextBlockFormat>
 #include <QTextCharFormat>
 #include <QTextCursor>
-#include <QTextImageFormat>
 #include <QTextDocument>
 #include <QTextFragment>
+#include <QTextImageFormat>
 #include <QTimer>
 #include <QUrl>
 
@@ -337,10 +337,9 @@ void TranscriptView::insertMessage(QTextCursor& cursor, const ChatMessage& m, in
                     ? tr("[no answer: %1 — fix the cause, then click “regenerate” to ask again]")
                           .arg(m.interrupted)
                     : tr("[answer interrupted: %1]").arg(m.interrupted);
-            cursor.insertHtml(
-                QStringLiteral("<span style='color:%2'>%1</span>")
-                    .arg(line.toHtmlEscaped(),
-                         style::css(style::toneText(palette(), Tone::Negative))));
+            cursor.insertHtml(QStringLiteral("<span style='color:%2'>%1</span>")
+                                  .arg(line.toHtmlEscaped(),
+                                       style::css(style::toneText(palette(), Tone::Negative))));
         }
     } else {
         cursor.insertText(m.text);
@@ -387,9 +386,8 @@ void TranscriptView::insertMessage(QTextCursor& cursor, const ChatMessage& m, in
     if (m.role == ChatMessage::Role::Assistant && isLast)
         footer += QStringLiteral(" · ") + actionLink("regenerate", index, tr("regenerate"));
     cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
-    cursor.insertHtml(versions +
-                      QStringLiteral("<span style='color:%2; font-size:small'>%1</span>")
-                          .arg(footer, style::css(style::mutedText(palette()))));
+    cursor.insertHtml(versions + QStringLiteral("<span style='color:%2; font-size:small'>%1</span>")
+                                     .arg(footer, style::css(style::mutedText(palette()))));
 }
 
 void TranscriptView::insertAnswer(QTextCursor& cursor, const QString& markdown) {
