@@ -6,3 +6,7 @@ if(FOLIO_BUILD_UI)
                    LABELS ui soak TIMEOUT 900)
     add_dependencies(test_soak folio_samples folio_demo_model folio-cli)
 endif()
+if(FOLIO_BUILD_UI AND FOLIO_SANITIZE)
+    # LeakSanitizer on for this suite alone (the asan test preset turns it off for the rest).
+    set_property(TEST test_soak APPEND PROPERTY ENVIRONMENT "ASAN_OPTIONS=detect_leaks=1")
+endif()

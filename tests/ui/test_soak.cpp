@@ -25,6 +25,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMessageBox>
@@ -43,6 +44,7 @@
 #include "chat/chat_json.h"
 #include "chat/chat_pane.h"
 #include "chat/chat_store.h"
+#include "devices/devices_pane.h"
 #include "documents/documents_pane.h"
 #include "main_window.h"
 #include "settings/app_settings.h"
@@ -177,6 +179,7 @@ class TestSoak : public QObject {
     int exportsChecked_ = 0;
     int exportCounter_ = 0;
     int actions_ = 0;
+    QStringList trail_;                           // the last actions, for a failure message
     std::function<void(QDialog*)> dialogHandler_; // for the dialog the current action opens
     QTimer* dialogWatch_ = nullptr;
 
@@ -224,6 +227,26 @@ class TestSoak : public QObject {
         return text.left(160);
     }
 
+    // What the window is doing, for a failure message.
+    QString stateLine() const {
+        int exporting = 0;
+        for (const auto& e : exports_)
+            exporting += e.second.isFinished() ? 0 : 1;
+        auto label = [this](const char* name) {
+            auto* l = w_->findChild<QLabel*>(QLatin1String(name));
+            return l ? l->text() : QString();
+        };
+        return QStringLiteral("generating %1, waiting %2, busy %3 (documents loading %4), model "
+                              "ready %5, exports running %6, status \"%7\" \"%8\"")
+            .arg(w_->chatPane()->isGenerating())
+            .arg(w_->chatPane()->isWaiting())
+            .arg(w_->isBusy())
+            .arg(w_->documentsPane()->pendingLoads())
+            .arg(w_->modelReady())
+            .arg(exporting)
+            .arg(label("statusModel"), label("statusState"));
+    }
+
     bool answering() const { return w_->chatPane()->isGenerating() || w_->chatPane()->isWaiting(); }
 
     // Stops what runs and waits until nothing does: no answer, no load, no export, no save.
@@ -244,6 +267,8 @@ class TestSoak : public QObject {
             }
             QTest::qWait(50);
         }
+        qWarning("soak: not at rest after %d ms: %s", timeoutMs, qPrintable(stateLine()));
+        qWarning("soak: the last actions:\n  %s", qPrintable(trail_.join(QStringLiteral("\n  "))));
         return false;
     }
 
@@ -647,6 +672,29 @@ private Q_SLOTS:
         settings.save();
     }
 
+    // Found by the soak (seed 4): a server check superseded by the engine or by another check
+    // never reports, and the window stayed "busy" for good.
+    void supersededServerCheckEndsTheLoad() {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        BackendConfig server;
+        server.kind = BackendConfig::Kind::Remote;
+        server.url = QString::fromStdString(server_.url());
+        w.useBackend(server);
+        w.useBackend(BackendConfig{}); // back to the engine before the server answered
+        w.openModel(demoModel());
+        QTRY_VERIFY_WITH_TIMEOUT(w.modelReady() && !w.isBusy(), 60000);
+        w.useBackend(server);
+        w.useBackend(server); // twice: only the second check reports
+        QTRY_VERIFY_WITH_TIMEOUT(w.modelReady() && !w.isBusy(), 60000);
+        QVERIFY(w.devicesPane()->isRemoteMode());
+        w.useBackend(server);
+        w.openModel(demoModel()); // a model file supersedes the check as well
+        QTRY_VERIFY_WITH_TIMEOUT(w.modelReady() && !w.isBusy(), 60000);
+        QVERIFY(!w.devicesPane()->isRemoteMode());
+    }
+
     void monkey() {
         const qint64 seconds = envSeconds("FOLIO_SOAK_SECONDS", 20);
         quint64 seed = quint64(QDateTime::currentMSecsSinceEpoch());
@@ -739,8 +787,15 @@ private Q_SLOTS:
                 if (pick < acc) {
                     Count& c = counts_[QLatin1String(a.name)];
                     ++c.tried;
-                    if ((this->*a.run)(param))
+                    const bool done = (this->*a.run)(param);
+                    if (done)
                         ++c.done;
+                    trail_.append(QStringLiteral("%1 s: %2%3")
+                                      .arg(clock.elapsed() / 1000.0, 0, 'f', 1)
+                                      .arg(QLatin1String(a.name))
+                                      .arg(done ? QString() : QStringLiteral(" (did not apply)")));
+                    if (trail_.size() > 40)
+                        trail_.removeFirst();
                     break;
                 }
             }
