@@ -587,6 +587,9 @@ void MainWindow::openModel(const QString& path) {
                                                  QString::fromStdString(r.info.architecture)));
             engineReady_ = false;
             ++modelLoads_; // until the engine reports
+            // A server check still running is superseded by the load: it never reports.
+            if (std::exchange(connecting_, false))
+                --modelLoads_;
             AppSettings settings = AppSettings::load();
             settings.rememberModel(path);
             settings.backend = BackendConfig::Kind::Embedded; // a model file: the engine answers
@@ -750,15 +753,17 @@ void MainWindow::setMmproj(const QString& path) {
 void MainWindow::useBackend(const BackendConfig& config) {
     if (!config.isRemote()) {
         devices_->setRemoteMode(false);
+        // A server check still running is superseded: it never reports.
+        if (std::exchange(connecting_, false) && modelLoads_ > 0 && --modelLoads_ == 0)
+            onBusyChanged();
         Q_EMIT requestBackend(config);
         return;
     }
     engineReady_ = false;
-    connecting_ = true;
     modelLabel_->setText(tr("Connecting to %1…").arg(config.url));
     chat_->setModelReady(false, tr("Connecting to %1…").arg(config.url.toHtmlEscaped()));
-    ++modelLoads_; // until the worker reports
-    if (modelLoads_ == 1)
+    // Until the worker reports; only the last check does (an earlier one is superseded).
+    if (!std::exchange(connecting_, true) && ++modelLoads_ == 1)
         onBusyChanged();
     Q_EMIT requestBackend(config);
 }
