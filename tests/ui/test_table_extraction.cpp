@@ -393,7 +393,8 @@ private slots:
     // Extract table from an image attached to the question (a chart or a part of a page cut
     // around one): the chip's "Extract table" sends that image.
     void fromAnAttachedImage() {
-        useScript(true);
+        if (!backend_) // run alone
+            useScript(true);
         const QString dir = folio::test::scratchDir(QStringLiteral("table-from-chip"));
         QImage crop(320, 200, QImage::Format_RGB888);
         crop.fill(Qt::white);
@@ -424,6 +425,7 @@ private slots:
     }
 
     void backendErrorIsReported() {
+        const size_t before = backend_->requests().size();
         TableDialog* d = extract("<error>");
         QVERIFY(d);
         QVERIFY(!d->hasTable());
@@ -432,7 +434,7 @@ private slots:
         // and the next extraction works again
         d = extract(kValid);
         QVERIFY(d->hasTable());
-        QCOMPARE(backend_->requests().size(), size_t(5));
+        QCOMPARE(backend_->requests().size(), before + 2);
     }
 
     // The real path: the embedded engine with the conformance Kimi-VL pair (a tiny random model,
