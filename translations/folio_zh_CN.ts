@@ -274,6 +274,14 @@
         <source>For real answers download a GGUF file, e.g. Kimi-VL-A3B-Instruct with its mmproj file (converted by llama.cpp, from Hugging Face), and open it with File → Open model… or Settings.</source>
         <translation>要获得真正的回答，请下载 GGUF 文件，例如 Kimi-VL-A3B-Instruct 及其 mmproj 文件（由 llama.cpp 转换，来自 Hugging Face），然后通过“文件 → 打开模型…”或“设置”打开。</translation>
     </message>
+    <message>
+        <source>stopped before an answer</source>
+        <translation>回答前已停止</translation>
+    </message>
+    <message>
+        <source>Summary of</source>
+        <translation>摘要：</translation>
+    </message>
 </context>
 <context>
     <name>folio::ui</name>
@@ -441,6 +449,86 @@
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
+    <message>
+        <source>scanned page %1 left out: %2</source>
+        <translation>扫描页 %1 已省略：%2</translation>
+    </message>
+    <message>
+        <source>scanned pages %1 left out: %2</source>
+        <translation>扫描页 %1 已省略：%2</translation>
+    </message>
+    <message>
+        <source>no vision projector is loaded</source>
+        <translation>未加载视觉投影器</translation>
+    </message>
+    <message>
+        <source>reading scanned pages as images is off for this document</source>
+        <translation>此文档已关闭将扫描页作为图像读取</translation>
+    </message>
+    <message>
+        <source>the attached image left out: the model cannot see images</source>
+        <translation>附加的图像已省略：该模型无法识别图像</translation>
+    </message>
+    <message>
+        <source>%1 attached images left out: the model cannot see images</source>
+        <translation>%1 张附加图像已省略：该模型无法识别图像</translation>
+    </message>
+    <message>
+        <source>Cannot create the folder for question images %1: check its permissions and free space.</source>
+        <translation>无法创建问题图像文件夹 %1：请检查其权限和可用空间。</translation>
+    </message>
+    <message>
+        <source>%1 is not an image Folio can read (PNG, JPEG, …): choose another file.</source>
+        <translation>%1 不是 Folio 能读取的图像（PNG、JPEG 等）：请选择其他文件。</translation>
+    </message>
+    <message>
+        <source>%1 is %2 × %3 pixels, more than Folio takes (%4 million): scale it down or attach a part of it.</source>
+        <translation>%1 为 %2 × %3 像素，超过了 Folio 的上限（%4 百万像素）：请缩小图像或只附加其中一部分。</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 is damaged: it does not decode as an image.</source>
+        <translation>%1 已损坏：无法解码为图像。</translation>
+    </message>
+    <message>
+        <source>Cannot encode the image as PNG.</source>
+        <translation>无法将图像编码为 PNG。</translation>
+    </message>
+    <message>
+        <source>Cannot create the folder of rendered pages %1: check its permissions and free space.</source>
+        <translation>无法创建渲染页面文件夹 %1：请检查其权限和可用空间。</translation>
+    </message>
+    <message>
+        <source>Cannot save the rendered page %1 of %2 in %3: check the free space.</source>
+        <translation>无法将 %2 的渲染页面第 %1 页保存到 %3：请检查可用空间。</translation>
+    </message>
+    <message>
+        <source>The selected part of page %1 is empty.</source>
+        <translation>第 %1 页的所选区域为空。</translation>
+    </message>
+    <message>
+        <source>Scanned page %1 went in without its image: it does not fit one prompt.</source>
+        <translation>扫描页 %1 未附带图像放入：一个提示放不下它。</translation>
+    </message>
+    <message>
+        <source>Scanned pages %1 went in without their images: they do not fit one prompt.</source>
+        <translation>扫描页 %1 未附带图像放入：一个提示放不下它们。</translation>
+    </message>
+    <message>
+        <source>No system keyring could keep the API key (%1): it is stored in plain text in %2, readable by your user account only.</source>
+        <translation>没有可保存 API 密钥的系统密钥环（%1）：密钥以明文存储在 %2 中，仅你的用户账户可读。</translation>
+    </message>
+    <message>
+        <source>The API key is kept in the system keyring, which cannot be read now (%1). Start the keyring, or enter the key again in Settings.</source>
+        <translation>API 密钥保存在系统密钥环中，但目前无法读取（%1）。请启动密钥环，或在“设置”中重新输入密钥。</translation>
+    </message>
+    <message>
+        <source>it did not keep the key</source>
+        <translation>它未能保存密钥</translation>
+    </message>
 </context>
 <context>
     <name>folio::ui::BlockMapView</name>
@@ -596,6 +684,22 @@
     <message>
         <source>Waiting for %1 to finish loading…</source>
         <translation>正在等待 %1 加载完成…</translation>
+    </message>
+    <message>
+        <source>Editing a question: Send asks it as a new version; the earlier one and its answers are kept (‹ › switches).</source>
+        <translation>正在编辑问题：发送后将作为新版本提问；之前的版本及其回答会保留（用 ‹ › 切换）。</translation>
+    </message>
+    <message>
+        <source>Cancel edit</source>
+        <translation>取消编辑</translation>
+    </message>
+    <message>
+        <source>Deleted “%1”.</source>
+        <translation>已删除“%1”。</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
     </message>
 </context>
 <context>
@@ -1097,6 +1201,26 @@ longer than the %1-token context: the pages that go in are chosen for each quest
         <source>Locate…</source>
         <translation>定位…</translation>
     </message>
+    <message>
+        <source> (not read as images)</source>
+        <translation>（不作为图像读取）</translation>
+    </message>
+    <message>
+        <source>Read scanned pages with the vision model</source>
+        <translation>用视觉模型读取扫描页</translation>
+    </message>
+    <message>
+        <source>Attach to the question</source>
+        <translation>附加到问题</translation>
+    </message>
+    <message>
+        <source>Attach page %1 to the question</source>
+        <translation>将第 %1 页附加到问题</translation>
+    </message>
+    <message>
+        <source>Attach a part of page %1…</source>
+        <translation>附加第 %1 页的一部分…</translation>
+    </message>
 </context>
 <context>
     <name>folio::ui::ExtractTableAction</name>
@@ -1362,15 +1486,7 @@ longer than the %1-token context: the pages that go in are chosen for each quest
         <translation>无法使用服务器：%1。请检查“文件 → 设置…”</translation>
     </message>
     <message>
-        <source>Cannot use the server: %1</source>
-        <translation>无法使用服务器：%1</translation>
-    </message>
-    <message>
         <source>The model could not be loaded: %1</source>
-        <translation>无法加载模型：%1</translation>
-    </message>
-    <message>
-        <source>Cannot load model: %1</source>
         <translation>无法加载模型：%1</translation>
     </message>
     <message>
@@ -1408,10 +1524,6 @@ longer than the %1-token context: the pages that go in are chosen for each quest
     <message>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
-    </message>
-    <message>
-        <source>&amp;Export summary…</source>
-        <translation>导出摘要(&amp;E)…</translation>
     </message>
     <message>
         <source>Summari&amp;ze document</source>
@@ -1474,10 +1586,6 @@ longer than the %1-token context: the pages that go in are chosen for each quest
         <translation>加载参数：%1，KV %2</translation>
     </message>
     <message>
-        <source>Cannot open model: %1</source>
-        <translation>无法打开模型：%1</translation>
-    </message>
-    <message>
         <source>loading…</source>
         <translation>加载中…</translation>
     </message>
@@ -1520,6 +1628,46 @@ longer than the %1-token context: the pages that go in are chosen for each quest
     <message>
         <source>&lt;h3&gt;Folio %1&lt;/h3&gt;&lt;p&gt;A local workbench for long documents and charts.&lt;/p&gt;&lt;p&gt;Kernels: %2&lt;/p&gt;&lt;p&gt;License: GPL-3.0-or-later.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Folio %1&lt;/h3&gt;&lt;p&gt;面向长文档和图表的本地工作台。&lt;/p&gt;&lt;p&gt;计算内核：%2&lt;/p&gt;&lt;p&gt;许可证：GPL-3.0-or-later。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>A document could not be opened: %1
+Check that the file opens in another viewer (or save it again as PDF), then open it with File → Open document….</source>
+        <translation>无法打开文档：%1
+请确认该文件能在其他查看器中打开（或重新另存为 PDF），然后通过“文件 → 打开文档…”打开。</translation>
+    </message>
+    <message>
+        <source>Cannot use the server: %1
+Check its address and API key in File → Settings… and that the server is running, then connect again.</source>
+        <translation>无法使用服务器：%1
+请在“文件 → 设置…”中检查其地址和 API 密钥，并确认服务器正在运行，然后重新连接。</translation>
+    </message>
+    <message>
+        <source>Cannot load the model: %1
+Choose another GGUF file with File → Open model…, or lower the context or memory settings in File → Settings….</source>
+        <translation>无法加载模型：%1
+请通过“文件 → 打开模型…”选择其他 GGUF 文件，或在“文件 → 设置…”中降低上下文或内存设置。</translation>
+    </message>
+    <message>
+        <source>&amp;Export chat…</source>
+        <translation>导出对话(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Export s&amp;ummary…</source>
+        <translation>导出摘要(&amp;U)…</translation>
+    </message>
+    <message>
+        <source>Cannot open the model: %1
+Choose a GGUF model file with File → Open model….</source>
+        <translation>无法打开模型：%1
+请通过“文件 → 打开模型…”选择 GGUF 模型文件。</translation>
+    </message>
+    <message>
+        <source>Export chat</source>
+        <translation>导出对话</translation>
+    </message>
+    <message>
+        <source>This chat has no summary: make one with File → Summarize document.</source>
+        <translation>此对话没有摘要：请通过“文件 → 摘要文档”生成。</translation>
     </message>
 </context>
 <context>
@@ -1583,6 +1731,88 @@ longer than the %1-token context: the pages that go in are chosen for each quest
     <message>
         <source>No cache devices reported yet</source>
         <translation>尚未报告缓存设备</translation>
+    </message>
+</context>
+<context>
+    <name>folio::ui::NoKeyring</name>
+    <message>
+        <source>no keyring (FOLIO_KEYRING=none)</source>
+        <translation>无密钥环（FOLIO_KEYRING=none）</translation>
+    </message>
+</context>
+<context>
+    <name>folio::ui::NotificationArea</name>
+    <message>
+        <source>Notifications</source>
+        <translation>通知</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Dismiss notification</source>
+        <translation>关闭通知</translation>
+    </message>
+</context>
+<context>
+    <name>folio::ui::PageCropDialog</name>
+    <message>
+        <source>Attach a part of page %1 of %2</source>
+        <translation>附加 %2 第 %1 页的一部分</translation>
+    </message>
+    <message>
+        <source>Rendering page %1…</source>
+        <translation>正在渲染第 %1 页…</translation>
+    </message>
+    <message>
+        <source>Attach to the question</source>
+        <translation>附加到问题</translation>
+    </message>
+    <message>
+        <source>Page %1 of %2 could not be rendered: check that the file is still there and is a readable PDF.</source>
+        <translation>无法渲染 %2 的第 %1 页：请确认该文件仍然存在且是可读的 PDF。</translation>
+    </message>
+    <message>
+        <source>Drag a rectangle around the chart or table to attach.</source>
+        <translation>围绕要附加的图表或表格拖出一个矩形。</translation>
+    </message>
+</context>
+<context>
+    <name>folio::ui::PageSelectionView</name>
+    <message>
+        <source>Page: drag a rectangle to select a part of it</source>
+        <translation>页面：拖出矩形以选择其中一部分</translation>
+    </message>
+</context>
+<context>
+    <name>folio::ui::QuestionImage</name>
+    <message>
+        <source>%1 p. %2</source>
+        <translation>%1 第 %2 页</translation>
+    </message>
+    <message>
+        <source>%1 p. %2 (part)</source>
+        <translation>%1 第 %2 页（部分）</translation>
+    </message>
+</context>
+<context>
+    <name>folio::ui::QuestionImagesBar</name>
+    <message>
+        <source>Images for the next question</source>
+        <translation>下一个问题的图像</translation>
+    </message>
+    <message>
+        <source>(missing)</source>
+        <translation>（缺失）</translation>
+    </message>
+    <message>
+        <source>Do not send %1 with the question</source>
+        <translation>不随问题发送 %1</translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
+        <translation>移除 %1</translation>
     </message>
 </context>
 <context>
@@ -1918,6 +2148,14 @@ The server has not reported token usage.</source>
         <source>Choose a file</source>
         <translation>选择文件</translation>
     </message>
+    <message>
+        <source>The key is kept in the system keyring.</source>
+        <translation>密钥保存在系统密钥环中。</translation>
+    </message>
+    <message>
+        <source>A key entered here is kept in the system keyring where one runs.</source>
+        <translation>在此输入的密钥会保存在系统密钥环中（如有运行的密钥环）。</translation>
+    </message>
 </context>
 <context>
     <name>folio::ui::SummaryRunner</name>
@@ -1984,6 +2222,13 @@ The server has not reported token usage.</source>
     <message>
         <source>Summary failed</source>
         <translation>摘要失败</translation>
+    </message>
+</context>
+<context>
+    <name>folio::ui::SystemKeyring</name>
+    <message>
+        <source>the keyring did not answer</source>
+        <translation>密钥环没有响应</translation>
     </message>
 </context>
 <context>
@@ -2140,6 +2385,26 @@ The server has not reported token usage.</source>
     <message>
         <source>running…</source>
         <translation>运行中…</translation>
+    </message>
+    <message>
+        <source>%1 (image missing: %2)</source>
+        <translation>%1（图像缺失：%2）</translation>
+    </message>
+    <message>
+        <source>[no answer: %1 — fix the cause, then click “regenerate” to ask again]</source>
+        <translation>[没有回答：%1 — 请排除原因，然后点击“重新生成”再次提问]</translation>
+    </message>
+    <message>
+        <source>Previous version</source>
+        <translation>上一个版本</translation>
+    </message>
+    <message>
+        <source>%1/%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next version</source>
+        <translation>下一个版本</translation>
     </message>
 </context>
 </TS>
