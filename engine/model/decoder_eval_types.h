@@ -30,10 +30,25 @@ struct EvalOptions {
     StepProfile* profile = nullptr; // accumulates time per phase when set
 };
 
+// One SwiGLU MLP's buffers (model/moe_ffn.h dense_ffn).
+struct FfnScratch {
+    std::vector<float> g, u;
+    QuantizedActivations act; // input converted once for gate and up (storage reused)
+};
+
+// One routed expert's run in a batch: its gathered input rows, its MLP and its output rows.
+struct ExpertScratch {
+    std::vector<float> x, out;
+    FfnScratch ffn;
+};
+
 // Scratch buffers reused between calls (one per sequence being evaluated).
 struct DecoderScratch {
-    std::vector<float> x, xn, q, qa, kv, qabs, obar, o, scores, tmp, ffn_g, ffn_u, ffn_out, moe_out,
-        router, expert_x, knope, vh, deq_k, deq_v, logits_in;
+    std::vector<float> x, xn, q, qa, kv, qabs, obar, o, scores, tmp, ffn_out, router, knope, vh,
+        deq_k, deq_v, logits_in;
+    FfnScratch ffn;
+    std::vector<ExpertScratch> experts; // one per thread running experts side by side
+    std::vector<float> expert_rows;     // batch MoE: each (token, slot)'s expert output
     // KDA layer
     std::vector<float> kq, kk, kv_, kg, kbeta, kgate, klow, ko;
     // DSA indexer
@@ -44,7 +59,6 @@ struct DecoderScratch {
     std::vector<int32_t> selected;          // per sparse query: top_k key positions, ascending
     std::vector<int32_t> all_keys;          // 0, 1, 2, ...: the keys of a dense decode query
     std::vector<int64_t> sel_offset; // per query of the batch: start in `selected` (-1 = dense)
-    QuantizedActivations ffn_act;    // FFN input converted once for gate and up (storage reused)
 };
 
 } // namespace folio

@@ -65,7 +65,7 @@ Status eval_layer(const DecoderModel& model, uint32_t il, DecoderState& state, D
              c.rms_eps);
     FOLIO_CHECK(c.is_moe_layer(il) ? moe_ffn(c, L, k, s.xn.data(), n, s, s.ffn_out.data())
                                    : dense_ffn(k, L.ffn_gate, L.ffn_up, L.ffn_down, s.xn.data(), n,
-                                               E, s, s.ffn_out.data()));
+                                               E, s.ffn, s.ffn_out.data()));
     for (int64_t i = 0; i < n * E; ++i)
         s.x[i] += s.ffn_out[i];
     return {};

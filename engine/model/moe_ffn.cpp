@@ -8,6 +8,10 @@
 #include <limits>
 #include <numeric>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 namespace folio {
 
 ExpertChoice route_token(const ModelConfig& c, const float* logits, const float* bias) {
@@ -83,70 +87,137 @@ ExpertChoice route_token(const ModelConfig& c, const float* logits, const float*
 }
 
 Status dense_ffn(const KernelContext& kctx, const TensorView& gate, const TensorView& up,
-                 const TensorView& down, const float* xn, int64_t T, int64_t E, DecoderScratch& s,
+                 const TensorView& down, const float* xn, int64_t T, int64_t E, FfnScratch& s,
                  float* out) {
     const int64_t F = gate.ne[1];
-    s.ffn_g.resize(static_cast<size_t>(T * F));
-    s.ffn_u.resize(static_cast<size_t>(T * F));
+    s.g.resize(static_cast<size_t>(T * F));
+    s.u.resize(static_cast<size_t>(T * F));
     // Convert the activations once for both projections (same format when types match), into
     // storage kept from call to call.
-    QuantizedActivations& qa = s.ffn_act;
+    QuantizedActivations& qa = s.act;
     FOLIO_CHECK(quantize_activations(kctx, gate.type, xn, E, T, E, &qa));
-    FOLIO_CHECK(matmul(kctx, gate, qa, s.ffn_g.data(), F));
+    FOLIO_CHECK(matmul(kctx, gate, qa, s.g.data(), F));
     if (activation_format(up.type) == qa.format) {
-        FOLIO_CHECK(matmul(kctx, up, qa, s.ffn_u.data(), F));
+        FOLIO_CHECK(matmul(kctx, up, qa, s.u.data(), F));
     } else {
-        FOLIO_CHECK(matmul(kctx, up, xn, E, T, s.ffn_u.data(), F));
+        FOLIO_CHECK(matmul(kctx, up, xn, E, T, s.u.data(), F));
     }
-    swiglu(kctx, s.ffn_g.data(), s.ffn_u.data(), s.ffn_g.data(), T * F);
-    return matmul(kctx, down, s.ffn_g.data(), F, T, out, E);
+    swiglu(kctx, s.g.data(), s.u.data(), s.g.data(), T * F);
+    return matmul(kctx, down, s.g.data(), F, T, out, E);
 }
+
+namespace {
+
+// The tokens routed to one expert, and where each one's output goes.
+struct ExpertBatch {
+    int32_t expert = 0;
+    std::vector<int32_t> tokens;
+    std::vector<int32_t> slots; // row of expert_rows: token · expert_used_count + rank
+};
+
+// Expert e's SwiGLU on its gathered tokens, one thread; the output rows go to their slots.
+Status run_expert(const DecoderLayer& L, const KernelContext& kctx, const float* xn, int64_t E,
+                  const ExpertBatch& b, ExpertScratch& w, float* expert_rows) {
+    const auto n = static_cast<int64_t>(b.tokens.size());
+    w.x.resize(static_cast<size_t>(n * E));
+    for (int64_t i = 0; i < n; ++i)
+        std::copy(xn + b.tokens[i] * E, xn + (b.tokens[i] + 1) * E, w.x.begin() + i * E);
+    FOLIO_TRY(g, slice_matrix(L.gate_exps, b.expert));
+    FOLIO_TRY(u, slice_matrix(L.up_exps, b.expert));
+    FOLIO_TRY(d, slice_matrix(L.down_exps, b.expert));
+    w.out.resize(static_cast<size_t>(n * E));
+    FOLIO_CHECK(dense_ffn(kctx, g, u, d, w.x.data(), n, E, w.ffn, w.out.data()));
+    for (int64_t i = 0; i < n; ++i)
+        std::copy(w.out.begin() + i * E, w.out.begin() + (i + 1) * E,
+                  expert_rows + static_cast<int64_t>(b.slots[i]) * E);
+    return {};
+}
+
+} // namespace
 
 Status moe_ffn(const ModelConfig& c, const DecoderLayer& L, const KernelContext& kctx,
                const float* xn, int64_t T, DecoderScratch& s, float* out) {
-    const int64_t E = c.n_embd, X = c.n_expert;
+    const int64_t E = c.n_embd, X = c.n_expert, K = c.n_expert_used;
     s.router.resize(static_cast<size_t>(T * X));
     FOLIO_CHECK(matmul(kctx, L.gate_inp, xn, E, T, s.router.data(), X));
     const float* bias = static_cast<const float*>(L.exp_probs_b.data);
 
-    // Group tokens by expert: for expert e, the tokens routed to it and their weights.
-    std::vector<std::vector<int32_t>> tokens_of(static_cast<size_t>(X));
-    std::vector<std::vector<float>> weights_of(static_cast<size_t>(X));
+    // Group tokens by expert. Slot t·K + i holds token t's output of its i-th expert; the
+    // slots are later summed per token in ascending expert order, so the result does not
+    // depend on which thread ran which expert.
+    std::vector<ExpertBatch> batches(static_cast<size_t>(X));
+    std::vector<ExpertChoice> choices(static_cast<size_t>(T));
     for (int64_t t = 0; t < T; ++t) {
-        ExpertChoice ch = route_token(c, s.router.data() + t * X, bias);
-        for (size_t i = 0; i < ch.experts.size(); ++i) {
-            tokens_of[ch.experts[i]].push_back(static_cast<int32_t>(t));
-            weights_of[ch.experts[i]].push_back(ch.weights[i]);
+        choices[t] = route_token(c, s.router.data() + t * X, bias);
+        for (size_t i = 0; i < choices[t].experts.size(); ++i) {
+            ExpertBatch& b = batches[choices[t].experts[i]];
+            b.tokens.push_back(static_cast<int32_t>(t));
+            b.slots.push_back(static_cast<int32_t>(t * K + static_cast<int64_t>(i)));
         }
     }
+    std::vector<ExpertBatch> work;
+    for (int64_t e = 0; e < X; ++e)
+        if (!batches[e].tokens.empty()) {
+            batches[e].expert = static_cast<int32_t>(e);
+            work.push_back(std::move(batches[e]));
+        }
+    s.expert_rows.resize(static_cast<size_t>(T * K * E));
+    float* const rows = s.expert_rows.data();
 
-    std::fill(out, out + T * E, 0.0f);
-    for (int64_t e = 0; e < X; ++e) {
-        const auto& toks = tokens_of[e];
-        const int64_t n = static_cast<int64_t>(toks.size());
-        if (n == 0)
-            continue;
-        // Gather the routed rows, run the expert's SwiGLU on them as one batch.
-        s.expert_x.resize(static_cast<size_t>(n * E));
-        for (int64_t i = 0; i < n; ++i)
-            std::copy(xn + toks[i] * E, xn + (toks[i] + 1) * E, s.expert_x.begin() + i * E);
-        FOLIO_TRY(g, slice_matrix(L.gate_exps, e));
-        FOLIO_TRY(u, slice_matrix(L.up_exps, e));
-        FOLIO_TRY(d, slice_matrix(L.down_exps, e));
-        s.moe_out.resize(static_cast<size_t>(n * E));
-        FOLIO_CHECK(dense_ffn(kctx, g, u, d, s.expert_x.data(), n, E, s, s.moe_out.data()));
-        for (int64_t i = 0; i < n; ++i) {
-            const float w = weights_of[e][i];
-            float* dst = out + toks[i] * E;
-            const float* src = s.moe_out.data() + i * E;
+    // Experts side by side, one thread each, when there are enough to share (a batch routes
+    // most experts; decode routes K): one parallel region instead of six per expert, and no
+    // thread waits at the barriers of a small expert's matmuls. Largest first, handed out
+    // dynamically, so the threads finish together.
+    const int threads = std::max(1, kctx.n_threads);
+    const bool side_by_side = threads > 1 && static_cast<int64_t>(work.size()) >= 2 * threads;
+    if (s.experts.size() < static_cast<size_t>(side_by_side ? threads : 1))
+        s.experts.resize(static_cast<size_t>(side_by_side ? threads : 1));
+    if (side_by_side) {
+        std::stable_sort(work.begin(), work.end(), [](const ExpertBatch& a, const ExpertBatch& b) {
+            return a.tokens.size() > b.tokens.size();
+        });
+        const KernelContext one{1, kctx.path};
+        std::vector<Status> status(work.size());
+#pragma omp parallel num_threads(threads)
+        {
+#ifdef _OPENMP
+            ExpertScratch& w = s.experts[static_cast<size_t>(omp_get_thread_num())];
+#else
+            ExpertScratch& w = s.experts[0];
+#endif
+#pragma omp for schedule(dynamic, 1)
+            for (int64_t i = 0; i < static_cast<int64_t>(work.size()); ++i)
+                status[i] = run_expert(L, one, xn, E, work[i], w, rows);
+        }
+        for (const Status& st : status)
+            FOLIO_CHECK(st);
+    } else {
+        for (const ExpertBatch& b : work)
+            FOLIO_CHECK(run_expert(L, kctx, xn, E, b, s.experts[0], rows));
+    }
+
+    // out[t] = Σ_i w_ti · expert_rows[t·K + i], the experts in ascending order.
+    const int sum_threads = T * E >= 65536 ? threads : 1;
+#pragma omp parallel for num_threads(sum_threads) schedule(static) if (sum_threads > 1)
+    for (int64_t t = 0; t < T; ++t) {
+        const ExpertChoice& ch = choices[t];
+        std::vector<int32_t> order(ch.experts.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::sort(order.begin(), order.end(),
+                  [&](int32_t a, int32_t b) { return ch.experts[a] < ch.experts[b]; });
+        float* dst = out + t * E;
+        std::fill(dst, dst + E, 0.0f);
+        for (int32_t i : order) {
+            const float w = ch.weights[i];
+            const float* src = rows + (t * K + i) * E;
             for (int64_t j = 0; j < E; ++j)
                 dst[j] += w * src[j];
         }
     }
     if (L.gate_shexp.data != nullptr) {
         s.tmp.resize(static_cast<size_t>(T * E));
-        FOLIO_CHECK(
-            dense_ffn(kctx, L.gate_shexp, L.up_shexp, L.down_shexp, xn, T, E, s, s.tmp.data()));
+        FOLIO_CHECK(dense_ffn(kctx, L.gate_shexp, L.up_shexp, L.down_shexp, xn, T, E, s.ffn,
+                              s.tmp.data()));
         for (int64_t i = 0; i < T * E; ++i)
             out[i] += s.tmp[i];
     }

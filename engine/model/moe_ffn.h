@@ -23,7 +23,7 @@ ExpertChoice route_token(const ModelConfig& c, const float* logits, const float*
 
 // y[t] = down(silu(gate·x[t]) ⊙ up·x[t]) for T rows of E floats.
 Status dense_ffn(const KernelContext& kctx, const TensorView& gate, const TensorView& up,
-                 const TensorView& down, const float* xn, int64_t T, int64_t E, DecoderScratch& s,
+                 const TensorView& down, const float* xn, int64_t T, int64_t E, FfnScratch& s,
                  float* out);
 
 // MoE: routed experts (each runs once on the tokens routed to it) plus the shared experts.
