@@ -410,6 +410,9 @@ struct Engine::Impl {
             usage.push_back({sid, &s.cache});
         statistics.refresh(slot.loaded() ? &slot.model() : nullptr, usage,
                            static_cast<int>(jobs.size()));
+        if (slot.loaded())
+            statistics.record_threads(slot.cpu_share().current(), slot.cpu_share().configured(),
+                                      slot.cpu_share().others_cpus());
     }
 };
 

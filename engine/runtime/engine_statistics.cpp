@@ -96,6 +96,13 @@ void EngineStatistics::record_request(const RequestStats& s) {
     spec_accepted_ += s.spec_accepted;
 }
 
+void EngineStatistics::record_threads(int in_use, int configured, double others_cpus) {
+    std::lock_guard lk(m_);
+    st_.threads_in_use = in_use;
+    st_.threads_configured = configured;
+    st_.other_cpu_load = others_cpus;
+}
+
 void EngineStatistics::refresh(const DecoderHandle* model, std::span<const SessionUsage> sessions,
                                int queued_requests) {
     std::lock_guard lk(m_);

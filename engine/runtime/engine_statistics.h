@@ -50,6 +50,9 @@ public:
     // cache (`model` null when none is loaded).
     void refresh(const DecoderHandle* model, std::span<const SessionUsage> sessions,
                  int queued_requests);
+    // The kernel threads the last step used, of how many, and the CPUs other work kept busy
+    // (runtime/cpu_share.h).
+    void record_threads(int in_use, int configured, double others_cpus);
 
     // How often snapshot() re-reads the model mapping's residency (smaps is not free).
     static constexpr std::chrono::seconds kResidencyPeriod{3};

@@ -100,6 +100,7 @@ void ModelSlot::install(LoadedModel loaded) {
     draft_ = std::move(loaded.draft);
     facts_ = std::move(loaded.facts);
     prefill_chunk_ = loaded.prefill_chunk;
+    cpu_ = CpuShare(facts_.threads);
 }
 
 void ModelSlot::clear() {

@@ -6,6 +6,7 @@
 
 #include "folio/engine.h"
 #include "folio/error.h"
+#include "runtime/cpu_share.h"
 #include "runtime/decoder_adapter.h"
 
 #include <cstdint>
@@ -44,7 +45,10 @@ public:
     std::shared_ptr<const DecoderHandle> shared_model() const { return model_; }
     const DecoderHandle* draft() const { return draft_.get(); } // null when none
     const ModelFacts& facts() const { return facts_; }
-    int threads() const { return facts_.threads; }
+    // The kernel threads for the next step: facts().threads less the cores other work keeps
+    // busy (runtime/cpu_share.h). Worker thread only.
+    int threads() { return cpu_.threads(); }
+    const CpuShare& cpu_share() const { return cpu_; }
     int64_t context_limit() const { return facts_.context_limit; }
     int prefill_chunk() const { return prefill_chunk_; }
 
@@ -71,6 +75,7 @@ private:
     std::shared_ptr<DecoderHandle> draft_;
     ModelFacts facts_;
     int prefill_chunk_ = 512;
+    CpuShare cpu_;
     std::optional<Error> file_fault_;
     uint64_t cache_faults_seen_ = 0;
     std::optional<Error> found_in_step_;

@@ -24,6 +24,9 @@ EngineStatsQ toEngineStatsQ(const EngineStats& s) {
     out.decodeBusySeconds = s.decode_busy_seconds;
     out.snapshotSeconds = s.snapshot_seconds;
     out.weightsResidentBytes = s.weights_resident_bytes;
+    out.threadsInUse = s.threads_in_use;
+    out.threadsConfigured = s.threads_configured;
+    out.otherCpuLoad = s.other_cpu_load;
     out.cache = s.cache;
     out.blockMap = s.block_map;
     return out;

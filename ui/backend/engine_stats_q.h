@@ -24,6 +24,8 @@ struct EngineStatsQ {
     qint64 prefillTokensTotal = 0, decodeTokensTotal = 0;
     double prefillBusySeconds = 0, decodeBusySeconds = 0, snapshotSeconds = 0;
     quint64 weightsResidentBytes = 0;
+    int threadsInUse = 0, threadsConfigured = 0;
+    double otherCpuLoad = 0; // CPUs' worth other programs used
     CacheStats cache;
     std::vector<SessionBlockMap> blockMap;
 };

@@ -280,8 +280,17 @@ void DevicesPane::showWork(const EngineStatsQ& st) {
     if (st.decodeTokensTotal > 0)
         parts << part(tr("wrote %L1 tokens in %2 (%L3 t/s)"), st.decodeTokensTotal,
                       st.decodeBusySeconds);
-    if (!parts.isEmpty())
-        work_->setText(tr("Since start: %1.").arg(parts.join(tr(", "))));
+    QString text = parts.isEmpty() ? QString() : tr("Since start: %1.").arg(parts.join(tr(", ")));
+    // Fewer kernel threads than configured: other programs keep cores busy (the engine steps
+    // aside rather than spin at its barriers; engine/runtime/cpu_share.h).
+    if (st.modelLoaded && st.threadsInUse > 0 && st.threadsInUse < st.threadsConfigured)
+        text += (text.isEmpty() ? QString() : QStringLiteral("\n")) +
+                tr("Using %1 of %2 threads: other programs keep %3 CPUs busy.")
+                    .arg(st.threadsInUse)
+                    .arg(st.threadsConfigured)
+                    .arg(st.otherCpuLoad, 0, 'f', 1);
+    if (!text.isEmpty())
+        work_->setText(text);
 }
 
 void DevicesPane::setRemoteMode(bool remote, const QString& endpoint, const QString& model,

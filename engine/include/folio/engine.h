@@ -171,6 +171,11 @@ struct EngineStats {
     // Pages of the mapped model file in RAM (Rss of its mappings in /proc/self/smaps),
     // measured every few seconds; weights_bytes is what is mapped. 0 when not measured.
     uint64_t weights_resident_bytes = 0;
+    // Kernel threads: the last step used threads_in_use of threads_configured, fewer when
+    // other work kept cores busy (other_cpu_load CPUs' worth over the last half second).
+    int threads_in_use = 0;
+    int threads_configured = 0;
+    double other_cpu_load = 0;
 };
 
 struct EngineOptions {
