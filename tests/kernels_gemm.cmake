@@ -2,3 +2,5 @@
 folio_add_test(test_gemm SOURCES engine/kernels/test_gemm.cpp LIBS folio_engine_internal LABELS engine)
 folio_add_test(test_gemm_kquant SOURCES engine/kernels/test_gemm_kquant.cpp
                LIBS folio_engine_internal LABELS engine)
+# The f32 GEMMs of prefill attention (engine/kernels/gemm_f32*.cpp) against float64.
+folio_add_test(test_gemm_f32 SOURCES engine/kernels/test_gemm_f32.cpp LIBS folio_engine_internal LABELS engine)

@@ -1,9 +1,8 @@
 #include "model/attention_core.h"
 
+#include "kernels/gemm_f32.h"
 #include "kernels/mqa_rows.h"
 #include "kernels/softmax.h"
-
-#include <Eigen/Core>
 
 #include <algorithm>
 #include <cmath>
@@ -12,9 +11,6 @@
 namespace folio {
 
 namespace {
-using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using ConstMap = Eigen::Map<const RowMajor, 0, Eigen::OuterStride<>>;
-using MutMap = Eigen::Map<RowMajor, 0, Eigen::OuterStride<>>;
 // softmax(row·scale) over n values with the kernels' softmax (vectorized exp on AVX2): the
 // exponentials dominate attention at long context. One thread: callers parallelize over heads.
 void softmax_row(float* row, int64_t n, float scale) {
@@ -26,10 +22,9 @@ void softmax_row(float* row, int64_t n, float scale) {
 void attend_causal(const AttentionBlock& b, std::vector<float>& scores) {
     const int64_t n_keys = b.pos0 + b.nq; // the last query sees all of them
     scores.resize(static_cast<size_t>(b.nq * n_keys));
-    ConstMap Q(b.q, b.nq, b.dqk, Eigen::OuterStride<>(b.q_stride));
-    ConstMap K(b.k, n_keys, b.dqk, Eigen::OuterStride<>(b.k_stride));
-    MutMap S(scores.data(), b.nq, n_keys, Eigen::OuterStride<>(n_keys));
-    S.noalias() = Q * K.transpose();
+    constexpr KernelPath path = KernelPath::Auto;
+    gemm_f32_abt(path, b.nq, n_keys, b.dqk, b.q, b.q_stride, b.k, b.k_stride, scores.data(),
+                 n_keys);
 
     for (int64_t i = 0; i < b.nq; ++i) {
         float* row = scores.data() + i * n_keys;
@@ -39,9 +34,8 @@ void attend_causal(const AttentionBlock& b, std::vector<float>& scores) {
             row[j] = 0.0f;
     }
 
-    ConstMap V(b.v, n_keys, b.dv, Eigen::OuterStride<>(b.v_stride));
-    MutMap O(b.out, b.nq, b.dv, Eigen::OuterStride<>(b.out_stride));
-    O.noalias() = S * V;
+    gemm_f32_ab(path, b.nq, b.dv, n_keys, scores.data(), n_keys, b.v, b.v_stride, b.out,
+                b.out_stride);
 }
 
 void attend_mqa_causal(const MqaBlock& b, std::vector<float>& scores, std::vector<float>& block) {
@@ -51,12 +45,11 @@ void attend_mqa_causal(const MqaBlock& b, std::vector<float>& scores, std::vecto
     const int64_t bt = kv.block_tokens, stride = kv.row_floats;
     const int64_t n_blocks = (n_keys + bt - 1) / bt;
     scores.resize(static_cast<size_t>(b.n_rows * n_keys));
-    ConstMap Q(b.q, b.n_rows, b.dqk, Eigen::OuterStride<>(b.q_stride));
-    MutMap S(scores.data(), b.n_rows, n_keys, Eigen::OuterStride<>(n_keys));
+    constexpr KernelPath path = KernelPath::Auto;
     for (int64_t blk = 0; blk < n_blocks; ++blk) {
         const int64_t k0 = blk * bt, nk = std::min(bt, n_keys - k0);
-        ConstMap K(kv.block(blk, block), nk, b.dqk, Eigen::OuterStride<>(stride));
-        S.middleCols(k0, nk).noalias() = Q * K.transpose();
+        gemm_f32_abt(path, b.n_rows, nk, b.dqk, b.q, b.q_stride, kv.block(blk, block), stride,
+                     scores.data() + k0, n_keys);
     }
     for (int64_t r = 0; r < b.n_rows; ++r) {
         float* row = scores.data() + r * n_keys;
@@ -65,14 +58,10 @@ void attend_mqa_causal(const MqaBlock& b, std::vector<float>& scores, std::vecto
         for (int64_t j = visible; j < n_keys; ++j)
             row[j] = 0.0f;
     }
-    MutMap O(b.out, b.n_rows, b.dv, Eigen::OuterStride<>(b.out_stride));
     for (int64_t blk = 0; blk < n_blocks; ++blk) {
         const int64_t k0 = blk * bt, nk = std::min(bt, n_keys - k0);
-        ConstMap V(kv.block(blk, block), nk, b.dv, Eigen::OuterStride<>(stride));
-        if (blk == 0)
-            O.noalias() = S.middleCols(k0, nk) * V;
-        else
-            O.noalias() += S.middleCols(k0, nk) * V;
+        gemm_f32_ab(path, b.n_rows, b.dv, nk, scores.data() + k0, n_keys, kv.block(blk, block),
+                    stride, b.out, b.out_stride, blk > 0);
     }
 }
 

@@ -1,19 +1,12 @@
 #include "model/attention_flash.h"
 
 #include "kernels/flash_tile.h"
+#include "kernels/gemm_f32.h"
 #include "kernels/mqa_rows.h"
-
-#include <Eigen/Core>
 
 #include <algorithm>
 
 namespace folio {
-
-namespace {
-using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using ConstMap = Eigen::Map<const RowMajor, 0, Eigen::OuterStride<>>;
-using MutMap = Eigen::Map<RowMajor, 0, Eigen::OuterStride<>>;
-} // namespace
 
 void attend_mqa_flash(const MqaBlock& b, FlashScratch& w, KernelPath path) {
     const KvView& kv = *b.kv;
@@ -38,20 +31,28 @@ void attend_mqa_flash(const MqaBlock& b, FlashScratch& w, KernelPath path) {
     w.rescale.resize(static_cast<size_t>(R));
 
     const FlashTileFn step = flash_tile_kernel(path);
-    ConstMap Q(b.q, R, b.dqk, Eigen::OuterStride<>(b.q_stride));
-    MutMap O(st.o, R, b.dv, Eigen::OuterStride<>(b.dv));
+    const GemmF32Fn gemm = gemm_f32_kernel(path);
     for (int64_t blk = 0; blk < n_blocks; ++blk) {
         const int64_t k0 = blk * bt, nk = std::min(bt, n_keys - k0);
         const float* rows = kv.block(blk, w.block);
-        ConstMap K(rows, nk, b.dqk, Eigen::OuterStride<>(stride));
-        MutMap S(w.scores.data(), R, nk, Eigen::OuterStride<>(nk));
         // Rows of queries that see none of this tile's keys need no scores: the rows are in
         // query order, so they are the first ones (before the tile's first key).
         const int64_t first_query = std::clamp<int64_t>(k0 - b.pos0, 0, nq);
         const int64_t r0 = first_query * b.rows_per_query;
         if (r0 >= R)
             break;
-        S.bottomRows(R - r0).noalias() = Q.bottomRows(R - r0) * K.transpose();
+        GemmF32 qk; // S = Q·Kᵀ for rows r0.., the keys being the tile's first dqk floats
+        qk.m = R - r0;
+        qk.n = nk;
+        qk.k = b.dqk;
+        qk.a = b.q + r0 * b.q_stride;
+        qk.lda = b.q_stride;
+        qk.b = rows;
+        qk.ldb = stride;
+        qk.b_transposed = true;
+        qk.c = w.scores.data() + r0 * nk;
+        qk.ldc = nk;
+        gemm(qk);
         FlashTile t;
         t.s = w.scores.data() + r0 * nk;
         t.rows = R - r0;
@@ -66,9 +67,20 @@ void attend_mqa_flash(const MqaBlock& b, FlashScratch& w, KernelPath path) {
         step(t);
         for (int64_t r = r0; r < R; ++r)
             if (w.rescale[r] != 1.0f)
-                O.row(r) *= w.rescale[r];
-        ConstMap V(rows, nk, b.dv, Eigen::OuterStride<>(stride));
-        O.bottomRows(R - r0).noalias() += S.bottomRows(R - r0) * V;
+                for (int64_t d = 0; d < b.dv; ++d)
+                    st.o[r * b.dv + d] *= w.rescale[r];
+        GemmF32 pv; // O += P·V, the values being the first dv floats of the rows
+        pv.m = R - r0;
+        pv.n = b.dv;
+        pv.k = nk;
+        pv.a = t.s;
+        pv.lda = nk;
+        pv.b = rows;
+        pv.ldb = stride;
+        pv.c = st.o + r0 * b.dv;
+        pv.ldc = b.dv;
+        pv.accumulate = true;
+        gemm(pv);
     }
     mqa_rows_merge(q, &st, 1, b.out, b.out_stride);
 }

@@ -1,5 +1,7 @@
 #include "model/mixers/kda_delta_rule.h"
 
+#include "kernels/gemm_f32.h"
+
 #include <Eigen/Core>
 
 #include <algorithm>
@@ -14,6 +16,25 @@ using RowArray = Eigen::Array<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowM
 using ConstMap = Eigen::Map<const RowMajor, 0, Eigen::OuterStride<>>;
 using MutMap = Eigen::Map<RowMajor, 0, Eigen::OuterStride<>>;
 using Row = Eigen::Matrix<float, 1, Eigen::Dynamic>;
+
+// C (+)= alpha·A·B (row-major, strides) with the fastest f32 GEMM here: the chunk products are
+// most of the chunked form's multiply-adds.
+void gemm_f32(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
+              int64_t ldb, float* c, int64_t ldc, float alpha, bool accumulate) {
+    GemmF32 g;
+    g.m = m;
+    g.n = n;
+    g.k = k;
+    g.a = a;
+    g.lda = lda;
+    g.b = b;
+    g.ldb = ldb;
+    g.c = c;
+    g.ldc = ldc;
+    g.alpha = alpha;
+    g.accumulate = accumulate;
+    gemm_f32_kernel(KernelPath::Auto)(g);
+}
 
 } // namespace
 
@@ -81,22 +102,25 @@ void kda_chunked(const KdaSequence& q, int64_t chunk, float* state, KdaChunkScra
         w.tmp.resize(static_cast<size_t>(n * dk));
         Eigen::Map<RowMajor> EK(w.tmp.data(), n, dk);
         EK = (eG.array() * K.array()).matrix();
-        R.noalias() = V - EK * S;
+        for (int64_t r = 0; r < n; ++r)
+            R.row(r) = V.row(r);
+        gemm_f32(n, dv, dk, w.tmp.data(), dk, state, dv, w.R.data(), dv, -1.0f, true);
         for (int64_t r = 0; r < n; ++r)
             R.row(r) *= q.beta[(t0 + r) * q.beta_stride];
         L.triangularView<Eigen::UnitLower>().solveInPlace(R);
 
         // O = (Q ⊙ exp(G))·S + A·V_new
         EK = (eG.array() * Q.array()).matrix();
-        O.noalias() = EK * S;
-        O.noalias() += A * R;
+        gemm_f32(n, dv, dk, w.tmp.data(), dk, state, dv, O.data(), q.out_stride, 1.0f, false);
+        gemm_f32(n, dv, n, w.A.data(), n, w.R.data(), dv, O.data(), q.out_stride, 1.0f, true);
 
         // S ← diag(exp(G_n))·S + (exp(G_n − G) ⊙ K)ᵀ·V_new
-        EK = ((-G).rowwise() + G.row(n - 1)).array().exp().matrix();
-        EK = (EK.array() * K.array()).matrix();
+        // (written transposed, dk × n, into D: the product wants it as the left factor)
+        Eigen::Map<RowMajor> EKt(w.D.data(), dk, n);
+        EKt = (((-G).rowwise() + G.row(n - 1)).array().exp() * K.array()).matrix().transpose();
         for (int64_t i = 0; i < dk; ++i)
             S.row(i) *= eG(n - 1, i);
-        S.noalias() += EK.transpose() * R;
+        gemm_f32(dk, dv, n, w.D.data(), n, w.R.data(), dv, state, dv, 1.0f, true);
     }
 }
 

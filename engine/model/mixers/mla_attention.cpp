@@ -1,5 +1,6 @@
 #include "model/mixers/mla_attention.h"
 
+#include "kernels/gemm_f32.h"
 #include "kernels/matmul.h"
 #include "kernels/norm.h"
 #include "kernels/rope.h"
@@ -9,7 +10,6 @@
 #include "model/mixers/mla_weights.h"
 #include "tensor/quantize.h"
 
-#include <Eigen/Core>
 #include <omp.h>
 
 #include <algorithm>
@@ -25,10 +25,6 @@ constexpr int64_t kSplitKeys = 512; // decode: selected keys worth splitting acr
 // Absorbed-form prefill: query rows (queries × heads) per flash-attention task; their q, state
 // and output rows (~1 KB each per 256 latent values) stay in L2 while the key tiles pass.
 constexpr int64_t kFlashRows = 128;
-
-using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using ConstMap = Eigen::Map<const RowMajor, 0, Eigen::OuterStride<>>;
-using MutMap = Eigen::Map<RowMajor, 0, Eigen::OuterStride<>>;
 
 // Dequantizes the 2-D slice h of a 3-D weight into rows of f32.
 Status dequantize_slice(const TensorView& t, int64_t h, std::vector<float>& out) {
@@ -51,7 +47,7 @@ void for_each_head_block(const KernelContext& ctx, int64_t H, int64_t T, double 
         work < 65536.0 ? 1 : static_cast<int>(std::min<int64_t>(std::max(1, ctx.n_threads), tasks));
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
-        omp_set_num_threads(1); // this task's ICV: Eigen's GEMMs stay serial in here
+        omp_set_num_threads(1); // this task's ICV: nested kernels stay serial in here
         std::vector<float> scores;
 #pragma omp for schedule(dynamic, 1)
         for (int64_t task = 0; task < tasks; ++task) {
@@ -215,17 +211,14 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t i
             FOLIO_CHECK(dequantize_slice(L.v_b, h, s.deq_v)); // dv rows of kr: row d = W_UV[d, :]
             float* Kh = s.knope.data() + h * n_kv * dk;
             float* Vh = s.vh.data() + h * n_kv * dv;
-            ConstMap Kb(s.deq_k.data(), kr, dn, Eigen::OuterStride<>(dn));
-            ConstMap Vb(s.deq_v.data(), dv, kr, Eigen::OuterStride<>(kr));
             for (int64_t blk = 0; blk < cache_rows.n_blocks(); ++blk) {
                 const int64_t t0 = blk * cache_rows.block_tokens,
                               nt = cache_rows.rows_in_block(blk);
                 const float* crow = cache_rows.block(blk, s.kv_block);
-                ConstMap C(crow, nt, kr, Eigen::OuterStride<>(row));
-                MutMap Knope(Kh + t0 * dk, nt, dn, Eigen::OuterStride<>(dk));
-                MutMap V(Vh + t0 * dv, nt, dv, Eigen::OuterStride<>(dv));
-                Knope.noalias() = C * Kb;
-                V.noalias() = C * Vb.transpose();
+                // K_nope = C·W_UK (kr × dn), V = C·W_UVᵀ (W_UV stored dv × kr).
+                gemm_f32_ab(kctx.path, nt, dn, kr, crow, row, s.deq_k.data(), dn, Kh + t0 * dk, dk);
+                gemm_f32_abt(kctx.path, nt, dv, kr, crow, row, s.deq_v.data(), kr, Vh + t0 * dv,
+                             dv);
                 for (int64_t t = 0; t < nt; ++t)
                     std::memcpy(Kh + (t0 + t) * dk + dn, crow + t * row + kr, sizeof(float) * dr);
             }
