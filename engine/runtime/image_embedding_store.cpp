@@ -3,6 +3,7 @@
 #include "gguf/atomic_file.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -140,10 +141,18 @@ void ImageEmbeddingStore::evict() const {
     std::vector<Entry> entries;
     uint64_t total = 0;
     std::error_code ec;
+    const auto stale = fs::file_time_type::clock::now() - std::chrono::minutes(10);
     for (const auto& e : fs::directory_iterator(dir_, ec)) {
+        std::error_code ec2;
+        // A write that a crash interrupted leaves its temporary file (gguf/atomic_file.h).
+        if (e.path().filename().string().find(std::string(kSuffix) + ".tmp-") !=
+                std::string::npos &&
+            e.last_write_time(ec2) < stale && !ec2) {
+            fs::remove(e.path(), ec2);
+            continue;
+        }
         if (e.path().extension() != kSuffix)
             continue;
-        std::error_code ec2;
         const uint64_t bytes = e.file_size(ec2);
         const auto time = e.last_write_time(ec2);
         if (ec2)

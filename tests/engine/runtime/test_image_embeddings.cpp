@@ -150,6 +150,16 @@ private slots:
         QCOMPARE(again.encodes(), int64_t(0));
         QVERIFY(again.embed(p1, 2)); // the oldest went
         QCOMPARE(again.encodes(), int64_t(1));
+
+        // A temporary file a crash left behind goes at the next write once it is old.
+        const fs::path leftover = fs::path(dir) / "proj-a-0000000000000001.emb.tmp-Ab12Cd";
+        std::ofstream(leftover) << "half";
+        fs::last_write_time(leftover, fs::file_time_type::clock::now() - std::chrono::hours(1));
+        const fs::path fresh = fs::path(dir) / "proj-a-0000000000000002.emb.tmp-Ef34Gh";
+        std::ofstream(fresh) << "being written";
+        QVERIFY(again.embed(picture(56, 56, 7), 2));
+        QVERIFY(!fs::exists(leftover));
+        QVERIFY(fs::exists(fresh)); // maybe another process's write in progress
     }
 
     // The engine reports the prompt's images as they are ready: cached ones at once.
