@@ -3,3 +3,5 @@ folio_add_test(test_engine_documents SOURCES engine/runtime/test_engine_document
 add_dependencies(test_engine_documents folio_demo_model)
 folio_add_test(test_context_plan SOURCES engine/runtime/test_context_plan.cpp LIBS folio_engine_internal LABELS engine)
 add_dependencies(test_context_plan folio_demo_model)
+# Projector outputs cached by image content on disk, and the image progress of a request.
+folio_add_test(test_image_embeddings SOURCES engine/runtime/test_image_embeddings.cpp LIBS folio_engine_internal LABELS engine TIMEOUT 300)

@@ -23,3 +23,10 @@ if(FOLIO_BUILD_UI)
                    LIBS folio_ui LABELS ui engine TIMEOUT 300)
     add_dependencies(test_question_images folio_samples)
 endif()
+if(FOLIO_BUILD_UI)
+    # Document caches with scanned pages as images: read ahead, restart, the whole prefix reused.
+    folio_add_test(test_scanned_prefix SOURCES ui/test_scanned_prefix.cpp
+                   LIBS folio_ui LABELS ui engine TIMEOUT 600)
+    add_dependencies(test_scanned_prefix folio_samples)
+    set_tests_properties(test_scanned_prefix PROPERTIES RUN_SERIAL TRUE)
+endif()

@@ -658,6 +658,10 @@
         <translation>正在读取提示：%L1 / %L2 个词元 · 剩余 %3</translation>
     </message>
     <message>
+        <source>Encoding page images %1/%2…</source>
+        <translation>正在编码页面图像 %1/%2…</translation>
+    </message>
+    <message>
         <source>context: %L1 / %L2 tokens (%3%)</source>
         <translation>上下文：%L1 / %L2 个词元（%3%）</translation>
     </message>

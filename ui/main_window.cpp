@@ -16,6 +16,7 @@
 #include "find/find_bar.h"
 #include "model_info/model_facts.h"
 #include "notifications/notification_area.h"
+#include "pipeline/page_images.h"
 #include "pipeline/page_ranges.h"
 #include "settings/app_settings.h"
 #include "settings/demo_model.h"
@@ -321,6 +322,9 @@ void MainWindow::onModelLoaded(const ModelFactsQ& f) {
     documents_->setContextLimit(f.contextLimit);
     contextLimit_ = f.contextLimit;
     remoteModel_ = f.remote;
+    prefixImages_.readScannedPages = f.acceptsImages && !f.remote;
+    prefixImages_.projector = f.projectorFingerprint;
+    prefixImages_.dir = defaultPageImageDir();
     updateReading();
     setState(tr("ready"));
     if (!f.remote && f.threads > 0)
@@ -391,12 +395,13 @@ void MainWindow::onDocumentsChanged() {
         chatController_->setPinnedPages(pinned);
         chatController_->setScannedPagesOff(scannedOff);
     }
+    prefixImages_.off = scannedOff;
     updateReading();
 }
 
 void MainWindow::updateReading() {
     reading_->update(chat_->currentChat().systemPrompt, documents_->documents(),
-                     engineReady_ && !remoteModel_, contextLimit_);
+                     engineReady_ && !remoteModel_, contextLimit_, prefixImages_);
 }
 
 void MainWindow::onDocumentProblemsChanged() {

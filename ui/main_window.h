@@ -9,6 +9,7 @@
 #include <QSet>
 
 #include "backend/engine_worker.h"
+#include "doc_cache/document_prefix.h"
 
 class QAction;
 class QLabel;
@@ -132,6 +133,8 @@ private:
     ReadingPresenter* reading_ = nullptr;
     qint64 contextLimit_ = 0;
     bool remoteModel_ = false;
+    // How the read-ahead puts scanned pages in: as the chat's questions do (ChatController).
+    PrefixImageOptions prefixImages_;
     int modelLoads_ = 0;
     QThread* engineThread_ = nullptr;
     EngineWorker* worker_ = nullptr;

@@ -361,7 +361,9 @@ struct Engine::Impl {
         if (!loaded) {
             result = loaded.error();
         } else {
-            images.reset(std::move(loaded->projector));
+            images.reset(std::move(loaded->projector),
+                         {spec->image_cache_dir, loaded->facts.projector_fingerprint,
+                          spec->image_cache_budget});
             slot.install(std::move(*loaded));
             statistics.model_installed(slot.facts());
             result = slot.facts();

@@ -69,6 +69,9 @@ ModelFacts facts_of(const ModelSpec& spec, const LoadedModel& loaded) {
     f.draft_name = loaded.draft ? decoder_facts(*loaded.draft).name : "";
     if (auto fp = gguf::file_fingerprint(spec.gguf))
         f.fingerprint = *fp;
+    if (!spec.mmproj.empty())
+        if (auto fp = gguf::file_fingerprint(spec.mmproj))
+            f.projector_fingerprint = *fp;
     return f;
 }
 

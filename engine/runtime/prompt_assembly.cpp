@@ -6,27 +6,32 @@
 #include "runtime/position_key.h"
 #include "tokenizer/media_prompt.h"
 
+#include <functional>
 #include <string>
 
 namespace folio {
 
 namespace {
 
+using ImageProgress = std::function<void(int, int)>;
+
 // Replaces each image placeholder token of `ids` by the image's embedding rows (one position
 // per row), between the media start/end tokens the template wrote (GGUF_LAYOUT.md §6.6).
 Status expand_images(AssembledPrompt& prompt, const std::vector<int32_t>& ids,
                      const std::vector<const ImageInput*>& images, const DecoderHandle& model,
-                     ImageEmbeddingCache& cache, int threads) {
+                     ImageEmbeddingCache& cache, int threads, const ImageProgress& progress) {
     const tokenizer::Tokenizer& tok = decoder_tokenizer(model);
     const auto placeholder = images.empty() ? std::optional<int32_t>()
                                             : tok.find_token(tokenizer::kKimiImagePlaceholder);
     if (!images.empty() && !placeholder)
         return make_error(ErrorCode::Unsupported, "the vocabulary has no image placeholder token");
     const int64_t E = decoder_embedding_size(model);
+    // Every image before the first is placed: progress covers them all, the cached ones at once.
+    FOLIO_TRY(embedded, cache.embed_all(images, threads, progress));
     size_t next = 0;
     for (int32_t id : ids) {
         if (placeholder && id == *placeholder && next < images.size()) {
-            FOLIO_TRY(image, cache.embed(*images[next++], threads));
+            const ImageEmbedding& image = embedded[next++];
             const int64_t n = static_cast<int64_t>(image.rows->size()) / E;
             for (int64_t r = 0; r < n; ++r) {
                 prompt.ids.push_back(id);
@@ -80,7 +85,7 @@ Status render_messages(AssembledPrompt& prompt, const Request& r, const DecoderH
     std::vector<const ImageInput*> images;
     FOLIO_TRY(text, render_chat_text(r, model, cache.has_projector(), images));
     FOLIO_TRY(ids, decoder_tokenizer(model).encode(text, true, true));
-    return expand_images(prompt, ids, images, model, cache, threads);
+    return expand_images(prompt, ids, images, model, cache, threads, r.callbacks.on_image_progress);
 }
 
 // Rows one image becomes, from its size alone (files are decoded to learn it).
@@ -134,7 +139,8 @@ Expected<AssembledPrompt> assemble_prompt(const Request& r, const DecoderHandle&
         std::vector<const ImageInput*> inputs;
         for (const ImageInput& img : r.images)
             inputs.push_back(&img);
-        FOLIO_CHECK(expand_images(prompt, ids, inputs, model, images, threads));
+        FOLIO_CHECK(expand_images(prompt, ids, inputs, model, images, threads,
+                                  r.callbacks.on_image_progress));
     } else {
         FOLIO_TRY(ids, tok.encode(r.prompt_text, true, true));
         prompt.ids = std::move(ids);

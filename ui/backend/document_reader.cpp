@@ -1,5 +1,7 @@
 #include "backend/document_reader.h"
 
+#include "pipeline/page_images.h"
+
 #include <QFile>
 #include <QFutureWatcher>
 #include <QtConcurrent>
@@ -64,8 +66,7 @@ void DocumentReader::setModel(const QString& fingerprint, const QString& name,
 }
 
 void DocumentReader::read(const DocumentPrefix& prefix) {
-    if (prefix.systemTurn == prefix_.systemTurn &&
-        prefix.fingerprints() == prefix_.fingerprints() && (busy() || done_))
+    if (prefix.sameAs(prefix_) && (busy() || done_))
         return;
     cancel();
     prefix_ = prefix;
@@ -79,7 +80,8 @@ void DocumentReader::cancel() {
         if (auto e = engine_.lock())
             e->cancel(running_);
     running_ = 0;
-    loading_ = saving_ = false;
+    loading_ = saving_ = rendering_ = false;
+    rendered_ = -1;
     next_ = 0;
     tokens_ = 0;
 }
@@ -98,8 +100,9 @@ void DocumentReader::resume() {
 }
 
 QString DocumentReader::keyFor(qsizetype documents) const {
-    return cacheKey(model_, prefix_.fingerprints().mid(0, documents), kPromptLayoutVersion,
-                    kvType_);
+    // Documents whose scanned pages go in as images add the projector to their id: a text-only
+    // snapshot never serves a prompt with images, nor one of another projector.
+    return cacheKey(model_, prefix_.cacheIds().mid(0, documents), kPromptLayoutVersion, kvType_);
 }
 
 void DocumentReader::start() {
@@ -182,8 +185,15 @@ void DocumentReader::readNext() {
     if (!e)
         return;
     const PrefixDocument doc = prefix_.documents[next_];
+    if (!doc.images.isEmpty() && rendered_ != next_) {
+        renderPages(doc.images);
+        return;
+    }
     Request r;
-    r.messages.push_back({"system", doc.systemThrough.toStdString(), {}, {}});
+    Message system{"system", doc.systemThrough.toStdString(), {}, {}};
+    for (const PrefixPageImage& image : doc.images) // as request_builder passes the question's
+        system.images.push_back(ImageInput{image.file.toStdString(), 0, 0, {}});
+    r.messages.push_back(std::move(system));
     r.max_tokens = 0;      // prefill only
     r.interactive = false; // questions go first
     // No assistant header after the system turn: the read prefix must be a token prefix of
@@ -216,6 +226,45 @@ void DocumentReader::readNext() {
                 Qt::QueuedConnection);
     };
     running_ = e->submit(session_, std::move(r));
+}
+
+void DocumentReader::renderPages(const QList<PrefixPageImage>& images) {
+    rendering_ = true;
+    const quint64 generation = generation_;
+    const qsizetype document = next_;
+    auto* watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcher<QString>::finished, this,
+            [this, watcher, generation, document] {
+                const QString error = watcher->result();
+                watcher->deleteLater();
+                if (generation != generation_)
+                    return;
+                rendering_ = false;
+                if (!error.isEmpty()) {
+                    // The question would carry this page without its image: no prefix read
+                    // here would match it.
+                    ++generation_;
+                    done_ = true;
+                    Q_EMIT message(tr("The documents could not be read ahead: %1. Questions "
+                                      "still include them.")
+                                       .arg(error));
+                    return;
+                }
+                rendered_ = document;
+                readNext();
+            });
+    const PageRenderParams params = prefix_.renderParams;
+    const QString dir = prefix_.pageImageDir;
+    // Earlier documents' pages are found on disk at once (page_images.h).
+    watcher->setFuture(QtConcurrent::run([images, params, dir] {
+        for (const PrefixPageImage& image : images) {
+            const PageImageResult r =
+                scannedPageImage(image.pdfPath, image.fingerprint, image.page, params, dir);
+            if (!r.ok())
+                return r.error;
+        }
+        return QString();
+    }));
 }
 
 void DocumentReader::onRequestDone(quint64 generation, const QString& stopReason,

@@ -41,7 +41,7 @@ public:
     // A question runs on the chat's session meanwhile: reading waits for it.
     void pause();
     void resume();
-    bool busy() const { return running_ != 0 || loading_ || saving_; }
+    bool busy() const { return running_ != 0 || loading_ || saving_ || rendering_; }
     SessionId readingSession() const { return session_; }
 
 Q_SIGNALS:
@@ -58,6 +58,8 @@ private:
     void start();
     bool loadCached();
     void readNext();
+    // Renders the scanned pages the next document's request carries, in the thread pool.
+    void renderPages(const QList<PrefixPageImage>& images);
     void onRequestDone(quint64 generation, const QString& stopReason, qint64 promptTokens);
     void onRequestFailed(quint64 generation, const QString& error);
     void saveSnapshot();
@@ -80,6 +82,8 @@ private:
     qsizetype next_ = 0;     // the document to read next
     RequestId running_ = 0;
     bool loading_ = false, saving_ = false, paused_ = false, done_ = false;
+    bool rendering_ = false;
+    qsizetype rendered_ = -1; // the document whose page images are on disk
     qint64 tokens_ = 0;
     QElapsedTimer clock_;
 };

@@ -236,6 +236,7 @@ void EngineWorker::loadModel(const LoadOptions& options) {
             f.fileBytes = static_cast<qint64>(r->file_bytes);
             f.threads = r->threads;
             f.fingerprint = q(r->fingerprint);
+            f.projectorFingerprint = q(r->projector_fingerprint);
             f.acceptsImages = hasVision_; // loaded with a projector
             QMetaObject::invokeMethod(
                 reader_.get(),
@@ -263,6 +264,9 @@ void EngineWorker::submit(qint64 requestId, const QList<ChatTurn>& turns,
     }
     r.callbacks.on_prefill_progress = [this, requestId](int64_t done, int64_t total, double eta) {
         Q_EMIT progress(requestId, done, total, eta);
+    };
+    r.callbacks.on_image_progress = [this, requestId](int done, int total) {
+        Q_EMIT imageProgress(requestId, done, total);
     };
     r.callbacks.on_token = [this, requestId](std::string_view text, int32_t) {
         if (!text.empty())

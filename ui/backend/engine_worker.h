@@ -77,6 +77,9 @@ Q_SIGNALS:
     void loadFailed(const QString& message);
     void loadProgress(double fraction);
     void progress(qint64 requestId, qint64 done, qint64 total, double etaSeconds);
+    // The prompt's images ready (encoded by the projector or cached) of `total`, before its
+    // prefill.
+    void imageProgress(qint64 requestId, int done, int total);
     void tokenArrived(qint64 requestId, const QString& text);
     // The text streamed so far for the answer was a tool call: start the answer afresh.
     void answerReset(qint64 requestId);

@@ -18,6 +18,7 @@ struct ModelFactsQ {
     bool remote = false;        // answered by an OpenAI-compatible server (path: its URL)
     bool acceptsImages = false; // images attached to a question go with it
     QString fingerprint;        // the model file's contents (ModelFacts::fingerprint); "" remote
+    QString projectorFingerprint; // the vision projector's; "" without one
 };
 
 struct RequestStatsQ {

@@ -1,5 +1,7 @@
 #include "backend/load_options.h"
 
+#include <QStandardPaths>
+
 namespace folio::ui {
 
 ModelSpec toModelSpec(const LoadOptions& o) {
@@ -13,7 +15,13 @@ ModelSpec toModelSpec(const LoadOptions& o) {
         spec.cache.kv_type = kv;
     spec.cache.ram_budget = o.ramBudget >= 0 ? o.ramBudget : -1;
     spec.cache.offload_dir = o.offloadDir.toStdString();
+    spec.image_cache_dir = o.imageCacheDir.toStdString();
     return spec;
+}
+
+QString defaultImageCacheDir() {
+    return QStandardPaths::writableLocation(QStandardPaths::CacheLocation) +
+           QStringLiteral("/image-embeddings");
 }
 
 } // namespace folio::ui

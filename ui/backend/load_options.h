@@ -18,7 +18,12 @@ struct LoadOptions {
     qint64 ramBudget = -1;   // bytes of KV in RAM; < 0: unlimited
     QString offloadDir;      // disk tier; empty: none
     bool speculation = true; // prompt-lookup speculation on answers
+    // Projector outputs kept across runs (ModelSpec::image_cache_dir); empty: in memory only.
+    QString imageCacheDir;
 };
+
+// <cache location>/image-embeddings.
+QString defaultImageCacheDir();
 
 ModelSpec toModelSpec(const LoadOptions& options);
 

@@ -30,6 +30,7 @@ ChatController::ChatController(ChatPane* pane, EngineWorker* worker,
     connect(worker, &EngineWorker::counterChanged, this,
             [this](const TokenCounter& counter) { counter_ = counter; });
     connect(worker, &EngineWorker::progress, this, &ChatController::onProgress);
+    connect(worker, &EngineWorker::imageProgress, this, &ChatController::onImageProgress);
     connect(worker, &EngineWorker::tokenArrived, this, &ChatController::onToken);
     connect(worker, &EngineWorker::answerReset, this, &ChatController::onAnswerReset);
     connect(worker, &EngineWorker::toolCallStarted, this, &ChatController::onToolCall);
@@ -123,6 +124,11 @@ void ChatController::stop() {
 void ChatController::onProgress(qint64 requestId, qint64 done, qint64 total, double etaSeconds) {
     if (isCurrent(requestId))
         pane_->setPrefillProgress(done, total, etaSeconds);
+}
+
+void ChatController::onImageProgress(qint64 requestId, int done, int total) {
+    if (isCurrent(requestId))
+        pane_->setImageProgress(done, total);
 }
 
 void ChatController::onToken(qint64 requestId, const QString& text) {

@@ -77,6 +77,7 @@ Q_SIGNALS:
 private:
     bool isCurrent(qint64 requestId) const { return requestId != 0 && requestId == request_.id; }
     void onProgress(qint64 requestId, qint64 done, qint64 total, double etaSeconds);
+    void onImageProgress(qint64 requestId, int done, int total);
     void onToken(qint64 requestId, const QString& text);
     void onAnswerReset(qint64 requestId);
     void onToolCall(qint64 requestId, int index, const ToolCallRecord& call);

@@ -519,6 +519,12 @@ void ChatPane::setPrefillProgress(qint64 done, qint64 total, double etaSeconds) 
                                  .arg(humanEta(etaSeconds)));
 }
 
+void ChatPane::setImageProgress(int done, int total) {
+    contextGauge_->setRange(0, 1000);
+    contextGauge_->setValue(total > 0 ? done * 1000 / total : 0);
+    contextGauge_->setFormat(tr("Encoding page images %1/%2…").arg(done).arg(total));
+}
+
 void ChatPane::setModelReady(bool ready, const QString& reason) {
     modelReady_ = ready;
     sendButton_->setEnabled(ready && !generating_);

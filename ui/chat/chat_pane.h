@@ -74,6 +74,8 @@ public:
     void setGenerating(bool generating);
     bool isGenerating() const { return generating_; }
     void setPrefillProgress(qint64 done, qint64 total, double etaSeconds);
+    // "Encoding page images 2/5…" in the same gauge, before the prompt is read.
+    void setImageProgress(int done, int total);
     // "Preparing the prompt…" in the context gauge while the question's prompt is planned.
     void setPreparingPrompt();
     // Puts `note` (ChatMessage::contextNote) on the question being answered: the last user

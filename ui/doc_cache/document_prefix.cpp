@@ -1,5 +1,6 @@
 #include "doc_cache/document_prefix.h"
 
+#include "pipeline/page_images.h"
 #include "pipeline/prompt_builder.h"
 
 namespace folio::ui {
@@ -18,9 +19,28 @@ QStringList DocumentPrefix::titles() const {
     return out;
 }
 
-DocumentPrefix documentPrefix(const QString& systemPrompt, const QList<Document>& documents) {
+QStringList DocumentPrefix::cacheIds() const {
+    QStringList out;
+    for (const PrefixDocument& d : documents)
+        out << d.cacheId;
+    return out;
+}
+
+QStringList DocumentPrefix::imageFiles() const {
+    QStringList out;
+    if (!documents.isEmpty())
+        for (const PrefixPageImage& image : documents.last().images)
+            out << image.file;
+    return out;
+}
+
+DocumentPrefix documentPrefix(const QString& systemPrompt, const QList<Document>& documents,
+                              const PrefixImageOptions& options) {
     DocumentPrefix prefix;
+    prefix.renderParams = options.params;
+    prefix.pageImageDir = options.dir;
     QList<SourceDocument> sources;
+    QList<PrefixPageImage> images;
     int number = 0; // labelled as conversation_prompt labels them: the chat's PDFs in order
     for (const Document& d : documents) {
         if (d.kind != Document::Kind::Pdf)
@@ -28,8 +48,27 @@ DocumentPrefix documentPrefix(const QString& systemPrompt, const QList<Document>
         ++number;
         if (d.state != Document::State::Ready)
             continue;
-        sources.append({d.title, d.pageTexts, false, {}, number});
-        prefix.documents.append({d.fingerprint, d.title, buildSystemPrompt(systemPrompt, sources)});
+        SourceDocument source{d.title, d.pageTexts, false, {}, number};
+        // The same rule as planPrompt's: scanned pages as images with a projector, unless the
+        // document's switch is off. (A page whose render fails there goes without its image;
+        // the reader then stops, so no prefix is cached that the question would not match.)
+        if (options.readScannedPages && !options.off.contains(d.path))
+            for (int page : pagesWithoutTextLayer(d)) {
+                const QString file =
+                    pageImagePath(d.fingerprint, page, options.params, options.dir);
+                source.pageImages.insert(page + 1, PageImage{file, 0});
+                images.append({d.path, d.fingerprint, page, file});
+            }
+        QString cacheId = d.fingerprint;
+        if (!source.pageImages.isEmpty()) // never mixed up with a text-only snapshot
+            cacheId += QStringLiteral("+images:%1:%2x%3-%4")
+                           .arg(options.projector)
+                           .arg(options.params.patchSize)
+                           .arg(options.params.merge)
+                           .arg(options.params.maxTokens);
+        sources.append(source);
+        prefix.documents.append(
+            {d.fingerprint, d.title, buildSystemPrompt(systemPrompt, sources), images, cacheId});
     }
     prefix.systemTurn = buildSystemPrompt(systemPrompt, sources);
     return prefix;

@@ -48,8 +48,10 @@ QString ReadingPresenter::progressLine(qint64 done, qint64 total, double etaSeco
 }
 
 void ReadingPresenter::update(const QString& systemPrompt, const QList<Document>& documents,
-                              bool engineReady, qint64 contextLimit) {
+                              bool engineReady, qint64 contextLimit,
+                              const PrefixImageOptions& images) {
     documents_ = documents;
+    images_ = images;
     systemPrompt_ = systemPrompt;
     engineReady_ = engineReady;
     const bool limitChanged = contextLimit != contextLimit_;
@@ -64,6 +66,8 @@ int ReadingPresenter::prefixFits(const DocumentPrefix& prefix) const {
     if (contextLimit_ <= 0)
         return 1;
     qint64 tokens = counts_.counter().text(systemPrompt_) + kQuestionReserve;
+    // Page images: at most their canvas budget each (the counts above are of the text).
+    tokens += prefix.imageFiles().size() * qint64(images_.params.maxTokens);
     for (const Document& d : documents_) {
         if (!prefix.fingerprints().contains(d.fingerprint))
             continue;
@@ -77,7 +81,7 @@ int ReadingPresenter::prefixFits(const DocumentPrefix& prefix) const {
 
 void ReadingPresenter::refresh() {
     DocumentPrefix prefix =
-        engineReady_ ? documentPrefix(systemPrompt_, documents_) : DocumentPrefix();
+        engineReady_ ? documentPrefix(systemPrompt_, documents_, images_) : DocumentPrefix();
     const int fits = prefix.isEmpty() ? 1 : prefixFits(prefix);
     const QStringList skipped = fits == 1 ? QStringList() : prefix.fingerprints();
     if (fits != 1)
@@ -85,8 +89,7 @@ void ReadingPresenter::refresh() {
     // Too long: the size line already says its pages are chosen per question.
     for (const QString& fingerprint : skipped)
         setStatus(fingerprint, fits < 0 ? tr("counting its tokens…") : QString());
-    if (engineReady_ == ready_ && prefix.systemTurn == prefix_.systemTurn &&
-        prefix.fingerprints() == prefix_.fingerprints())
+    if (engineReady_ == ready_ && prefix.sameAs(prefix_))
         return;
     const bool engineReady = engineReady_;
     ready_ = engineReady;

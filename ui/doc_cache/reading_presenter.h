@@ -25,8 +25,9 @@ public:
     // documents whose exact sizes are known and that fit the context together with room for a
     // question are read ahead: longer ones get their pages chosen per question, a different
     // prompt each time, which no read-ahead prefix would match.
+    // `images`: how scanned pages go in (as the chat's questions put them).
     void update(const QString& systemPrompt, const QList<Document>& documents, bool engineReady,
-                qint64 contextLimit);
+                qint64 contextLimit, const PrefixImageOptions& images = {});
     TokenCountCache* tokenCounts() { return &counts_; }
 
     // "12,345 tokens · fits" / "12,345 tokens · too long: pages will be chosen per question".
@@ -63,6 +64,7 @@ private:
     DocumentPrefix prefix_;
     QList<Document> documents_;
     QString systemPrompt_;
+    PrefixImageOptions images_;
     bool engineReady_ = false;
     bool ready_ = false;
     qint64 contextLimit_ = 0;

@@ -27,16 +27,21 @@ QString defaultPageImageDir() {
            QStringLiteral("/page-images");
 }
 
-PageImageResult scannedPageImage(const QString& pdfPath, const QString& fingerprint, int page,
-                                 const PageRenderParams& params, const QString& dir) {
-    PageImageResult out;
+QString pageImagePath(const QString& fingerprint, int page, const PageRenderParams& params,
+                      const QString& dir) {
     const QString name = QStringLiteral("%1-p%2-%3x%4-%5.png")
                              .arg(fingerprint.isEmpty() ? QStringLiteral("unknown") : fingerprint)
                              .arg(page + 1)
                              .arg(params.patchSize)
                              .arg(params.merge)
                              .arg(params.maxTokens);
-    const QString path = QDir(dir).filePath(name);
+    return QDir(dir).filePath(name);
+}
+
+PageImageResult scannedPageImage(const QString& pdfPath, const QString& fingerprint, int page,
+                                 const PageRenderParams& params, const QString& dir) {
+    PageImageResult out;
+    const QString path = pageImagePath(fingerprint, page, params, dir);
     if (!fingerprint.isEmpty()) {
         QImageReader existing(path);
         const QSize size = existing.size();

@@ -22,6 +22,11 @@ struct PageImageResult {
 // The folder of rendered pages: <cache location>/page-images.
 QString defaultPageImageDir();
 
+// Where scannedPageImage keeps page `page` (0-based) of the PDF with contents `fingerprint`:
+// the same name for the same page and canvas rule, rendered or not yet.
+QString pageImagePath(const QString& fingerprint, int page, const PageRenderParams& params,
+                      const QString& dir);
+
 // Page `page` (0-based) of the PDF at `pdfPath` (contents `fingerprint`) as an image file in
 // `dir`, rendered now unless an earlier render is there.
 PageImageResult scannedPageImage(const QString& pdfPath, const QString& fingerprint, int page,

@@ -110,6 +110,7 @@ LoadOptions AppSettings::loadOptions() const {
     o.ramBudget = ramBudgetMiB > 0 ? ramBudgetMiB * 1024 * 1024 : -1;
     o.offloadDir = offloadEnabled ? offloadDir : QString();
     o.speculation = speculation;
+    o.imageCacheDir = defaultImageCacheDir();
     return o;
 }
 

@@ -29,6 +29,10 @@ struct ModelSpec {
     std::string draft_gguf;  // optional small model with the same vocabulary, for
                              // SpeculationMode::DraftModel
     CacheOptions cache;      // KV storage types, RAM budget and disk tier, prefix sharing
+    // Projector outputs kept on disk by (image content, projector file), so a page image is
+    // encoded once across runs; "" : in memory only. Oldest files go over the budget.
+    std::string image_cache_dir;
+    int64_t image_cache_budget = int64_t{512} << 20; // bytes
 };
 
 struct ModelFacts {
@@ -47,6 +51,7 @@ struct ModelFacts {
     // Identifies the model file's contents (hex; size, GGUF header and samples of the tensor
     // data): the key of document caches made with it. Same file, same fingerprint.
     std::string fingerprint;
+    std::string projector_fingerprint; // the same of ModelSpec::mmproj, "" without one
 };
 
 struct Sampling {
@@ -108,6 +113,10 @@ struct RequestStats {
 
 struct RequestCallbacks {
     std::function<void(int64_t done, int64_t total, double eta_seconds)> on_prefill_progress;
+    // Images of the prompt ready (encoded, or found in the cache: counted at once) of all of
+    // them, before the prefill starts; called only for prompts with images, last with done ==
+    // total.
+    std::function<void(int done_images, int total_images)> on_image_progress;
     std::function<void(std::string_view text, int32_t id)> on_token;
     std::function<void(const RequestStats&)> on_done;
     std::function<void(const Error&)> on_error;
