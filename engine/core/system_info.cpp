@@ -1,5 +1,6 @@
 #include "folio/system_info.h"
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -23,6 +24,15 @@ CpuFeatures detect_cpu_features() {
     __asm__ volatile("cpuid" : "+a"(eax), "=b"(ebx), "+c"(ecx), "=d"(edx));
     f.f16c = (ecx >> 29) & 1u;
 #endif
+    // FOLIO_KERNELS=avx2 runs the AVX2 kernels on an AVX-512 machine, =portable the scalar
+    // ones: to measure or test a fallback end to end on the machine at hand.
+    if (const char* forced = std::getenv("FOLIO_KERNELS")) {
+        const std::string v = forced;
+        if (v == "avx2" || v == "portable")
+            f.avx512f = f.avx512vl = f.avx512vnni = false;
+        if (v == "portable")
+            f.avx2 = f.fma = f.f16c = false;
+    }
     return f;
 }
 

@@ -32,6 +32,19 @@ Status checkBoth(int a, int b) {
 class TestEngineCore : public QObject {
     Q_OBJECT
 private slots:
+    void kernelsCanBeForcedDownForMeasurement() {
+        const CpuFeatures native = detect_cpu_features();
+        qputenv("FOLIO_KERNELS", "avx2");
+        const CpuFeatures avx2 = detect_cpu_features();
+        qputenv("FOLIO_KERNELS", "portable");
+        const CpuFeatures portable = detect_cpu_features();
+        qunsetenv("FOLIO_KERNELS");
+        QVERIFY(!avx2.has_avx512_vnni_path());
+        QCOMPARE(avx2.has_avx2_path(), native.has_avx2_path());
+        QVERIFY(!portable.has_avx2_path());
+        QVERIFY(describe_kernel_path(portable).find("portable") == 0);
+        QCOMPARE(detect_cpu_features().has_avx512_vnni_path(), native.has_avx512_vnni_path());
+    }
     void errorToStringNamesCodeAndMessage() {
         Error e = make_error(ErrorCode::Format, "model.gguf: bad magic at byte 0");
         QCOMPARE(QString::fromStdString(e.to_string()),
