@@ -75,6 +75,13 @@ namespace avx512 {
 void gemm_q8_0_chunk(int64_t k, const uint8_t* w_packed, int64_t rows_valid,
                      const uint8_t* x_packed, size_t x_stride, int64_t n_tokens, float* y,
                      int64_t y_stride);
+// The same bytes as the scalar packers above (gemm_q8_0_pack_avx512.cpp): a chunk of a
+// gemm_q8_0_weight_type weight whose row r starts at rows[r] (null: a padding row) with k
+// elements; one activation row given as its blocks and fp32 scales (null blocks: a zero row).
+void gemm_pack_q8_0_weights(DType type, const uint8_t* const rows[kGemmRows], int64_t k,
+                            uint8_t* dst);
+void gemm_pack_q8_0_activations(const uint8_t* blocks, const float* scales, int64_t k,
+                                uint8_t* dst);
 } // namespace avx512
 
 } // namespace folio
