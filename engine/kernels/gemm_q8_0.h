@@ -56,6 +56,7 @@ bool gemm_q8_0_available(KernelPath path);
 // within float rounding (for Q8_0 bit for bit).
 bool gemm_q8_0_weight_type(DType type);
 
+// The scalar packers, the reference for the AVX-512 ones (avx512:: below) that gemm_q8_0 uses.
 // Packs rows n0 .. n0+kGemmRows-1 of a 2-D Q8_0 (Q4_0, Q5_0, IQ4_NL) weight (rows from N on are
 // zero) into dst (4 · gemm_groups(K) · kGemmWeightGroupBytes bytes).
 void gemm_pack_q8_0_weights(const TensorView& w, int64_t n0, uint8_t* dst);
