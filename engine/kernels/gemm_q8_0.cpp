@@ -140,20 +140,37 @@ void gemm_pack_q8_0_activations(const uint8_t* act_row, int64_t k, uint8_t* dst)
     }
 }
 
+#if defined(FOLIO_X86)
+namespace {
+
+// GemmKernel's packer signatures over the AVX-512 packers.
+void pack_weights_avx512(const TensorView& w, int64_t n0, uint8_t* dst) {
+    const uint8_t* rows[kGemmRows];
+    for (int64_t r = 0; r < kGemmRows; ++r)
+        rows[r] = n0 + r < w.ne[1] ? w.row(n0 + r) : nullptr;
+    avx512::gemm_pack_q8_0_weights(w.type, rows, w.ne[0], dst);
+}
+
+void pack_activations_avx512(const uint8_t* act_row, int64_t k, uint8_t* dst) {
+    const auto* scales =
+        act_row ? reinterpret_cast<const float*>(act_row + q8_0_act_layout(k).scales) : nullptr;
+    avx512::gemm_pack_q8_0_activations(act_row, scales, k, dst);
+}
+
+} // namespace
+#endif
+
 void gemm_q8_0(const KernelContext& ctx, const TensorView& w, const QuantizedActivations& x,
                float* y, int64_t y_stride) {
     const int64_t ng = gemm_groups(w.ne[0]);
-    const GemmKernel kernel {
-        static_cast<size_t>(ng) * kGemmActGroupBytes,
-            static_cast<size_t>(4 * ng) * kGemmWeightGroupBytes, gemm_pack_q8_0_weights,
-            gemm_pack_q8_0_activations,
+    GemmKernel kernel{static_cast<size_t>(ng) * kGemmActGroupBytes,
+                      static_cast<size_t>(4 * ng) * kGemmWeightGroupBytes, gemm_pack_q8_0_weights,
+                      gemm_pack_q8_0_activations, nullptr};
 #if defined(FOLIO_X86)
-            avx512::gemm_q8_0_chunk
-    };
-#else
-            nullptr
-    }; // gemm_q8_0_available() is false: never reached
-#endif
+    kernel.pack_weights = pack_weights_avx512;
+    kernel.pack_activations = pack_activations_avx512;
+    kernel.chunk = avx512::gemm_q8_0_chunk;
+#endif // else gemm_q8_0_available() is false: never reached
     run_gemm(ctx, kernel, w, x, y, y_stride);
 }
 

@@ -56,6 +56,7 @@ bool gemm_q8_0_available(KernelPath path);
 // within float rounding (for Q8_0 bit for bit).
 bool gemm_q8_0_weight_type(DType type);
 
+// The scalar packers, the reference for the AVX-512 ones (avx512:: below) that gemm_q8_0 uses.
 // Packs rows n0 .. n0+kGemmRows-1 of a 2-D Q8_0 (Q4_0, Q5_0, IQ4_NL) weight (rows from N on are
 // zero) into dst (4 · gemm_groups(K) · kGemmWeightGroupBytes bytes).
 void gemm_pack_q8_0_weights(const TensorView& w, int64_t n0, uint8_t* dst);
@@ -75,6 +76,13 @@ namespace avx512 {
 void gemm_q8_0_chunk(int64_t k, const uint8_t* w_packed, int64_t rows_valid,
                      const uint8_t* x_packed, size_t x_stride, int64_t n_tokens, float* y,
                      int64_t y_stride);
+// The same bytes as the scalar packers above (gemm_q8_0_pack_avx512.cpp): a chunk of a
+// gemm_q8_0_weight_type weight whose row r starts at rows[r] (null: a padding row) with k
+// elements; one activation row given as its blocks and fp32 scales (null blocks: a zero row).
+void gemm_pack_q8_0_weights(DType type, const uint8_t* const rows[kGemmRows], int64_t k,
+                            uint8_t* dst);
+void gemm_pack_q8_0_activations(const uint8_t* blocks, const float* scales, int64_t k,
+                                uint8_t* dst);
 } // namespace avx512
 
 } // namespace folio

@@ -205,6 +205,70 @@ private slots:
             }
     }
 
+    // The AVX-512 packers (what gemm_q8_0 uses) write the scalar packers' bytes: every weight
+    // type, K of an odd number of blocks (partial last group) and of full groups, rows not a
+    // multiple of the chunk (tail chunks with padding rows), every chunk of the weight.
+    void avx512PackersEqualScalarPackers() {
+        if (!gemm_q8_0_available(KernelPath::Auto))
+            QSKIP("this CPU has no AVX-512 VNNI: the GEMM is never used here");
+        int checked = 0;
+        for (DType t : {DType::Q8_0, DType::Q4_0, DType::Q5_0, DType::IQ4_NL})
+            for (int64_t blocks : {1, 3, 4, 5, 8, 13, 64})
+                for (int64_t n : {1, 7, 16, 37}) {
+                    const int64_t k = 32 * blocks;
+                    const auto w = random_weight_as_q8_0(t, k, n, static_cast<uint32_t>(k + n)).w;
+                    const TensorView v = make_tensor_view(t, {k, n, 1, 1}, w.data());
+                    const size_t bytes = 4 * gemm_groups(k) * kGemmWeightGroupBytes;
+                    for (int64_t n0 = 0; n0 < n; n0 += kGemmRows) {
+                        std::vector<uint8_t> scalar(bytes, 0x11), fast(bytes, 0xEE);
+                        gemm_pack_q8_0_weights(v, n0, scalar.data());
+                        const uint8_t* rows[kGemmRows];
+                        for (int64_t r = 0; r < kGemmRows; ++r)
+                            rows[r] = n0 + r < n ? v.row(n0 + r) : nullptr;
+                        avx512::gemm_pack_q8_0_weights(t, rows, k, fast.data());
+                        for (size_t i = 0; i < bytes; ++i)
+                            if (scalar[i] != fast[i])
+                                QFAIL(qPrintable(
+                                    QString("%1 k=%2 n=%3 n0=%4 byte %5: %6 vs "
+                                            "scalar %7")
+                                        .arg(QString::fromUtf8(dtype_name(t).data(),
+                                                               qsizetype(dtype_name(t).size())))
+                                        .arg(k)
+                                        .arg(n)
+                                        .arg(n0)
+                                        .arg(i)
+                                        .arg(fast[i])
+                                        .arg(scalar[i])));
+                        ++checked;
+                    }
+                }
+        QCOMPARE(checked, 4 * 7 * (1 + 1 + 1 + 3));
+        // Activations: the same K, real rows and the zero row.
+        for (int64_t blocks : {1, 3, 4, 5, 8, 13, 64}) {
+            const int64_t k = 32 * blocks;
+            const QuantizedActivations xq =
+                quantize(random_activations(k, 1, static_cast<uint32_t>(blocks)), k, 1);
+            const auto* scales =
+                reinterpret_cast<const float*>(xq.row(0) + q8_0_act_layout(k).scales);
+            const size_t bytes = gemm_groups(k) * kGemmActGroupBytes;
+            for (bool zero_row : {false, true}) {
+                std::vector<uint8_t> scalar(bytes, 0x11), fast(bytes, 0xEE);
+                gemm_pack_q8_0_activations(zero_row ? nullptr : xq.row(0), k, scalar.data());
+                avx512::gemm_pack_q8_0_activations(zero_row ? nullptr : xq.row(0),
+                                                   zero_row ? nullptr : scales, k, fast.data());
+                for (size_t i = 0; i < bytes; ++i)
+                    if (scalar[i] != fast[i])
+                        QFAIL(qPrintable(QString("activations k=%1 zero=%2 byte %3: %4 vs "
+                                                 "scalar %5")
+                                             .arg(k)
+                                             .arg(zero_row)
+                                             .arg(i)
+                                             .arg(fast[i])
+                                             .arg(scalar[i])));
+            }
+        }
+    }
+
     // The AVX-512 kernel on every token count 1..67 (so every token tile edge), rows that are
     // not multiples of the 8-row register tile or the 16-row chunk, K of 1..9 blocks.
     void avx512GemmEqualsReferenceOnOddShapes() {
