@@ -92,6 +92,10 @@ Status kda_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t i
     FOLIO_CHECK(matmul(k, L.f_b, s.klow.data(), D, T, s.kg.data(), P));
     const float* dt = static_cast<const float*>(L.dt_bias.data);
     const float* a = static_cast<const float*>(L.a.data);
+    // Element-wise, but log1p/exp per element showed in prefill profiles: split rows over the
+    // threads (same result per element; decode's single row stays serial).
+    const int ew_threads = static_cast<int>(std::max(1, k.n_threads));
+#pragma omp parallel for num_threads(ew_threads) schedule(static) if (T > 1 && ew_threads > 1)
     for (int64_t t = 0; t < T; ++t)
         for (int64_t ch = 0; ch < P; ++ch) {
             float& g = s.kg[t * P + ch];
@@ -141,7 +145,8 @@ Status kda_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t i
     FOLIO_CHECK(matmul(k, L.g_b, s.klow.data(), D, T, s.kgate.data(), P));
     rms_norm(k, s.ko.data(), static_cast<const float*>(L.o_norm.data), s.ko.data(), D, T * H, D, D,
              c.rms_eps);
-    for (size_t i = 0; i < TP; ++i)
+#pragma omp parallel for num_threads(ew_threads) schedule(static) if (T > 1 && ew_threads > 1)
+    for (int64_t i = 0; i < static_cast<int64_t>(TP); ++i)
         s.ko[i] *= 1.0f / (1.0f + std::exp(-s.kgate[i]));
     return matmul(k, layer.attn_output, s.ko.data(), P, T, out, E);
 }
