@@ -8,6 +8,13 @@ namespace folio {
 
 namespace ref {
 
+void kda_gate(float* x, const float* dt, const float* a, int64_t n, int64_t dh) {
+    for (int64_t c = 0; c < n; ++c) {
+        const float v = x[c] + dt[c];
+        x[c] = a[c / dh] * (v > 20.0f ? v : std::log1p(std::exp(v)));
+    }
+}
+
 void kda_pairs(const KdaPairs& p) {
     const int64_t n = p.n, dk = p.dk;
     for (int64_t r = 0; r < n; ++r) {
@@ -61,6 +68,16 @@ KdaDecayKeysFn kda_decay_keys_kernel(KernelPath path) {
     (void)path;
 #endif
     return ref::kda_decay_keys_t;
+}
+
+KdaGateFn kda_gate_kernel(KernelPath path) {
+#if defined(FOLIO_X86)
+    if (path != KernelPath::Reference && avx2_kernels_available())
+        return avx2::kda_gate;
+#else
+    (void)path;
+#endif
+    return ref::kda_gate;
 }
 
 } // namespace folio

@@ -34,12 +34,19 @@ using KdaPairsFn = void (*)(const KdaPairs& p);
 //   out[d·n + i] = exp(G_last[d] − G_i[d])·k_i[d]   (d < dk, i < n; G_last = row n−1)
 using KdaDecayKeysFn = void (*)(const KdaPairs& p, float* out);
 
+// The per-channel log-decay of one token (MODEL_SPEC §2.5), in place over a row of n_heads·dh
+// channels: x[c] ← a[c / dh] · softplus(x[c] + dt[c]), softplus with PyTorch's threshold 20
+// (MODEL_SPEC §1.3).
+using KdaGateFn = void (*)(float* x, const float* dt, const float* a, int64_t n, int64_t dh);
+
 namespace ref {
+void kda_gate(float* x, const float* dt, const float* a, int64_t n, int64_t dh);
 void kda_pairs(const KdaPairs& p);
 void kda_decay_keys_t(const KdaPairs& p, float* out);
 } // namespace ref
 
 namespace avx2 {
+void kda_gate(float* x, const float* dt, const float* a, int64_t n, int64_t dh);
 void kda_pairs(const KdaPairs& p);
 void kda_decay_keys_t(const KdaPairs& p, float* out);
 } // namespace avx2
@@ -47,5 +54,6 @@ void kda_decay_keys_t(const KdaPairs& p, float* out);
 // AVX2 when not asked for the reference and the CPU has it.
 KdaPairsFn kda_pairs_kernel(KernelPath path);
 KdaDecayKeysFn kda_decay_keys_kernel(KernelPath path);
+KdaGateFn kda_gate_kernel(KernelPath path);
 
 } // namespace folio

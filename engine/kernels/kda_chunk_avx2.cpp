@@ -24,7 +24,79 @@ inline float hsum(__m256 v) {
     return _mm_cvtss_f32(x);
 }
 
+// log(y) for y ≥ 1 (finite): y = m·2^e with m in [√½, √2), then Cephes' logf polynomial in
+// m − 1.
+inline __m256 log_ge1_ps(__m256 y) {
+    const __m256i bits = _mm256_castps_si256(y);
+    __m256 e =
+        _mm256_cvtepi32_ps(_mm256_sub_epi32(_mm256_srli_epi32(bits, 23), _mm256_set1_epi32(127)));
+    __m256 m = _mm256_castsi256_ps(_mm256_or_si256(
+        _mm256_and_si256(bits, _mm256_set1_epi32(0x007fffff)), _mm256_set1_epi32(0x3f800000)));
+    // m in [1, 2): fold the upper part to [√½, 1) so the polynomial argument stays small.
+    const __m256 big = _mm256_cmp_ps(m, _mm256_set1_ps(1.41421356f), _CMP_GT_OQ);
+    m = _mm256_blendv_ps(m, _mm256_mul_ps(m, _mm256_set1_ps(0.5f)), big);
+    e = _mm256_add_ps(e, _mm256_and_ps(big, _mm256_set1_ps(1.0f)));
+    const __m256 x = _mm256_sub_ps(m, _mm256_set1_ps(1.0f));
+    const __m256 z = _mm256_mul_ps(x, x);
+    __m256 p = _mm256_set1_ps(7.0376836292e-2f);
+    p = _mm256_fmadd_ps(p, x, _mm256_set1_ps(-1.1514610310e-1f));
+    p = _mm256_fmadd_ps(p, x, _mm256_set1_ps(1.1676998740e-1f));
+    p = _mm256_fmadd_ps(p, x, _mm256_set1_ps(-1.2420140846e-1f));
+    p = _mm256_fmadd_ps(p, x, _mm256_set1_ps(1.4249322787e-1f));
+    p = _mm256_fmadd_ps(p, x, _mm256_set1_ps(-1.6668057665e-1f));
+    p = _mm256_fmadd_ps(p, x, _mm256_set1_ps(2.0000714765e-1f));
+    p = _mm256_fmadd_ps(p, x, _mm256_set1_ps(-2.4999993993e-1f));
+    p = _mm256_fmadd_ps(p, x, _mm256_set1_ps(3.3333331174e-1f));
+    __m256 r = _mm256_mul_ps(_mm256_mul_ps(p, x), z);
+    r = _mm256_fmadd_ps(e, _mm256_set1_ps(-2.12194440e-4f), r);
+    r = _mm256_fnmadd_ps(z, _mm256_set1_ps(0.5f), r);
+    r = _mm256_add_ps(x, r);
+    return _mm256_fmadd_ps(e, _mm256_set1_ps(0.693359375f), r);
+}
+
+// softplus(v) = max(v, 0) + log1p(exp(−|v|)); log1p(t) = log(1 + t)·t / ((1 + t) − 1) keeps
+// full relative accuracy for small t (and is t itself when 1 + t rounds to 1). Above 20 the
+// threshold of the reference (v itself) applies.
+inline __m256 softplus_ps(__m256 v) {
+    const __m256 absmask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    const __m256 t = exp_ps(_mm256_xor_ps(_mm256_and_ps(v, absmask), _mm256_set1_ps(-0.0f)));
+    const __m256 u = _mm256_add_ps(_mm256_set1_ps(1.0f), t);
+    const __m256 um1 = _mm256_sub_ps(u, _mm256_set1_ps(1.0f));
+    const __m256 exact = _mm256_cmp_ps(um1, _mm256_setzero_ps(), _CMP_EQ_OQ);
+    const __m256 l =
+        _mm256_blendv_ps(_mm256_mul_ps(log_ge1_ps(u), _mm256_div_ps(t, um1)), t, exact);
+    const __m256 s = _mm256_add_ps(_mm256_max_ps(v, _mm256_setzero_ps()), l);
+    return _mm256_blendv_ps(s, v, _mm256_cmp_ps(v, _mm256_set1_ps(20.0f), _CMP_GT_OQ));
+}
+
 } // namespace
+
+void kda_gate(float* x, const float* dt, const float* a, int64_t n, int64_t dh) {
+    int64_t c = 0;
+    for (; c + 8 <= n; c += 8) {
+        const __m256 v = _mm256_add_ps(_mm256_loadu_ps(x + c), _mm256_loadu_ps(dt + c));
+        // a per head: heads are dh channels wide; a vector may straddle two heads.
+        __m256 av;
+        if (c / dh == (c + 7) / dh)
+            av = _mm256_set1_ps(a[c / dh]);
+        else {
+            alignas(32) float tmp[8];
+            for (int j = 0; j < 8; ++j)
+                tmp[j] = a[(c + j) / dh];
+            av = _mm256_load_ps(tmp);
+        }
+        _mm256_storeu_ps(x + c, _mm256_mul_ps(av, softplus_ps(v)));
+    }
+    if (c < n) {
+        const __m256i tm = tail_mask(n - c);
+        alignas(32) float tmp[8] = {};
+        for (int64_t j = 0; c + j < n; ++j)
+            tmp[j] = a[(c + j) / dh];
+        const __m256 v =
+            _mm256_add_ps(_mm256_maskload_ps(x + c, tm), _mm256_maskload_ps(dt + c, tm));
+        _mm256_maskstore_ps(x + c, tm, _mm256_mul_ps(_mm256_load_ps(tmp), softplus_ps(v)));
+    }
+}
 
 void kda_pairs(const KdaPairs& p) {
     const int64_t n = p.n, dk = p.dk, full = dk / 8 * 8;

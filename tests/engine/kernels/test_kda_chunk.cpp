@@ -115,6 +115,39 @@ void check(const Kernel& kern, int64_t n, int64_t dk, float decay_scale, std::mt
         }
 }
 
+// The gate against float64 softplus: n channels in heads of dh (vectors straddling heads, a
+// masked tail), inputs from −40 to 40 (past the threshold 20 and deep into log1p's small range).
+void check_gate(const char* name, KdaGateFn fn, int64_t n, int64_t dh, std::mt19937& rng) {
+    std::uniform_real_distribution<float> ud(-40.0f, 40.0f), ua(-3.0f, -0.01f);
+    std::vector<float> x(static_cast<size_t>(n + 1)), dt(x.size()),
+        a(static_cast<size_t>((n + dh - 1) / dh));
+    for (size_t i = 0; i < x.size(); ++i) {
+        x[i] = ud(rng);
+        dt[i] = ud(rng) * 0.05f;
+    }
+    for (float& v : a)
+        v = ua(rng);
+    x[static_cast<size_t>(n)] = 777.0f; // past the end: must stay
+    const std::vector<float> x0 = x;
+    fn(x.data(), dt.data(), a.data(), n, dh);
+    for (int64_t c = 0; c < n; ++c) {
+        const float v = x0[c] + dt[c]; // the kernels add in float too
+        const double sp = v > 20.0f ? double(v) : std::log1p(std::exp(double(v)));
+        const double want = a[c / dh] * sp;
+        const double tol = 4 * 1.2e-7 * std::fabs(want) + 1e-37;
+        if (!(std::fabs(x[c] - want) <= tol))
+            QFAIL(qPrintable(QStringLiteral("%1 gate n=%2 dh=%3: x[%4] (v=%5) = %6, want %7")
+                                 .arg(name)
+                                 .arg(n)
+                                 .arg(dh)
+                                 .arg(c)
+                                 .arg(double(v))
+                                 .arg(double(x[c]))
+                                 .arg(want)));
+    }
+    QCOMPARE(x[static_cast<size_t>(n)], 777.0f);
+}
+
 } // namespace
 
 class TestKdaChunk : public QObject {
@@ -129,6 +162,23 @@ private slots:
             QVERIFY(kda_decay_keys_kernel(KernelPath::Auto) == &avx2::kda_decay_keys_t);
         }
 #endif
+    }
+
+    void gate() {
+        QVERIFY(kda_gate_kernel(KernelPath::Reference) == &ref::kda_gate);
+        std::vector<std::pair<const char*, KdaGateFn>> ks{{"reference", ref::kda_gate}};
+#if defined(__x86_64__)
+        if (avx2_kernels_available())
+            ks.push_back({"avx2", avx2::kda_gate});
+#endif
+        std::mt19937 rng(7);
+        for (const auto& [name, fn] : ks)
+            for (int64_t dh : {1, 3, 5, 8, 128})
+                for (int64_t heads : {1, 3, 7}) {
+                    check_gate(name, fn, dh * heads, dh, rng);
+                    if (QTest::currentTestFailed())
+                        return;
+                }
     }
 
     void oddShapes() {
