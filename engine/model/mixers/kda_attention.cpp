@@ -1,6 +1,7 @@
 #include "model/mixers/kda_attention.h"
 
 #include "kernels/activations.h"
+#include "kernels/kda_chunk.h"
 #include "kernels/matmul.h"
 #include "kernels/norm.h"
 #include "model/mixers/kda_delta_rule.h"
@@ -17,11 +18,6 @@ namespace folio {
 namespace {
 
 constexpr int64_t kChunk = 64; // chunk length of the chunked form (MODEL_SPEC §2.6)
-
-// softplus with PyTorch's threshold 20 (MODEL_SPEC §1.3).
-float softplus(float x) {
-    return x > 20.0f ? x : std::log1p(std::exp(x));
-}
 
 } // namespace
 
@@ -92,11 +88,13 @@ Status kda_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t i
     FOLIO_CHECK(matmul(k, L.f_b, s.klow.data(), D, T, s.kg.data(), P));
     const float* dt = static_cast<const float*>(L.dt_bias.data);
     const float* a = static_cast<const float*>(L.a.data);
+    // Element-wise, but scalar log1p/exp showed in prefill profiles: a vector kernel, rows split
+    // over the threads (decode's single row stays serial).
+    const KdaGateFn gate_fn = kda_gate_kernel(k.path);
+    const int ew_threads = static_cast<int>(std::max(1, k.n_threads));
+#pragma omp parallel for num_threads(ew_threads) schedule(static) if (T > 1 && ew_threads > 1)
     for (int64_t t = 0; t < T; ++t)
-        for (int64_t ch = 0; ch < P; ++ch) {
-            float& g = s.kg[t * P + ch];
-            g = a[ch / D] * softplus(g + dt[ch]);
-        }
+        gate_fn(s.kg.data() + t * P, dt, a, P, D);
     FOLIO_CHECK(matmul(k, L.beta, xn, E, T, s.kbeta.data(), H));
     for (float& b : s.kbeta)
         b = 1.0f / (1.0f + std::exp(-b));
@@ -141,7 +139,8 @@ Status kda_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t i
     FOLIO_CHECK(matmul(k, L.g_b, s.klow.data(), D, T, s.kgate.data(), P));
     rms_norm(k, s.ko.data(), static_cast<const float*>(L.o_norm.data), s.ko.data(), D, T * H, D, D,
              c.rms_eps);
-    for (size_t i = 0; i < TP; ++i)
+#pragma omp parallel for num_threads(ew_threads) schedule(static) if (T > 1 && ew_threads > 1)
+    for (int64_t i = 0; i < static_cast<int64_t>(TP); ++i)
         s.ko[i] *= 1.0f / (1.0f + std::exp(-s.kgate[i]));
     return matmul(k, layer.attn_output, s.ko.data(), P, T, out, E);
 }

@@ -1,6 +1,7 @@
 #include "model/mixers/kda_delta_rule.h"
 
 #include "kernels/gemm_f32.h"
+#include "kernels/kda_chunk.h"
 
 #include <Eigen/Core>
 
@@ -60,6 +61,9 @@ void kda_recurrent(const KdaSequence& q, float* state) {
 void kda_chunked(const KdaSequence& q, int64_t chunk, float* state, KdaChunkScratch& w) {
     const int64_t dk = q.dk, dv = q.dv;
     MutMap S(state, dk, dv, Eigen::OuterStride<>(dv));
+    // The exp-heavy in-chunk terms run in vectorized kernels (kernels/kda_chunk.h).
+    const KdaPairsFn pair_fn = kda_pairs_kernel(KernelPath::Auto);
+    const KdaDecayKeysFn decay_fn = kda_decay_keys_kernel(KernelPath::Auto);
     for (int64_t t0 = 0; t0 < q.n_tokens; t0 += chunk) {
         const int64_t n = std::min(chunk, q.n_tokens - t0);
         ConstMap K(q.k + t0 * q.qk_stride, n, dk, Eigen::OuterStride<>(q.qk_stride));
@@ -82,19 +86,21 @@ void kda_chunked(const KdaSequence& q, int64_t chunk, float* state, KdaChunkScra
         // Pairwise in-chunk terms, exponents G_r − G_i ≤ 0 for i ≤ r:
         //   A[r, i] = Σ_d q_r k_i exp(G_r − G_i)        (i ≤ r)
         //   L[r, i] = β_r Σ_d k_r k_i exp(G_r − G_i)    (i < r)
-        w.L.assign(static_cast<size_t>(n * n), 0.0f);
-        w.A.assign(static_cast<size_t>(n * n), 0.0f);
+        w.L.resize(static_cast<size_t>(n * n));
+        w.A.resize(static_cast<size_t>(n * n));
         Eigen::Map<RowMajor> L(w.L.data(), n, n);
-        Eigen::Map<RowMajor> A(w.A.data(), n, n);
-        w.D.resize(static_cast<size_t>(n * dk));
-        for (int64_t r = 0; r < n; ++r) {
-            Eigen::Map<RowArray> D(w.D.data(), r + 1, dk);
-            D = ((-G.topRows(r + 1)).rowwise() + G.row(r)).array().exp() * K.topRows(r + 1).array();
-            A.row(r).head(r + 1).noalias() = Q.row(r) * D.matrix().transpose();
-            if (r > 0)
-                L.row(r).head(r).noalias() = q.beta[(t0 + r) * q.beta_stride] *
-                                             (K.row(r) * D.topRows(r).matrix().transpose());
-        }
+        KdaPairs pairs;
+        pairs.n = n;
+        pairs.dk = dk;
+        pairs.G = w.G.data();
+        pairs.q = q.q + t0 * q.qk_stride;
+        pairs.k = q.k + t0 * q.qk_stride;
+        pairs.ld_qk = q.qk_stride;
+        pairs.beta = q.beta + t0 * q.beta_stride;
+        pairs.beta_stride = q.beta_stride;
+        pairs.A = w.A.data();
+        pairs.L = w.L.data();
+        pair_fn(pairs);
 
         // R = diag(β)·(V − (exp(G) ⊙ K)·S); V_new = (I + L)⁻¹·R by forward substitution.
         w.R.resize(static_cast<size_t>(n * dv));
@@ -116,8 +122,8 @@ void kda_chunked(const KdaSequence& q, int64_t chunk, float* state, KdaChunkScra
 
         // S ← diag(exp(G_n))·S + (exp(G_n − G) ⊙ K)ᵀ·V_new
         // (written transposed, dk × n, into D: the product wants it as the left factor)
-        Eigen::Map<RowMajor> EKt(w.D.data(), dk, n);
-        EKt = (((-G).rowwise() + G.row(n - 1)).array().exp() * K.array()).matrix().transpose();
+        w.D.resize(static_cast<size_t>(n * dk));
+        decay_fn(pairs, w.D.data());
         for (int64_t i = 0; i < dk; ++i)
             S.row(i) *= eG(n - 1, i);
         gemm_f32(dk, dv, n, w.D.data(), n, w.R.data(), dv, state, dv, 1.0f, true);
