@@ -37,7 +37,7 @@ GemmF32Fn gemm_f32_kernel(KernelPath path) {
 namespace {
 
 void run(KernelPath path, bool bt, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
-         const float* b, int64_t ldb, float* c, int64_t ldc, bool accumulate) {
+         const float* b, int64_t ldb, float* c, int64_t ldc, bool accumulate, float alpha) {
     GemmF32 g;
     g.m = m;
     g.n = n;
@@ -50,6 +50,7 @@ void run(KernelPath path, bool bt, int64_t m, int64_t n, int64_t k, const float*
     g.c = c;
     g.ldc = ldc;
     g.accumulate = accumulate;
+    g.alpha = alpha;
     gemm_f32_kernel(path)(g);
 }
 
@@ -57,12 +58,12 @@ void run(KernelPath path, bool bt, int64_t m, int64_t n, int64_t k, const float*
 
 void gemm_f32_abt(KernelPath path, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
                   const float* b, int64_t ldb, float* c, int64_t ldc, bool accumulate) {
-    run(path, true, m, n, k, a, lda, b, ldb, c, ldc, accumulate);
+    run(path, true, m, n, k, a, lda, b, ldb, c, ldc, accumulate, 1.0f);
 }
 
 void gemm_f32_ab(KernelPath path, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
-                 const float* b, int64_t ldb, float* c, int64_t ldc, bool accumulate) {
-    run(path, false, m, n, k, a, lda, b, ldb, c, ldc, accumulate);
+                 const float* b, int64_t ldb, float* c, int64_t ldc, bool accumulate, float alpha) {
+    run(path, false, m, n, k, a, lda, b, ldb, c, ldc, accumulate, alpha);
 }
 
 } // namespace folio

@@ -53,10 +53,11 @@ void gemm_f32(const GemmF32& g); // 12 × 32 register tile
 // under Auto AVX-512 when avx512_vnni_kernels_available(), else AVX2, else the reference.
 GemmF32Fn gemm_f32_kernel(KernelPath path);
 
-// C = A·Bᵀ and C (+)= A·B with the kernel for `path` (shorthands for the callers).
+// C = A·Bᵀ and C (+)= alpha·A·B with the kernel for `path` (shorthands for the callers).
 void gemm_f32_abt(KernelPath path, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
                   const float* b, int64_t ldb, float* c, int64_t ldc, bool accumulate = false);
 void gemm_f32_ab(KernelPath path, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
-                 const float* b, int64_t ldb, float* c, int64_t ldc, bool accumulate = false);
+                 const float* b, int64_t ldb, float* c, int64_t ldc, bool accumulate = false,
+                 float alpha = 1.0f);
 
 } // namespace folio

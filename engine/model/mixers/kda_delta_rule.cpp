@@ -18,25 +18,6 @@ using ConstMap = Eigen::Map<const RowMajor, 0, Eigen::OuterStride<>>;
 using MutMap = Eigen::Map<RowMajor, 0, Eigen::OuterStride<>>;
 using Row = Eigen::Matrix<float, 1, Eigen::Dynamic>;
 
-// C (+)= alpha·A·B (row-major, strides) with the fastest f32 GEMM here: the chunk products are
-// most of the chunked form's multiply-adds.
-void gemm_f32(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
-              int64_t ldb, float* c, int64_t ldc, float alpha, bool accumulate) {
-    GemmF32 g;
-    g.m = m;
-    g.n = n;
-    g.k = k;
-    g.a = a;
-    g.lda = lda;
-    g.b = b;
-    g.ldb = ldb;
-    g.c = c;
-    g.ldc = ldc;
-    g.alpha = alpha;
-    g.accumulate = accumulate;
-    gemm_f32_kernel(KernelPath::Auto)(g);
-}
-
 } // namespace
 
 void kda_recurrent(const KdaSequence& q, float* state) {
@@ -110,15 +91,18 @@ void kda_chunked(const KdaSequence& q, int64_t chunk, float* state, KdaChunkScra
         EK = (eG.array() * K.array()).matrix();
         for (int64_t r = 0; r < n; ++r)
             R.row(r) = V.row(r);
-        gemm_f32(n, dv, dk, w.tmp.data(), dk, state, dv, w.R.data(), dv, -1.0f, true);
+        gemm_f32_ab(KernelPath::Auto, n, dv, dk, w.tmp.data(), dk, state, dv, w.R.data(), dv, true,
+                    -1.0f);
         for (int64_t r = 0; r < n; ++r)
             R.row(r) *= q.beta[(t0 + r) * q.beta_stride];
         L.triangularView<Eigen::UnitLower>().solveInPlace(R);
 
         // O = (Q ⊙ exp(G))·S + A·V_new
         EK = (eG.array() * Q.array()).matrix();
-        gemm_f32(n, dv, dk, w.tmp.data(), dk, state, dv, O.data(), q.out_stride, 1.0f, false);
-        gemm_f32(n, dv, n, w.A.data(), n, w.R.data(), dv, O.data(), q.out_stride, 1.0f, true);
+        gemm_f32_ab(KernelPath::Auto, n, dv, dk, w.tmp.data(), dk, state, dv, O.data(),
+                    q.out_stride);
+        gemm_f32_ab(KernelPath::Auto, n, dv, n, w.A.data(), n, w.R.data(), dv, O.data(),
+                    q.out_stride, true);
 
         // S ← diag(exp(G_n))·S + (exp(G_n − G) ⊙ K)ᵀ·V_new
         // (written transposed, dk × n, into D: the product wants it as the left factor)
@@ -126,7 +110,7 @@ void kda_chunked(const KdaSequence& q, int64_t chunk, float* state, KdaChunkScra
         decay_fn(pairs, w.D.data());
         for (int64_t i = 0; i < dk; ++i)
             S.row(i) *= eG(n - 1, i);
-        gemm_f32(dk, dv, n, w.D.data(), n, w.R.data(), dv, state, dv, 1.0f, true);
+        gemm_f32_ab(KernelPath::Auto, dk, dv, n, w.D.data(), n, w.R.data(), dv, state, dv, true);
     }
 }
 
