@@ -5,25 +5,28 @@
 
 namespace folio::ui {
 
-QStringList DocumentPrefix::fingerprints() const {
+namespace {
+
+// One field of every document, in order.
+QStringList eachDocument(const QList<PrefixDocument>& documents, QString PrefixDocument::*field) {
     QStringList out;
     for (const PrefixDocument& d : documents)
-        out << d.fingerprint;
+        out << d.*field;
     return out;
+}
+
+} // namespace
+
+QStringList DocumentPrefix::fingerprints() const {
+    return eachDocument(documents, &PrefixDocument::fingerprint);
 }
 
 QStringList DocumentPrefix::titles() const {
-    QStringList out;
-    for (const PrefixDocument& d : documents)
-        out << d.title;
-    return out;
+    return eachDocument(documents, &PrefixDocument::title);
 }
 
 QStringList DocumentPrefix::cacheIds() const {
-    QStringList out;
-    for (const PrefixDocument& d : documents)
-        out << d.cacheId;
-    return out;
+    return eachDocument(documents, &PrefixDocument::cacheId);
 }
 
 QStringList DocumentPrefix::imageFiles() const {
