@@ -61,7 +61,8 @@ struct Worker {
         o.model = demoModel();
         o.kvType = QStringLiteral("f32");
         worker.loadModel(o);
-        [&] { QTRY_COMPARE_WITH_TIMEOUT(counters.size(), 1, 60000); }();
+        // Both signals are queued from the engine thread; wait for both.
+        [&] { QTRY_VERIFY_WITH_TIMEOUT(counters.size() == 1 && loaded.size() == 1, 60000); }();
         if (!loaded.isEmpty())
             contextLimit = loaded.first().first().value<ModelFactsQ>().contextLimit;
         if (!counters.isEmpty())

@@ -257,7 +257,9 @@ private slots:
         o.model = demoModel();
         o.context = 4096;
         worker_->loadModel(o);
-        QTRY_VERIFY_WITH_TIMEOUT(!counted.isEmpty(), 60000);
+        // counterChanged and modelLoaded are queued from the engine thread one after the other;
+        // wait for both before reading either.
+        QTRY_VERIFY_WITH_TIMEOUT(!counted.isEmpty() && !loaded.isEmpty(), 60000);
         exact_ = counted.first().first().value<TokenCounter>();
         context_ = loaded.first().first().value<ModelFactsQ>().contextLimit;
         QCOMPARE(context_, 4096);

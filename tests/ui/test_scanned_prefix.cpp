@@ -40,7 +40,8 @@ struct Worker {
         o.threads = 2;
         o.imageCacheDir = imageCacheDir;
         worker.loadModel(o);
-        [&] { QTRY_COMPARE_WITH_TIMEOUT(counters.size(), 1, 60000); }();
+        // Both signals are queued from the engine thread; wait for both.
+        [&] { QTRY_VERIFY_WITH_TIMEOUT(counters.size() == 1 && loaded.size() == 1, 60000); }();
         if (!loaded.isEmpty())
             facts = loaded.first().first().value<ModelFactsQ>();
         if (!counters.isEmpty())
