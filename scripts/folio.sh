@@ -4,7 +4,8 @@
 #   scripts/folio.sh test     install deps, build Release, run the whole test suite (CTest)
 #   scripts/folio.sh build    install deps and build Release only
 #   scripts/folio.sh package  build Release and make the .deb (build/release/folio_*.deb)
-# Environment: FOLIO_PRESET (release|debug|asan|tsan, default release), FOLIO_JOBS (default: cores).
+# Environment: FOLIO_PRESET (release|debug|asan|tsan, default release), FOLIO_JOBS (default: cores),
+# FOLIO_TARGETS (build only these targets; default all).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -28,7 +29,9 @@ build() {
     if [ ! -f "$BUILD_DIR/build.ninja" ]; then
         cmake --preset "$PRESET"
     fi
-    cmake --build --preset "$PRESET" -j "$JOBS"
+    # FOLIO_TARGETS: build only these targets (and what they need), e.g. the suites CI runs.
+    # shellcheck disable=SC2086
+    cmake --build --preset "$PRESET" -j "$JOBS" ${FOLIO_TARGETS:+--target $FOLIO_TARGETS}
 }
 
 run_app() {

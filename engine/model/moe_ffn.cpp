@@ -216,8 +216,8 @@ Status moe_ffn(const ModelConfig& c, const DecoderLayer& L, const KernelContext&
     }
     if (L.gate_shexp.data != nullptr) {
         s.tmp.resize(static_cast<size_t>(T * E));
-        FOLIO_CHECK(dense_ffn(kctx, L.gate_shexp, L.up_shexp, L.down_shexp, xn, T, E, s.ffn,
-                              s.tmp.data()));
+        FOLIO_CHECK(
+            dense_ffn(kctx, L.gate_shexp, L.up_shexp, L.down_shexp, xn, T, E, s.ffn, s.tmp.data()));
         for (int64_t i = 0; i < T * E; ++i)
             out[i] += s.tmp[i];
     }

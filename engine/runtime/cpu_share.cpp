@@ -98,8 +98,8 @@ bool CpuShare::sample(CpuSample& out) {
     char line[512];
     unsigned long long v[8] = {};
     bool ok = std::fgets(line, sizeof line, f) &&
-              std::sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1],
-                          &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) >= 7;
+              std::sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+                          &v[3], &v[4], &v[5], &v[6], &v[7]) >= 7;
     if (ok && n_cpus_ == 0)
         while (std::fgets(line, sizeof line, f) && std::strncmp(line, "cpu", 3) == 0)
             ++n_cpus_;

@@ -343,6 +343,62 @@ private slots:
 
     // Delete → the chat leaves the list and its file goes to the trash; Undo in the
     // notification area brings both back; old trash is emptied at start.
+    // The number of earlier turns a question's prompt left out is kept as a number, so the
+    // transcript's divider does not depend on the note's language; chats saved before the
+    // field read it from their (then always English) note.
+    void leftOutTurnsAreKeptAsANumber() {
+        ChatSession chat = ChatSession::create();
+        const auto add = [&chat](ChatMessage::Role role, const QString& text) {
+            ChatMessage m;
+            m.role = role;
+            m.text = text;
+            chat.messages.append(m);
+        };
+        add(ChatMessage::Role::User, QStringLiteral("First question"));
+        add(ChatMessage::Role::Assistant, QStringLiteral("First answer."));
+        add(ChatMessage::Role::User, QStringLiteral("Second question"));
+        add(ChatMessage::Role::Assistant, QStringLiteral("Second answer."));
+        add(ChatMessage::Role::User, QStringLiteral("Third question"));
+        chat.messages.last().contextNote = QStringLiteral("省略了 2 个较早的对话");
+        chat.messages.last().leftOutTurns = 2;
+
+        ChatSession back;
+        QString error;
+        QVERIFY2(chatFromJson(chatToJson(chat), back, &error), qPrintable(error));
+        QCOMPARE(back.messages.size(), 5);
+        QCOMPARE(back.messages.last().leftOutTurns, 2);
+        QCOMPARE(back.messages.last().contextNote, chat.messages.last().contextNote);
+        QCOMPARE(back.messages.first().leftOutTurns, 0);
+
+        QJsonObject legacy = chatToJson(chat);
+        QJsonArray messages = legacy.value(QStringLiteral("messages")).toArray();
+        QCOMPARE(messages.size(), 5);
+        QJsonObject last = messages.last().toObject();
+        QVERIFY(last.contains(QStringLiteral("left_out_turns")));
+        last.remove(QStringLiteral("left_out_turns"));
+        last.insert(QStringLiteral("context"),
+                    QStringLiteral("pages 1–4 of 9 · 3 earlier turns left out"));
+        messages.replace(4, last);
+        legacy.insert(QStringLiteral("messages"), messages);
+        QVERIFY2(chatFromJson(legacy, back, &error), qPrintable(error));
+        QCOMPARE(back.messages.last().leftOutTurns, 3);
+
+        // The divider goes after the first two turns (question and answer), before the second
+        // question, whatever the note says.
+        TranscriptView view;
+        view.showMessages(chat.messages, false);
+        const QString text = view.document()->toPlainText();
+        const qsizetype divider = text.indexOf(QStringLiteral("were not in the prompt of"));
+        QVERIFY2(divider > 0, qPrintable(text));
+        QVERIFY(text.indexOf(QStringLiteral("First answer.")) < divider);
+        QVERIFY(divider < text.indexOf(QStringLiteral("Second question")));
+        QVERIFY(text.mid(divider).contains(QStringLiteral("Third question")));
+        chat.messages.last().leftOutTurns = 0;
+        view.showMessages(chat.messages, false);
+        QVERIFY(
+            !view.document()->toPlainText().contains(QStringLiteral("were not in the prompt of")));
+    }
+
     void deletingAChatCanBeUndone() {
         pane_->submitText(QStringLiteral("Keep me"));
         answerLast("Kept.");

@@ -93,7 +93,7 @@ void ChatController::onPlanned(qint64 requestId, const PromptPlan& plan) {
         finishLocally(QStringLiteral("error"), plan.error);
         return;
     }
-    pane_->setQuestionContextNote(plan.contextNote);
+    pane_->setQuestionContextNote(plan.contextNote, int(plan.droppedMessages.size()));
     request_.promptChars = plan.characters;
     Q_EMIT submitRequested(request_.id, plan.turns, request_.settings, request_.dataSources);
 }

@@ -3,6 +3,7 @@
 #include "chat/message_versions.h"
 
 #include <QJsonArray>
+#include <QRegularExpression>
 
 namespace folio::ui {
 
@@ -82,7 +83,19 @@ QJsonObject messageToJson(const ChatMessage& m) {
         o.insert(QStringLiteral("interrupted"), m.interrupted);
     if (!m.contextNote.isEmpty())
         o.insert(QStringLiteral("context"), m.contextNote);
+    if (m.leftOutTurns > 0)
+        o.insert(QStringLiteral("left_out_turns"), m.leftOutTurns);
     return o;
+}
+
+// Chats saved before "left_out_turns" had the count only in the note, always in English then
+// ("2 earlier turns left out").
+int legacyLeftOutTurns(const QString& note) {
+    static const QRegularExpression re(
+        QStringLiteral(R"((\d+)\s+(?:earlier\s+|oldest\s+)?(?:turns?|messages?)\s+left\s+out)"),
+        QRegularExpression::CaseInsensitiveOption);
+    const QRegularExpressionMatch m = re.match(note);
+    return m.hasMatch() ? m.captured(1).toInt() : 0;
 }
 
 bool messageFromJson(const QJsonObject& o, ChatMessage& m) {
@@ -103,6 +116,9 @@ bool messageFromJson(const QJsonObject& o, ChatMessage& m) {
     m.toolCalls = toolCallsFromJson(o.value(QStringLiteral("tool_calls")).toArray());
     m.interrupted = o.value(QStringLiteral("interrupted")).toString();
     m.contextNote = o.value(QStringLiteral("context")).toString();
+    m.leftOutTurns = o.contains(QStringLiteral("left_out_turns"))
+                         ? o.value(QStringLiteral("left_out_turns")).toInt()
+                         : legacyLeftOutTurns(m.contextNote);
     return true;
 }
 

@@ -37,6 +37,9 @@ struct ChatMessage {
     // that went in when not all did ("pages 1–4, 37–52, 118 of 236") and the earlier turns left
     // out ("2 earlier turns left out"); empty when everything went in.
     QString contextNote;
+    // User messages: how many earlier turns the prompt left out (the count contextNote words in
+    // the UI's language); the transcript marks where they end.
+    int leftOutTurns = 0;
     // Versions (chat file version 3): the message's number in its chat (1, 2, …: the order they
     // were made in; 0 until the chat gives it one) and the number of the message before it in
     // its branch (0: the first message). Messages with the same parent are versions of each

@@ -3,8 +3,8 @@
 #include "chat/chat_settings_dialog.h"
 #include "chat/citations.h"
 #include "chat/data_sources_bar.h"
-#include "chat/question_images_bar.h"
 #include "chat/message_versions.h"
+#include "chat/question_images_bar.h"
 #include "chat/send_keys.h"
 #include "chat/transcript_view.h"
 #include "notifications/notification_area.h"
@@ -496,14 +496,15 @@ void ChatPane::setPreparingPrompt() {
     contextGauge_->setFormat(tr("Preparing the prompt…"));
 }
 
-void ChatPane::setQuestionContextNote(const QString& note) {
+void ChatPane::setQuestionContextNote(const QString& note, int leftOutTurns) {
     auto& messages = chats_[current_].messages;
     for (qsizetype i = messages.size() - 1; i >= 0; --i) {
         if (messages[i].role != ChatMessage::Role::User)
             continue;
-        if (messages[i].contextNote == note)
+        if (messages[i].contextNote == note && messages[i].leftOutTurns == leftOutTurns)
             return;
         messages[i].contextNote = note;
+        messages[i].leftOutTurns = leftOutTurns;
         transcript_->showMessages(messages, generating_);
         save();
         return;

@@ -78,9 +78,9 @@ public:
     void setImageProgress(int done, int total);
     // "Preparing the prompt…" in the context gauge while the question's prompt is planned.
     void setPreparingPrompt();
-    // Puts `note` (ChatMessage::contextNote) on the question being answered: the last user
-    // message of the current chat.
-    void setQuestionContextNote(const QString& note);
+    // Puts `note` (ChatMessage::contextNote) and the number of earlier turns its prompt left
+    // out on the question being answered: the last user message of the current chat.
+    void setQuestionContextNote(const QString& note, int leftOutTurns = 0);
     // Enables sending when a model is ready; `reason` (rich text) is shown when it is not.
     void setModelReady(bool ready, const QString& reason);
     void setContextUsage(qint64 used, qint64 limit);

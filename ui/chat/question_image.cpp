@@ -117,6 +117,15 @@ QString defaultQuestionImageDir() {
            QStringLiteral("/question-images");
 }
 
+QImage questionImageThumbnail(const QString& file, int height) {
+    QImageReader reader(file);
+    const QSize size = reader.size();
+    if (!size.isValid() || size.height() <= 0)
+        return {};
+    reader.setScaledSize(size.scaled(QSize(height * 4, height), Qt::KeepAspectRatio));
+    return reader.read();
+}
+
 StoredImage storeImageFile(const QString& path, const QString& dir) {
     StoredImage out;
     QImageReader reader(path);
@@ -175,8 +184,7 @@ QuestionImageResult pageQuestionImage(const QString& pdfPath, int page, QRectF r
         out.error = rendered.error;
         return out;
     }
-    const QImage image(rendered.rgb.data(), rendered.width, rendered.height, rendered.width * 3,
-                       QImage::Format_RGB888);
+    const QImage image = rendered.imageView();
     const StoredImage stored = storeImage(image, dir);
     if (!stored.ok()) {
         out.error = stored.error;

@@ -7,6 +7,7 @@
 
 #include "pipeline/page_render.h"
 
+#include <QImage>
 #include <QJsonObject>
 #include <QList>
 #include <QRectF>
@@ -38,6 +39,10 @@ bool questionImageFromJson(const QJsonObject& json, QuestionImage& out);
 // The store of question images: <app data>/question-images (user data, not a cache: the chats
 // refer to these files).
 QString defaultQuestionImageDir();
+
+// A stored image scaled down while it is read to fit `height` pixels high (and at most four
+// times as wide), for chips and the transcript; a null image when the file cannot be read.
+QImage questionImageThumbnail(const QString& file, int height);
 
 struct StoredImage {
     QString file;  // the stored copy

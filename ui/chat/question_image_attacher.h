@@ -5,6 +5,7 @@
 
 #include "chat/question_image.h"
 
+#include <QFuture>
 #include <QObject>
 
 namespace folio::ui {
@@ -32,6 +33,8 @@ Q_SIGNALS:
     void failed(const QString& message);
 
 private:
+    // Counts `work` as pending until it ends, then reports it through finish().
+    void run(const QFuture<QuestionImageResult>& work);
     void finish(const QuestionImageResult& result);
 
     QString dir_;

@@ -2,7 +2,6 @@
 
 #include <QFrame>
 #include <QHBoxLayout>
-#include <QImageReader>
 #include <QLabel>
 #include <QMenu>
 #include <QPixmap>
@@ -77,15 +76,11 @@ void QuestionImagesBar::rebuild() {
         row->setContentsMargins(3, 2, 2, 2);
         row->setSpacing(4);
         auto* thumb = new QLabel(chip);
-        QImageReader reader(image.file);
-        const QSize size = reader.size();
-        if (size.isValid() && size.height() > 0) {
-            reader.setScaledSize(
-                size.scaled(QSize(kThumbHeight * 4, kThumbHeight), Qt::KeepAspectRatio));
-            thumb->setPixmap(QPixmap::fromImage(reader.read()));
-        } else {
+        const QImage picture = questionImageThumbnail(image.file, kThumbHeight);
+        if (!picture.isNull())
+            thumb->setPixmap(QPixmap::fromImage(picture));
+        else
             thumb->setText(tr("(missing)"));
-        }
         row->addWidget(thumb);
         auto* label = new QLabel(image.label(), chip);
         label->setObjectName(QStringLiteral("questionImageLabel"));

@@ -1,9 +1,9 @@
 #include "chat/transcript_view.h"
 
 #include "chat/citations.h"
+#include "chat/question_image.h"
 #include "style/palette_colors.h"
 
-#include <QImageReader>
 #include <QRegularExpression>
 #include <QScrollBar>
 #include <QTextBlock>
@@ -84,15 +84,6 @@ QString actionLink(const char* action, int index, const QString& label) {
         .arg(QLatin1String(action))
         .arg(index)
         .arg(label);
-}
-
-// How many earlier turns the question's prompt left out ("2 earlier turns left out").
-int leftOutTurns(const QString& note) {
-    static const QRegularExpression re(
-        QStringLiteral(R"((\d+)\s+(?:earlier\s+|oldest\s+)?(?:turns?|messages?)\s+left\s+out)"),
-        QRegularExpression::CaseInsensitiveOption);
-    const QRegularExpressionMatch m = re.match(note);
-    return m.hasMatch() ? m.captured(1).toInt() : 0;
 }
 
 } // namespace
@@ -221,12 +212,7 @@ void TranscriptView::insertQuestionImages(QTextCursor& cursor, const QList<Quest
         cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
         const QUrl name(QStringLiteral("folio-image:") + image.file);
         if (document()->resource(QTextDocument::ImageResource, name).isNull()) {
-            QImageReader reader(image.file);
-            const QSize size = reader.size();
-            if (size.isValid() && size.height() > 0)
-                reader.setScaledSize(
-                    size.scaled(QSize(kThumbHeight * 4, kThumbHeight), Qt::KeepAspectRatio));
-            const QImage thumb = reader.read();
+            const QImage thumb = questionImageThumbnail(image.file, kThumbHeight);
             if (!thumb.isNull())
                 document()->addResource(QTextDocument::ImageResource, name, thumb);
         }
@@ -290,7 +276,7 @@ void TranscriptView::insertMessage(QTextCursor& cursor, const ChatMessage& m, in
     for (qsizetype q = index; q < messages_.size(); ++q) {
         if (messages_[q].role != ChatMessage::Role::User)
             continue;
-        const int n = leftOutTurns(messages_[q].contextNote);
+        const int n = messages_[q].leftOutTurns;
         if (n <= 0)
             continue;
         int turns = 0;

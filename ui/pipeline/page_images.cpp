@@ -62,8 +62,7 @@ PageImageResult scannedPageImage(const QString& pdfPath, const QString& fingerpr
                         .arg(dir);
         return out;
     }
-    const QImage image(rendered.rgb.data(), rendered.width, rendered.height, rendered.width * 3,
-                       QImage::Format_RGB888);
+    const QImage image = rendered.imageView();
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") || !file.commit()) {
         out.error = tr("Cannot save the rendered page %1 of %2 in %3: check the free space.")

@@ -9,6 +9,7 @@
 #include "documents/document.h"
 
 #include <QFuture>
+#include <QImage>
 #include <QList>
 #include <QRectF>
 #include <QSize>
@@ -37,6 +38,10 @@ struct RenderedPage {
     bool ok() const { return error.isEmpty(); }
     int tokens(const PageRenderParams& p) const {
         return (width / p.align()) * (height / p.align());
+    }
+    // The pixels as a QImage that reads `rgb` in place: valid while this page lives unchanged.
+    QImage imageView() const {
+        return QImage(rgb.data(), width, height, width * 3, QImage::Format_RGB888);
     }
 };
 

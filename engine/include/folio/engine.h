@@ -87,7 +87,8 @@ struct ToolCallInfo {
 struct Message {
     std::string role; // system | user | assistant | tool
     std::string content;
-    std::vector<ImageInput> images; // user messages, with a vision projector (ModelSpec::mmproj)
+    std::vector<ImageInput> images;       // user turns, and system turns that carry scanned pages;
+                                          // read with a vision projector (ModelSpec::mmproj)
     std::vector<ToolCallInfo> tool_calls; // assistant messages that called tools
 };
 
