@@ -44,6 +44,18 @@ void iq4_nl_as_q8_0(const uint8_t* row, int64_t b, BlockQ8_0* out) {
     }
 }
 
+// MXFP4 (GGUF_LAYOUT §2.5): the values are kMxfp4Values (int8), the scale 2^(e-128), which fp16
+// cannot hold for every e. Its d slot carries the scale as bf16 bits instead, exact for every e
+// (bf16 has fp32's exponent range): gemm_q8_0 runs the kernel that reads bf16 scales.
+void mxfp4_as_q8_0(const uint8_t* row, int64_t b, BlockQ8_0* out) {
+    const auto& blk = reinterpret_cast<const BlockMxfp4*>(row)[b];
+    out->d = e8m0_half_as_bf16(blk.e);
+    for (int j = 0; j < 16; ++j) {
+        out->qs[j] = kMxfp4Values[blk.qs[j] & 0xF];
+        out->qs[j + 16] = kMxfp4Values[blk.qs[j] >> 4];
+    }
+}
+
 void q8_0_block(const uint8_t* row, int64_t b, BlockQ8_0* out) {
     std::memcpy(out, row + b * sizeof(BlockQ8_0), sizeof(BlockQ8_0));
 }
@@ -60,6 +72,8 @@ AsQ8_0Fn as_q8_0(DType type) {
         return q5_0_as_q8_0;
     case DType::IQ4_NL:
         return iq4_nl_as_q8_0;
+    case DType::MXFP4:
+        return mxfp4_as_q8_0;
     default:
         return nullptr;
     }
@@ -73,6 +87,10 @@ bool gemm_q8_0_available(KernelPath path) {
 
 bool gemm_q8_0_weight_type(DType type) {
     return as_q8_0(type) != nullptr;
+}
+
+bool gemm_q8_0_bf16_scales(DType type) {
+    return type == DType::MXFP4;
 }
 
 // Both packers move whole 4-byte groups (the vpdpbusd lane unit) with memcpy, which compilers turn
@@ -169,7 +187,8 @@ void gemm_q8_0(const KernelContext& ctx, const TensorView& w, const QuantizedAct
 #if defined(FOLIO_X86)
     kernel.pack_weights = pack_weights_avx512;
     kernel.pack_activations = pack_activations_avx512;
-    kernel.chunk = avx512::gemm_q8_0_chunk;
+    kernel.chunk = gemm_q8_0_bf16_scales(w.type) ? avx512::gemm_q8_0_chunk_bf16_scales
+                                                 : avx512::gemm_q8_0_chunk;
 #endif // else gemm_q8_0_available() is false: never reached
     run_gemm(ctx, kernel, w, x, y, y_stride);
 }

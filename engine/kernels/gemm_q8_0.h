@@ -1,6 +1,7 @@
 #pragma once
 // Internal: the prefill GEMM for Q8_0 weights × Q8_0 activations (matmul with many tokens); also
-// takes Q4_0, Q5_0 and IQ4_NL weights, unpacked to Q8_0 blocks when packed.
+// takes Q4_0, Q5_0, IQ4_NL and MXFP4 weights, unpacked to Q8_0 blocks when packed (MXFP4's
+// power-of-two scales as bf16, see gemm_q8_0_bf16_scales).
 //
 // The vec_dot kernels (kernel_table.h) walk one weight row against at most 4 activation rows, so
 // every weight byte is loaded and sign-adjusted once per 4 tokens and each block's 32 products are
@@ -51,14 +52,19 @@ constexpr int64_t gemm_groups(int64_t k) {
 // True when matmul under `path` sends Q8_0 batches to the GEMM (AVX-512 VNNI, KernelPath::Auto).
 bool gemm_q8_0_available(KernelPath path);
 // True for the weight types the GEMM takes: Q8_0 and the types whose blocks are exactly a Q8_0
-// block (fp16 d, 32 int8 values) after unpacking, Q4_0, Q5_0 and IQ4_NL; the packer unpacks them.
+// block (a scale, 32 int8 values) after unpacking, Q4_0, Q5_0, IQ4_NL and MXFP4; the packer
+// unpacks them.
 // Their vec_dot kernels sum in other orders, so for them the GEMM agrees with the vec_dot path
 // within float rounding (for Q8_0 bit for bit).
 bool gemm_q8_0_weight_type(DType type);
+// True for MXFP4: its scale 2^(e-128) goes into the packed d slot as bf16 bits (exact for every
+// e; fp16 holds only e in 104 .. 143), and the chunk kernel reads bf16 scales. Its values are
+// kMxfp4Values (int8), so the block sums are exact as for the other types.
+bool gemm_q8_0_bf16_scales(DType type);
 
 // The scalar packers, the reference for the AVX-512 ones (avx512:: below) that gemm_q8_0 uses.
-// Packs rows n0 .. n0+kGemmRows-1 of a 2-D Q8_0 (Q4_0, Q5_0, IQ4_NL) weight (rows from N on are
-// zero) into dst (4 · gemm_groups(K) · kGemmWeightGroupBytes bytes).
+// Packs rows n0 .. n0+kGemmRows-1 of a 2-D Q8_0 (Q4_0, Q5_0, IQ4_NL, MXFP4) weight (rows from N on
+// are zero) into dst (4 · gemm_groups(K) · kGemmWeightGroupBytes bytes).
 void gemm_pack_q8_0_weights(const TensorView& w, int64_t n0, uint8_t* dst);
 // Packs one Q8_0 activation row (kernel_table.h Q8_0ActLayout) of k elements, or a zero row
 // when act_row is null, into dst (gemm_groups(k) · kGemmActGroupBytes bytes).
@@ -76,6 +82,10 @@ namespace avx512 {
 void gemm_q8_0_chunk(int64_t k, const uint8_t* w_packed, int64_t rows_valid,
                      const uint8_t* x_packed, size_t x_stride, int64_t n_tokens, float* y,
                      int64_t y_stride);
+// The same with the weight scales read as bf16 (gemm_q8_0_bf16_scales types).
+void gemm_q8_0_chunk_bf16_scales(int64_t k, const uint8_t* w_packed, int64_t rows_valid,
+                                 const uint8_t* x_packed, size_t x_stride, int64_t n_tokens,
+                                 float* y, int64_t y_stride);
 // The same bytes as the scalar packers above (gemm_q8_0_pack_avx512.cpp): a chunk of a
 // gemm_q8_0_weight_type weight whose row r starts at rows[r] (null: a padding row) with k
 // elements; one activation row given as its blocks and fp32 scales (null blocks: a zero row).

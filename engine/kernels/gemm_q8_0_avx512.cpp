@@ -61,10 +61,12 @@ inline void group_sums(const uint8_t* wg, size_t wq_stride, const uint8_t* xg, s
     }
 }
 
-// d_w·d_x for every lane of quad rq's group against token t.
-inline __m512 scale_products(const uint8_t* wg, const uint8_t* xg_t) {
-    const __m512 dw =
-        _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(wg + 8 * 64)));
+// d_w·d_x for every lane of quad rq's group against token t. d_w is fp16, or bf16 (MXFP4's
+// scales: widened to the top half of an fp32).
+template <bool Bf16> inline __m512 scale_products(const uint8_t* wg, const uint8_t* xg_t) {
+    const __m256i bits = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wg + 8 * 64));
+    const __m512 dw = Bf16 ? _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(bits), 16))
+                           : _mm512_cvtph_ps(bits);
     const __m512 dx =
         _mm512_broadcast_f32x4(_mm_loadu_ps(reinterpret_cast<const float*>(xg_t + 144)));
     return _mm512_mul_ps(dw, dx);
@@ -73,7 +75,7 @@ inline __m512 scale_products(const uint8_t* wg, const uint8_t* xg_t) {
 // Adds groups [g0, g1) of the RQ quads at w (wq_stride bytes apart) against tokens x .. x+3 to
 // the float accumulators acc[r][t] (16 lanes each, kept in memory between calls so the caller can
 // block K: each lane still sees its groups in order).
-template <int RQ>
+template <int RQ, bool Bf16>
 void accumulate(int64_t g0, int64_t g1, const uint8_t* w, size_t wq_stride, const uint8_t* x,
                 size_t xs, float* acc_mem) {
     __m512 acc[RQ][kTT];
@@ -87,7 +89,7 @@ void accumulate(int64_t g0, int64_t g1, const uint8_t* w, size_t wq_stride, cons
         group_sums<RQ>(wg, wq_stride, xg, xs, isum);
         for (int r = 0; r < RQ; ++r)
             for (int t = 0; t < kTT; ++t)
-                acc[r][t] = _mm512_fmadd_ps(scale_products(wg + r * wq_stride, xg + t * xs),
+                acc[r][t] = _mm512_fmadd_ps(scale_products<Bf16>(wg + r * wq_stride, xg + t * xs),
                                             _mm512_cvtepi32_ps(isum[r][t]), acc[r][t]);
     }
     for (int r = 0; r < RQ; ++r)
@@ -97,7 +99,7 @@ void accumulate(int64_t g0, int64_t g1, const uint8_t* w, size_t wq_stride, cons
 
 // res[t][4·rq + r] from the accumulators of the full groups and, when K/32 mod 4 = rem > 0, the
 // zero-padded last group at wg / xg (same strides as accumulate).
-template <int RQ>
+template <int RQ, bool Bf16>
 void finish(const float* acc_mem, int rem, const uint8_t* wg, size_t wq_stride, const uint8_t* xg,
             size_t xs, float (&res)[kTT][4 * RQ]) {
     // (acc0 + acc2) + (acc1 + acc3) in lane 4r of each row's 4 lanes, as the AVX2 kernel's
@@ -122,7 +124,7 @@ void finish(const float* acc_mem, int rem, const uint8_t* wg, size_t wq_stride, 
             for (int t = 0; t < kTT; ++t) {
                 alignas(64) float d[16];
                 alignas(64) int32_t s[16];
-                _mm512_store_ps(d, scale_products(wg + r * wq_stride, xg + t * xs));
+                _mm512_store_ps(d, scale_products<Bf16>(wg + r * wq_stride, xg + t * xs));
                 _mm512_store_si512(s, isum[r][t]);
                 for (int rr = 0; rr < 4; ++rr) {
                     float tail = 0;
@@ -138,11 +140,9 @@ void finish(const float* acc_mem, int rem, const uint8_t* wg, size_t wq_stride, 
             res[t][j] = res[t][j] + tails[t][j];
 }
 
-} // namespace
-
-void gemm_q8_0_chunk(int64_t k, const uint8_t* w_packed, int64_t rows_valid,
-                     const uint8_t* x_packed, size_t x_stride, int64_t n_tokens, float* y,
-                     int64_t y_stride) {
+template <bool Bf16>
+void chunk(int64_t k, const uint8_t* w_packed, int64_t rows_valid, const uint8_t* x_packed,
+           size_t x_stride, int64_t n_tokens, float* y, int64_t y_stride) {
     const int64_t nb = k / 32, ng_full = nb / 4;
     const int rem = static_cast<int>(nb % 4);
     const size_t wq_stride = static_cast<size_t>(gemm_groups(k)) * kGemmWeightGroupBytes;
@@ -164,17 +164,18 @@ void gemm_q8_0_chunk(int64_t k, const uint8_t* w_packed, int64_t rows_valid,
             const int64_t g1 = ng_full - g0 < kGroupsPerSlice ? ng_full : g0 + kGroupsPerSlice;
             for (int64_t tq = 0; tq < quads; ++tq)
                 for (int64_t p = 0; p < pairs; ++p)
-                    accumulate<kRQ>(g0, g1, w_packed + p * kRQ * wq_stride, wq_stride,
-                                    x_packed + (tb0 + tq * kTT) * x_stride, x_stride, acc[tq][p]);
+                    accumulate<kRQ, Bf16>(g0, g1, w_packed + p * kRQ * wq_stride, wq_stride,
+                                          x_packed + (tb0 + tq * kTT) * x_stride, x_stride,
+                                          acc[tq][p]);
         }
         for (int64_t tq = 0; tq < quads; ++tq)
             for (int64_t p = 0; p < pairs; ++p) {
                 float res[kTT][kTileRows];
-                finish<kRQ>(acc[tq][p], rem,
-                            w_packed + p * kRQ * wq_stride + ng_full * kGemmWeightGroupBytes,
-                            wq_stride,
-                            x_packed + (tb0 + tq * kTT) * x_stride + ng_full * kGemmActGroupBytes,
-                            x_stride, res);
+                finish<kRQ, Bf16>(
+                    acc[tq][p], rem,
+                    w_packed + p * kRQ * wq_stride + ng_full * kGemmWeightGroupBytes, wq_stride,
+                    x_packed + (tb0 + tq * kTT) * x_stride + ng_full * kGemmActGroupBytes, x_stride,
+                    res);
                 const int64_t t0 = tb0 + tq * kTT;
                 const int64_t nt = n_tokens - t0 < kTT ? n_tokens - t0 : kTT;
                 const int64_t r0 = p * kTileRows;
@@ -184,6 +185,20 @@ void gemm_q8_0_chunk(int64_t k, const uint8_t* w_packed, int64_t rows_valid,
                         y[(t0 + t) * y_stride + r0 + r] = res[t][r];
             }
     }
+}
+
+} // namespace
+
+void gemm_q8_0_chunk(int64_t k, const uint8_t* w_packed, int64_t rows_valid,
+                     const uint8_t* x_packed, size_t x_stride, int64_t n_tokens, float* y,
+                     int64_t y_stride) {
+    chunk<false>(k, w_packed, rows_valid, x_packed, x_stride, n_tokens, y, y_stride);
+}
+
+void gemm_q8_0_chunk_bf16_scales(int64_t k, const uint8_t* w_packed, int64_t rows_valid,
+                                 const uint8_t* x_packed, size_t x_stride, int64_t n_tokens,
+                                 float* y, int64_t y_stride) {
+    chunk<true>(k, w_packed, rows_valid, x_packed, x_stride, n_tokens, y, y_stride);
 }
 
 } // namespace folio::avx512

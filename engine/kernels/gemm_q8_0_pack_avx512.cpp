@@ -1,10 +1,10 @@
 // AVX-512 packers of the Q8_0 GEMM (the layouts of kernels/gemm_q8_0.h, the same bytes as the
 // scalar gemm_pack_q8_0_weights / gemm_pack_q8_0_activations; tested). One template per weight
 // type, so the block decode (a copy for Q8_0, a nibble split, the Q5_0 fifth bit from a mask
-// register, the IQ4_NL table in one vpshufb) is inlined, and the (block, step) -> (step, block)
-// transpose of 4-byte lanes is one permute per 2 steps instead of 4-byte copies. In MoE prefill
-// each expert's chunk is packed for only the ~T·k/E tokens routed to it, so the packing has to be
-// cheap next to the multiply.
+// register, the IQ4_NL and MXFP4 tables in one vpshufb) is inlined, and the (block, step) -> (step,
+// block) transpose of 4-byte lanes is one permute per 2 steps instead of 4-byte copies. In MoE
+// prefill each expert's chunk is packed for only the ~T·k/E tokens routed to it, so the packing has
+// to be cheap next to the multiply.
 //
 // Compiled with AVX-512 F/VL/BW/VNNI (engine/CMakeLists.txt), entered only when
 // gemm_q8_0_available(). No inline functions from shared headers (see gemm_q8_0_avx512.cpp).
@@ -59,6 +59,22 @@ template <> inline __m256i block_values<DType::IQ4_NL>(const uint8_t* blk) {
     return _mm256_shuffle_epi8(table, nibbles(blk + offsetof(BlockIQ4NL, qs)));
 }
 
+template <> inline __m256i block_values<DType::MXFP4>(const uint8_t* blk) {
+    const __m256i table = _mm256_broadcastsi128_si256(
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(kMxfp4Values)));
+    return _mm256_shuffle_epi8(table, nibbles(blk + offsetof(BlockMxfp4, qs)));
+}
+
+// The 2 bytes of a block's packed scale: its fp16 d (the block's first 2 bytes), or for MXFP4
+// 2^(e-128) as bf16 (kernels/gemm_q8_0.h).
+template <DType T> inline void store_scale(uint8_t* dst, const uint8_t* blk) {
+    if constexpr (T == DType::MXFP4) {
+        const uint16_t d = e8m0_half_as_bf16(blk[offsetof(BlockMxfp4, e)]);
+        std::memcpy(dst, &d, 2);
+    } else
+        std::memcpy(dst, blk, 2);
+}
+
 // Stores the 4 × 16 bytes of v at dst, dst + step, dst + 2·step, dst + 3·step.
 inline void store_steps4(uint8_t* dst, size_t step, __m512i v) {
     _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), _mm512_castsi512_si128(v));
@@ -105,8 +121,8 @@ void pack_weights(const uint8_t* const rows[kGemmRows], int64_t k, uint8_t* dst)
                 store_group(q_dst + g * kGemmWeightGroupBytes, 64, _mm512_xor_si512(a, flip),
                             _mm512_xor_si512(b, flip));
                 uint8_t* s = scales + g * kGemmWeightGroupBytes;
-                for (int i = 0; i < 4; ++i) // d is each block's first 2 bytes
-                    std::memcpy(s + 2 * i, blk + i * BlockBytes, 2);
+                for (int i = 0; i < 4; ++i)
+                    store_scale<T>(s + 2 * i, blk + i * BlockBytes);
             }
         // The last, partial group (blocks past nb are zero: weight 128, d 0) and padding rows.
         for (; g < ng; ++g) {
@@ -118,7 +134,7 @@ void pack_weights(const uint8_t* const rows[kGemmRows], int64_t k, uint8_t* dst)
                     row && b < nb ? row + static_cast<size_t>(b) * BlockBytes : nullptr;
                 v[i] = blk ? block_values<T>(blk) : _mm256_setzero_si256();
                 if (blk)
-                    std::memcpy(s + 2 * i, blk, 2);
+                    store_scale<T>(s + 2 * i, blk);
                 else
                     std::memset(s + 2 * i, 0, 2);
             }
@@ -151,6 +167,8 @@ void gemm_pack_q8_0_weights(DType type, const uint8_t* const rows[kGemmRows], in
         return pack_weights<DType::Q5_0, sizeof(BlockQ5_0)>(rows, k, dst);
     case DType::IQ4_NL:
         return pack_weights<DType::IQ4_NL, sizeof(BlockIQ4NL)>(rows, k, dst);
+    case DType::MXFP4:
+        return pack_weights<DType::MXFP4, sizeof(BlockMxfp4)>(rows, k, dst);
     default:
         return; // gemm_q8_0_weight_type() is false: never reached
     }

@@ -24,8 +24,8 @@
 // ctx.n_threads OpenMP threads; results do not depend on the thread count.
 //
 // Batches of at least kGemmMinTokens rows go, on AVX-512 VNNI under KernelPath::Auto, to the
-// prefill GEMMs: kernels/gemm_q8_0.h for Q8_0 (the AVX2 kernel's bits) and Q4_0, Q5_0, IQ4_NL;
-// kernels/gemm_kquant.h for Q4_K, Q5_K, Q6_K (within float rounding of the vec_dot kernels,
+// prefill GEMMs: kernels/gemm_q8_0.h for Q8_0 (the AVX2 kernel's bits) and Q4_0, Q5_0, IQ4_NL,
+// MXFP4; kernels/gemm_kquant.h for Q4_K, Q5_K, Q6_K (within float rounding of the vec_dot kernels,
 // docs/NUMERICS.md).
 
 #include "folio/error.h"

@@ -6,8 +6,8 @@
 
 #include "kernels/kernel_context.h"
 #include "kernels/matmul.h"
+#include "model/index_select.h"
 #include "model/step_profile.h"
-#include "model/top_k_select.h"
 
 #include <cstdint>
 #include <vector>
@@ -52,12 +52,11 @@ struct DecoderScratch {
     // KDA layer
     std::vector<float> kq, kk, kv_, kg, kbeta, kgate, klow, ko;
     // DSA indexer
-    std::vector<float> iq, iw, iscore;
-    TopKScratch topk;                       // decode: kept between steps (no allocation per token)
-    std::vector<TopKCandidates> topk_parts; // decode: top-k candidates per thread
-    std::vector<float> kv_block;            // a cache block decoded to f32 (non-f32 storage)
-    std::vector<int32_t> selected;          // per sparse query: top_k key positions, ascending
-    std::vector<int32_t> all_keys;          // 0, 1, 2, ...: the keys of a dense decode query
+    std::vector<float> iq, iw;
+    IndexSelectScratch index_select;
+    std::vector<float> kv_block;     // a cache block decoded to f32 (non-f32 storage)
+    std::vector<int32_t> selected;   // per sparse query: top_k key positions, ascending
+    std::vector<int32_t> all_keys;   // 0, 1, 2, ...: the keys of a dense decode query
     std::vector<int64_t> sel_offset; // per query of the batch: start in `selected` (-1 = dense)
 };
 

@@ -73,6 +73,11 @@ inline constexpr int8_t kMxfp4Values[16] = {0, 1,  2,  3,  4,  6,  8,  12,
 
 // §2.5: d = 2^(e-128) (half the E8M0 value), built bit-exactly: fp32 bits 0x00200000 << e for
 // e < 2 (the two subnormal results), (e - 1) << 23 otherwise. 0xFF is not NaN (-> 2^127).
+// The same value as bf16 bits (the top half of its fp32 bits: exact, bf16 has fp32's exponents).
+static inline uint16_t e8m0_half_as_bf16(uint8_t e) {
+    return static_cast<uint16_t>(e < 2 ? (0x0020u << e) : (static_cast<uint32_t>(e) - 1u) << 7);
+}
+
 static inline float e8m0_to_fp32_half(uint8_t e) {
     const uint32_t bits = e < 2 ? (0x00200000u << e) : (static_cast<uint32_t>(e) - 1u) << 23;
     float f;

@@ -212,7 +212,7 @@ private slots:
         if (!gemm_q8_0_available(KernelPath::Auto))
             QSKIP("this CPU has no AVX-512 VNNI: the GEMM is never used here");
         int checked = 0;
-        for (DType t : {DType::Q8_0, DType::Q4_0, DType::Q5_0, DType::IQ4_NL})
+        for (DType t : {DType::Q8_0, DType::Q4_0, DType::Q5_0, DType::IQ4_NL, DType::MXFP4})
             for (int64_t blocks : {1, 3, 4, 5, 8, 13, 64})
                 for (int64_t n : {1, 7, 16, 37}) {
                     const int64_t k = 32 * blocks;
@@ -242,7 +242,7 @@ private slots:
                         ++checked;
                     }
                 }
-        QCOMPARE(checked, 4 * 7 * (1 + 1 + 1 + 3));
+        QCOMPARE(checked, 5 * 7 * (1 + 1 + 1 + 3)); // MXFP4: random bytes, so every exponent e
         // Activations: the same K, real rows and the zero row.
         for (int64_t blocks : {1, 3, 4, 5, 8, 13, 64}) {
             const int64_t k = 32 * blocks;
@@ -340,6 +340,62 @@ private slots:
                         }
                 }
         }
+    }
+
+    // MXFP4 through the GEMM: its scales 2^(e-128) are packed as bf16, exact also where fp16 has
+    // no such power of two (e < 104 or > 143). Against the float64 sum of the dequantized
+    // products and the type's own AVX2 vec_dot kernel, within 2e-6 of Σ |products|, on odd
+    // shapes (partial groups, padding rows, token tails).
+    void mxfp4GemmWithExactScales() {
+        if (!gemm_q8_0_available(KernelPath::Auto) || !avx2_kernels_available())
+            QSKIP("this CPU has no AVX-512 VNNI: the GEMM is never used here");
+        QVERIFY(gemm_q8_0_weight_type(DType::MXFP4) && gemm_q8_0_bf16_scales(DType::MXFP4));
+        const uint8_t exponents[] = {1, 2, 60, 100, 103, 104, 120, 127, 143, 144, 160, 190, 0};
+        for (int64_t blocks : {1, 5, 8, 13})
+            for (int64_t n : {3, 21}) {
+                const int64_t k = 32 * blocks, t = 37;
+                std::mt19937 rng(static_cast<uint32_t>(blocks * 100 + n));
+                std::vector<uint8_t> w(static_cast<size_t>(n * blocks) * sizeof(BlockMxfp4));
+                for (auto& b : w)
+                    b = static_cast<uint8_t>(rng());
+                auto* wb = reinterpret_cast<BlockMxfp4*>(w.data());
+                for (int64_t i = 0; i < n * blocks; ++i)
+                    wb[i].e = exponents[(i * 7 + rng() % 3) % std::size(exponents)];
+                const QuantizedActivations xq =
+                    quantize(random_activations(k, t, uint32_t(n + blocks)), k, t);
+                const TensorView v = make_tensor_view(DType::MXFP4, {k, n, 1, 1}, w.data());
+                std::vector<float> y(static_cast<size_t>(n * t), std::nanf("")), y_avx2 = y;
+                gemm_q8_0(KernelContext{2, KernelPath::Auto}, v, xq, y.data(), n);
+                QVERIFY(matmul(KernelContext{2, KernelPath::Avx2}, v, xq, y_avx2.data(), n));
+                for (int64_t j = 0; j < t; ++j) {
+                    const auto* xb = reinterpret_cast<const BlockQ8_0*>(xq.row(j));
+                    for (int64_t r = 0; r < n; ++r) {
+                        double exact = 0, magnitude = 0;
+                        for (int64_t b = 0; b < blocks; ++b) {
+                            const BlockMxfp4& blk = wb[r * blocks + b];
+                            const double d =
+                                std::ldexp(1.0, int(blk.e) - 128) * fp16_to_fp32(xb[b].d);
+                            for (int i = 0; i < 32; ++i) {
+                                const int nib = i < 16 ? blk.qs[i] & 0xF : blk.qs[i - 16] >> 4;
+                                const double p = d * kMxfp4Values[nib] * xb[b].qs[i];
+                                exact += p;
+                                magnitude += std::fabs(p);
+                            }
+                        }
+                        const float got = y[static_cast<size_t>(j * n + r)];
+                        QVERIFY2(std::fabs(got - exact) <= 2e-6 * magnitude + 1e-37,
+                                 qPrintable(QString("k=%1 n=%2 t=%3 r=%4: %5 vs %6")
+                                                .arg(k)
+                                                .arg(n)
+                                                .arg(j)
+                                                .arg(r)
+                                                .arg(got, 0, 'g', 9)
+                                                .arg(exact, 0, 'g', 17)));
+                        QVERIFY(std::fabs(got - y_avx2[static_cast<size_t>(j * n + r)]) <=
+                                4e-6 * magnitude + 1e-37);
+                    }
+                }
+            }
     }
 
     // Through the public API: matmul (Auto) takes the GEMM from kGemmMinTokens tokens on and

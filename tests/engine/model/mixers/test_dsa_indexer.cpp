@@ -9,6 +9,7 @@
 #include "model/attention_core.h"
 #include "model/decoder_model.h"
 #include "model/index_key_cache.h"
+#include "model/index_select.h"
 #include "model/mixers/dsa_indexer.h"
 #include "model/top_k_select.h"
 #include "support/goldens.h"
@@ -428,6 +429,61 @@ private slots:
                     }
                 }
             }
+        }
+    }
+
+    void selectionMatchesPerQueryReference_data() {
+        QTest::addColumn<int>("type");
+        QTest::addColumn<int>("threads");
+        QTest::addColumn<int>("keys");
+        QTest::addColumn<int>("queries");
+        for (KvType t : {KvType::F32, KvType::F16, KvType::Q8_0}) {
+            // Prefill: blocks of queries over several key chunks, the last block partial, and
+            // queries whose key counts end mid-tile and mid-chunk.
+            for (int threads : {1, 2, 3})
+                QTest::newRow(
+                    QStringLiteral("%1 prefill t%2").arg(kv_type_name(t)).arg(threads).toLatin1())
+                    << int(t) << threads << 1060 << 69; // tiles 124 .. 133: chunk edge at 128
+            // Decode: one query, its keys split over the threads.
+            QTest::newRow(QStringLiteral("%1 decode").arg(kv_type_name(t)).toLatin1())
+                << int(t) << 2 << 5003 << 1;
+        }
+    }
+    void selectionMatchesPerQueryReference() {
+        // select_index_keys against scoring each query alone over all its keys (the same score
+        // kernel) and the nth_element reference of the top-k rule.
+        QFETCH(int, type);
+        QFETCH(int, threads);
+        QFETCH(int, keys);
+        QFETCH(int, queries);
+        const KvType t = static_cast<KvType>(type);
+        const int64_t n = keys, ns = queries, H = 5, dim = 48, top_k = 100;
+        const auto rows = random_normal(static_cast<size_t>(n * dim), 31);
+        const auto q = random_normal(static_cast<size_t>(ns * H * dim), 32);
+        const auto w = random_normal(static_cast<size_t>(ns * H), 33, 0.3f);
+        IndexKeyCache cache(1, static_cast<uint32_t>(dim), n, t);
+        QVERIFY(cache.append(0, rows.data(), n).has_value());
+        cache.commit(n);
+        const IndexQueries iq{q.data(), w.data(), ns, H, dim, n - ns + 1};
+        const KernelContext kctx{threads, KernelPath::Auto};
+        IndexSelectScratch scratch;
+        std::vector<int32_t> got(static_cast<size_t>(ns * top_k), -1);
+        select_index_keys(cache.format(), cache.tiles(0), iq, top_k, kctx, scratch, got.data());
+
+        const IndexScoreFn score = index_score_kernel(KernelPath::Auto, cache.format());
+        std::vector<std::pair<float, int32_t>> work;
+        std::vector<int32_t> want(static_cast<size_t>(top_k));
+        for (int64_t i = 0; i < ns; ++i) {
+            const int64_t n_vis = n - ns + 1 + i, nt = (n_vis + 7) / 8;
+            IndexQueryBuffer buf;
+            const IndexQuery one = make_index_query(cache.format(), q.data() + i * H * dim,
+                                                    w.data() + i * H, H, dim, buf);
+            std::vector<float> sc(static_cast<size_t>(nt * 8));
+            score(one, cache.tiles(0), nt, sc.data());
+            select_top_k_reference(sc.data(), n_vis, top_k, work, want.data());
+            QVERIFY2(std::equal(want.begin(), want.end(), got.begin() + i * top_k),
+                     qPrintable(QStringLiteral("query %1 of %2").arg(i).arg(ns)));
+            QVERIFY(want.back() < n_vis);
         }
     }
 
