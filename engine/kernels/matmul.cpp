@@ -3,6 +3,7 @@
 #include "kernels/gemm_kquant.h"
 #include "kernels/gemm_q8_0.h"
 #include "kernels/kernel_table.h"
+#include "kernels/parallel.h"
 #include "kernels/weight_types.h"
 
 #include <algorithm>
@@ -38,8 +39,7 @@ void matmul_core(const KernelContext& ctx, VecDotFn dot, const TensorView& w,
     const int64_t n_tiles = n_chunks * n_tblocks;
     const int threads =
         static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(ctx.n_threads, n_tiles)));
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
-    for (int64_t tile = 0; tile < n_tiles; ++tile) {
+    parallel_for(threads, n_tiles, [&](int64_t tile) {
         const int64_t c = tile / n_tblocks, tb = tile % n_tblocks;
         const int64_t n0 = c * kRowChunk, n1 = std::min(n, n0 + kRowChunk);
         const int64_t t_end = std::min(t_count, (tb + 1) * kTokenBlock);
@@ -48,7 +48,7 @@ void matmul_core(const KernelContext& ctx, VecDotFn dot, const TensorView& w,
             for (int64_t r = n0; r < n1; ++r)
                 dot(k, w.row(r), x.row(t0), x.row_bytes, nx, y + t0 * y_stride + r, y_stride);
         }
-    }
+    });
 }
 
 } // namespace
@@ -90,8 +90,7 @@ Status quantize_activations(const KernelContext& ctx, DType weight_type, const f
     uint8_t* dst = out->storage.data();
     const size_t rb = out->row_bytes;
     const int threads = std::max(1, std::min<int>(ctx.n_threads, static_cast<int>(n_rows)));
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && n_rows > 1)
-    for (int64_t t = 0; t < n_rows; ++t) {
+    parallel_for(threads, n_rows, [&](int64_t t) {
         const float* src = x + (row_ids ? row_ids[t] : t) * x_stride;
         if (quantize) {
             quantize(src, dst + t * rb, k);
@@ -99,7 +98,7 @@ Status quantize_activations(const KernelContext& ctx, DType weight_type, const f
                 finish(dst + t * rb, k);
         } else
             std::copy(src, src + k, reinterpret_cast<float*>(dst + t * rb));
-    }
+    });
     return {};
 }
 

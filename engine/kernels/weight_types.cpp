@@ -17,6 +17,7 @@
 
 #if defined(FOLIO_X86)
 #include "kernels/vec_dot_avx2.h"
+#include "kernels/vec_dot_avx512.h"
 #include "kernels/vec_dot_iq_avx2.h"
 #include "kernels/vec_dot_more_avx2.h"
 #define FOLIO_AVX2(fn) fn
@@ -124,6 +125,12 @@ const WeightType* find_weight_type(DType type) {
 }
 
 VecDotFn weight_dot(const WeightType& w, KernelPath path) {
+#if defined(FOLIO_X86)
+    // The few AVX-512 dots (vec_dot_avx512.h): equal to the AVX2 ones bit for bit, so only
+    // KernelPath::Auto takes them and Avx2 still pins the AVX2 kernel for the tests.
+    if (path == KernelPath::Auto && w.type == DType::Q4_K && avx512_vnni_kernels_available())
+        return avx512::dot_q4_k;
+#endif
     return fast_path(path) && w.dot_avx2 != nullptr ? w.dot_avx2 : w.dot_ref;
 }
 

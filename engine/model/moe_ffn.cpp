@@ -2,6 +2,7 @@
 
 #include "kernels/activations.h"
 #include "kernels/matmul.h"
+#include "kernels/parallel.h"
 
 #include <algorithm>
 #include <cmath>
@@ -198,8 +199,7 @@ Status moe_ffn(const ModelConfig& c, const DecoderLayer& L, const KernelContext&
 
     // out[t] = Σ_i w_ti · expert_rows[t·K + i], the experts in ascending order.
     const int sum_threads = T * E >= 65536 ? threads : 1;
-#pragma omp parallel for num_threads(sum_threads) schedule(static) if (sum_threads > 1)
-    for (int64_t t = 0; t < T; ++t) {
+    parallel_for(sum_threads, T, [&](int64_t t) {
         const ExpertChoice& ch = choices[t];
         std::vector<int32_t> order(ch.experts.size());
         std::iota(order.begin(), order.end(), 0);
@@ -213,7 +213,7 @@ Status moe_ffn(const ModelConfig& c, const DecoderLayer& L, const KernelContext&
             for (int64_t j = 0; j < E; ++j)
                 dst[j] += w * src[j];
         }
-    }
+    });
     if (L.gate_shexp.data != nullptr) {
         s.tmp.resize(static_cast<size_t>(T * E));
         FOLIO_CHECK(

@@ -3,6 +3,7 @@
 #include "kernels/gemm_f32.h"
 #include "kernels/matmul.h"
 #include "kernels/norm.h"
+#include "kernels/parallel.h"
 #include "kernels/rope.h"
 #include "model/attention_core.h"
 #include "model/attention_flash.h"
@@ -44,9 +45,7 @@ template <typename Fn> Status for_each_head(const KernelContext& ctx, int64_t H,
     const int threads = static_cast<int>(std::min<int64_t>(std::max(1, ctx.n_threads), H));
     const KernelContext one{1, ctx.path};
     std::vector<Status> status(static_cast<size_t>(H));
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
-    for (int64_t h = 0; h < H; ++h)
-        status[h] = fn(h, one);
+    parallel_for(threads, H, [&](int64_t h) { status[h] = fn(h, one); });
     for (const Status& st : status)
         FOLIO_CHECK(st);
     return {};

@@ -9,13 +9,16 @@
 #include "kernels/norm.h"
 #include "kernels/rope.h"
 #include "kernels/softmax.h"
+#include "kernels/weight_types.h"
 #include "support/random_data.h"
 #include "tensor/quant_blocks.h"
 #include "tensor/quantize.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numbers>
+#include <random>
 #include <vector>
 
 using namespace folio;
@@ -147,6 +150,53 @@ private slots:
                 }
             }
         }
+    }
+
+    // The AVX-512 Q4_K dot (vec_dot_avx512.cpp, taken under KernelPath::Auto) gives the AVX2
+    // kernel's bits: 1 .. 4 activation rows per call (token counts below the GEMM's), K of 1, 3
+    // and 11 super-blocks (an odd number leaves the 512-bit pairs of no other super-block),
+    // weights from quantized normals and from random bytes (every scale and min code).
+    void q4kAvx512DotEqualsAvx2() {
+        if (!avx512_vnni_kernels_available() || !have_avx2())
+            QSKIP("this CPU has no AVX-512: that Q4_K kernel is never used here");
+        QVERIFY(weight_dot(*find_weight_type(DType::Q4_K), KernelPath::Auto) !=
+                weight_dot(*find_weight_type(DType::Q4_K), KernelPath::Avx2));
+        int compared = 0;
+        for (int64_t k : {256, 768, 2816})
+            for (bool random_bytes : {false, true}) {
+                const int64_t n = 13;
+                Weight w = make_weight(DType::Q4_K, k, n, 1, static_cast<uint32_t>(k + 7));
+                if (random_bytes) {
+                    std::mt19937 rng(static_cast<uint32_t>(k));
+                    auto* blocks = reinterpret_cast<BlockQ4K*>(w.bytes.data());
+                    for (int64_t i = 0; i < n * k / 256; ++i) {
+                        for (auto& b : blocks[i].scales)
+                            b = static_cast<uint8_t>(rng());
+                        for (auto& b : blocks[i].qs)
+                            b = static_cast<uint8_t>(rng());
+                    }
+                }
+                for (int64_t tok : {1, 2, 3, 4, 7}) {
+                    auto x =
+                        random_normal(static_cast<size_t>(k * tok), static_cast<uint32_t>(tok));
+                    const auto y_avx2 = run_matmul(kFast1, w.view, x, tok);
+                    for (int threads : {1, 2}) {
+                        const auto y =
+                            run_matmul(KernelContext{threads, KernelPath::Auto}, w.view, x, tok);
+                        for (size_t i = 0; i < y.size(); ++i) {
+                            QVERIFY2(std::memcmp(&y[i], &y_avx2[i], sizeof(float)) == 0,
+                                     qPrintable(QString("k=%1 tokens=%2 at %3: %4 vs avx2 %5")
+                                                    .arg(k)
+                                                    .arg(tok)
+                                                    .arg(i)
+                                                    .arg(y[i], 0, 'g', 9)
+                                                    .arg(y_avx2[i], 0, 'g', 9)));
+                            ++compared;
+                        }
+                    }
+                }
+            }
+        QCOMPARE(compared, 3 * 2 * 13 * (1 + 2 + 3 + 4 + 7) * 2);
     }
 
     // Few output rows, many tokens: the work is tiled over token blocks as well (matmul.cpp);

@@ -1,0 +1,15 @@
+#pragma once
+// AVX-512 (F/VL/BW) dot products for the decode path (vec_dot_avx512.cpp), same signature and
+// results as their AVX2 counterparts (kernels/kernel_table.h VecDotFn). Declarations only: reached
+// through weight_dot() under KernelPath::Auto when avx512_vnni_kernels_available().
+
+#include <cstddef>
+#include <cstdint>
+
+namespace folio::avx512 {
+
+// Q4_K × Q8_K, equal to avx2::dot_q4_k bit for bit: two 32-byte chunks of a super-block per
+// 512-bit step, the same exact int32 lane sums, the same float steps.
+void dot_q4_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
+
+} // namespace folio::avx512
