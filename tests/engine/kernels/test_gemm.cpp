@@ -80,6 +80,10 @@ WeightAndQ8_0 random_weight_as_q8_0(DType type, int64_t k, int64_t n, uint32_t s
         b = static_cast<uint8_t>(rng());
     out.as_q8_0.resize(nb * sizeof(BlockQ8_0));
     auto* q8 = reinterpret_cast<BlockQ8_0*>(out.as_q8_0.data());
+    // MXFP4 has no fp16 d (its first byte is an exponent): its random bytes are the weight as
+    // they are, every exponent included, and there is no Q8_0 equivalent (as_q8_0 stays zero).
+    if (type == DType::MXFP4)
+        return out;
     for (size_t i = 0; i < nb; ++i) {
         const uint16_t d =
             fp32_to_fp16(scale(rng) * (i % 2 ? -1.0f : 1.0f) * (i % 7 == 3 ? 40 : 1));
