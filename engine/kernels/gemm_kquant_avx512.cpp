@@ -11,11 +11,7 @@
 // when gemm_kquant_available(). No inline functions from shared headers (see gemm_q8_0_avx512.cpp).
 #include "kernels/gemm_kquant.h"
 
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <immintrin.h>
+#include "kernels/avx512_intrinsics.h"
 
 namespace folio::avx512 {
 

@@ -6,18 +6,14 @@
 // cheap next to the GEMM.
 //
 // Compiled with AVX-512 F/VL/BW/VNNI (engine/CMakeLists.txt), entered only when
-// gemm_kquant_available(). No inline functions from shared headers (see gemm_q8_0_avx512.cpp),
-// hence the local copy of get_scale_min_k4 below.
+// gemm_kquant_available(). No inline functions with external linkage from shared headers (see
+// gemm_q8_0_avx512.cpp); quant_blocks.h's static inline helpers are safe.
 #include "kernels/gemm_kquant.h"
 
 #include "tensor/quant_blocks.h"
 #include "tensor/quant_blocks_more.h"
 
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <immintrin.h>
+#include "kernels/avx512_intrinsics.h"
 
 namespace folio::avx512 {
 
@@ -25,17 +21,6 @@ namespace {
 
 inline float h2f(uint16_t h) {
     return _cvtsh_ss(h);
-}
-
-// §2.6 get_scale_min_k4 (ggml-common.h block_q4_K scales): 6-bit scale and min of sub-block j.
-inline void scale_min(int j, const uint8_t* s, int* sc, int* m) {
-    if (j < 4) {
-        *sc = s[j] & 63;
-        *m = s[j + 4] & 63;
-    } else {
-        *sc = (s[j + 4] & 0xF) | ((s[j - 4] >> 6) << 4);
-        *m = (s[j + 4] >> 4) | ((s[j] >> 6) << 4);
-    }
 }
 
 // Every 16-bit lane of the low 256 bits = lo, of the high 256 bits = hi (per-half shift counts).
@@ -110,8 +95,8 @@ void pack_q4_q5_k(const uint8_t* block, bool five_bits, int r, uint8_t* dst) {
     auto* dmn = dsc + 32;
     const float df = h2f(d), dminf = h2f(dmin);
     for (int j = 0; j < 8; ++j) {
-        int sc, m;
-        scale_min(j, scales, &sc, &m);
+        uint8_t sc, m;
+        q4k_scale_min(j, scales, &sc, &m);
         dsc[16 * (j / 4) + 4 * r + j % 4] = df * static_cast<float>(sc);
         dmn[16 * (j / 4) + 4 * r + j % 4] = dminf * static_cast<float>(m);
     }

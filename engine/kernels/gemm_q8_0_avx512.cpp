@@ -13,13 +13,7 @@
 // headers (std::min ...), so no AVX-512 copy of one can be picked by the linker for other code.
 #include "kernels/gemm_q8_0.h"
 
-// GCC 12's AVX-512 intrinsics (broadcasts, cvtph, permute) start from _mm512_undefined_*(), which
-// its own -Wuninitialized flags inside the header once inlined here.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <immintrin.h>
+#include "kernels/avx512_intrinsics.h"
 
 namespace folio::avx512 {
 

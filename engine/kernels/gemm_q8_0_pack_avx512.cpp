@@ -17,11 +17,7 @@
 
 // GCC 12's AVX-512 intrinsics start from _mm512_undefined_*(), which its own -Wuninitialized
 // flags once inlined (as in gemm_q8_0_avx512.cpp).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <immintrin.h>
+#include "kernels/avx512_intrinsics.h"
 
 namespace folio::avx512 {
 

@@ -251,15 +251,8 @@ void dot_q4_k_n(int64_t nb, const BlockQ4K* w, const void* x, size_t xs, float* 
     const __m256i m4 = _mm256_set1_epi8(0x0F);
     for (int64_t b = 0; b < nb; ++b) {
         const BlockQ4K& wb = w[b];
-        // §2.6 get_scale_min_k4 for all 8 sub-blocks at once: bytes 0..7 = scales, 8..15 = mins.
-        uint32_t u[4];
-        __builtin_memcpy(u, wb.scales, 12);
-        constexpr uint32_t kMask6 = 0x3F3F3F3F, kMaskLo4 = 0x0F0F0F0F, kMask2 = 0x03030303;
-        u[3] = ((u[2] >> 4) & kMaskLo4) | (((u[1] >> 6) & kMask2) << 4);
-        const uint32_t m_lo = u[1] & kMask6;
-        u[1] = (u[2] & kMaskLo4) | (((u[0] >> 6) & kMask2) << 4);
-        u[2] = m_lo;
-        u[0] &= kMask6;
+        uint32_t u[4]; // §2.6 get_scale_min_k4: bytes 0..7 = scales, 8..15 = mins
+        q4k_scales_mins(wb.scales, u);
         const __m128i sm = _mm_loadu_si128(reinterpret_cast<const __m128i*>(u));
         // Scales as int16 in both 128-bit lanes; mins duplicated per pair of 16-element bsums.
         const __m256i sc16 = _mm256_broadcastsi128_si256(_mm_cvtepu8_epi16(sm));

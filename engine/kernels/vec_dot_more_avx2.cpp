@@ -257,15 +257,8 @@ void dot_q5_k_n(int64_t nb, const BlockQ5K* w, const void* x, size_t xs, float* 
     const __m256i m1 = _mm256_set1_epi8(1);
     for (int64_t b = 0; b < nb; ++b) {
         const BlockQ5K& wb = w[b];
-        // get_scale_min_k4 for the 8 sub-blocks: bytes 0..7 = scales, 8..15 = mins (as Q4_K).
-        uint32_t u[4];
-        __builtin_memcpy(u, wb.scales, 12);
-        constexpr uint32_t kMask6 = 0x3F3F3F3F, kMaskLo4 = 0x0F0F0F0F, kMask2 = 0x03030303;
-        u[3] = ((u[2] >> 4) & kMaskLo4) | (((u[1] >> 6) & kMask2) << 4);
-        const uint32_t m_lo = u[1] & kMask6;
-        u[1] = (u[2] & kMaskLo4) | (((u[0] >> 6) & kMask2) << 4);
-        u[2] = m_lo;
-        u[0] &= kMask6;
+        uint32_t u[4]; // §2.6 get_scale_min_k4: bytes 0..7 = scales, 8..15 = mins
+        q4k_scales_mins(wb.scales, u);
         const __m128i sm = _mm_loadu_si128(reinterpret_cast<const __m128i*>(u));
         const __m256i sc16 = _mm256_broadcastsi128_si256(_mm_cvtepu8_epi16(sm));
         const __m256i mins16 = _mm256_cvtepu8_epi16(_mm_unpackhi_epi8(sm, sm));

@@ -21,8 +21,10 @@
 #include "kernels/vec_dot_iq_avx2.h"
 #include "kernels/vec_dot_more_avx2.h"
 #define FOLIO_AVX2(fn) fn
+#define FOLIO_AVX512(fn) fn
 #else
 #define FOLIO_AVX2(fn) nullptr
+#define FOLIO_AVX512(fn) nullptr
 #endif
 
 namespace folio {
@@ -31,14 +33,14 @@ namespace {
 
 // clang-format off
 constexpr WeightType kWeightTypes[] = {
-    // type         activations  dequantize             quantize             reference dot   AVX2 dot
+    // type         activations  dequantize             quantize             reference dot   AVX2 dot [, AVX-512 dot]
     {DType::F32,   DType::F32,  dequantize_row_f32,   quantize_row_f32,   ref::dot_f32,   FOLIO_AVX2(avx2::dot_f32)},
     {DType::F16,   DType::F32,  dequantize_row_f16,   quantize_row_f16,   ref::dot_f16,   FOLIO_AVX2(avx2::dot_f16)},
     {DType::BF16,  DType::F32,  dequantize_row_bf16,  quantize_row_bf16,  ref::dot_bf16,  FOLIO_AVX2(avx2::dot_bf16)},
     {DType::Q8_0,  DType::Q8_0, dequantize_row_q8_0,  quantize_row_q8_0,  ref::dot_q8_0,  FOLIO_AVX2(avx2::dot_q8_0)},
     {DType::Q4_0,  DType::Q8_0, dequantize_row_q4_0,  quantize_row_q4_0,  ref::dot_q4_0,  FOLIO_AVX2(avx2::dot_q4_0)},
     {DType::MXFP4, DType::Q8_0, dequantize_row_mxfp4, quantize_row_mxfp4, ref::dot_mxfp4, FOLIO_AVX2(avx2::dot_mxfp4)},
-    {DType::Q4_K,  DType::Q8_K, dequantize_row_q4_k,  quantize_row_q4_k,  ref::dot_q4_k,  FOLIO_AVX2(avx2::dot_q4_k)},
+    {DType::Q4_K,  DType::Q8_K, dequantize_row_q4_k,  quantize_row_q4_k,  ref::dot_q4_k,  FOLIO_AVX2(avx2::dot_q4_k), FOLIO_AVX512(avx512::dot_q4_k)},
     {DType::Q6_K,  DType::Q8_K, dequantize_row_q6_k,  quantize_row_q6_k,  ref::dot_q6_k,  FOLIO_AVX2(avx2::dot_q6_k)},
     // legacy, k-quant and IQ4 types (branch q-legacy)
     {DType::Q4_1,   DType::Q8_1, dequantize_row_q4_1,   quantize_row_q4_1,   ref::dot_q4_1,   FOLIO_AVX2(avx2::dot_q4_1)},
@@ -125,12 +127,8 @@ const WeightType* find_weight_type(DType type) {
 }
 
 VecDotFn weight_dot(const WeightType& w, KernelPath path) {
-#if defined(FOLIO_X86)
-    // The few AVX-512 dots (vec_dot_avx512.h): equal to the AVX2 ones bit for bit, so only
-    // KernelPath::Auto takes them and Avx2 still pins the AVX2 kernel for the tests.
-    if (path == KernelPath::Auto && w.type == DType::Q4_K && avx512_vnni_kernels_available())
-        return avx512::dot_q4_k;
-#endif
+    if (path == KernelPath::Auto && w.dot_avx512 != nullptr && avx512_vnni_kernels_available())
+        return w.dot_avx512;
     return fast_path(path) && w.dot_avx2 != nullptr ? w.dot_avx2 : w.dot_ref;
 }
 

@@ -96,4 +96,16 @@ static inline void q4k_scale_min(int j, const uint8_t* scales, uint8_t* sc, uint
     }
 }
 
+// q4k_scale_min for all 8 sub-blocks at once, on 32-bit words (Q4_K and Q5_K scales): out bytes
+// 0..7 = the scales, 8..15 = the mins. The vector dots load the 16 bytes into one register.
+static inline void q4k_scales_mins(const uint8_t* scales, uint32_t out[4]) {
+    constexpr uint32_t kMask6 = 0x3F3F3F3F, kMaskLo4 = 0x0F0F0F0F, kMask2 = 0x03030303;
+    uint32_t u[3];
+    std::memcpy(u, scales, 12);
+    out[0] = u[0] & kMask6;
+    out[1] = (u[2] & kMaskLo4) | (((u[0] >> 6) & kMask2) << 4);
+    out[2] = u[1] & kMask6;
+    out[3] = ((u[2] >> 4) & kMaskLo4) | (((u[1] >> 6) & kMask2) << 4);
+}
+
 } // namespace folio
