@@ -11,6 +11,7 @@
 #include "models/make_model.h"
 #include "tensor/quantize.h"
 
+#include <QFile>
 #include <QTest>
 
 #include <algorithm>
@@ -22,6 +23,11 @@ using namespace folio::test;
 using namespace folio::tools;
 
 namespace {
+
+QByteArray readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
 
 // KL(p_ref || p) of the softmax distributions of two logit rows.
 double klDivergence(const float* ref, const float* ours, int n) {
@@ -240,6 +246,16 @@ private slots:
             QCOMPARE(mine->ne, t.ne);
             QVERIFY2(std::memcmp(mine->data, t.data, t.size_bytes) == 0, t.name.c_str());
         }
+        // The whole file too: metadata order (file_type and quantization_version last, as
+        // llama-quantize appends them), alignment padding and tensor offsets.
+        const QByteArray ourBytes = readAll(QString::fromStdString(o.out));
+        const QByteArray refBytes = readAll(dir + "/models/" + reference + ".gguf");
+        QCOMPARE(ourBytes.size(), refBytes.size());
+        qsizetype firstDiff = -1;
+        for (qsizetype i = 0; i < ourBytes.size() && firstDiff < 0; ++i)
+            if (ourBytes[i] != refBytes[i])
+                firstDiff = i;
+        QCOMPARE(firstDiff, qsizetype(-1));
     }
 
     // Logit error of each recipe against the F32 source on the golden sequences. These tiny

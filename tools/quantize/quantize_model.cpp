@@ -6,7 +6,10 @@
 
 #include <omp.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
+#include <numeric>
 #include <optional>
 #include <vector>
 
@@ -45,6 +48,23 @@ LlamaMixModel llama_mix_model(const gguf::File& f) {
     return m;
 }
 
+// llama-quantize writes tensors in its loader's weight order: by layer ("blk.N." prefix; tensors
+// without one first), then by name. Its per-layer mixture counters also advance in that order.
+std::vector<size_t> llama_tensor_order(const std::vector<gguf::TensorInfo>& tensors) {
+    auto layer = [](const std::string& name) {
+        int n = -1;
+        std::sscanf(name.c_str(), "blk.%d.", &n);
+        return n;
+    };
+    std::vector<size_t> order(tensors.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        const int la = layer(tensors[a].name), lb = layer(tensors[b].name);
+        return la != lb ? la < lb : tensors[a].name < tensors[b].name;
+    });
+    return order;
+}
+
 } // namespace
 
 Expected<QuantizeReport> quantize_model(const QuantizeOptions& o) {
@@ -52,9 +72,14 @@ Expected<QuantizeReport> quantize_model(const QuantizeOptions& o) {
     gguf::Writer w;
     for (const gguf::KeyValue& kv : in->metadata())
         w.set_value(kv.key, kv.value);
-    if (o.recipe.file_type != 0)
-        w.set_u32("general.file_type", o.recipe.file_type);
+    // llama-quantize sets quantization_version, then file_type, and ggml's gguf setters remove
+    // an existing key before appending it: both keys end the metadata in that order.
+    w.remove_key("general.quantization_version");
     w.set_u32("general.quantization_version", 2);
+    if (o.recipe.file_type != 0) {
+        w.remove_key("general.file_type");
+        w.set_u32("general.file_type", o.recipe.file_type);
+    }
 
     const auto& tensors = in->tensors();
     std::optional<LlamaMix> mix;
@@ -64,7 +89,9 @@ Expected<QuantizeReport> quantize_model(const QuantizeOptions& o) {
     QuantizeReport report;
     report.in_bytes = in->file_size();
     report.tensors = tensors.size();
-    for (const gguf::TensorInfo& t : tensors) {
+    const std::vector<size_t> order = llama_tensor_order(tensors);
+    for (size_t index : order) {
+        const gguf::TensorInfo& t = tensors[index];
         DType type = recipe_type(o.recipe, t.name, t.ne[0], static_cast<int>(t.n_dims), t.type);
         // llama-quantize's tensor_allows_quantization: 2-D / 3-D tensors named *weight.
         if (mix && t.n_dims >= 2 && t.name.size() >= 6 &&
@@ -82,8 +109,8 @@ Expected<QuantizeReport> quantize_model(const QuantizeOptions& o) {
     FOLIO_TRY(stream, w.begin(o.out));
     const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
     std::vector<uint8_t> out;
-    for (size_t i = 0; i < tensors.size(); ++i) {
-        const gguf::TensorInfo& t = tensors[i];
+    for (size_t i = 0; i < order.size(); ++i) {
+        const gguf::TensorInfo& t = tensors[order[i]];
         const DType type = types[i];
         if (type == t.type) {
             FOLIO_CHECK(stream->write_tensor_data(i, {t.data, t.size_bytes}));
