@@ -133,16 +133,30 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
         }
         row("pp" + std::to_string(o.n_prompt), stats(rates));
     }
+    // --phases: where a decode step's time goes (StepPhase), per token of the timed rounds.
+    auto print_phases = [&](const std::string& where, const StepProfile& profile) {
+        if (!o.phases || profile.steps == 0)
+            return;
+        std::fprintf(out, "  (decode ms/token %s:", where.c_str());
+        for (int p = 0; p < static_cast<int>(StepPhase::Count); ++p)
+            std::fprintf(out, " %s %.3f;", step_phase_name(static_cast<StepPhase>(p)),
+                         1e3 * profile.seconds[p] / profile.steps);
+        std::fprintf(out, " total %.3f)\n", 1e3 * profile.total() / profile.steps);
+    };
     Stat tg;
     if (o.n_gen > 0) {
         std::vector<double> rates;
+        StepProfile profile;
         for (int r = 0; r <= o.reps; ++r) {
             DecoderState state =
                 make_decoder_state(m.config, o.n_gen + 1, pool(), o.cache.index_type);
+            EvalOptions timed = opt;
+            if (o.phases && r > 0)
+                timed.profile = &profile;
             int32_t next = tok(rng);
             auto t0 = std::chrono::steady_clock::now();
             for (int i = 0; i < o.n_gen; ++i) {
-                Status s = decoder_eval(m, state, scratch, &next, 1, opt, logits);
+                Status s = decoder_eval(m, state, scratch, &next, 1, timed, logits);
                 if (!s) {
                     std::fprintf(stderr, "error: %s\n", s.error().to_string().c_str());
                     return 1;
@@ -155,6 +169,7 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
         }
         tg = stats(rates);
         row("tg" + std::to_string(o.n_gen), tg);
+        print_phases("from an empty context", profile);
     }
     // Depths: prefill each (ascending, timed once), then decode at every depth in turn, reps
     // times, so slow and fast phases of a noisy machine fall on all depths alike; the ratios
@@ -282,13 +297,7 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
                          ? std::to_string(static_cast<long long>(d.peak_rss / 1048576.0)).c_str()
                          : "?",
                      kv_type_name(d.state->index_keys().type()));
-        if (o.phases && d.profile.steps > 0) {
-            std::fprintf(out, "  (decode ms/token at depth %lld:", static_cast<long long>(d.n));
-            for (int p = 0; p < static_cast<int>(StepPhase::Count); ++p)
-                std::fprintf(out, " %s %.3f;", step_phase_name(static_cast<StepPhase>(p)),
-                             1e3 * d.profile.seconds[p] / d.profile.steps);
-            std::fprintf(out, " total %.3f)\n", 1e3 * d.profile.total() / d.profile.steps);
-        }
+        print_phases("at depth " + std::to_string(d.n), d.profile);
     }
     // Decode speed at each depth relative to the first depth: the median of the per-round
     // ratios (the rounds ran back to back), with their range.
