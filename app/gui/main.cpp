@@ -5,6 +5,7 @@
 // With --screenshot, the window is saved once it is shown and every document has loaded (with
 // --ask: once the answer is complete), then the program exits (used by tests, docs and bug
 // reports). Without --model, the model of the last session is loaded again.
+#include "chat/ask_when_idle.h"
 #include "chat/question_image_attacher.h"
 #include "i18n/translations.h"
 #include "main_window.h"
@@ -20,8 +21,6 @@
 #include <QTimer>
 
 #include <cstdio>
-#include <functional>
-#include <memory>
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -155,28 +154,11 @@ int main(int argc, char** argv) {
             shoot();
     }
     if (parser.isSet(ask)) {
-        const QString question = parser.value(ask);
-        auto askNow = std::make_shared<std::function<void()>>();
-        *askNow = [&window, question, weak = std::weak_ptr(askNow)] {
-            if (!window.modelReady()) {
-                std::fprintf(stderr, "error: --ask needs a loaded model (--model)\n");
-                QApplication::exit(1);
-                return;
-            }
-            if (window.imageAttacher()->pending() > 0) { // --attach-page: the question takes it
-                QTimer::singleShot(100, &window, [weak] {
-                    if (auto again = weak.lock())
-                        (*again)();
-                });
-                return;
-            }
-            window.ask(question);
-        };
-        // Queued: `idle` may come from within the window's handler of the model being loaded,
-        // before the chat's other receivers of that signal (its context, its projector) ran.
-        QObject::connect(
-            &window, &folio::ui::MainWindow::idle, &window, [askNow] { (*askNow)(); },
-            Qt::ConnectionType(Qt::SingleShotConnection | Qt::QueuedConnection));
+        auto* asker = new folio::ui::AskWhenIdle(&window, parser.value(ask));
+        QObject::connect(asker, &folio::ui::AskWhenIdle::noModel, &window, [] {
+            std::fprintf(stderr, "error: --ask needs a loaded model (--model)\n");
+            QApplication::exit(1);
+        });
     }
     return app.exec();
 }

@@ -13,11 +13,13 @@
 #include <QSignalSpy>
 #include <QtTest>
 
+#include "chat/ask_when_idle.h"
 #include "chat/chat_controller.h"
 #include "chat/chat_json.h"
 #include "chat/chat_pane.h"
 #include "chat/conversation_prompt.h"
 #include "chat/question_image.h"
+#include "chat/question_image_attacher.h"
 #include "chat/question_images_bar.h"
 #include "chat/transcript_view.h"
 #include "documents/documents_pane.h"
@@ -185,6 +187,47 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(stored));
         QVERIFY(again.chatPane()->transcript()->toPlainText().contains(label));
         QVERIFY(again.chatPane()->questionImages()->images().isEmpty()); // it went with that one
+    }
+
+    // folio --ask (AskWhenIdle): the window going idle while the question's image is still
+    // being read makes the question wait for it, then go with it. (The --ask code held its retry
+    // by a weak pointer that the single-shot connection had already dropped: under load the
+    // question was never asked and `folio --quit-after-answer` ran forever.)
+    void askedOnceIdleWaitsForTheQuestionsImage() {
+        const QString dir = folio::test::scratchDir(QStringLiteral("question-images-ask"));
+        // Large enough that reading and storing it outlasts the queued idle handler.
+        QImage big(2400, 1800, QImage::Format_RGB888);
+        for (int y = 0; y < big.height(); ++y)
+            for (int x = 0; x < big.width(); ++x)
+                big.setPixel(x, y, qRgb(x * 7 % 256, y * 13 % 256, (x ^ y) % 256));
+        const QString chart = dir + QStringLiteral("/chart.png");
+        QVERIFY(big.save(chart));
+        MainWindow w;
+        w.chatPane()->newChat();
+        w.setMmproj(conformance_ + QStringLiteral("/models/kimivl-mmproj-f32.gguf"));
+        w.openModel(conformance_ + QStringLiteral("/models/ds2-vl-text-f32.gguf"));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy() && w.modelReady(), 60000);
+        auto* asker = new AskWhenIdle(&w, QStringLiteral("What does the chart show?"));
+        QSignalSpy asked(asker, &AskWhenIdle::asked);
+        QSignalSpy noModel(asker, &AskWhenIdle::noModel);
+        QSignalSpy finished(&w, &MainWindow::answerFinished);
+        w.imageAttacher()->attachFile(chart);
+        QCOMPARE(w.imageAttacher()->pending(), 1);
+        Q_EMIT w.idle();
+        QTRY_COMPARE_WITH_TIMEOUT(asked.size(), 1, 30000);
+        QCOMPARE(noModel.size(), 0);
+        QCOMPARE(w.imageAttacher()->pending(), 0);
+        const auto& messages = w.chatPane()->currentChat().messages;
+        QVERIFY(!messages.isEmpty());
+        QCOMPARE(messages.first().text, QStringLiteral("What does the chart show?"));
+        QCOMPARE(messages.first().images.size(), 1);
+        QCOMPARE(messages.first().images.first().source, chart);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+        QVERIFY(finished.first().first().toString() != QStringLiteral("error"));
+        // Idle again later: the question is not asked twice.
+        Q_EMIT w.idle();
+        QTest::qWait(200);
+        QCOMPARE(asked.size(), 1);
     }
 
     void onlyAttachedImagesGoWithAQuestion() {
