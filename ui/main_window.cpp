@@ -306,6 +306,8 @@ void MainWindow::startEngine() {
 }
 
 void MainWindow::onModelLoaded(const ModelFactsQ& f) {
+    if (chatController_)
+        chatController_->setModelFacts(f); // before `idle` below (see setModelFacts)
     engineReady_ = true;
     connecting_ = false;
     devices_->setRemoteMode(f.remote, f.path, f.name, f.contextLimit);

@@ -13,8 +13,8 @@ constexpr int kImageRetryMs = 100;
 
 AskWhenIdle::AskWhenIdle(MainWindow* window, QString question)
     : QObject(window), window_(window), question_(std::move(question)) {
-    // Queued: `idle` may come from within the window's handler of the model being loaded,
-    // before the chat's other receivers of that signal (its context, its projector) ran.
+    // Queued: `idle` may come from within the window's handler of the model being loaded;
+    // the question goes once that handler has finished.
     connect(window, &MainWindow::idle, this, &AskWhenIdle::tryAsk,
             Qt::ConnectionType(Qt::SingleShotConnection | Qt::QueuedConnection));
 }

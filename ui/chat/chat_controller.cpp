@@ -20,13 +20,7 @@ ChatController::ChatController(ChatPane* pane, EngineWorker* worker,
     connect(pane_, &ChatPane::stopRequested, this, &ChatController::stop);
     connect(this, &ChatController::submitRequested, worker, &EngineWorker::submit);
     connect(this, &ChatController::cancelRequested, worker, &EngineWorker::cancel);
-    connect(worker, &EngineWorker::modelLoaded, this, [this](const ModelFactsQ& facts) {
-        contextLimit_ = facts.contextLimit;
-        // The embedded engine with its projector reads scanned pages as images; a
-        // server gets their (empty) text.
-        readsScannedPages_ = facts.acceptsImages && !facts.remote;
-        acceptsImages_ = facts.acceptsImages;
-    });
+    connect(worker, &EngineWorker::modelLoaded, this, &ChatController::setModelFacts);
     connect(worker, &EngineWorker::counterChanged, this,
             [this](const TokenCounter& counter) { counter_ = counter; });
     connect(worker, &EngineWorker::progress, this, &ChatController::onProgress);
@@ -37,6 +31,14 @@ ChatController::ChatController(ChatPane* pane, EngineWorker* worker,
     connect(worker, &EngineWorker::toolCallFinished, this, &ChatController::onToolCall);
     connect(worker, &EngineWorker::failed, this, &ChatController::onFailed);
     connect(worker, &EngineWorker::finished, this, &ChatController::onFinished);
+}
+
+void ChatController::setModelFacts(const ModelFactsQ& facts) {
+    contextLimit_ = facts.contextLimit;
+    // The embedded engine with its projector reads scanned pages as images; a server gets
+    // their (empty) text.
+    readsScannedPages_ = facts.acceptsImages && !facts.remote;
+    acceptsImages_ = facts.acceptsImages;
 }
 
 void ChatController::onSend(const QString& question) {

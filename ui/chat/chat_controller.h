@@ -51,6 +51,11 @@ public:
     void setPinnedPages(const QHash<QString, QList<int>>& pinned) { pinned_ = pinned; }
     // Documents whose scanned pages stay out of the prompt (the user's per-document switch).
     void setScannedPagesOff(const QSet<QString>& paths) { scannedOff_ = paths; }
+    // What the loaded model takes (context, images). The worker's modelLoaded reaches every
+    // receiver as its own queued call, posted one after another from the engine's thread, so
+    // the window also hands the facts over itself before it says it is idle: a question asked
+    // at idle (folio --ask) then never plans for the previous model.
+    void setModelFacts(const ModelFactsQ& facts);
 
 public Q_SLOTS:
     // Answers `question`, the question the pane has just put at the end of its current chat
