@@ -12,8 +12,10 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPainter>
+#include <QPdfView>
 #include <QPdfWriter>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QToolButton>
 #include <QtTest>
@@ -96,6 +98,52 @@ private slots:
         qputenv("XDG_CACHE_HOME", (xdg + QStringLiteral("/cache")).toUtf8());
         QCoreApplication::setOrganizationName(QStringLiteral("FolioTests"));
         QCoreApplication::setApplicationName(QStringLiteral("test_chat_documents"));
+    }
+
+    // The preview (QPdfView, pages fitted to the width) of a one-page PDF comes to rest at every
+    // size. With the vertical scroll bar shown only as needed, a page whose fitted height lies
+    // between the heights fitted with and without the bar made the bar appear (narrower: the
+    // page fits) and disappear (wider: it does not) forever, one posted event after another:
+    // the window stopped answering (seen as test_soak running until its timeout).
+    void onePagePreviewComesToRestAtEverySize() {
+        const QString dir = folio::test::scratchDir(QStringLiteral("chat-documents-preview"));
+        const QString pdf = dir + QStringLiteral("/one-page.pdf");
+        writePdf(pdf, QStringLiteral("One page"), 1);
+        DocumentsPane pane;
+        pane.resize(300, 600);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        pane.openFiles({pdf});
+        QTRY_VERIFY_WITH_TIMEOUT(!pane.documents().isEmpty() &&
+                                     pane.documents().first().state == Document::State::Ready,
+                                 30000);
+        auto* view = pane.findChild<QPdfView*>();
+        QVERIFY(view);
+        QTRY_VERIFY(view->isVisible());
+        QWidget* bar = view->verticalScrollBar()->parentWidget(); // the bar's container
+        struct Toggles : QObject {
+            int count = 0;
+            bool eventFilter(QObject*, QEvent* e) override {
+                count += e->type() == QEvent::Show || e->type() == QEvent::Hide;
+                return false;
+            }
+        } toggles;
+        bar->installEventFilter(&toggles);
+        int restless = 0; // the first height that never came to rest
+        for (int height = 300; height <= 1400 && restless == 0; height += 2) {
+            pane.resize(300, height);
+            for (int i = 0; i < 4; ++i)
+                QCoreApplication::processEvents();
+            toggles.count = 0;
+            for (int i = 0; i < 6; ++i)
+                QCoreApplication::processEvents();
+            if (toggles.count > 2)
+                restless = height;
+        }
+        pane.resize(300, 600); // a size that rests either way, so a failure ends here
+        QVERIFY2(restless == 0,
+                 qPrintable(QStringLiteral("the preview's scroll bar never came to rest at %1 px")
+                                .arg(restless)));
     }
 
     void chatFileKeepsDocumentsAndMigratesVersion1() {

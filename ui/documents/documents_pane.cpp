@@ -113,6 +113,10 @@ DocumentsPane::DocumentsPane(QWidget* parent) : QWidget(parent) {
     pdfView_->setDocument(pdfDocument_);
     pdfView_->setPageMode(QPdfView::PageMode::MultiPage);
     pdfView_->setZoomMode(QPdfView::ZoomMode::FitToWidth);
+    // Pages fitted to the width with a bar shown only as needed never come to rest where the
+    // page fits with the bar (narrower) and not without it (wider): the bar would appear and
+    // disappear forever and the window stop answering. The bar stays.
+    pdfView_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
     connect(pdfView_->pageNavigator(), &QPdfPageNavigator::currentPageChanged, this,
             &DocumentsPane::updatePageLabel);
     // Right-click on the preview: attach the page shown, or a part of it, to the question.
