@@ -29,6 +29,24 @@ inline float hsum(__m256 v) { // the AVX2 kernel's reduction order
     return _mm_cvtss_f32(s);
 }
 
+// q4k_scales_mins (§2.6 get_scale_min_k4 for the 8 sub-blocks: bytes 0..7 = scales, 8..15 =
+// mins) in registers: the scalar version goes through memory (four 32-bit stores read back as
+// one 16-byte load, which store forwarding cannot serve). `scales` is followed by the block's
+// nibbles, so the 16-byte load stays inside the block.
+inline __m128i q4k_scales_mins_v(const uint8_t* scales) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(scales)); // u0 u1 u2 .
+    // Low bits: u0 & 0x3F.., u2 & 0x0F.., u1 & 0x3F.., (u2 >> 4) & 0x0F..
+    const __m128i base =
+        _mm_srlv_epi32(_mm_shuffle_epi32(v, _MM_SHUFFLE(2, 1, 2, 0)), _mm_setr_epi32(0, 0, 0, 4));
+    const __m128i low =
+        _mm_and_si128(base, _mm_setr_epi32(0x3F3F3F3F, 0x0F0F0F0F, 0x3F3F3F3F, 0x0F0F0F0F));
+    // High bits of words 1 and 3: ((u0 >> 6) & 3) << 4 and ((u1 >> 6) & 3) << 4.
+    const __m128i high =
+        _mm_and_si128(_mm_srli_epi32(_mm_shuffle_epi32(v, _MM_SHUFFLE(1, 1, 0, 0)), 2),
+                      _mm_setr_epi32(0, 0x30303030, 0, 0x30303030));
+    return _mm_or_si128(low, high);
+}
+
 template <int NX>
 void dot_q4_k_n(int64_t nb, const BlockQ4K* w, const void* x, size_t xs, float* out, int64_t os) {
     const BlockQ8K* xr[NX];
@@ -48,9 +66,7 @@ void dot_q4_k_n(int64_t nb, const BlockQ4K* w, const void* x, size_t xs, float* 
     const __m512i idx_hi[2] = {index(1, 3), index(5, 7)};
     for (int64_t b = 0; b < nb; ++b) {
         const BlockQ4K& wb = w[b];
-        uint32_t u[4]; // §2.6 get_scale_min_k4: bytes 0..7 = scales, 8..15 = mins
-        q4k_scales_mins(wb.scales, u);
-        const __m128i sm = _mm_loadu_si128(reinterpret_cast<const __m128i*>(u));
+        const __m128i sm = q4k_scales_mins_v(wb.scales);
         const __m512i sc16 = _mm512_castsi256_si512(_mm256_cvtepu8_epi16(sm)); // 8 scales
         const __m256i mins16 = _mm256_cvtepu8_epi16(_mm_unpackhi_epi8(sm, sm));
 
@@ -69,9 +85,9 @@ void dot_q4_k_n(int64_t nb, const BlockQ4K* w, const void* x, size_t xs, float* 
                 const __m512i a = _mm512_loadu_si512(xq), bb = _mm512_loadu_si512(xq + 64);
                 const __m512i x_lo = _mm512_shuffle_i64x2(a, bb, 0x44); // lo c | lo c+1
                 const __m512i x_hi = _mm512_shuffle_i64x2(a, bb, 0xEE); // hi c | hi c+1
-                const __m512i p_lo = _mm512_madd_epi16(_mm512_maddubs_epi16(lo, x_lo), s_lo);
-                const __m512i p_hi = _mm512_madd_epi16(_mm512_maddubs_epi16(hi, x_hi), s_hi);
-                isum[j] = _mm512_add_epi32(isum[j], _mm512_add_epi32(p_lo, p_hi));
+                // vpdpwssd: the AVX2 kernel's madd by the scales and its add in one step.
+                isum[j] = _mm512_dpwssd_epi32(isum[j], _mm512_maddubs_epi16(lo, x_lo), s_lo);
+                isum[j] = _mm512_dpwssd_epi32(isum[j], _mm512_maddubs_epi16(hi, x_hi), s_hi);
             }
         }
         const float dw = _cvtsh_ss(wb.d), dminw = _cvtsh_ss(wb.dmin);
