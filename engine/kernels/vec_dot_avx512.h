@@ -11,5 +11,8 @@ namespace folio::avx512 {
 // Q4_K × Q8_K, equal to avx2::dot_q4_k bit for bit: two 32-byte chunks of a super-block per
 // 512-bit step, the same exact int32 lane sums, the same float steps.
 void dot_q4_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
+// Q5_0 × Q8_0, equal to avx2::dot_q5_0 bit for bit: two blocks per 512-bit step, vpdpbusd on the
+// unsigned 5-bit values minus 16·Σx, the same exact int32 lanes, the same float steps.
+void dot_q5_0(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
 
 } // namespace folio::avx512

@@ -12,6 +12,7 @@
 #include "kernels/weight_types.h"
 #include "support/random_data.h"
 #include "tensor/quant_blocks.h"
+#include "tensor/quant_blocks_more.h"
 #include "tensor/quantize.h"
 
 #include <cmath>
@@ -156,6 +157,52 @@ private slots:
     // kernel's bits: 1 .. 4 activation rows per call (token counts below the GEMM's), K of 1, 3
     // and 11 super-blocks (an odd number leaves the 512-bit pairs of no other super-block),
     // weights from quantized normals and from random bytes (every scale and min code).
+    // The AVX-512 Q5_0 dot against the AVX2 one, bit for bit: odd and even block counts (the
+    // last block of an odd count takes the 256-bit step), random nibbles and fifth bits, 1–7
+    // activation rows, 1 and 2 threads.
+    void q5_0Avx512DotEqualsAvx2() {
+        if (!avx512_vnni_kernels_available() || !have_avx2())
+            QSKIP("this CPU has no AVX-512: that Q5_0 kernel is never used here");
+        QVERIFY(weight_dot(*find_weight_type(DType::Q5_0), KernelPath::Auto) !=
+                weight_dot(*find_weight_type(DType::Q5_0), KernelPath::Avx2));
+        int compared = 0;
+        for (int64_t k : {32, 64, 96, 384, 416}) {
+            const int64_t n = 11;
+            Weight w = make_weight(DType::Q5_0, k, n, 1, static_cast<uint32_t>(k + 3));
+            std::mt19937 rng(static_cast<uint32_t>(k));
+            auto* blocks = reinterpret_cast<BlockQ5_0*>(w.bytes.data());
+            for (int64_t i = 0; i < n * k / 32; ++i) {
+                for (auto& b : blocks[i].qh)
+                    b = static_cast<uint8_t>(rng());
+                for (auto& b : blocks[i].qs)
+                    b = static_cast<uint8_t>(rng());
+            }
+            for (int64_t tok : {1, 2, 3, 4, 7}) {
+                auto x = random_normal(static_cast<size_t>(k * tok), static_cast<uint32_t>(tok));
+                const auto y_avx2 = run_matmul(kFast1, w.view, x, tok);
+                const auto y_ref =
+                    run_matmul(KernelContext{1, KernelPath::Reference}, w.view, x, tok);
+                for (int threads : {1, 2}) {
+                    const auto y =
+                        run_matmul(KernelContext{threads, KernelPath::Auto}, w.view, x, tok);
+                    for (size_t i = 0; i < y.size(); ++i) {
+                        QVERIFY2(std::memcmp(&y[i], &y_avx2[i], sizeof(float)) == 0,
+                                 qPrintable(QString("k=%1 tokens=%2 at %3: %4 vs avx2 %5")
+                                                .arg(k)
+                                                .arg(tok)
+                                                .arg(i)
+                                                .arg(y[i], 0, 'g', 9)
+                                                .arg(y_avx2[i], 0, 'g', 9)));
+                        // And near the plain reference (an independent check of both).
+                        QVERIFY(std::abs(y[i] - y_ref[i]) <= 1e-4f * (1.0f + std::abs(y_ref[i])));
+                        ++compared;
+                    }
+                }
+            }
+        }
+        QCOMPARE(compared, 5 * 11 * (1 + 2 + 3 + 4 + 7) * 2);
+    }
+
     void q4kAvx512DotEqualsAvx2() {
         if (!avx512_vnni_kernels_available() || !have_avx2())
             QSKIP("this CPU has no AVX-512: that Q4_K kernel is never used here");
