@@ -19,6 +19,8 @@
 
 #include "kernels/avx512_intrinsics.h"
 
+#include <type_traits>
+
 namespace folio::avx512 {
 
 namespace {
@@ -190,36 +192,30 @@ void dot_q5_0_n(int64_t nb, const BlockQ5_0* w, const void* x, size_t xs, float*
         out[j * os] = hsum(acc[j]) + 0.0f; // as the AVX2 kernel (its min term is 0 for Q5_0)
 }
 
-} // namespace
-
-void dot_q5_0(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
-    const int64_t nb = k / 32;
-    const auto* wb = static_cast<const BlockQ5_0*>(w);
+// nx (1..4) -> f(integral_constant<int, nx>), for the kernels unrolled over activation rows.
+template <typename F> void by_nx(int nx, F&& f) {
     switch (nx) {
     case 1:
-        return dot_q5_0_n<1>(nb, wb, x, xs, out, os);
+        return f(std::integral_constant<int, 1>{});
     case 2:
-        return dot_q5_0_n<2>(nb, wb, x, xs, out, os);
+        return f(std::integral_constant<int, 2>{});
     case 3:
-        return dot_q5_0_n<3>(nb, wb, x, xs, out, os);
+        return f(std::integral_constant<int, 3>{});
     default:
-        return dot_q5_0_n<4>(nb, wb, x, xs, out, os);
+        return f(std::integral_constant<int, 4>{});
     }
 }
 
+} // namespace
+
+void dot_q5_0(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
+    const auto* wb = static_cast<const BlockQ5_0*>(w);
+    by_nx(nx, [&](auto n) { dot_q5_0_n<n()>(k / 32, wb, x, xs, out, os); });
+}
+
 void dot_q4_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
-    const int64_t nb = k / kQKK;
     const auto* wb = static_cast<const BlockQ4K*>(w);
-    switch (nx) {
-    case 1:
-        return dot_q4_k_n<1>(nb, wb, x, xs, out, os);
-    case 2:
-        return dot_q4_k_n<2>(nb, wb, x, xs, out, os);
-    case 3:
-        return dot_q4_k_n<3>(nb, wb, x, xs, out, os);
-    default:
-        return dot_q4_k_n<4>(nb, wb, x, xs, out, os);
-    }
+    by_nx(nx, [&](auto n) { dot_q4_k_n<n()>(k / kQKK, wb, x, xs, out, os); });
 }
 
 } // namespace folio::avx512

@@ -111,9 +111,8 @@ DType LlamaMix::type_for(const std::string& name, int64_t ne0) {
             t = DType::Q8_0;
     } else if (cat == Category::FfnDown) {
         // MoE files: the layer from the name (experts are not consecutive); dense: a counter.
-        int i_layer = i_ffn_down_;
-        if (m_.n_expert > 1 && std::sscanf(name.c_str(), "blk.%d.", &i_layer) != 1)
-            i_layer = i_ffn_down_;
+        const int named_layer = m_.n_expert > 1 ? llama_layer_of(name) : -1;
+        const int i_layer = named_layer >= 0 ? named_layer : i_ffn_down_;
         const int n_layer = m_.n_layer;
         if (ftype_ == LlamaFtype::Q3_K_M)
             t = i_layer < n_layer / 16 ? DType::Q5_K : DType::Q4_K; // (Q3_K only for Falcon)
@@ -141,6 +140,11 @@ DType LlamaMix::type_for(const std::string& name, int64_t ne0) {
             t = DType::Q6_K;
     }
     return fallback(t, ne0);
+}
+
+int llama_layer_of(const std::string& name) {
+    int n = -1;
+    return std::sscanf(name.c_str(), "blk.%d.", &n) == 1 ? n : -1;
 }
 
 } // namespace folio::tools

@@ -47,4 +47,7 @@ private:
 
 DType llama_ftype_base_type(LlamaFtype ftype);
 
+// The layer number of a llama.cpp tensor name ("blk.N."), or -1 for tensors outside the layers.
+int llama_layer_of(const std::string& name);
+
 } // namespace folio::tools

@@ -7,7 +7,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
 #include <numeric>
 #include <optional>
@@ -51,16 +50,13 @@ LlamaMixModel llama_mix_model(const gguf::File& f) {
 // llama-quantize writes tensors in its loader's weight order: by layer ("blk.N." prefix; tensors
 // without one first), then by name. Its per-layer mixture counters also advance in that order.
 std::vector<size_t> llama_tensor_order(const std::vector<gguf::TensorInfo>& tensors) {
-    auto layer = [](const std::string& name) {
-        int n = -1;
-        std::sscanf(name.c_str(), "blk.%d.", &n);
-        return n;
-    };
+    std::vector<int> layer(tensors.size());
+    for (size_t i = 0; i < tensors.size(); ++i)
+        layer[i] = llama_layer_of(tensors[i].name);
     std::vector<size_t> order(tensors.size());
     std::iota(order.begin(), order.end(), size_t{0});
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        const int la = layer(tensors[a].name), lb = layer(tensors[b].name);
-        return la != lb ? la < lb : tensors[a].name < tensors[b].name;
+        return layer[a] != layer[b] ? layer[a] < layer[b] : tensors[a].name < tensors[b].name;
     });
     return order;
 }

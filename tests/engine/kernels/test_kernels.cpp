@@ -66,6 +66,32 @@ bool have_avx2() {
     return avx2_kernels_available();
 }
 
+// One weight through the AVX-512 dot (KernelPath::Auto) and the AVX2 one: the same bits for
+// 1, 2, 3, 4 and 7 activation rows (token counts below the GEMM's) on 1 and 2 threads; with
+// near_reference, also within 1e-4 of the plain reference (an independent check of both).
+void expect_auto_bits_equal_avx2(const Weight& w, int64_t k, bool near_reference, int& compared) {
+    for (int64_t tok : {1, 2, 3, 4, 7}) {
+        auto x = random_normal(static_cast<size_t>(k * tok), static_cast<uint32_t>(tok));
+        const auto y_avx2 = run_matmul(kFast1, w.view, x, tok);
+        const auto y_ref = run_matmul(kRef, w.view, x, tok);
+        for (int threads : {1, 2}) {
+            const auto y = run_matmul(KernelContext{threads, KernelPath::Auto}, w.view, x, tok);
+            for (size_t i = 0; i < y.size(); ++i) {
+                QVERIFY2(std::memcmp(&y[i], &y_avx2[i], sizeof(float)) == 0,
+                         qPrintable(QString("k=%1 tokens=%2 at %3: %4 vs avx2 %5")
+                                        .arg(k)
+                                        .arg(tok)
+                                        .arg(i)
+                                        .arg(y[i], 0, 'g', 9)
+                                        .arg(y_avx2[i], 0, 'g', 9)));
+                if (near_reference)
+                    QVERIFY(std::abs(y[i] - y_ref[i]) <= 1e-4f * (1.0f + std::abs(y_ref[i])));
+                ++compared;
+            }
+        }
+    }
+}
+
 } // namespace
 
 class TestKernels : public QObject {
@@ -153,13 +179,8 @@ private slots:
         }
     }
 
-    // The AVX-512 Q4_K dot (vec_dot_avx512.cpp, taken under KernelPath::Auto) gives the AVX2
-    // kernel's bits: 1 .. 4 activation rows per call (token counts below the GEMM's), K of 1, 3
-    // and 11 super-blocks (an odd number leaves the 512-bit pairs of no other super-block),
-    // weights from quantized normals and from random bytes (every scale and min code).
     // The AVX-512 Q5_0 dot against the AVX2 one, bit for bit: odd and even block counts (the
-    // last block of an odd count takes the 256-bit step), random nibbles and fifth bits, 1–7
-    // activation rows, 1 and 2 threads.
+    // last block of an odd count takes the 256-bit step), random nibbles and fifth bits.
     void q5_0Avx512DotEqualsAvx2() {
         if (!avx512_vnni_kernels_available() || !have_avx2())
             QSKIP("this CPU has no AVX-512: that Q5_0 kernel is never used here");
@@ -177,32 +198,16 @@ private slots:
                 for (auto& b : blocks[i].qs)
                     b = static_cast<uint8_t>(rng());
             }
-            for (int64_t tok : {1, 2, 3, 4, 7}) {
-                auto x = random_normal(static_cast<size_t>(k * tok), static_cast<uint32_t>(tok));
-                const auto y_avx2 = run_matmul(kFast1, w.view, x, tok);
-                const auto y_ref =
-                    run_matmul(KernelContext{1, KernelPath::Reference}, w.view, x, tok);
-                for (int threads : {1, 2}) {
-                    const auto y =
-                        run_matmul(KernelContext{threads, KernelPath::Auto}, w.view, x, tok);
-                    for (size_t i = 0; i < y.size(); ++i) {
-                        QVERIFY2(std::memcmp(&y[i], &y_avx2[i], sizeof(float)) == 0,
-                                 qPrintable(QString("k=%1 tokens=%2 at %3: %4 vs avx2 %5")
-                                                .arg(k)
-                                                .arg(tok)
-                                                .arg(i)
-                                                .arg(y[i], 0, 'g', 9)
-                                                .arg(y_avx2[i], 0, 'g', 9)));
-                        // And near the plain reference (an independent check of both).
-                        QVERIFY(std::abs(y[i] - y_ref[i]) <= 1e-4f * (1.0f + std::abs(y_ref[i])));
-                        ++compared;
-                    }
-                }
-            }
+            expect_auto_bits_equal_avx2(w, k, true, compared);
+            if (QTest::currentTestFailed())
+                return;
         }
         QCOMPARE(compared, 5 * 11 * (1 + 2 + 3 + 4 + 7) * 2);
     }
 
+    // The AVX-512 Q4_K dot against the AVX2 one, bit for bit: K of 1, 3 and 11 super-blocks (an
+    // odd number leaves the 512-bit pairs of no other super-block), weights from quantized
+    // normals and from random bytes (every scale and min code).
     void q4kAvx512DotEqualsAvx2() {
         if (!avx512_vnni_kernels_available() || !have_avx2())
             QSKIP("this CPU has no AVX-512: that Q4_K kernel is never used here");
@@ -223,25 +228,9 @@ private slots:
                             b = static_cast<uint8_t>(rng());
                     }
                 }
-                for (int64_t tok : {1, 2, 3, 4, 7}) {
-                    auto x =
-                        random_normal(static_cast<size_t>(k * tok), static_cast<uint32_t>(tok));
-                    const auto y_avx2 = run_matmul(kFast1, w.view, x, tok);
-                    for (int threads : {1, 2}) {
-                        const auto y =
-                            run_matmul(KernelContext{threads, KernelPath::Auto}, w.view, x, tok);
-                        for (size_t i = 0; i < y.size(); ++i) {
-                            QVERIFY2(std::memcmp(&y[i], &y_avx2[i], sizeof(float)) == 0,
-                                     qPrintable(QString("k=%1 tokens=%2 at %3: %4 vs avx2 %5")
-                                                    .arg(k)
-                                                    .arg(tok)
-                                                    .arg(i)
-                                                    .arg(y[i], 0, 'g', 9)
-                                                    .arg(y_avx2[i], 0, 'g', 9)));
-                            ++compared;
-                        }
-                    }
-                }
+                expect_auto_bits_equal_avx2(w, k, false, compared);
+                if (QTest::currentTestFailed())
+                    return;
             }
         QCOMPARE(compared, 3 * 2 * 13 * (1 + 2 + 3 + 4 + 7) * 2);
     }
