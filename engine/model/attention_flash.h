@@ -1,5 +1,5 @@
 #pragma once
-// Blocked (flash-style) causal multi-query attention for prefill in the MLA absorbed form: the
+// Blocked (flash-style) causal attention for prefill. attend_mqa_flash, the MLA absorbed form: the
 // same result as attend_mqa_causal (attention_core.h, which keeps the whole rows × keys score
 // matrix) up to float rounding, but walking the cached rows one KV block (a tile of keys) at a
 // time with an online softmax, so its scratch is rows × block_tokens scores plus one output row
@@ -21,5 +21,12 @@ struct FlashScratch {
 
 // b as for attend_mqa_causal. Single-threaded: callers parallelize over query blocks.
 void attend_mqa_flash(const MqaBlock& b, FlashScratch& w, KernelPath path = KernelPath::Auto);
+
+// b as for attend_causal (one head, keys and values in separate arrays, MLA's naive form), in
+// tiles of 256 keys: the same result up to float rounding, with rows × 256 scores of scratch
+// instead of rows × all keys (64 queries at depth 32K: 64 KB instead of 8 MB, out of L2 on
+// every pass). Single-threaded.
+void attend_causal_flash(const AttentionBlock& b, FlashScratch& w,
+                         KernelPath path = KernelPath::Auto);
 
 } // namespace folio

@@ -6,6 +6,7 @@
 
 #include "kernels/kernel_context.h"
 #include "kernels/matmul.h"
+#include "model/attention_flash.h"
 #include "model/index_select.h"
 #include "model/step_profile.h"
 
@@ -42,10 +43,22 @@ struct ExpertScratch {
     FfnScratch ffn;
 };
 
+// One thread's buffers for MLA's naive form, one head at a time (mixers/mla_attention.cpp):
+// W_UK,h and W_UV,h in f32, the head's keys and values for every cached row, a cache block
+// decoded to f32 and the flash attention's scratch.
+struct MlaHeadScratch {
+    std::vector<float> deq_k, deq_v, k, v, kv_block;
+    FlashScratch flash;
+    size_t floats() const {
+        return deq_k.capacity() + deq_v.capacity() + k.capacity() + v.capacity() +
+               kv_block.capacity() + flash.scores.capacity() + flash.state.capacity() +
+               flash.rescale.capacity() + flash.block.capacity();
+    }
+};
+
 // Scratch buffers reused between calls (one per sequence being evaluated).
 struct DecoderScratch {
-    std::vector<float> x, xn, q, qa, kv, qabs, obar, o, scores, tmp, ffn_out, router, knope, vh,
-        deq_k, deq_v, logits_in;
+    std::vector<float> x, xn, q, qa, kv, qabs, obar, o, scores, tmp, ffn_out, router, logits_in;
     FfnScratch ffn;
     std::vector<ExpertScratch> experts; // one per thread running experts side by side
     std::vector<float> expert_rows;     // batch MoE: each (token, slot)'s expert output
@@ -54,9 +67,10 @@ struct DecoderScratch {
     // DSA indexer
     std::vector<float> iq, iw;
     IndexSelectScratch index_select;
-    std::vector<float> kv_block;     // a cache block decoded to f32 (non-f32 storage)
-    std::vector<int32_t> selected;   // per sparse query: top_k key positions, ascending
-    std::vector<int32_t> all_keys;   // 0, 1, 2, ...: the keys of a dense decode query
+    std::vector<float> kv_block;           // a cache block decoded to f32 (non-f32 storage)
+    std::vector<MlaHeadScratch> mla_heads; // MLA naive form: one per thread
+    std::vector<int32_t> selected;         // per sparse query: top_k key positions, ascending
+    std::vector<int32_t> all_keys;         // 0, 1, 2, ...: the keys of a dense decode query
     std::vector<int64_t> sel_offset; // per query of the batch: start in `selected` (-1 = dense)
 };
 

@@ -51,28 +51,6 @@ template <typename Fn> Status for_each_head(const KernelContext& ctx, int64_t H,
     return {};
 }
 
-// Runs fn(head, query_begin, query_end, thread_scratch) over all (head, query block) pairs.
-// `work` estimates the multiply-adds of all tasks: tiny attention runs on one thread, since
-// waking a team costs more than it saves.
-template <typename Fn>
-void for_each_head_block(const KernelContext& ctx, int64_t H, int64_t T, double work, Fn fn) {
-    const int64_t n_blocks = (T + kQueryBlock - 1) / kQueryBlock;
-    const int64_t tasks = H * n_blocks;
-    const int threads =
-        work < 65536.0 ? 1 : static_cast<int>(std::min<int64_t>(std::max(1, ctx.n_threads), tasks));
-#pragma omp parallel num_threads(threads) if (threads > 1)
-    {
-        omp_set_num_threads(1); // this task's ICV: nested kernels stay serial in here
-        std::vector<float> scores;
-#pragma omp for schedule(dynamic, 1)
-        for (int64_t task = 0; task < tasks; ++task) {
-            const int64_t h = task / n_blocks, blk = task % n_blocks;
-            const int64_t q0 = blk * kQueryBlock, q1 = std::min(T, q0 + kQueryBlock);
-            fn(h, q0, q1, scores);
-        }
-    }
-}
-
 // Query t of the batch (all heads: absorbed form, MODEL_SPEC §4.3) over the cached rows `keys`.
 SelectedAttention selected_query(DecoderScratch& s, int64_t H, int64_t row, int64_t kr, float scale,
                                  const KvView& cache_rows, int64_t t, const int32_t* keys,
@@ -127,6 +105,73 @@ void attend_sparse(DecoderScratch& s, int64_t H, int64_t row, int64_t kr, float 
         for (int64_t t = t0; t < T; ++t)
             attend_selected(query(t), scratch);
     }
+}
+
+// §4.2, the naive form: per head K_h = [W_UK,h·c | k_pe], V_h = W_UV,h·c over every cached row,
+// then standard causal attention of all T queries. The heads are the tasks: a thread builds one
+// head's K_h and V_h and uses them at once, so the scratch is one head's n_kv rows per thread
+// (not all heads' at once: 16 heads at depth 128K would be 1.3 GB), the rows are still in cache
+// when the queries read them, and both threads build keys (the products are most of the work at
+// depth).
+Status attend_naive(const ModelConfig& c, const MlaWeights& L, int64_t H, int64_t T, int64_t pos0,
+                    const KvView& cache_rows, const KernelContext& ctx, DecoderScratch& s) {
+    const int64_t kr = c.kv_lora_rank, dr = c.qk_rope, dn = c.qk_nope, dk = c.qk_head(),
+                  dv = c.v_head, row = kr + dr, n_kv = pos0 + T;
+    const double work = double(H) * n_kv * (kr * (dn + dv) + T * (dk + dv));
+    const int threads =
+        work < 65536.0 ? 1 : static_cast<int>(std::min<int64_t>(std::max(1, ctx.n_threads), H));
+    if (s.mla_heads.size() < static_cast<size_t>(threads))
+        s.mla_heads.resize(static_cast<size_t>(threads));
+    std::vector<Status> status(static_cast<size_t>(H));
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+        omp_set_num_threads(1); // this task's ICV: nested kernels stay serial in here
+        MlaHeadScratch& w = s.mla_heads[static_cast<size_t>(omp_get_thread_num())];
+        w.k.resize(static_cast<size_t>(n_kv * dk));
+        w.v.resize(static_cast<size_t>(n_kv * dv));
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t h = 0; h < H; ++h) {
+            // W_UK,h: kr rows of dn (row j = W_UK[:, j]); W_UV,h: dv rows of kr.
+            status[h] = dequantize_slice(L.k_b, h, w.deq_k);
+            if (status[h])
+                status[h] = dequantize_slice(L.v_b, h, w.deq_v);
+            if (!status[h])
+                continue;
+            for (int64_t blk = 0; blk < cache_rows.n_blocks(); ++blk) {
+                const int64_t t0 = blk * cache_rows.block_tokens,
+                              nt = cache_rows.rows_in_block(blk);
+                const float* crow = cache_rows.block(blk, w.kv_block);
+                // K_nope = C·W_UK (kr × dn), V = C·W_UVᵀ (W_UV stored dv × kr).
+                gemm_f32_ab(ctx.path, nt, dn, kr, crow, row, w.deq_k.data(), dn,
+                            w.k.data() + t0 * dk, dk);
+                gemm_f32_abt(ctx.path, nt, dv, kr, crow, row, w.deq_v.data(), kr,
+                             w.v.data() + t0 * dv, dv);
+                for (int64_t t = 0; t < nt; ++t)
+                    std::memcpy(w.k.data() + (t0 + t) * dk + dn, crow + t * row + kr,
+                                sizeof(float) * dr);
+            }
+            for (int64_t q0 = 0; q0 < T; q0 += kQueryBlock) {
+                AttentionBlock b;
+                b.q = s.q.data() + q0 * H * dk + h * dk;
+                b.q_stride = H * dk;
+                b.nq = std::min(T, q0 + kQueryBlock) - q0;
+                b.dqk = dk;
+                b.k = w.k.data();
+                b.k_stride = dk;
+                b.v = w.v.data();
+                b.v_stride = dv;
+                b.dv = dv;
+                b.pos0 = pos0 + q0;
+                b.scale = c.kq_scale;
+                b.out = s.o.data() + q0 * H * dv + h * dv;
+                b.out_stride = H * dv;
+                attend_causal_flash(b, w.flash, ctx.path);
+            }
+        }
+    }
+    for (const Status& st : status)
+        FOLIO_CHECK(st);
+    return {};
 }
 
 } // namespace
@@ -218,45 +263,7 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t i
 
     s.o.resize(static_cast<size_t>(T * H * dv));
     if (naive) {
-        // §4.2: per head K_h = [W_UK,h·c | k_pe], V_h = W_UV,h·c, standard causal attention.
-        s.knope.resize(static_cast<size_t>(H * n_kv * dk));
-        s.vh.resize(static_cast<size_t>(H * n_kv * dv));
-        for (int64_t h = 0; h < H; ++h) {
-            FOLIO_CHECK(dequantize_slice(L.k_b, h, s.deq_k)); // kr rows of dn: row j = W_UK[:, j]
-            FOLIO_CHECK(dequantize_slice(L.v_b, h, s.deq_v)); // dv rows of kr: row d = W_UV[d, :]
-            float* Kh = s.knope.data() + h * n_kv * dk;
-            float* Vh = s.vh.data() + h * n_kv * dv;
-            for (int64_t blk = 0; blk < cache_rows.n_blocks(); ++blk) {
-                const int64_t t0 = blk * cache_rows.block_tokens,
-                              nt = cache_rows.rows_in_block(blk);
-                const float* crow = cache_rows.block(blk, s.kv_block);
-                // K_nope = C·W_UK (kr × dn), V = C·W_UVᵀ (W_UV stored dv × kr).
-                gemm_f32_ab(kctx.path, nt, dn, kr, crow, row, s.deq_k.data(), dn, Kh + t0 * dk, dk);
-                gemm_f32_abt(kctx.path, nt, dv, kr, crow, row, s.deq_v.data(), kr, Vh + t0 * dv,
-                             dv);
-                for (int64_t t = 0; t < nt; ++t)
-                    std::memcpy(Kh + (t0 + t) * dk + dn, crow + t * row + kr, sizeof(float) * dr);
-            }
-        }
-        const double work = double(H) * T * n_kv * (dk + dv);
-        for_each_head_block(kctx, H, T, work,
-                            [&](int64_t h, int64_t q0, int64_t q1, std::vector<float>& scratch) {
-                                AttentionBlock b;
-                                b.q = s.q.data() + q0 * H * dk + h * dk;
-                                b.q_stride = H * dk;
-                                b.nq = q1 - q0;
-                                b.dqk = dk;
-                                b.k = s.knope.data() + h * n_kv * dk;
-                                b.k_stride = dk;
-                                b.v = s.vh.data() + h * n_kv * dv;
-                                b.v_stride = dv;
-                                b.dv = dv;
-                                b.pos0 = pos0 + q0;
-                                b.scale = c.kq_scale;
-                                b.out = s.o.data() + q0 * H * dv + h * dv;
-                                b.out_stride = H * dv;
-                                attend_causal(b, scratch);
-                            });
+        FOLIO_CHECK(attend_naive(c, L, H, T, pos0, cache_rows, kctx, s));
     } else {
         // §4.3: q_abs,h = W_UK,hᵀ·q_nope,h (mul_mat with the [dn, kr] slice h), attention over
         // the cached rows with keys [c | k_pe] and values c, then o_h = W_UV,h·ō_h.

@@ -1,5 +1,6 @@
 // Flash-style prefill attention (model/attention_flash.h) against the full-score-matrix
-// attention it replaces (attend_mqa_causal) and a float64 softmax written out here, on odd
+// attention it replaces (attend_mqa_causal; attend_causal for the naive form's
+// attend_causal_flash) and a float64 softmax written out here, on odd
 // shapes: queries and keys not multiples of the key tile, several heads per query, depth before
 // the batch, tiles the first queries cannot see; and its softmax step (kernels/flash_tile.h),
 // AVX2 against the plain one.
@@ -143,6 +144,92 @@ private slots:
                 }
             }
         QVERIFY(compared > 37 * 3 * 24);
+    }
+
+    // MLA's naive form, one head with its own keys and values (attend_causal_flash) against the
+    // full-score-matrix attend_causal and a float64 softmax: key counts below, at and past the
+    // 256-key tile (and tiles the first queries cannot see), strides wider than the rows.
+    void causalFlashEqualsFullMatrixAttention() {
+        struct NaiveShape {
+            int64_t nq, pos0, dqk, dv;
+        };
+        const NaiveShape shapes[] = {
+            {1, 0, 40, 24},    // one query, one key
+            {37, 264, 40, 24}, // 301 keys: a full tile and a partial one
+            {64, 448, 96, 64}, // the bench shape: 512 keys, the last tile seen by some queries only
+            {5, 251, 20, 12},  // queries straddling the tile edge at 256
+            {70, 0, 33, 17},   // no depth, odd widths
+        };
+        std::mt19937 rng(77);
+        std::normal_distribution<float> nd(0.0f, 1.0f);
+        int compared = 0;
+        for (const NaiveShape& s : shapes)
+            for (KernelPath path : {KernelPath::Reference, KernelPath::Auto}) {
+                const int64_t n_keys = s.pos0 + s.nq, ks = s.dqk + 5, vs = s.dv + 3;
+                std::vector<float> q(static_cast<size_t>(s.nq * s.dqk)),
+                    k(static_cast<size_t>(n_keys * ks)), v(static_cast<size_t>(n_keys * vs));
+                for (auto* x : {&q, &k, &v})
+                    for (float& e : *x)
+                        e = nd(rng);
+                const float scale = 1.5f / std::sqrt(float(s.dqk));
+                AttentionBlock b;
+                b.q = q.data();
+                b.q_stride = s.dqk;
+                b.nq = s.nq;
+                b.dqk = s.dqk;
+                b.k = k.data();
+                b.k_stride = ks;
+                b.v = v.data();
+                b.v_stride = vs;
+                b.dv = s.dv;
+                b.pos0 = s.pos0;
+                b.scale = scale;
+                b.out_stride = s.dv + 2;
+                std::vector<float> full(static_cast<size_t>(s.nq * b.out_stride), -7.0f);
+                std::vector<float> flash = full;
+                std::vector<float> scores;
+                b.out = full.data();
+                attend_causal(b, scores);
+                FlashScratch w;
+                b.out = flash.data();
+                attend_causal_flash(b, w, path);
+                for (int64_t r = 0; r < s.nq; ++r) {
+                    // float64 softmax over the keys query r sees.
+                    const int64_t n = s.pos0 + r + 1;
+                    std::vector<double> p(static_cast<size_t>(n));
+                    double mx = -std::numeric_limits<double>::infinity(), sum = 0;
+                    for (int64_t j = 0; j < n; ++j) {
+                        double d = 0;
+                        for (int64_t i = 0; i < s.dqk; ++i)
+                            d += double(q[r * s.dqk + i]) * k[j * ks + i];
+                        mx = std::max(mx, p[j] = d * scale);
+                    }
+                    for (auto& e : p)
+                        sum += e = std::exp(e - mx);
+                    for (int64_t i = 0; i < s.dv; ++i) {
+                        double want = 0;
+                        for (int64_t j = 0; j < n; ++j)
+                            want += p[j] / sum * v[j * vs + i];
+                        const size_t at = static_cast<size_t>(r * b.out_stride + i);
+                        const QString msg = QString("nq=%1 pos0=%2 path=%3 row %4 col %5: flash "
+                                                    "%6 full %7 exact %8")
+                                                .arg(s.nq)
+                                                .arg(s.pos0)
+                                                .arg(int(path))
+                                                .arg(r)
+                                                .arg(i)
+                                                .arg(flash[at], 0, 'g', 9)
+                                                .arg(full[at], 0, 'g', 9)
+                                                .arg(want, 0, 'g', 9);
+                        QVERIFY2(std::fabs(flash[at] - full[at]) <= 1e-4f, qPrintable(msg));
+                        QVERIFY2(std::fabs(flash[at] - want) <= 1e-4, qPrintable(msg));
+                        ++compared;
+                    }
+                    for (int64_t i = s.dv; i < b.out_stride; ++i)
+                        QCOMPARE(flash[static_cast<size_t>(r * b.out_stride + i)], -7.0f);
+                }
+            }
+        QCOMPARE(compared, 2 * (1 * 24 + 37 * 24 + 64 * 64 + 5 * 12 + 70 * 17));
     }
 
     // The AVX2 step against the plain one: visible counts 0, below 8, not multiples of 8, the
