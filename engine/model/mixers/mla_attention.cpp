@@ -21,7 +21,10 @@ namespace folio {
 
 namespace {
 
-constexpr int64_t kQueryBlock = 64; // queries per attention task: bounds the score scratch
+// Naive form: queries per pass over one head's keys and values (each pass reads all n_kv rows;
+// the flash scratch is this many × 256 scores). 512 = a whole prefill batch in one pass:
+// pp512 @ d16384 1.26–1.31× against 64 (bench file with f16 attn_k_b, 2 threads).
+constexpr int64_t kNaiveQueries = 512;
 constexpr int64_t kSplitKeys = 512; // decode: selected keys worth splitting across threads
 // Absorbed-form prefill: query rows (queries × heads) per flash-attention task; their q, state
 // and output rows (~1 KB each per 256 latent values) stay in L2 while the key tiles pass.
@@ -150,11 +153,11 @@ Status attend_naive(const ModelConfig& c, const MlaWeights& L, int64_t H, int64_
                     std::memcpy(w.k.data() + (t0 + t) * dk + dn, crow + t * row + kr,
                                 sizeof(float) * dr);
             }
-            for (int64_t q0 = 0; q0 < T; q0 += kQueryBlock) {
+            for (int64_t q0 = 0; q0 < T; q0 += kNaiveQueries) {
                 AttentionBlock b;
                 b.q = s.q.data() + q0 * H * dk + h * dk;
                 b.q_stride = H * dk;
-                b.nq = std::min(T, q0 + kQueryBlock) - q0;
+                b.nq = std::min(T, q0 + kNaiveQueries) - q0;
                 b.dqk = dk;
                 b.k = w.k.data();
                 b.k_stride = dk;
