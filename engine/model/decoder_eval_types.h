@@ -67,7 +67,6 @@ struct DecoderScratch {
     // DSA indexer
     std::vector<float> iq, iw;
     IndexSelectScratch index_select;
-    std::vector<float> kv_block;           // a cache block decoded to f32 (non-f32 storage)
     std::vector<MlaHeadScratch> mla_heads; // MLA naive form: one per thread
     std::vector<int32_t> selected;         // per sparse query: top_k key positions, ascending
     std::vector<int32_t> all_keys;         // 0, 1, 2, ...: the keys of a dense decode query

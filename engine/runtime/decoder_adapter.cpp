@@ -133,20 +133,20 @@ size_t sequence_bytes(const DecoderSequence& s) {
 size_t sequence_scratch_bytes(const DecoderSequence& s) {
     const DecoderScratch& d = s.scratch;
     size_t floats = 0;
-    for (const std::vector<float>* v : {&d.x,         &d.xn,
-                                        &d.q,         &d.qa,
-                                        &d.kv,        &d.qabs,
-                                        &d.obar,      &d.o,
-                                        &d.scores,    &d.tmp,
-                                        &d.ffn.g,     &d.ffn.u,
-                                        &d.ffn_out,   &d.router,
-                                        &d.logits_in, &d.kq,
-                                        &d.kk,        &d.kv_,
-                                        &d.kg,        &d.kbeta,
-                                        &d.kgate,     &d.klow,
-                                        &d.ko,        &d.iq,
-                                        &d.iw,        &d.index_select.scores,
-                                        &d.kv_block,  &d.expert_rows})
+    for (const std::vector<float>* v : {&d.x,          &d.xn,
+                                        &d.q,          &d.qa,
+                                        &d.kv,         &d.qabs,
+                                        &d.obar,       &d.o,
+                                        &d.scores,     &d.tmp,
+                                        &d.ffn.g,      &d.ffn.u,
+                                        &d.ffn_out,    &d.router,
+                                        &d.logits_in,  &d.kq,
+                                        &d.kk,         &d.kv_,
+                                        &d.kg,         &d.kbeta,
+                                        &d.kgate,      &d.klow,
+                                        &d.ko,         &d.iq,
+                                        &d.iw,         &d.index_select.scores,
+                                        &d.expert_rows})
         floats += v->capacity();
     for (const MlaHeadScratch& h : d.mla_heads)
         floats += h.floats();

@@ -49,19 +49,21 @@ struct Shape {
     int64_t nq, heads, pos0, dqk, dv, bt;
 };
 
-// out[r][·] of the float64 softmax: the definition, for both kernels.
-std::vector<double> exact(const Shape& s, const std::vector<float>& q, const TestCache& c,
-                          float scale) {
-    const int64_t R = s.nq * s.heads;
-    std::vector<double> out(static_cast<size_t>(R * s.dv), 0.0);
+// The float64 softmax, the definition both kernels are checked against: out[r][·] for R query
+// rows, rows_per_query rows sharing each query position, keys key(j) and values value(j).
+template <class Key, class Value>
+std::vector<double> exact(const std::vector<float>& q, int64_t R, int64_t rows_per_query,
+                          int64_t pos0, int64_t dqk, int64_t dv, float scale, Key key,
+                          Value value) {
+    std::vector<double> out(static_cast<size_t>(R * dv), 0.0);
     for (int64_t r = 0; r < R; ++r) {
-        const int64_t n = s.pos0 + r / s.heads + 1;
+        const int64_t n = pos0 + r / rows_per_query + 1;
         std::vector<double> p(static_cast<size_t>(n));
         double mx = -std::numeric_limits<double>::infinity();
         for (int64_t j = 0; j < n; ++j) {
             double d = 0;
-            for (int64_t i = 0; i < s.dqk; ++i)
-                d += double(q[r * s.dqk + i]) * c.row(j)[i];
+            for (int64_t i = 0; i < dqk; ++i)
+                d += double(q[r * dqk + i]) * key(j)[i];
             p[j] = d * scale;
             mx = std::max(mx, p[j]);
         }
@@ -69,10 +71,35 @@ std::vector<double> exact(const Shape& s, const std::vector<float>& q, const Tes
         for (auto& v : p)
             sum += v = std::exp(v - mx);
         for (int64_t j = 0; j < n; ++j)
-            for (int64_t i = 0; i < s.dv; ++i)
-                out[r * s.dv + i] += p[j] / sum * c.row(j)[i];
+            for (int64_t i = 0; i < dv; ++i)
+                out[r * dv + i] += p[j] / sum * value(j)[i];
     }
     return out;
+}
+
+// Each of `rows` output rows: flash within 1e-4 of the full-matrix form and of the float64
+// softmax on its dv columns, and the rest of the row (up to out_stride) untouched (-7).
+void expect_rows_near(const std::vector<float>& flash, const std::vector<float>& full,
+                      const std::vector<double>& want, int64_t rows, int64_t dv, int64_t out_stride,
+                      const QString& label, int& compared) {
+    for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t i = 0; i < dv; ++i) {
+            const size_t at = static_cast<size_t>(r * out_stride + i);
+            const double e = want[static_cast<size_t>(r * dv + i)];
+            const QString msg = QString("%1 row %2 col %3: flash %4 full %5 exact %6")
+                                    .arg(label)
+                                    .arg(r)
+                                    .arg(i)
+                                    .arg(flash[at], 0, 'g', 9)
+                                    .arg(full[at], 0, 'g', 9)
+                                    .arg(e, 0, 'g', 9);
+            QVERIFY2(std::fabs(flash[at] - full[at]) <= 1e-4f, qPrintable(msg));
+            QVERIFY2(std::fabs(flash[at] - e) <= 1e-4, qPrintable(msg));
+            ++compared;
+        }
+        for (int64_t i = dv; i < out_stride; ++i)
+            QCOMPARE(flash[static_cast<size_t>(r * out_stride + i)], -7.0f);
+    }
 }
 
 } // namespace
@@ -118,30 +145,19 @@ private slots:
                 FlashScratch w;
                 b.out = flash.data();
                 attend_mqa_flash(b, w, path);
-                const std::vector<double> want = exact(s, q, cache, scale);
-                for (int64_t r = 0; r < R; ++r) {
-                    for (int64_t i = 0; i < s.dv; ++i) {
-                        const size_t at = static_cast<size_t>(r * b.out_stride + i);
-                        const double e = want[static_cast<size_t>(r * s.dv + i)];
-                        const QString msg = QString("nq=%1 heads=%2 pos0=%3 bt=%4 path=%5 row "
-                                                    "%6 col %7: flash %8 full %9 exact %10")
-                                                .arg(s.nq)
-                                                .arg(s.heads)
-                                                .arg(s.pos0)
-                                                .arg(s.bt)
-                                                .arg(int(path))
-                                                .arg(r)
-                                                .arg(i)
-                                                .arg(flash[at], 0, 'g', 9)
-                                                .arg(full[at], 0, 'g', 9)
-                                                .arg(e, 0, 'g', 9);
-                        QVERIFY2(std::fabs(flash[at] - full[at]) <= 1e-4f, qPrintable(msg));
-                        QVERIFY2(std::fabs(flash[at] - e) <= 1e-4, qPrintable(msg));
-                        ++compared;
-                    }
-                    for (int64_t i = s.dv; i < b.out_stride; ++i)
-                        QCOMPARE(flash[static_cast<size_t>(r * b.out_stride + i)], -7.0f);
-                }
+                const auto row = [&](int64_t j) { return cache.row(j); };
+                const std::vector<double> want =
+                    exact(q, R, s.heads, s.pos0, s.dqk, s.dv, scale, row, row);
+                expect_rows_near(flash, full, want, R, s.dv, b.out_stride,
+                                 QString("nq=%1 heads=%2 pos0=%3 bt=%4 path=%5")
+                                     .arg(s.nq)
+                                     .arg(s.heads)
+                                     .arg(s.pos0)
+                                     .arg(s.bt)
+                                     .arg(int(path)),
+                                 compared);
+                if (QTest::currentTestFailed())
+                    return;
             }
         QVERIFY(compared > 37 * 3 * 24);
     }
@@ -193,41 +209,16 @@ private slots:
                 FlashScratch w;
                 b.out = flash.data();
                 attend_causal_flash(b, w, path);
-                for (int64_t r = 0; r < s.nq; ++r) {
-                    // float64 softmax over the keys query r sees.
-                    const int64_t n = s.pos0 + r + 1;
-                    std::vector<double> p(static_cast<size_t>(n));
-                    double mx = -std::numeric_limits<double>::infinity(), sum = 0;
-                    for (int64_t j = 0; j < n; ++j) {
-                        double d = 0;
-                        for (int64_t i = 0; i < s.dqk; ++i)
-                            d += double(q[r * s.dqk + i]) * k[j * ks + i];
-                        mx = std::max(mx, p[j] = d * scale);
-                    }
-                    for (auto& e : p)
-                        sum += e = std::exp(e - mx);
-                    for (int64_t i = 0; i < s.dv; ++i) {
-                        double want = 0;
-                        for (int64_t j = 0; j < n; ++j)
-                            want += p[j] / sum * v[j * vs + i];
-                        const size_t at = static_cast<size_t>(r * b.out_stride + i);
-                        const QString msg = QString("nq=%1 pos0=%2 path=%3 row %4 col %5: flash "
-                                                    "%6 full %7 exact %8")
-                                                .arg(s.nq)
-                                                .arg(s.pos0)
-                                                .arg(int(path))
-                                                .arg(r)
-                                                .arg(i)
-                                                .arg(flash[at], 0, 'g', 9)
-                                                .arg(full[at], 0, 'g', 9)
-                                                .arg(want, 0, 'g', 9);
-                        QVERIFY2(std::fabs(flash[at] - full[at]) <= 1e-4f, qPrintable(msg));
-                        QVERIFY2(std::fabs(flash[at] - want) <= 1e-4, qPrintable(msg));
-                        ++compared;
-                    }
-                    for (int64_t i = s.dv; i < b.out_stride; ++i)
-                        QCOMPARE(flash[static_cast<size_t>(r * b.out_stride + i)], -7.0f);
-                }
+                const std::vector<double> want = exact(
+                    q, s.nq, 1, s.pos0, s.dqk, s.dv, scale,
+                    [&](int64_t j) { return k.data() + j * ks; },
+                    [&](int64_t j) { return v.data() + j * vs; });
+                expect_rows_near(
+                    flash, full, want, s.nq, s.dv, b.out_stride,
+                    QString("nq=%1 pos0=%2 path=%3").arg(s.nq).arg(s.pos0).arg(int(path)),
+                    compared);
+                if (QTest::currentTestFailed())
+                    return;
             }
         QCOMPARE(compared, 2 * (1 * 24 + 37 * 24 + 64 * 64 + 5 * 12 + 70 * 17));
     }
