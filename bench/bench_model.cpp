@@ -97,6 +97,7 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
 
     EvalOptions opt;
     opt.kernels.n_threads = o.threads;
+    opt.mla = o.mla;
     std::mt19937 rng(1234);
     std::uniform_int_distribution<int32_t> tok(0, static_cast<int32_t>(m.config.n_vocab) - 1);
 

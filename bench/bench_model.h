@@ -4,6 +4,7 @@
 // throughput as a fraction of this machine's read bandwidth measured in the same run.
 
 #include "folio/cache.h"
+#include "model/decoder_eval_types.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -32,7 +33,8 @@ struct BenchModelOptions {
     // tokens per wall second and per CPU second (user + sys of the process), and each depth's
     // prefill speed relative to the first depth. 0 = not measured.
     int depth_prefill = 0;
-    CacheOptions cache; // storage types, RAM budget, disk tier of the KV cache
+    MlaForm mla = MlaForm::Auto; // MLA's form (Auto: the cheaper one; see mla_attention.cpp)
+    CacheOptions cache;          // storage types, RAM budget, disk tier of the KV cache
 };
 
 int run_bench_model(const BenchModelOptions& options, std::FILE* out);

@@ -2,6 +2,7 @@
 #include "cli/args.h"
 #include "cli/cache_flags.h"
 #include "cli/commands.h"
+#include "cli/mla_flag.h"
 
 #include "bench_model.h"
 #include "cli/token_list.h"
@@ -23,6 +24,7 @@ int cmd_bench(std::vector<std::string> args) {
     const bool phases = a.take_switch("--phases");
     auto ctx = a.take_value("--ctx");
     auto depth_pp = a.take_int("--depth-prefill");
+    auto form = a.take_value("--mla");
     CacheFlags cache;
     std::string cache_err;
     if (!take_cache_flags(a, cache, cache_err))
@@ -56,6 +58,12 @@ int cmd_bench(std::vector<std::string> args) {
         for (int32_t d : *depths)
             if (d > 0)
                 o.depths.push_back(d);
+    }
+    if (form) {
+        const std::optional<MlaForm> parsed = parse_mla_form(*form);
+        if (!parsed)
+            return usage_error(self, "--mla must be auto, naive or absorbed");
+        o.mla = *parsed;
     }
     if (o.depth_prefill < 0)
         return usage_error(self, "--depth-prefill must be >= 0");

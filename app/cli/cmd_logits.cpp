@@ -6,6 +6,7 @@
 #include "cli/cache_flags.h"
 #include "cli/commands.h"
 #include "cli/media_input.h"
+#include "cli/mla_flag.h"
 #include "cli/request_flags.h"
 #include "cli/token_list.h"
 
@@ -93,12 +94,12 @@ int cmd_logits(std::vector<std::string> args) {
 
     EvalOptions opt;
     opt.kernels.n_threads = threads ? static_cast<int>(std::max<long long>(1, *threads)) : 2;
-    if (form && *form == "naive")
-        opt.mla = MlaForm::Naive;
-    else if (form && *form == "absorbed")
-        opt.mla = MlaForm::Absorbed;
-    else if (form && *form != "auto")
-        return usage_error(self, "--mla must be auto, naive or absorbed");
+    if (form) {
+        const std::optional<MlaForm> parsed = parse_mla_form(*form);
+        if (!parsed)
+            return usage_error(self, "--mla must be auto, naive or absorbed");
+        opt.mla = *parsed;
+    }
 
     auto model = load_decoder(*model_path);
     if (!model)

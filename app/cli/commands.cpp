@@ -31,8 +31,7 @@ namespace {
 const std::array kCommands = {
     Command{"bench",
             "bench -m F.gguf [-p 512] [-n 64] [-t 2] [-r 3] [--ctx 4096,32768] [--depth-prefill "
-            "512] [--phases] [CACHE "
-            "FLAGS]   "
+            "512] [--phases] [--mla auto|naive|absorbed] [CACHE FLAGS]   "
             "prefill/decode tokens per second",
             cmd_bench},
     Command{"bench-cache",

@@ -177,16 +177,27 @@ Status attend_naive(const ModelConfig& c, const MlaWeights& L, int64_t H, int64_
     return {};
 }
 
-} // namespace
-
-double mla_naive_cost(const ModelConfig& c, uint32_t il, int64_t T, int64_t n_kv) {
-    const double H = c.n_head[il], kr = c.kv_lora_rank, dk = c.qk_head(), dv = c.v_head;
-    return n_kv * kr * (c.qk_nope + dv) * H + T * (n_kv + T) * 0.5 * (dk + dv) * H;
+// Keys seen by T queries after pos0 cached rows: T·pos0 + T(T+1)/2.
+double keys_seen(int64_t T, int64_t pos0) {
+    return double(T) * pos0 + 0.5 * double(T) * (T + 1);
 }
 
-double mla_absorbed_cost(const ModelConfig& c, uint32_t il, int64_t T, int64_t n_kv) {
+} // namespace
+
+double mla_naive_cost(const ModelConfig& c, uint32_t il, int64_t T, int64_t pos0) {
+    const double H = c.n_head[il], kr = c.kv_lora_rank, dk = c.qk_head(), dv = c.v_head;
+    return double(pos0 + T) * kr * (c.qk_nope + dv) * H + keys_seen(T, pos0) * (dk + dv) * H;
+}
+
+double mla_absorbed_cost(const ModelConfig& c, uint32_t il, int64_t T, int64_t pos0) {
     const double H = c.n_head[il], kr = c.kv_lora_rank, dr = c.qk_rope;
-    return T * kr * (c.qk_nope + c.v_head) * H + T * (n_kv + T) * 0.5 * (2 * kr + dr) * H;
+    return double(T) * kr * (c.qk_nope + c.v_head) * H + keys_seen(T, pos0) * (2 * kr + dr) * H;
+}
+
+bool mla_auto_takes_naive(const ModelConfig& c, uint32_t il, int64_t T, int64_t pos0,
+                          bool float_kv_b) {
+    return T > 1 && (float_kv_b || pos0 >= kNaiveQuantizedFromDepth) &&
+           mla_naive_cost(c, il, T, pos0) < mla_absorbed_cost(c, il, T, pos0);
 }
 
 Status mla_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t il,
@@ -247,15 +258,14 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t i
 
     const int64_t n_kv = pos0 + T;
     PhaseTimer attend(opt.profile, StepPhase::Attention);
-    // Auto: the cheaper form, but the naive one only when W_UK / W_UV are stored in float.
-    // With quantized attn_k_b / attn_v_b, llama.cpp multiplies them with Q8_0-rounded
-    // activations (absorbed form); keeping that form keeps our logits next to its own.
+    // Auto: the cheaper form; with quantized W_UK / W_UV the naive one only at depth (see
+    // kNaiveQuantizedFromDepth).
     const bool float_kv_b =
         activation_format(L.k_b.type) == DType::F32 && activation_format(L.v_b.type) == DType::F32;
     const bool naive =
-        n_dense == T && (form == MlaForm::Naive ||
-                         (form == MlaForm::Auto && T > 1 && float_kv_b &&
-                          mla_naive_cost(c, il, T, n_kv) < mla_absorbed_cost(c, il, T, n_kv)));
+        n_dense == T &&
+        (form == MlaForm::Naive ||
+         (form == MlaForm::Auto && mla_auto_takes_naive(c, il, T, pos0, float_kv_b)));
 
     // Rows 0 .. pos0 + T, block by block. Sparse queries read (and mark as used) only the
     // blocks of their selected keys.

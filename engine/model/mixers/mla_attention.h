@@ -17,8 +17,23 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& L, uint32_t il, D
                      const float* xn, int64_t T, const EvalOptions& opt, DecoderScratch& s,
                      float* out);
 
-// FLOP estimates used by MlaForm::Auto to pick the cheaper form for T queries over n_kv keys.
-double mla_naive_cost(const ModelConfig& c, uint32_t il, int64_t T, int64_t n_kv);
-double mla_absorbed_cost(const ModelConfig& c, uint32_t il, int64_t T, int64_t n_kv);
+// Multiply-add estimates of the two forms for T queries after pos0 cached rows (query t sees
+// pos0 + t + 1 keys).
+double mla_naive_cost(const ModelConfig& c, uint32_t il, int64_t T, int64_t pos0);
+double mla_absorbed_cost(const ModelConfig& c, uint32_t il, int64_t T, int64_t pos0);
+
+// With quantized attn_k_b / attn_v_b, MlaForm::Auto takes the naive form only for batches that
+// start at least this deep. llama.cpp multiplies those weights with Q8-rounded activations (the
+// absorbed form), which the naive form, over dequantized f32 weights, does not round: its logits
+// then differ from llama.cpp's by that rounding (random-weight test models amplify it to ~0.1),
+// while it is 1.5-2.2x faster at depth (docs/NUMERICS.md). Prompts and chats shorter than this
+// keep llama.cpp's numbers; long documents get the fast form.
+inline constexpr int64_t kNaiveQuantizedFromDepth = 4096;
+
+// MlaForm::Auto's choice for a dense batch of T queries after pos0 cached rows: the naive form
+// when T > 1 and it is the cheaper one, and, with quantized attn_k_b / attn_v_b (float_kv_b
+// false), only from kNaiveQuantizedFromDepth on.
+bool mla_auto_takes_naive(const ModelConfig& c, uint32_t il, int64_t T, int64_t pos0,
+                          bool float_kv_b);
 
 } // namespace folio

@@ -5,6 +5,7 @@
 
 #include "gguf/gguf_writer.h"
 #include "model/decoder_model.h"
+#include "model/mixers/mla_attention.h"
 #include "model/moe_ffn.h"
 #include "support/goldens.h"
 #include "support/test_support.h"
@@ -100,6 +101,38 @@ private slots:
         const auto absorbed = test::evaluateAll(*m, tokens, false, MlaForm::Absorbed);
         const auto c = test::compareLogits(naive, absorbed, g.n_vocab);
         QVERIFY2(c.maxAbsDiff < 1e-5, qPrintable(QString::number(c.maxAbsDiff)));
+    }
+
+    // MlaForm::Auto's choice on DeepSeek-V2's MLA shape (kv_lora 512, dn = dv = 128, dr = 64,
+    // 16 heads), against multiply-add counts worked out by hand: naive = (pos0 + T)·kr·(dn + dv)
+    // + keys·(dk + dv), absorbed = T·kr·(dn + dv) + keys·(2·kr + dr), per head, with
+    // keys = T·pos0 + T(T+1)/2.
+    void autoFormIsTheCheaperOne() {
+        ModelConfig c;
+        c.n_head = {16};
+        c.kv_lora_rank = 512;
+        c.qk_nope = 128;
+        c.qk_rope = 64;
+        c.v_head = 128;
+        // Float W_UK / W_UV: naive from empty (1.75e9 vs 3.36e9 multiply-adds), never for one
+        // query.
+        QVERIFY(mla_auto_takes_naive(c, 0, 512, 0, true));
+        QVERIFY(!mla_auto_takes_naive(c, 0, 1, 0, true));
+        QVERIFY(!mla_auto_takes_naive(c, 0, 1, 100000, true));
+        // At depth 32768 the keys' products (pos0·kr·256 = 4.295e9) against the 768 fewer
+        // multiply-adds per key seen: 170 queries see 5,585,095 keys (4.289e9), 171 see 5,618,034
+        // (4.315e9).
+        QVERIFY(!mla_auto_takes_naive(c, 0, 170, 32768, true));
+        QVERIFY(mla_auto_takes_naive(c, 0, 171, 32768, true));
+        // A short question deep in a document: building 100K rows of keys costs more.
+        QVERIFY(!mla_auto_takes_naive(c, 0, 16, 100000, true));
+        // Quantized W_UK / W_UV: absorbed (llama.cpp's numbers) below kNaiveQuantizedFromDepth.
+        QCOMPARE(kNaiveQuantizedFromDepth, int64_t(4096));
+        QVERIFY(!mla_auto_takes_naive(c, 0, 512, 0, false));
+        QVERIFY(!mla_auto_takes_naive(c, 0, 512, 4095, false));
+        QVERIFY(mla_auto_takes_naive(c, 0, 512, 4096, false));
+        QVERIFY(!mla_auto_takes_naive(c, 0, 170, 32768, false));
+        QVERIFY(mla_auto_takes_naive(c, 0, 171, 32768, false));
     }
 
     void prefillThenDecodeEqualsOneShot() {
