@@ -18,6 +18,11 @@ namespace folio {
 // Q8_0, Q8_1 or Q8_K blocks.
 using VecDotFn = void (*)(int64_t k, const void* w_row, const void* x, size_t x_stride, int nx,
                           float* out, int64_t out_stride);
+// Dot products of nw (1..kMaxDotRows) weight rows of k elements, w_stride bytes apart, against
+// one activation row: out[r] = Σ_i w_r[i]·x[i]. Equal bit for bit to the same type's VecDotFn
+// row by row; a decode matvec takes several rows per call so they share the activation loads.
+using VecDotRowsFn = void (*)(int64_t k, const void* w_rows, size_t w_stride, int nw, const void* x,
+                              float* out);
 // f32 row -> blocks (activation or weight format), n a multiple of the block size.
 using QuantizeRowFn = void (*)(const float* x, void* dst, int64_t n);
 

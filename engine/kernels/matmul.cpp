@@ -31,7 +31,8 @@ Status check_weight(const TensorView& w, const char* what) {
 constexpr int64_t kRowChunk = 16;
 constexpr int64_t kTokenBlock = 64;
 
-void matmul_core(const KernelContext& ctx, VecDotFn dot, const TensorView& w,
+// rows_dot (may be null) takes groups of weight rows against a lone activation row.
+void matmul_core(const KernelContext& ctx, VecDotFn dot, VecDotRowsFn rows_dot, const TensorView& w,
                  const QuantizedActivations& x, float* y, int64_t y_stride) {
     const int64_t k = w.ne[0], n = w.ne[1], t_count = x.n_rows;
     const int64_t n_chunks = (n + kRowChunk - 1) / kRowChunk;
@@ -45,6 +46,13 @@ void matmul_core(const KernelContext& ctx, VecDotFn dot, const TensorView& w,
         const int64_t t_end = std::min(t_count, (tb + 1) * kTokenBlock);
         for (int64_t t0 = tb * kTokenBlock; t0 < t_end; t0 += kMaxDotRows) {
             const int nx = static_cast<int>(std::min<int64_t>(kMaxDotRows, t_end - t0));
+            if (nx == 1 && rows_dot != nullptr) {
+                for (int64_t r = n0; r < n1; r += kMaxDotRows)
+                    rows_dot(k, w.row(r), w.nb[1],
+                             static_cast<int>(std::min<int64_t>(kMaxDotRows, n1 - r)), x.row(t0),
+                             y + t0 * y_stride + r);
+                continue;
+            }
             for (int64_t r = n0; r < n1; ++r)
                 dot(k, w.row(r), x.row(t0), x.row_bytes, nx, y + t0 * y_stride + r, y_stride);
         }
@@ -122,7 +130,8 @@ Status matmul(const KernelContext& ctx, const TensorView& w, const QuantizedActi
     else if (batch && gemm_kquant_available(w.type, ctx.path))
         gemm_kquant(ctx, w, x, y, y_stride);
     else
-        matmul_core(ctx, weight_dot(*find_weight_type(w.type), ctx.path), w, x, y, y_stride);
+        matmul_core(ctx, weight_dot(*find_weight_type(w.type), ctx.path),
+                    weight_dot_rows(*find_weight_type(w.type), ctx.path), w, x, y, y_stride);
     return {};
 }
 

@@ -14,5 +14,7 @@ void dot_q4_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float*
 // Q5_0 × Q8_0, equal to avx2::dot_q5_0 bit for bit: two blocks per 512-bit step, vpdpbusd on the
 // unsigned 5-bit values minus 16·Σx, the same exact int32 lanes, the same float steps.
 void dot_q5_0(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
+// nw (1..4) Q5_0 rows against one Q8_0 activation row, dot_q5_0's bits per row.
+void dot_q5_0_rows(int64_t k, const void* w, size_t w_stride, int nw, const void* x, float* out);
 
 } // namespace folio::avx512

@@ -44,7 +44,7 @@ constexpr WeightType kWeightTypes[] = {
     {DType::Q6_K,  DType::Q8_K, dequantize_row_q6_k,  quantize_row_q6_k,  ref::dot_q6_k,  FOLIO_AVX2(avx2::dot_q6_k)},
     // legacy, k-quant and IQ4 types (branch q-legacy)
     {DType::Q4_1,   DType::Q8_1, dequantize_row_q4_1,   quantize_row_q4_1,   ref::dot_q4_1,   FOLIO_AVX2(avx2::dot_q4_1)},
-    {DType::Q5_0,   DType::Q8_0, dequantize_row_q5_0,   quantize_row_q5_0,   ref::dot_q5_0,   FOLIO_AVX2(avx2::dot_q5_0), FOLIO_AVX512(avx512::dot_q5_0)},
+    {DType::Q5_0,   DType::Q8_0, dequantize_row_q5_0,   quantize_row_q5_0,   ref::dot_q5_0,   FOLIO_AVX2(avx2::dot_q5_0), FOLIO_AVX512(avx512::dot_q5_0), FOLIO_AVX512(avx512::dot_q5_0_rows)},
     {DType::Q5_1,   DType::Q8_1, dequantize_row_q5_1,   quantize_row_q5_1,   ref::dot_q5_1,   FOLIO_AVX2(avx2::dot_q5_1)},
     {DType::IQ4_NL, DType::Q8_0, dequantize_row_iq4_nl, quantize_row_iq4_nl, ref::dot_iq4_nl, FOLIO_AVX2(avx2::dot_iq4_nl)},
     {DType::Q2_K,   DType::Q8_K, dequantize_row_q2_k,   quantize_row_q2_k,   ref::dot_q2_k,   FOLIO_AVX2(avx2::dot_q2_k)},
@@ -130,6 +130,13 @@ VecDotFn weight_dot(const WeightType& w, KernelPath path) {
     if (path == KernelPath::Auto && w.dot_avx512 != nullptr && avx512_vnni_kernels_available())
         return w.dot_avx512;
     return fast_path(path) && w.dot_avx2 != nullptr ? w.dot_avx2 : w.dot_ref;
+}
+
+VecDotRowsFn weight_dot_rows(const WeightType& w, KernelPath path) {
+    return path == KernelPath::Auto && w.dot_rows_avx512 != nullptr &&
+                   avx512_vnni_kernels_available()
+               ? w.dot_rows_avx512
+               : nullptr;
 }
 
 const ActivationFormat* find_activation_format(DType format) {

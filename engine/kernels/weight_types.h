@@ -31,12 +31,17 @@ struct WeightType {
     // AVX-512 VNNI dot returning the AVX2 dot's bits, or null. Only KernelPath::Auto takes it,
     // so KernelPath::Avx2 still pins the AVX2 kernel for the tests.
     VecDotFn dot_avx512 = nullptr;
+    // AVX-512 VNNI dot of several weight rows against one activation row (dot_avx512's bits per
+    // row), or null. Only KernelPath::Auto takes it, for matvecs.
+    VecDotRowsFn dot_rows_avx512 = nullptr;
 };
 
 // The row of `type`, or null when Folio cannot compute with it.
 const WeightType* find_weight_type(DType type);
 // The dot kernel for path on this CPU (reference when no faster one exists or path says so).
 VecDotFn weight_dot(const WeightType& w, KernelPath path);
+// The several-rows dot for path on this CPU, or null (then weight_dot row by row).
+VecDotRowsFn weight_dot_rows(const WeightType& w, KernelPath path);
 
 struct ActivationFormat {
     DType format;                          // Q8_0, Q8_1 or Q8_K (F32 has no row: no conversion)

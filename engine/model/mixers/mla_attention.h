@@ -26,7 +26,7 @@ double mla_absorbed_cost(const ModelConfig& c, uint32_t il, int64_t T, int64_t p
 // start at least this deep. llama.cpp multiplies those weights with Q8-rounded activations (the
 // absorbed form), which the naive form, over dequantized f32 weights, does not round: its logits
 // then differ from llama.cpp's by that rounding (random-weight test models amplify it to ~0.1),
-// while it is 1.5-2.2x faster at depth (docs/NUMERICS.md). Prompts and chats shorter than this
+// while it is 1.7-2.4x faster at depth (docs/NUMERICS.md). Prompts and chats shorter than this
 // keep llama.cpp's numbers; long documents get the fast form.
 inline constexpr int64_t kNaiveQuantizedFromDepth = 4096;
 

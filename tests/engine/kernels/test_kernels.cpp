@@ -92,6 +92,33 @@ void expect_auto_bits_equal_avx2(const Weight& w, int64_t k, bool near_reference
     }
 }
 
+// The several-rows dot (weight_dot_rows, KernelPath::Auto) on every other row of w (a stride of
+// two rows), 1 .. kMaxDotRows rows per call, against the one-row dot of each row: the same bits.
+void expect_rows_dot_bits_equal(const Weight& w, DType type, int64_t k, int64_t n, int& compared) {
+    const WeightType& wt = *find_weight_type(type);
+    QuantizedActivations xq;
+    const auto x = random_normal(static_cast<size_t>(k), 99);
+    QVERIFY(quantize_activations(kRef, type, x.data(), k, 1, k, &xq));
+    const size_t rb = dtype_row_bytes(type, static_cast<uint64_t>(k));
+    for (int nw = 1; nw <= kMaxDotRows && 2 * nw <= n; ++nw) {
+        float got[kMaxDotRows], want = 0;
+        weight_dot_rows(wt, KernelPath::Auto)(k, w.bytes.data(), 2 * rb, nw, xq.row(0), got);
+        for (int r = 0; r < nw; ++r) {
+            weight_dot(wt, KernelPath::Auto)(k, w.bytes.data() + 2 * r * rb, xq.row(0), 0, 1, &want,
+                                             1);
+            QVERIFY2(std::memcmp(&got[r], &want, sizeof(float)) == 0,
+                     qPrintable(QString("%1 k=%2 nw=%3 row %4: %5 vs %6")
+                                    .arg(QString::fromStdString(std::string(dtype_name(type))))
+                                    .arg(k)
+                                    .arg(nw)
+                                    .arg(r)
+                                    .arg(got[r], 0, 'g', 9)
+                                    .arg(want, 0, 'g', 9)));
+            ++compared;
+        }
+    }
+}
+
 } // namespace
 
 class TestKernels : public QObject {
@@ -179,30 +206,37 @@ private slots:
         }
     }
 
-    // The AVX-512 Q5_0 dot against the AVX2 one, bit for bit: odd and even block counts (the
-    // last block of an odd count takes the 256-bit step), random nibbles and fifth bits.
+    // The AVX-512 Q5_0 dots against the AVX2 one, bit for bit: odd and even block counts (the
+    // last block of an odd count takes the 256-bit step), random nibbles and fifth bits; one
+    // token through the several-rows dot with 11, 19 and 30 rows (last groups of 3, 3 and 2),
+    // which is also called on every other row against the one-row dot.
     void q5_0Avx512DotEqualsAvx2() {
         if (!avx512_vnni_kernels_available() || !have_avx2())
             QSKIP("this CPU has no AVX-512: that Q5_0 kernel is never used here");
-        QVERIFY(weight_dot(*find_weight_type(DType::Q5_0), KernelPath::Auto) !=
-                weight_dot(*find_weight_type(DType::Q5_0), KernelPath::Avx2));
-        int compared = 0;
-        for (int64_t k : {32, 64, 96, 384, 416}) {
-            const int64_t n = 11;
-            Weight w = make_weight(DType::Q5_0, k, n, 1, static_cast<uint32_t>(k + 3));
-            std::mt19937 rng(static_cast<uint32_t>(k));
-            auto* blocks = reinterpret_cast<BlockQ5_0*>(w.bytes.data());
-            for (int64_t i = 0; i < n * k / 32; ++i) {
-                for (auto& b : blocks[i].qh)
-                    b = static_cast<uint8_t>(rng());
-                for (auto& b : blocks[i].qs)
-                    b = static_cast<uint8_t>(rng());
+        const WeightType& q5 = *find_weight_type(DType::Q5_0);
+        QVERIFY(weight_dot(q5, KernelPath::Auto) != weight_dot(q5, KernelPath::Avx2));
+        QVERIFY(weight_dot_rows(q5, KernelPath::Auto) != nullptr);
+        int compared = 0, strided = 0;
+        for (int64_t k : {32, 64, 96, 384, 416})
+            for (int64_t n : {11, 19, 30}) {
+                Weight w = make_weight(DType::Q5_0, k, n, 1, static_cast<uint32_t>(k + 3));
+                std::mt19937 rng(static_cast<uint32_t>(k));
+                auto* blocks = reinterpret_cast<BlockQ5_0*>(w.bytes.data());
+                for (int64_t i = 0; i < n * k / 32; ++i) {
+                    for (auto& b : blocks[i].qh)
+                        b = static_cast<uint8_t>(rng());
+                    for (auto& b : blocks[i].qs)
+                        b = static_cast<uint8_t>(rng());
+                }
+                expect_auto_bits_equal_avx2(w, k, true, compared);
+                if (QTest::currentTestFailed())
+                    return;
+                expect_rows_dot_bits_equal(w, DType::Q5_0, k, n, strided);
+                if (QTest::currentTestFailed())
+                    return;
             }
-            expect_auto_bits_equal_avx2(w, k, true, compared);
-            if (QTest::currentTestFailed())
-                return;
-        }
-        QCOMPARE(compared, 5 * 11 * (1 + 2 + 3 + 4 + 7) * 2);
+        QCOMPARE(compared, 5 * (11 + 19 + 30) * (1 + 2 + 3 + 4 + 7) * 2);
+        QCOMPARE(strided, 5 * 3 * (1 + 2 + 3 + 4));
     }
 
     // The AVX-512 Q4_K dot against the AVX2 one, bit for bit: K of 1, 3 and 11 super-blocks (an
