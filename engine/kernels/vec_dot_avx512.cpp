@@ -194,9 +194,10 @@ void dot_q5_0_n(int64_t nb, const BlockQ5_0* w, const void* x, size_t xs, float*
 
 // NW Q5_0 weight rows (w_stride bytes apart) against one activation row, each row's steps
 // dot_q5_0_n<1>'s: the activation blocks and their 16·Σx are loaded and formed once for all rows.
-// For decode's short rows (MLA's W_UK slices are K = 128: four blocks) the per-call work was
-// most of the time: deepseek2 Q4_K_M decode attention 0.42-0.44 -> 0.37 ms/token. (The same
-// scheme for Q4_K made the expert matvecs slower: FFN 3.3 -> 4.2-4.6 ms/token; not used.)
+// For decode's short rows (W_UK slices are K = dn: 64, two blocks, on the bench shape) the
+// per-call work was most of the time: deepseek2 Q4_K_M decode attention 0.42-0.44 -> 0.37
+// ms/token. (The same scheme for Q4_K, 2 or 4 rows per call, made the expert matvecs slower:
+// FFN 3.2-3.3 -> 4.3-4.6 ms/token; not used.)
 template <int NW>
 void dot_q5_0_rows_n(int64_t nb, const uint8_t* w, size_t w_stride, const BlockQ8_0* x,
                      float* out) {
