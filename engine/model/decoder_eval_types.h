@@ -31,10 +31,19 @@ struct EvalOptions {
     StepProfile* profile = nullptr; // accumulates time per phase when set
 };
 
+// One token's MLPs in one parallel region (model/token_ffn.h): per MLP its F gate and up values
+// and its E outputs; the input in each activation format the gates and ups take; each thread's
+// down-projection inputs (thread · MLPs + MLP).
+struct TokenFfnScratch {
+    std::vector<float> g, u, y;
+    std::vector<QuantizedActivations> inputs, down_inputs;
+};
+
 // One SwiGLU MLP's buffers (model/moe_ffn.h dense_ffn).
 struct FfnScratch {
     std::vector<float> g, u;
     QuantizedActivations act; // input converted once for gate and up (storage reused)
+    TokenFfnScratch token;    // decode (one token)
 };
 
 // One routed expert's run in a batch: its gathered input rows, its MLP and its output rows.

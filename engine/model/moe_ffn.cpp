@@ -3,6 +3,7 @@
 #include "kernels/activations.h"
 #include "kernels/matmul.h"
 #include "kernels/parallel.h"
+#include "model/token_ffn.h"
 
 #include <algorithm>
 #include <cmath>
@@ -90,6 +91,10 @@ ExpertChoice route_token(const ModelConfig& c, const float* logits, const float*
 Status dense_ffn(const KernelContext& kctx, const TensorView& gate, const TensorView& up,
                  const TensorView& down, const float* xn, int64_t T, int64_t E, FfnScratch& s,
                  float* out) {
+    if (T == 1 && kctx.n_threads > 1) {
+        const TokenMlp mlp{gate, up, down, 1.0f};
+        return token_ffn(kctx, {&mlp, 1}, xn, E, s.token, out);
+    }
     const int64_t F = gate.ne[1];
     s.g.resize(static_cast<size_t>(T * F));
     s.u.resize(static_cast<size_t>(T * F));
@@ -142,6 +147,25 @@ Status moe_ffn(const ModelConfig& c, const DecoderLayer& L, const KernelContext&
     s.router.resize(static_cast<size_t>(T * X));
     FOLIO_CHECK(matmul(kctx, L.gate_inp, xn, E, T, s.router.data(), X));
     const float* bias = static_cast<const float*>(L.exp_probs_b.data);
+
+    // One token (decode): its experts in ascending order, then the shared ones, in one region.
+    if (T == 1) {
+        const ExpertChoice ch = route_token(c, s.router.data(), bias);
+        std::vector<int32_t> order(ch.experts.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::sort(order.begin(), order.end(),
+                  [&](int32_t a, int32_t b) { return ch.experts[a] < ch.experts[b]; });
+        std::vector<TokenMlp> mlps;
+        for (int32_t i : order) {
+            FOLIO_TRY(g, slice_matrix(L.gate_exps, ch.experts[i]));
+            FOLIO_TRY(u, slice_matrix(L.up_exps, ch.experts[i]));
+            FOLIO_TRY(d, slice_matrix(L.down_exps, ch.experts[i]));
+            mlps.push_back({g, u, d, ch.weights[i]});
+        }
+        if (L.gate_shexp.data != nullptr)
+            mlps.push_back({L.gate_shexp, L.up_shexp, L.down_shexp, 1.0f});
+        return token_ffn(kctx, mlps, xn, E, s.ffn.token, out);
+    }
 
     // Group tokens by expert. Slot t·K + i holds token t's output of its i-th expert; the
     // slots are later summed per token in ascending expert order, so the result does not

@@ -7,12 +7,30 @@
 
 namespace folio {
 
+// The largest value first, in 16 independent lanes (vector max instructions), then the first
+// index holding it. Comparing each logit with the best so far, one at a time, took 0.14 ms of a
+// 6 ms decode step over 32,000 logits (bench file). NaNs never win, as in that scan: lane =
+// max(lane, NaN) keeps the lane; a NaN in front makes every lane NaN, and then id 0 is returned.
 int32_t argmax(std::span<const float> logits) {
-    int32_t best = 0;
-    for (size_t i = 1; i < logits.size(); ++i)
-        if (logits[i] > logits[best])
-            best = static_cast<int32_t>(i);
-    return best;
+    const size_t n = logits.size();
+    if (n == 0)
+        return 0;
+    constexpr size_t kLanes = 16;
+    float lane[kLanes];
+    std::fill(lane, lane + kLanes, logits[0]);
+    size_t i = 0;
+    for (; i + kLanes <= n; i += kLanes)
+        for (size_t k = 0; k < kLanes; ++k)
+            lane[k] = lane[k] < logits[i + k] ? logits[i + k] : lane[k];
+    float best = lane[0];
+    for (size_t k = 1; k < kLanes; ++k)
+        best = best < lane[k] ? lane[k] : best;
+    for (; i < n; ++i)
+        best = best < logits[i] ? logits[i] : best;
+    for (size_t j = 0; j < n; ++j)
+        if (logits[j] == best)
+            return static_cast<int32_t>(j);
+    return 0;
 }
 
 Sampler::Sampler(SamplingParams params) : params_(params), rng_(params.seed) {}

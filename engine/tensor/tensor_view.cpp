@@ -32,6 +32,19 @@ Expected<TensorView> slice_matrix(const TensorView& t, int64_t i2) {
     return s;
 }
 
+Expected<TensorView> slice_rows(const TensorView& t, int64_t r0, int64_t r1) {
+    if (t.ne[2] != 1 || t.ne[3] != 1 || r0 < 0 || r1 < r0 || r1 > t.ne[1])
+        return make_error(ErrorCode::InvalidArgument, "slice_rows: rows [" + std::to_string(r0) +
+                                                          ", " + std::to_string(r1) + ") of a " +
+                                                          std::to_string(t.ne[1]) + "-row matrix");
+    TensorView s = t;
+    s.data = t.row(r0);
+    s.ne[1] = r1 - r0;
+    s.nb[2] = s.nb[1] * static_cast<size_t>(s.ne[1]);
+    s.nb[3] = s.nb[2];
+    return s;
+}
+
 Status check_tensor_view(const TensorView& t, const char* what) {
     if (!dtype_is_computable(t.type))
         return make_error(ErrorCode::Unsupported, std::string(what) + ": tensor type " +

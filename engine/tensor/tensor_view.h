@@ -39,6 +39,10 @@ template <typename Info> TensorView tensor_view_of(const Info& info) {
 // pointer arithmetic, no copy. Error if i2 is out of range.
 Expected<TensorView> slice_matrix(const TensorView& t, int64_t i2);
 
+// Rows [r0, r1) of a 2-D view (ne[2] = ne[3] = 1): pointer arithmetic, no copy. Error if the
+// range is not inside [0, ne[1]].
+Expected<TensorView> slice_rows(const TensorView& t, int64_t r0, int64_t r1);
+
 // Checks that a view describes a well-formed tensor of a supported type: non-negative ne,
 // ne[0] a multiple of the block size, non-null data.
 Status check_tensor_view(const TensorView& t, const char* what);

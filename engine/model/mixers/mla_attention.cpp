@@ -25,7 +25,9 @@ namespace {
 // the flash scratch is this many × 256 scores). 512 = a whole prefill batch in one pass:
 // pp512 @ d16384 1.26–1.31× against 64 (bench file with f16 attn_k_b, 2 threads).
 constexpr int64_t kNaiveQueries = 512;
-constexpr int64_t kSplitKeys = 512; // decode: selected keys worth splitting across threads
+// Decode: keys worth splitting across threads. 128 against 512: attention 0.53 -> 0.43 ms/token
+// over tg256 from an empty context (bench file, 2 threads); below 128 no gain was measured.
+constexpr int64_t kSplitKeys = 128;
 // Absorbed-form prefill: query rows (queries × heads) per flash-attention task; their q, state
 // and output rows (~1 KB each per 256 latent values) stay in L2 while the key tiles pass.
 constexpr int64_t kFlashRows = 128;

@@ -5,6 +5,7 @@
 #include "runtime/sampler.h"
 
 #include <cmath>
+#include <limits>
 #include <map>
 
 using namespace folio;
@@ -16,6 +17,30 @@ private slots:
         Sampler s({});
         const std::vector<float> logits = {0.5f, 2.0f, 2.0f, -1.0f};
         QCOMPARE(s.sample(logits, {}), 1);
+    }
+    void argmaxIsTheFirstLargest() {
+        // Against a plain scan, on lengths around the 16-lane blocks, the maximum anywhere.
+        for (size_t n : {1, 15, 16, 17, 33, 32000, 32007}) {
+            std::vector<float> v(n);
+            for (size_t i = 0; i < n; ++i)
+                v[i] = std::sin(float(i) * 1.3f) * 10.0f;
+            for (size_t at : {size_t{0}, n / 2, n - 1}) {
+                std::vector<float> w = v;
+                w[at] = 100.0f;
+                QCOMPARE(argmax(w), int32_t(at));
+                w[n - 1] = 100.0f; // a tie: the lower id
+                QCOMPARE(argmax(w), int32_t(at));
+            }
+        }
+        // NaNs never win; -inf is a value like any other.
+        const float nan = std::nanf("");
+        const float inf = std::numeric_limits<float>::infinity();
+        QCOMPARE(argmax(std::vector<float>{1.0f, nan, 3.0f, 2.0f}), 2);
+        QCOMPARE(argmax(std::vector<float>(40, -inf)), 0);
+        std::vector<float> late(40, -inf);
+        late[37] = -5.0f;
+        late[20] = nan;
+        QCOMPARE(argmax(late), 37);
     }
     void sameSeedSameTokens() {
         SamplingParams p;

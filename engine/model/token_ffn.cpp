@@ -1,0 +1,137 @@
+#include "model/token_ffn.h"
+
+#include "kernels/activations.h"
+#include "kernels/matmul.h"
+
+#include <algorithm>
+#include <vector>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace folio {
+
+namespace {
+
+// Below this many weight bytes in all, one thread: a region costs more than it saves.
+constexpr size_t kMinBytesForThreads = size_t{512} << 10;
+
+// Thread `me`'s share of n rows, cut at multiples of 16 (whole cache lines of f32 output, and
+// the element-wise kernels' vector tails only at the very end).
+struct RowRange {
+    int64_t r0, r1;
+};
+RowRange share(int64_t n, int threads, int me) {
+    auto cut = [&](int i) { return i >= threads ? n : std::min(n, (n * i / threads) / 16 * 16); };
+    return {cut(me), cut(me + 1)};
+}
+
+Status rows_of(const KernelContext& one, const TensorView& w, const QuantizedActivations& x,
+               RowRange r, float* y) {
+    if (r.r1 <= r.r0)
+        return {};
+    FOLIO_TRY(part, slice_rows(w, r.r0, r.r1));
+    return matmul(one, part, x, y + r.r0, w.ne[1]);
+}
+
+} // namespace
+
+Status token_ffn(const KernelContext& kctx, std::span<const TokenMlp> mlps, const float* xn,
+                 int64_t E, TokenFfnScratch& s, float* out) {
+    const auto n = static_cast<int64_t>(mlps.size());
+    std::vector<int64_t> f0(static_cast<size_t>(n + 1), 0); // offsets of each MLP's F values
+    size_t bytes = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        const TokenMlp& m = mlps[i];
+        const int64_t F = m.gate.ne[1];
+        if (m.gate.ne[0] != E || m.up.ne[0] != E || m.up.ne[1] != F || m.down.ne[0] != F ||
+            m.down.ne[1] != E)
+            return make_error(ErrorCode::InvalidArgument,
+                              "token_ffn: MLP " + std::to_string(i) + " has mismatched shapes");
+        f0[i + 1] = f0[i] + F;
+        for (const TensorView* w : {&m.gate, &m.up, &m.down})
+            bytes += w->nb[1] * static_cast<size_t>(w->ne[1]);
+    }
+    s.g.resize(static_cast<size_t>(f0[n]));
+    s.u.resize(static_cast<size_t>(f0[n]));
+    s.y.resize(static_cast<size_t>(n * E));
+
+    // xn converted once per activation format the gates and ups take (usually one); entries
+    // past `formats` are left from earlier calls.
+    size_t formats = 0;
+    auto input = [&](DType type) -> const QuantizedActivations* {
+        const DType f = activation_format(type);
+        for (size_t j = 0; j < formats; ++j)
+            if (s.inputs[j].format == f)
+                return &s.inputs[j];
+        return nullptr;
+    };
+    for (const TokenMlp& m : mlps)
+        for (const TensorView* w : {&m.gate, &m.up}) {
+            if (input(w->type) != nullptr)
+                continue;
+            if (s.inputs.size() <= formats)
+                s.inputs.resize(formats + 1);
+            FOLIO_CHECK(quantize_activations(kctx, w->type, xn, E, 1, E, &s.inputs[formats]));
+            ++formats;
+        }
+
+    int threads = bytes < kMinBytesForThreads ? 1 : std::max(1, kctx.n_threads);
+#ifndef _OPENMP
+    threads = 1;
+#endif
+    if (s.down_inputs.size() < static_cast<size_t>(threads * n))
+        s.down_inputs.resize(static_cast<size_t>(threads * n));
+    std::vector<Status> status(static_cast<size_t>(threads));
+    const KernelContext one{1, kctx.path};
+
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+#ifdef _OPENMP
+        const int me = omp_get_thread_num();
+#else
+        const int me = 0;
+#endif
+        // A failed step skips the thread's remaining work but not the barrier.
+        Status st;
+        for (int64_t i = 0; i < n && st.has_value(); ++i) {
+            const TokenMlp& m = mlps[i];
+            const RowRange r = share(m.gate.ne[1], threads, me);
+            float* g = s.g.data() + f0[i];
+            float* u = s.u.data() + f0[i];
+            st = rows_of(one, m.gate, *input(m.gate.type), r, g);
+            if (st.has_value())
+                st = rows_of(one, m.up, *input(m.up.type), r, u);
+            if (st.has_value() && r.r1 > r.r0)
+                swiglu(one, g + r.r0, u + r.r0, g + r.r0, r.r1 - r.r0);
+        }
+#pragma omp barrier
+        const RowRange r = share(E, threads, me);
+        for (int64_t i = 0; i < n && st.has_value(); ++i) {
+            const TokenMlp& m = mlps[i];
+            QuantizedActivations& h = s.down_inputs[static_cast<size_t>(me * n + i)];
+            st = quantize_activations(one, m.down.type, s.g.data() + f0[i], m.down.ne[0], 1,
+                                      m.down.ne[0], &h);
+            if (st.has_value())
+                st = rows_of(one, m.down, h, r, s.y.data() + i * E);
+        }
+        // This thread's output rows of every MLP are its own: the sum needs no second barrier.
+        if (st.has_value()) {
+            float* dst = out + r.r0;
+            std::fill(dst, dst + (r.r1 - r.r0), 0.0f);
+            for (int64_t i = 0; i < n; ++i) {
+                const float w = mlps[i].weight;
+                const float* src = s.y.data() + i * E + r.r0;
+                for (int64_t j = 0; j < r.r1 - r.r0; ++j)
+                    dst[j] += w * src[j];
+            }
+        }
+        status[static_cast<size_t>(me)] = st;
+    }
+    for (const Status& st : status)
+        FOLIO_CHECK(st);
+    return {};
+}
+
+} // namespace folio

@@ -1,0 +1,33 @@
+#pragma once
+// One token's SwiGLU MLPs in a single parallel region (decode): the routed experts it chose plus
+// the shared ones, or a dense layer's MLP.
+//
+// Every thread takes the same share of rows of each gate and up projection, then, after one
+// barrier, the same share of rows of each down projection and the weighted sum over those
+// output rows. So the threads stream equal bytes of every matrix and meet once per layer.
+// Running the experts side by side, one thread each (moe_ffn's batch path), leaves a thread
+// waiting when the other's experts read slower, and the shared expert then takes three regions
+// of its own.
+//
+// The numbers are the batch path's (moe_ffn, dense_ffn) bit for bit: the same row kernels on the
+// same quantized inputs, and out = Σ weight · y summed in the order given.
+
+#include "folio/error.h"
+#include "model/decoder_eval_types.h"
+#include "tensor/tensor_view.h"
+
+#include <cstdint>
+#include <span>
+
+namespace folio {
+
+struct TokenMlp {
+    TensorView gate, up, down; // 2-D: [E, F], [E, F] and [F, E]
+    float weight = 1.0f;       // its factor in the sum
+};
+
+// out[0 .. E) = Σ_i mlps[i].weight · down_i(silu(gate_i·xn) ⊙ up_i·xn), in the order given.
+Status token_ffn(const KernelContext& kctx, std::span<const TokenMlp> mlps, const float* xn,
+                 int64_t E, TokenFfnScratch& s, float* out);
+
+} // namespace folio
