@@ -5,6 +5,7 @@
 // included.
 #include "kernels/vec_dot_avx2.h"
 
+#include "kernels/decode_prefetch.h"
 #include "kernels/kernel_table.h"
 #include "tensor/quant_blocks.h"
 
@@ -13,6 +14,15 @@
 namespace folio::avx2 {
 
 namespace {
+
+// One-row kernels (decode): the `lines` cache lines kDecodePrefetchBytes past p, into L1
+// (kernels/decode_prefetch.h). Kernels over several activation rows reuse each weight line and
+// skip it.
+template <int NX> inline void prefetch_ahead(const void* p, int lines) {
+    if constexpr (NX == 1)
+        for (int i = 0; i < lines; ++i)
+            _mm_prefetch(static_cast<const char*>(p) + kDecodePrefetchBytes + 64 * i, _MM_HINT_T0);
+}
 
 inline float hsum(__m256 v) {
     __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
@@ -82,6 +92,7 @@ inline int hsum_i32(__m256i p) {
 
 struct DecodeQ8_0 {
     const BlockQ8_0* w;
+    const void* block(int64_t b) const { return w + b; }
     __m256i one(int64_t b, float* d) const {
         *d = h2f(w[b].d);
         return load256(w[b].qs);
@@ -141,6 +152,7 @@ void dot_nibbles32(int64_t k, const Decoder& dec, const void* x, size_t xs, floa
     const __m256i dup_idx = _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3);
     int64_t b = 0;
     for (; b + 4 <= nb; b += 4) {
+        prefetch_ahead<NX>(dec.qs(b), 2);
         const __m256i v02 = _mm256_inserti128_si256(
             _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(dec.qs(b)))),
             _mm_loadu_si128(reinterpret_cast<const __m128i*>(dec.qs(b + 2))), 1);
@@ -204,6 +216,7 @@ void dot_blocks32(int64_t k, const Decoder& dec, const void* x, size_t xs, float
     }
     int64_t b = 0;
     for (; b + 4 <= nb; b += 4) {
+        prefetch_ahead<NX>(dec.block(b), 3);
         __m256i qw[4];
         __m128 dw;
         dec.four(b, qw, &dw);
@@ -251,6 +264,7 @@ void dot_q4_k_n(int64_t nb, const BlockQ4K* w, const void* x, size_t xs, float* 
     const __m256i m4 = _mm256_set1_epi8(0x0F);
     for (int64_t b = 0; b < nb; ++b) {
         const BlockQ4K& wb = w[b];
+        prefetch_ahead<NX>(&wb, 3);
         uint32_t u[4]; // §2.6 get_scale_min_k4: bytes 0..7 = scales, 8..15 = mins
         q4k_scales_mins(wb.scales, u);
         const __m128i sm = _mm_loadu_si128(reinterpret_cast<const __m128i*>(u));
@@ -303,6 +317,7 @@ void dot_q6_k_n(int64_t nb, const BlockQ6K* w, const void* x, size_t xs, float* 
     const __m256i m30 = _mm256_set1_epi8(0x30);
     for (int64_t b = 0; b < nb; ++b) {
         const BlockQ6K& wb = w[b];
+        prefetch_ahead<NX>(&wb, 4); // 210 bytes
         const __m128i sc8 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(wb.scales));
         // Scale pair (s, s+1) for the two 16-element halves of a 32-byte vector, as int16.
         auto pair = [&](int s) {

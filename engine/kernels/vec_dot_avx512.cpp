@@ -14,6 +14,8 @@
 // after the run-time CPU check. No inline functions from shared headers (see gemm_q8_0_avx512.cpp).
 #include "kernels/vec_dot_avx512.h"
 
+#include "kernels/decode_prefetch.h"
+
 #include "tensor/quant_blocks.h"
 #include "tensor/quant_blocks_more.h"
 
@@ -24,6 +26,14 @@
 namespace folio::avx512 {
 
 namespace {
+
+// One-row kernels (decode): the `lines` cache lines kDecodePrefetchBytes past p, into L1
+// (kernels/decode_prefetch.h).
+template <int NX> inline void prefetch_ahead(const void* p, int lines) {
+    if constexpr (NX == 1)
+        for (int i = 0; i < lines; ++i)
+            _mm_prefetch(static_cast<const char*>(p) + kDecodePrefetchBytes + 64 * i, _MM_HINT_T0);
+}
 
 inline float hsum(__m256 v) { // the AVX2 kernel's reduction order
     __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
@@ -69,6 +79,7 @@ void dot_q4_k_n(int64_t nb, const BlockQ4K* w, const void* x, size_t xs, float* 
     const __m512i idx_hi[2] = {index(1, 3), index(5, 7)};
     for (int64_t b = 0; b < nb; ++b) {
         const BlockQ4K& wb = w[b];
+        prefetch_ahead<NX>(&wb, 3); // 144 bytes
         const __m128i sm = q4k_scales_mins_v(wb.scales);
         const __m512i sc16 = _mm512_castsi256_si512(_mm256_cvtepu8_epi16(sm)); // 8 scales
         const __m256i mins16 = _mm256_cvtepu8_epi16(_mm_unpackhi_epi8(sm, sm));

@@ -1,0 +1,22 @@
+#pragma once
+// Decode (one activation row) reads each weight byte once, so a matvec is a stream from memory.
+// The hardware prefetchers alone kept the decode kernels well below the read bandwidth on the
+// AVX-512 machines (a plain loop of 512-bit loads: 36-41 GB/s with 2 threads, 47-54 GB/s with a
+// prefetch 1-4 KiB ahead, same minutes). The one-row kernels therefore ask for the lines
+// kDecodePrefetchBytes ahead of the block they read, a few per block step, interleaved with their
+// arithmetic (a burst per row from the matmul loop was slower than none). Past the end of a row
+// they fetch the next row, past the thread's rows what its next call usually reads.
+//
+// Measured on the Q4_K_M bench file, 2 threads, alternating runs: tg128 1.05-1.09x with 8 KiB
+// (2 and 4 KiB gained less, 16 KiB and prefetching into L2 only less too).
+//
+// A constant only: the kernels' translation units are compiled for different instruction sets
+// and share no inline code (see vec_dot_avx2.cpp).
+
+#include <cstddef>
+
+namespace folio {
+
+inline constexpr std::ptrdiff_t kDecodePrefetchBytes = 8192;
+
+} // namespace folio
