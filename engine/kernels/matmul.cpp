@@ -129,9 +129,10 @@ Status matmul(const KernelContext& ctx, const TensorView& w, const QuantizedActi
         gemm_q8_0(ctx, w, x, y, y_stride);
     else if (batch && gemm_kquant_available(w.type, ctx.path))
         gemm_kquant(ctx, w, x, y, y_stride);
-    else
-        matmul_core(ctx, weight_dot(*find_weight_type(w.type), ctx.path),
-                    weight_dot_rows(*find_weight_type(w.type), ctx.path), w, x, y, y_stride);
+    else {
+        const WeightType& t = *find_weight_type(w.type); // check_weight: a computable type
+        matmul_core(ctx, weight_dot(t, ctx.path), weight_dot_rows(t, ctx.path), w, x, y, y_stride);
+    }
     return {};
 }
 

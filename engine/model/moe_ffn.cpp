@@ -114,6 +114,16 @@ Status dense_ffn(const KernelContext& kctx, const TensorView& gate, const Tensor
 
 namespace {
 
+// The ranks 0 .. K-1 of a token's experts, ordered by expert id: the order their outputs are
+// summed in, so that the sum does not depend on the routing scores' order.
+std::vector<int32_t> by_expert_id(const ExpertChoice& ch) {
+    std::vector<int32_t> order(ch.experts.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(),
+              [&](int32_t a, int32_t b) { return ch.experts[a] < ch.experts[b]; });
+    return order;
+}
+
 // The tokens routed to one expert, and where each one's output goes.
 struct ExpertBatch {
     int32_t expert = 0;
@@ -151,10 +161,7 @@ Status moe_ffn(const ModelConfig& c, const DecoderLayer& L, const KernelContext&
     // One token (decode): its experts in ascending order, then the shared ones, in one region.
     if (T == 1) {
         const ExpertChoice ch = route_token(c, s.router.data(), bias);
-        std::vector<int32_t> order(ch.experts.size());
-        std::iota(order.begin(), order.end(), 0);
-        std::sort(order.begin(), order.end(),
-                  [&](int32_t a, int32_t b) { return ch.experts[a] < ch.experts[b]; });
+        const std::vector<int32_t> order = by_expert_id(ch);
         std::vector<TokenMlp> mlps;
         for (int32_t i : order) {
             FOLIO_TRY(g, slice_matrix(L.gate_exps, ch.experts[i]));
@@ -225,10 +232,7 @@ Status moe_ffn(const ModelConfig& c, const DecoderLayer& L, const KernelContext&
     const int sum_threads = T * E >= 65536 ? threads : 1;
     parallel_for(sum_threads, T, [&](int64_t t) {
         const ExpertChoice& ch = choices[t];
-        std::vector<int32_t> order(ch.experts.size());
-        std::iota(order.begin(), order.end(), 0);
-        std::sort(order.begin(), order.end(),
-                  [&](int32_t a, int32_t b) { return ch.experts[a] < ch.experts[b]; });
+        const std::vector<int32_t> order = by_expert_id(ch);
         float* dst = out + t * E;
         std::fill(dst, dst + E, 0.0f);
         for (int32_t i : order) {
