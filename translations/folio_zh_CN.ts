@@ -295,11 +295,11 @@
     </message>
     <message>
         <source>1 earlier turn left out</source>
-        <translation type="unfinished"></translation>
+        <translation>省略了 1 轮较早的对话</translation>
     </message>
     <message>
         <source>%1 earlier turns left out</source>
-        <translation type="unfinished"></translation>
+        <translation>省略了 %1 轮较早的对话</translation>
     </message>
     <message>
         <source>The table is ragged: its separator row has %1 cells, the header %2.</source>
@@ -955,6 +955,10 @@ moved: %1 to disk, %2 from disk (now %3/s out, %4/s in)</source>
     <message>
         <source>none</source>
         <translation>无</translation>
+    </message>
+    <message>
+        <source>Using %1 of %2 threads: other programs keep %3 CPUs busy.</source>
+        <translation>使用 %2 个线程中的 %1 个：其他程序占用了 %3 个 CPU。</translation>
     </message>
 </context>
 <context>
@@ -1817,6 +1821,10 @@ Choose a GGUF model file with File → Open model….</source>
     <message>
         <source>Remove %1</source>
         <translation>移除 %1</translation>
+    </message>
+    <message>
+        <source>Extract table</source>
+        <translation>提取表格</translation>
     </message>
 </context>
 <context>
