@@ -10,13 +10,23 @@
 // Measured on the Q4_K_M bench file, 2 threads, alternating runs: tg128 1.05-1.09x with 8 KiB
 // (2 and 4 KiB gained less, 16 KiB and prefetching into L2 only less too).
 //
-// A constant only: the kernels' translation units are compiled for different instruction sets
-// and share no inline code (see vec_dot_avx2.cpp).
+// The kernels' translation units are compiled for different instruction sets: the helper is
+// static (a copy per file, never one the linker could pick for another file; see
+// vec_dot_avx2.cpp) and uses no instruction beyond the baseline.
 
 #include <cstddef>
 
 namespace folio {
 
 inline constexpr std::ptrdiff_t kDecodePrefetchBytes = 8192;
+
+// In a kernel unrolled over NX activation rows: for NX == 1 (decode), the `lines` cache lines
+// kDecodePrefetchBytes past p, into L1. Kernels over several activation rows reuse each weight
+// line and skip it.
+template <int NX> static inline void prefetch_ahead(const void* p, int lines) {
+    if constexpr (NX == 1)
+        for (int i = 0; i < lines; ++i)
+            __builtin_prefetch(static_cast<const char*>(p) + kDecodePrefetchBytes + 64 * i, 0, 3);
+}
 
 } // namespace folio

@@ -15,15 +15,6 @@ namespace folio::avx2 {
 
 namespace {
 
-// One-row kernels (decode): the `lines` cache lines kDecodePrefetchBytes past p, into L1
-// (kernels/decode_prefetch.h). Kernels over several activation rows reuse each weight line and
-// skip it.
-template <int NX> inline void prefetch_ahead(const void* p, int lines) {
-    if constexpr (NX == 1)
-        for (int i = 0; i < lines; ++i)
-            _mm_prefetch(static_cast<const char*>(p) + kDecodePrefetchBytes + 64 * i, _MM_HINT_T0);
-}
-
 inline float hsum(__m256 v) {
     __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
     s = _mm_add_ps(s, _mm_movehl_ps(s, s));

@@ -110,6 +110,8 @@ Status token_ffn(const KernelContext& kctx, std::span<const TokenMlp> mlps, cons
         const RowRange r = share(E, threads, me);
         for (int64_t i = 0; i < n && st.has_value(); ++i) {
             const TokenMlp& m = mlps[i];
+            // Every thread converts the whole hidden vector for itself (F values, cheap): no
+            // second barrier waits for one thread to do it.
             QuantizedActivations& h = s.down_inputs[static_cast<size_t>(me * n + i)];
             st = quantize_activations(one, m.down.type, s.g.data() + f0[i], m.down.ne[0], 1,
                                       m.down.ne[0], &h);
