@@ -52,63 +52,194 @@ inline __m128i q4k_scales_mins_v(const uint8_t* scales) {
     return _mm_or_si128(low, high);
 }
 
+// Constants of the Q4_K steps: int16 scale indices of the four (nibble half, chunk pair) steps,
+// sub-block 2c (+1 for the high nibbles) in the low 256 bits, 2c + 2 (+1) in the high 256 bits.
+struct Q4KConsts {
+    __m512i m4 = _mm512_set1_epi8(0x0F);
+    __m512i idx_lo[2] = {index(0, 2), index(4, 6)};
+    __m512i idx_hi[2] = {index(1, 3), index(5, 7)};
+    static __m512i index(int lo, int hi) {
+        return _mm512_inserti64x4(_mm512_set1_epi16(static_cast<short>(lo)),
+                                  _mm256_set1_epi16(static_cast<short>(hi)), 1);
+    }
+};
+
+// acc[j] += super-block wb against block b of activation row j: the AVX2 kernel's steps.
 template <int NX>
-void dot_q4_k_n(int64_t nb, const BlockQ4K* w, const void* x, size_t xs, float* out, int64_t os) {
+inline void q4k_step(const BlockQ4K& wb, const BlockQ8K* const* xr, int64_t b, const Q4KConsts& c,
+                     __m256* acc) {
+    prefetch_ahead<NX>(&wb, 3); // 144 bytes
+    const __m128i sm = q4k_scales_mins_v(wb.scales);
+    const __m512i sc16 = _mm512_castsi256_si512(_mm256_cvtepu8_epi16(sm)); // 8 scales
+    const __m256i mins16 = _mm256_cvtepu8_epi16(_mm_unpackhi_epi8(sm, sm));
+
+    __m512i isum[NX];
+    for (int j = 0; j < NX; ++j)
+        isum[j] = _mm512_setzero_si512();
+    for (int pair = 0; pair < 2; ++pair) {
+        const __m512i q = _mm512_loadu_si512(wb.qs + 64 * pair); // chunks 2·pair, 2·pair+1
+        const __m512i lo = _mm512_and_si512(q, c.m4);
+        const __m512i hi = _mm512_and_si512(_mm512_srli_epi16(q, 4), c.m4);
+        const __m512i s_lo = _mm512_permutexvar_epi16(c.idx_lo[pair], sc16);
+        const __m512i s_hi = _mm512_permutexvar_epi16(c.idx_hi[pair], sc16);
+        for (int j = 0; j < NX; ++j) {
+            // 128 activations: [lo c | hi c | lo c+1 | hi c+1], 32 bytes each.
+            const int8_t* xq = xr[j][b].qs + 128 * pair;
+            const __m512i a = _mm512_loadu_si512(xq), bb = _mm512_loadu_si512(xq + 64);
+            const __m512i x_lo = _mm512_shuffle_i64x2(a, bb, 0x44); // lo c | lo c+1
+            const __m512i x_hi = _mm512_shuffle_i64x2(a, bb, 0xEE); // hi c | hi c+1
+            // vpdpwssd: the AVX2 kernel's madd by the scales and its add in one step.
+            isum[j] = _mm512_dpwssd_epi32(isum[j], _mm512_maddubs_epi16(lo, x_lo), s_lo);
+            isum[j] = _mm512_dpwssd_epi32(isum[j], _mm512_maddubs_epi16(hi, x_hi), s_hi);
+        }
+    }
+    const float dw = _cvtsh_ss(wb.d), dminw = _cvtsh_ss(wb.dmin);
+    for (int j = 0; j < NX; ++j) {
+        const __m256i s = _mm256_add_epi32(_mm512_castsi512_si256(isum[j]),
+                                           _mm512_extracti64x4_epi64(isum[j], 1));
+        const __m256i msum = _mm256_madd_epi16(
+            mins16, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xr[j][b].bsums)));
+        const float dx = xr[j][b].d;
+        acc[j] = _mm256_fmadd_ps(_mm256_set1_ps(dx * dw), _mm256_cvtepi32_ps(s), acc[j]);
+        acc[j] = _mm256_fnmadd_ps(_mm256_set1_ps(dx * dminw), _mm256_cvtepi32_ps(msum), acc[j]);
+    }
+}
+
+// ---- Q6_K × Q8_K ------------------------------------------------------------------------------
+// The AVX2 kernel (vec_dot_avx2.cpp dot_q6_k_n) builds a half super-block's four 32-byte groups of
+// 6-bit values one at a time (two masks, two shifts and an or each) and takes each through
+// maddubs, madd by its scale pair and add: ~75 instructions per 210-byte super-block, so decode
+// of a Q6_K tensor was bound by them, not by memory. Here one 512-bit step holds groups g and
+// g+1: ql0 | ql1 is one load, the high bits come from qh in both halves, shifted by a per-half
+// count, and the activations of g and g+1 are contiguous (no shuffle). The low and high 256-bit
+// halves of the int32 sums are added at the end of the super-block: lane l then holds exactly the
+// AVX2 kernel's lane l, and the float steps are the AVX2 kernel's, so the results are equal bit
+// for bit.
+struct Q6KScaleIndex {
+    alignas(64) int16_t v[4][32];
+};
+constexpr Q6KScaleIndex make_q6k_scale_index() {
+    Q6KScaleIndex t{};
+    for (int s = 0; s < 4; ++s)
+        for (int i = 0; i < 32; ++i)
+            t.v[s][i] = static_cast<int16_t>(4 * s + i / 8);
+    return t;
+}
+alignas(64) constexpr Q6KScaleIndex kQ6KScaleIndexTable = make_q6k_scale_index();
+constexpr const int16_t (&kQ6KScaleIndex)[4][32] = kQ6KScaleIndexTable.v;
+
+struct Q6KConsts {
+    __m512i m4 = _mm512_set1_epi8(0x0F);
+    __m512i m30 = _mm512_set1_epi8(0x30);
+    // The high two bits: group 0 takes qh << 4, group 1 qh << 2, group 2 qh, group 3 qh >> 2.
+    __m512i shl01 = halves(4, 2), shr23 = halves(0, 2);
+    // int16 scale indices of step (h, p): 16-element runs of scales 8h + 4p .. 8h + 4p + 3.
+    __m512i sidx[4] = {_mm512_load_si512(kQ6KScaleIndex[0]), _mm512_load_si512(kQ6KScaleIndex[1]),
+                       _mm512_load_si512(kQ6KScaleIndex[2]), _mm512_load_si512(kQ6KScaleIndex[3])};
+    static __m512i halves(int lo, int hi) {
+        return _mm512_inserti64x4(_mm512_set1_epi16(static_cast<short>(lo)),
+                                  _mm256_set1_epi16(static_cast<short>(hi)), 1);
+    }
+};
+
+// acc[j] += super-block wb against block b of activation row j: the AVX2 kernel's lanes and
+// float steps.
+template <int NX>
+inline void q6k_step(const BlockQ6K& wb, const BlockQ8K* const* xr, int64_t b, const Q6KConsts& c,
+                     __m256* acc) {
+    prefetch_ahead<NX>(&wb, 4); // 210 bytes
+    const __m128i sc8 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(wb.scales));
+    const __m256i sc16 = _mm256_cvtepi8_epi16(sc8);
+    const __m512i sc16z = _mm512_castsi256_si512(sc16);
+    __m512i isum[NX];
+    for (int j = 0; j < NX; ++j)
+        isum[j] = _mm512_setzero_si512();
+    for (int h = 0; h < 2; ++h) {
+        const __m512i ql = _mm512_loadu_si512(wb.ql + 64 * h); // ql0 | ql1
+        const __m512i qh = _mm512_broadcast_i64x4(
+            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wb.qh + 32 * h)));
+        // (low & 0x0F) | (high & 0x30) in one ternary-logic step: m4 ? low : high.
+        const __m512i q[2] = {
+            _mm512_ternarylogic_epi32(
+                c.m4, ql, _mm512_and_si512(_mm512_sllv_epi16(qh, c.shl01), c.m30), 0xCA),
+            _mm512_ternarylogic_epi32(c.m4, _mm512_srli_epi16(ql, 4),
+                                      _mm512_and_si512(_mm512_srlv_epi16(qh, c.shr23), c.m30),
+                                      0xCA)};
+        for (int p = 0; p < 2; ++p) {
+            const __m512i s = _mm512_permutexvar_epi16(c.sidx[2 * h + p], sc16z);
+            for (int j = 0; j < NX; ++j) {
+                const __m512i xq = _mm512_loadu_si512(xr[j][b].qs + 128 * h + 64 * p);
+                isum[j] = _mm512_dpwssd_epi32(isum[j], _mm512_maddubs_epi16(q[p], xq), s);
+            }
+        }
+    }
+    const float dw = _cvtsh_ss(wb.d);
+    for (int j = 0; j < NX; ++j) {
+        const __m256i s = _mm256_add_epi32(_mm512_castsi512_si256(isum[j]),
+                                           _mm512_extracti64x4_epi64(isum[j], 1));
+        const __m256i msum = _mm256_madd_epi16(
+            sc16, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xr[j][b].bsums)));
+        const __m256i total = _mm256_sub_epi32(s, _mm256_slli_epi32(msum, 5));
+        acc[j] =
+            _mm256_fmadd_ps(_mm256_set1_ps(dw * xr[j][b].d), _mm256_cvtepi32_ps(total), acc[j]);
+    }
+}
+
+// ---- the k-quant drivers -----------------------------------------------------------------------
+// A k-quant kind: its block, its constants and its super-block step.
+struct Q4KKind {
+    using Block = BlockQ4K;
+    using Consts = Q4KConsts;
+    template <int NX>
+    static void step(const Block& wb, const BlockQ8K* const* xr, int64_t b, const Consts& c,
+                     __m256* acc) {
+        q4k_step<NX>(wb, xr, b, c, acc);
+    }
+};
+struct Q6KKind {
+    using Block = BlockQ6K;
+    using Consts = Q6KConsts;
+    template <int NX>
+    static void step(const Block& wb, const BlockQ8K* const* xr, int64_t b, const Consts& c,
+                     __m256* acc) {
+        q6k_step<NX>(wb, xr, b, c, acc);
+    }
+};
+
+// NX activation rows (x, xs bytes apart) against one weight row.
+template <typename Kind, int NX>
+void kquant_dot(int64_t nb, const void* w, const void* x, size_t xs, float* out, int64_t os) {
+    const auto* wb = static_cast<const typename Kind::Block*>(w);
     const BlockQ8K* xr[NX];
     __m256 acc[NX];
     for (int j = 0; j < NX; ++j) {
         xr[j] = reinterpret_cast<const BlockQ8K*>(static_cast<const uint8_t*>(x) + j * xs);
         acc[j] = _mm256_setzero_ps();
     }
-    const __m512i m4 = _mm512_set1_epi8(0x0F);
-    // int16 scale indices of the four (nibble half, chunk pair) steps: sub-block 2c (+1 for the
-    // high nibbles) in the low 256 bits, 2c + 2 (+1) in the high 256 bits.
-    auto index = [](int lo, int hi) {
-        return _mm512_inserti64x4(_mm512_set1_epi16(static_cast<short>(lo)),
-                                  _mm256_set1_epi16(static_cast<short>(hi)), 1);
-    };
-    const __m512i idx_lo[2] = {index(0, 2), index(4, 6)};
-    const __m512i idx_hi[2] = {index(1, 3), index(5, 7)};
-    for (int64_t b = 0; b < nb; ++b) {
-        const BlockQ4K& wb = w[b];
-        prefetch_ahead<NX>(&wb, 3); // 144 bytes
-        const __m128i sm = q4k_scales_mins_v(wb.scales);
-        const __m512i sc16 = _mm512_castsi256_si512(_mm256_cvtepu8_epi16(sm)); // 8 scales
-        const __m256i mins16 = _mm256_cvtepu8_epi16(_mm_unpackhi_epi8(sm, sm));
-
-        __m512i isum[NX];
-        for (int j = 0; j < NX; ++j)
-            isum[j] = _mm512_setzero_si512();
-        for (int pair = 0; pair < 2; ++pair) {
-            const __m512i q = _mm512_loadu_si512(wb.qs + 64 * pair); // chunks 2·pair, 2·pair+1
-            const __m512i lo = _mm512_and_si512(q, m4);
-            const __m512i hi = _mm512_and_si512(_mm512_srli_epi16(q, 4), m4);
-            const __m512i s_lo = _mm512_permutexvar_epi16(idx_lo[pair], sc16);
-            const __m512i s_hi = _mm512_permutexvar_epi16(idx_hi[pair], sc16);
-            for (int j = 0; j < NX; ++j) {
-                // 128 activations: [lo c | hi c | lo c+1 | hi c+1], 32 bytes each.
-                const int8_t* xq = xr[j][b].qs + 128 * pair;
-                const __m512i a = _mm512_loadu_si512(xq), bb = _mm512_loadu_si512(xq + 64);
-                const __m512i x_lo = _mm512_shuffle_i64x2(a, bb, 0x44); // lo c | lo c+1
-                const __m512i x_hi = _mm512_shuffle_i64x2(a, bb, 0xEE); // hi c | hi c+1
-                // vpdpwssd: the AVX2 kernel's madd by the scales and its add in one step.
-                isum[j] = _mm512_dpwssd_epi32(isum[j], _mm512_maddubs_epi16(lo, x_lo), s_lo);
-                isum[j] = _mm512_dpwssd_epi32(isum[j], _mm512_maddubs_epi16(hi, x_hi), s_hi);
-            }
-        }
-        const float dw = _cvtsh_ss(wb.d), dminw = _cvtsh_ss(wb.dmin);
-        for (int j = 0; j < NX; ++j) {
-            const __m256i s = _mm256_add_epi32(_mm512_castsi512_si256(isum[j]),
-                                               _mm512_extracti64x4_epi64(isum[j], 1));
-            const __m256i msum = _mm256_madd_epi16(
-                mins16, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xr[j][b].bsums)));
-            const float dx = xr[j][b].d;
-            acc[j] = _mm256_fmadd_ps(_mm256_set1_ps(dx * dw), _mm256_cvtepi32_ps(s), acc[j]);
-            acc[j] = _mm256_fnmadd_ps(_mm256_set1_ps(dx * dminw), _mm256_cvtepi32_ps(msum), acc[j]);
-        }
-    }
+    const typename Kind::Consts c;
+    for (int64_t b = 0; b < nb; ++b)
+        Kind::template step<NX>(wb[b], xr, b, c, acc);
     for (int j = 0; j < NX; ++j)
         out[j * os] = hsum(acc[j]);
+}
+
+// nw weight rows (w_stride bytes apart) against one activation row, one row after the other:
+// each row's steps and bits are the one-row dot's. For decode's short rows (the experts' down
+// projections: K = 512, two super-blocks, on the bench shape) the call and its set-up were a
+// third of a row's time; here they are paid once per nw rows.
+template <typename Kind>
+void kquant_dot_rows(int64_t nb, const void* w, size_t w_stride, int nw, const void* x,
+                     float* out) {
+    const BlockQ8K* xr[1] = {static_cast<const BlockQ8K*>(x)};
+    const typename Kind::Consts c;
+    for (int r = 0; r < nw; ++r) {
+        const auto* wr = reinterpret_cast<const typename Kind::Block*>(
+            static_cast<const uint8_t*>(w) + r * w_stride);
+        __m256 acc[1] = {_mm256_setzero_ps()};
+        for (int64_t b = 0; b < nb; ++b)
+            Kind::template step<1>(wr[b], xr, b, c, acc);
+        out[r] = hsum(acc[0]);
+    }
 }
 
 // ---- Q5_0 × Q8_0 ------------------------------------------------------------------------------
@@ -273,8 +404,19 @@ void dot_q5_0_rows(int64_t k, const void* w, size_t w_stride, int nw, const void
 }
 
 void dot_q4_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
-    const auto* wb = static_cast<const BlockQ4K*>(w);
-    by_nx(nx, [&](auto n) { dot_q4_k_n<n()>(k / kQKK, wb, x, xs, out, os); });
+    by_nx(nx, [&](auto n) { kquant_dot<Q4KKind, n()>(k / kQKK, w, x, xs, out, os); });
+}
+
+void dot_q4_k_rows(int64_t k, const void* w, size_t w_stride, int nw, const void* x, float* out) {
+    kquant_dot_rows<Q4KKind>(k / kQKK, w, w_stride, nw, x, out);
+}
+
+void dot_q6_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
+    by_nx(nx, [&](auto n) { kquant_dot<Q6KKind, n()>(k / kQKK, w, x, xs, out, os); });
+}
+
+void dot_q6_k_rows(int64_t k, const void* w, size_t w_stride, int nw, const void* x, float* out) {
+    kquant_dot_rows<Q6KKind>(k / kQKK, w, w_stride, nw, x, out);
 }
 
 } // namespace folio::avx512

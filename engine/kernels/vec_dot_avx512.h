@@ -11,6 +11,13 @@ namespace folio::avx512 {
 // Q4_K × Q8_K, equal to avx2::dot_q4_k bit for bit: two 32-byte chunks of a super-block per
 // 512-bit step, the same exact int32 lane sums, the same float steps.
 void dot_q4_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
+// nw (1..4) Q4_K rows against one Q8_K activation row, dot_q4_k's bits per row.
+void dot_q4_k_rows(int64_t k, const void* w, size_t w_stride, int nw, const void* x, float* out);
+// Q6_K × Q8_K, equal to avx2::dot_q6_k bit for bit: two 32-byte groups of a half super-block per
+// 512-bit step, the same exact int32 lane sums, the same float steps.
+void dot_q6_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
+// nw (1..4) Q6_K rows against one Q8_K activation row, dot_q6_k's bits per row.
+void dot_q6_k_rows(int64_t k, const void* w, size_t w_stride, int nw, const void* x, float* out);
 // Q5_0 × Q8_0, equal to avx2::dot_q5_0 bit for bit: two blocks per 512-bit step, vpdpbusd on the
 // unsigned 5-bit values minus 16·Σx, the same exact int32 lanes, the same float steps.
 void dot_q5_0(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);

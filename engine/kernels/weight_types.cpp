@@ -40,8 +40,8 @@ constexpr WeightType kWeightTypes[] = {
     {DType::Q8_0,  DType::Q8_0, dequantize_row_q8_0,  quantize_row_q8_0,  ref::dot_q8_0,  FOLIO_AVX2(avx2::dot_q8_0)},
     {DType::Q4_0,  DType::Q8_0, dequantize_row_q4_0,  quantize_row_q4_0,  ref::dot_q4_0,  FOLIO_AVX2(avx2::dot_q4_0)},
     {DType::MXFP4, DType::Q8_0, dequantize_row_mxfp4, quantize_row_mxfp4, ref::dot_mxfp4, FOLIO_AVX2(avx2::dot_mxfp4)},
-    {DType::Q4_K,  DType::Q8_K, dequantize_row_q4_k,  quantize_row_q4_k,  ref::dot_q4_k,  FOLIO_AVX2(avx2::dot_q4_k), FOLIO_AVX512(avx512::dot_q4_k)},
-    {DType::Q6_K,  DType::Q8_K, dequantize_row_q6_k,  quantize_row_q6_k,  ref::dot_q6_k,  FOLIO_AVX2(avx2::dot_q6_k)},
+    {DType::Q4_K,  DType::Q8_K, dequantize_row_q4_k,  quantize_row_q4_k,  ref::dot_q4_k,  FOLIO_AVX2(avx2::dot_q4_k), FOLIO_AVX512(avx512::dot_q4_k), FOLIO_AVX512(avx512::dot_q4_k_rows)},
+    {DType::Q6_K,  DType::Q8_K, dequantize_row_q6_k,  quantize_row_q6_k,  ref::dot_q6_k,  FOLIO_AVX2(avx2::dot_q6_k), FOLIO_AVX512(avx512::dot_q6_k), FOLIO_AVX512(avx512::dot_q6_k_rows)},
     // legacy, k-quant and IQ4 types (branch q-legacy)
     {DType::Q4_1,   DType::Q8_1, dequantize_row_q4_1,   quantize_row_q4_1,   ref::dot_q4_1,   FOLIO_AVX2(avx2::dot_q4_1)},
     {DType::Q5_0,   DType::Q8_0, dequantize_row_q5_0,   quantize_row_q5_0,   ref::dot_q5_0,   FOLIO_AVX2(avx2::dot_q5_0), FOLIO_AVX512(avx512::dot_q5_0), FOLIO_AVX512(avx512::dot_q5_0_rows)},

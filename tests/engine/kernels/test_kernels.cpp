@@ -239,34 +239,45 @@ private slots:
         QCOMPARE(strided, 5 * 3 * (1 + 2 + 3 + 4));
     }
 
-    // The AVX-512 Q4_K dot against the AVX2 one, bit for bit: K of 1, 3 and 11 super-blocks (an
-    // odd number leaves the 512-bit pairs of no other super-block), weights from quantized
-    // normals and from random bytes (every scale and min code).
-    void q4kAvx512DotEqualsAvx2() {
+    // The AVX-512 Q4_K and Q6_K dots against the AVX2 ones, bit for bit: K of 1, 3 and 11
+    // super-blocks (an odd number leaves the Q4_K kernel's 512-bit pairs of no other
+    // super-block), weights from quantized normals and from random bytes (every scale and min
+    // code, every 6-bit value, negative Q6_K scales); and their several-rows dots (1..4 rows of
+    // every other row) against the one-row dot.
+    void kquantAvx512DotsEqualAvx2() {
         if (!avx512_vnni_kernels_available() || !have_avx2())
-            QSKIP("this CPU has no AVX-512: that Q4_K kernel is never used here");
-        QVERIFY(weight_dot(*find_weight_type(DType::Q4_K), KernelPath::Auto) !=
-                weight_dot(*find_weight_type(DType::Q4_K), KernelPath::Avx2));
-        int compared = 0;
-        for (int64_t k : {256, 768, 2816})
-            for (bool random_bytes : {false, true}) {
-                const int64_t n = 13;
-                Weight w = make_weight(DType::Q4_K, k, n, 1, static_cast<uint32_t>(k + 7));
-                if (random_bytes) {
-                    std::mt19937 rng(static_cast<uint32_t>(k));
-                    auto* blocks = reinterpret_cast<BlockQ4K*>(w.bytes.data());
-                    for (int64_t i = 0; i < n * k / 256; ++i) {
-                        for (auto& b : blocks[i].scales)
-                            b = static_cast<uint8_t>(rng());
-                        for (auto& b : blocks[i].qs)
-                            b = static_cast<uint8_t>(rng());
+            QSKIP("this CPU has no AVX-512: those k-quant kernels are never used here");
+        int compared = 0, strided = 0;
+        for (DType t : {DType::Q4_K, DType::Q6_K}) {
+            QVERIFY(weight_dot(*find_weight_type(t), KernelPath::Auto) !=
+                    weight_dot(*find_weight_type(t), KernelPath::Avx2));
+            for (int64_t k : {256, 768, 2816})
+                for (bool random_bytes : {false, true}) {
+                    const int64_t n = 13;
+                    Weight w = make_weight(t, k, n, 1, static_cast<uint32_t>(k + 7));
+                    if (random_bytes) {
+                        // Every byte but the fp16 scales (d, dmin: the Q4_K block's first 4
+                        // bytes, the Q6_K block's last 2).
+                        std::mt19937 rng(static_cast<uint32_t>(k));
+                        const size_t block = t == DType::Q4_K ? sizeof(BlockQ4K) : sizeof(BlockQ6K);
+                        const size_t skip_lo = t == DType::Q4_K ? 4 : 0;
+                        const size_t skip_hi = t == DType::Q4_K ? 0 : 2;
+                        for (size_t i = 0; i < w.bytes.size(); ++i) {
+                            const size_t at = i % block;
+                            if (at >= skip_lo && at < block - skip_hi)
+                                w.bytes[i] = static_cast<uint8_t>(rng());
+                        }
                     }
+                    expect_auto_bits_equal_avx2(w, k, false, compared);
+                    if (QTest::currentTestFailed())
+                        return;
+                    expect_rows_dot_bits_equal(w, t, k, n, strided);
+                    if (QTest::currentTestFailed())
+                        return;
                 }
-                expect_auto_bits_equal_avx2(w, k, false, compared);
-                if (QTest::currentTestFailed())
-                    return;
-            }
-        QCOMPARE(compared, 3 * 2 * 13 * (1 + 2 + 3 + 4 + 7) * 2);
+        }
+        QCOMPARE(compared, 2 * 3 * 2 * 13 * (1 + 2 + 3 + 4 + 7) * 2);
+        QCOMPARE(strided, 2 * 3 * 2 * (1 + 2 + 3 + 4));
     }
 
     // Few output rows, many tokens: the work is tiled over token blocks as well (matmul.cpp);
