@@ -8,6 +8,7 @@
 #include "kernels/decode_prefetch.h"
 #include "kernels/kernel_table.h"
 #include "tensor/quant_blocks.h"
+#include "tensor/quant_blocks_more.h"
 
 #include <immintrin.h>
 
@@ -98,6 +99,7 @@ struct DecodeQ8_0 {
 // 4-bit weight types: packed nibbles qs(b), a byte-wise map from nibble to signed int8 weight,
 // and the block scales.
 struct DecodeQ4_0 {
+    static constexpr bool kWide = false; // |weight| ≤ 8
     const BlockQ4_0* w;
     const uint8_t* qs(int64_t b) const { return w[b].qs; }
     static __m256i map(__m256i nib) { return _mm256_sub_epi8(nib, _mm256_set1_epi8(8)); }
@@ -106,6 +108,7 @@ struct DecodeQ4_0 {
 };
 
 struct DecodeMxfp4 {
+    static constexpr bool kWide = false; // |weight| ≤ 12
     const BlockMxfp4* w;
     const uint8_t* qs(int64_t b) const { return w[b].qs; }
     static __m256i map(__m256i nib) {
@@ -119,6 +122,22 @@ struct DecodeMxfp4 {
         return _mm_setr_ps(kE8m0Half[w[b].e], kE8m0Half[w[b + 1].e], kE8m0Half[w[b + 2].e],
                            kE8m0Half[w[b + 3].e]);
     }
+};
+
+// IQ4_NL: the non-linear 16-value table, scaled by the fp16 d. Its values reach 127, so
+// two blocks' int16 products could overflow when added: kWide widens each before the add.
+struct DecodeIq4Nl {
+    static constexpr bool kWide = true;
+    const BlockIQ4NL* w;
+    const uint8_t* qs(int64_t b) const { return w[b].qs; }
+    static __m256i map(__m256i nib) {
+        const __m256i table = _mm256_setr_epi8(-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25,
+                                               38, 53, 69, 89, 113, -127, -104, -83, -65, -49, -35,
+                                               -22, -10, 1, 13, 25, 38, 53, 69, 89, 113);
+        return _mm256_shuffle_epi8(table, nib);
+    }
+    float scale(int64_t b) const { return h2f(w[b].d); }
+    __m128 scales4(int64_t b) const { return fp16x4(w[b].d, w[b + 1].d, w[b + 2].d, w[b + 3].d); }
 };
 
 // Q4_0 / MXFP4 against Q8_0 activations, four blocks per step. One 256-bit register holds the
@@ -165,8 +184,16 @@ void dot_nibbles32(int64_t k, const Decoder& dec, const void* x, size_t xs, floa
             __m256i p[4];
             for (int i = 0; i < 4; ++i)
                 p[i] = _mm256_maddubs_epi16(aw[i], _mm256_sign_epi8(load256(xi + 32 * i), w[i]));
-            const __m256i s02 = _mm256_madd_epi16(_mm256_add_epi16(p[0], p[1]), ones);
-            const __m256i s13 = _mm256_madd_epi16(_mm256_add_epi16(p[2], p[3]), ones);
+            __m256i s02, s13;
+            if constexpr (Decoder::kWide) {
+                s02 =
+                    _mm256_add_epi32(_mm256_madd_epi16(p[0], ones), _mm256_madd_epi16(p[1], ones));
+                s13 =
+                    _mm256_add_epi32(_mm256_madd_epi16(p[2], ones), _mm256_madd_epi16(p[3], ones));
+            } else {
+                s02 = _mm256_madd_epi16(_mm256_add_epi16(p[0], p[1]), ones);
+                s13 = _mm256_madd_epi16(_mm256_add_epi16(p[2], p[3]), ones);
+            }
             const __m256i h = _mm256_hadd_epi32(s02, s13);
             const __m256 dx =
                 _mm256_loadu_ps(reinterpret_cast<const float*>(row[j] + l.scales_dup) + 2 * b);
@@ -493,6 +520,10 @@ void dot_q4_0(int64_t k, const void* w, const void* x, size_t xs, int nx, float*
 }
 void dot_mxfp4(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
     by_nx<Nibbles32<BlockMxfp4, DecodeMxfp4>::Fn>(nx, k, w, x, xs, out, os);
+}
+void dot_iq4_nl(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out,
+                int64_t os) {
+    by_nx<Nibbles32<BlockIQ4NL, DecodeIq4Nl>::Fn>(nx, k, w, x, xs, out, os);
 }
 void dot_q4_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
     by_nx<Q4KFn>(nx, k, w, x, xs, out, os);

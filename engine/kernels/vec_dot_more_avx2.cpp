@@ -1,4 +1,4 @@
-// AVX2 + FMA + F16C dot products of the legacy 32-element types (Q4_1, Q5_0, Q5_1, IQ4_NL) and
+// AVX2 + FMA + F16C dot products of the legacy 32-element types (Q4_1, Q5_0, Q5_1) and
 // of Q2_K, Q3_K, Q5_K, IQ4_XS (vec_dot_more_avx2.h). Integer sums per block or sub-block are
 // exact (maddubs on unsigned weights, or |w| against sign-adjusted activations for signed ones;
 // every int16 pair sum stays below 2^15), then scaled in fp32. Internal linkage only, like
@@ -94,16 +94,6 @@ struct DecQ5_0 {
     __m256i weights(int64_t b) const {
         return _mm256_sub_epi8(_mm256_or_si256(unpack_nibbles(w[b].qs), fifth_bits(w[b].qh)),
                                _mm256_set1_epi8(16));
-    }
-    float scale(int64_t b) const { return h2f(w[b].d); }
-    float min(int64_t) const { return 0.0f; }
-};
-struct DecIQ4NL {
-    using XBlock = BlockQ8_0;
-    static constexpr bool kSigned = true, kMin = false;
-    const BlockIQ4NL* w;
-    __m256i weights(int64_t b) const {
-        return _mm256_shuffle_epi8(iq4_table(), unpack_nibbles(w[b].qs));
     }
     float scale(int64_t b) const { return h2f(w[b].d); }
     float min(int64_t) const { return 0.0f; }
@@ -397,10 +387,6 @@ void dot_q5_0(int64_t k, const void* w, const void* x, size_t xs, int nx, float*
 }
 void dot_q5_1(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
     by_nx<Dot32<DecQ5_1, BlockQ5_1>::Fn>(nx, k, w, x, xs, out, os);
-}
-void dot_iq4_nl(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out,
-                int64_t os) {
-    by_nx<Dot32<DecIQ4NL, BlockIQ4NL>::Fn>(nx, k, w, x, xs, out, os);
 }
 void dot_q2_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
     by_nx<Q2KFn>(nx, k, w, x, xs, out, os);

@@ -11,7 +11,6 @@ namespace folio::avx2 {
 void dot_q4_1(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
 void dot_q5_0(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
 void dot_q5_1(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
-void dot_iq4_nl(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
 void dot_q2_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
 void dot_q3_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
 void dot_q5_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);

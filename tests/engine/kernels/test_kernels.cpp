@@ -239,6 +239,34 @@ private slots:
         QCOMPARE(strided, 5 * 3 * (1 + 2 + 3 + 4));
     }
 
+    // IQ4_NL at its extreme values (-127 everywhere, or 113) against activations that quantize
+    // to ±127: two blocks' int16 products would overflow if added before widening (the fast
+    // kernel takes four blocks per step). K = 160: one 4-block step and a tail block.
+    void iq4nlExtremeValuesMatchReference() {
+        for (uint8_t nibbles : {uint8_t{0x00}, uint8_t{0xFF}, uint8_t{0xF0}})
+            for (float sign : {1.0f, -1.0f}) {
+                const int64_t k = 160;
+                std::vector<BlockIQ4NL> w(k / 32);
+                for (auto& b : w) {
+                    b.d = 0x3C00; // 1.0
+                    std::fill(std::begin(b.qs), std::end(b.qs), nibbles);
+                }
+                std::vector<float> x(k);
+                for (int64_t i = 0; i < k; ++i)
+                    x[i] = (i % 2 ? sign : 1.0f) * 3.0f;
+                TensorView v = make_tensor_view(DType::IQ4_NL, {k, 1, 1, 1}, w.data());
+                float y_ref = 0, y_fast = 0;
+                QVERIFY(matmul(kRef, v, x.data(), k, 1, &y_ref, 1));
+                QVERIFY(matmul(kFast1, v, x.data(), k, 1, &y_fast, 1));
+                QVERIFY2(std::fabs(y_fast - y_ref) <= 1e-5f * (1.0f + std::fabs(y_ref)),
+                         qPrintable(QString("nibbles %1 sign %2: ref %3 fast %4")
+                                        .arg(nibbles)
+                                        .arg(sign)
+                                        .arg(y_ref)
+                                        .arg(y_fast)));
+            }
+    }
+
     // Q3_K from random bytes (every 6-bit scale code, every hmask bit) against the reference dot:
     // the fast kernel unpacks the scales in registers. Within 1e-5 of Σ |w·x| (float order).
     void q3kRandomBytesMatchReference() {
