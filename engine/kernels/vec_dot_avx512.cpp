@@ -52,22 +52,33 @@ inline __m128i q4k_scales_mins_v(const uint8_t* scales) {
     return _mm_or_si128(low, high);
 }
 
+// lo in the 16 int16 lanes of the low 256 bits, hi in those of the high 256 bits.
+inline __m512i int16_halves(int lo, int hi) {
+    return _mm512_inserti64x4(_mm512_set1_epi16(static_cast<short>(lo)),
+                              _mm256_set1_epi16(static_cast<short>(hi)), 1);
+}
+
 // Constants of the Q4_K steps: int16 scale indices of the four (nibble half, chunk pair) steps,
 // sub-block 2c (+1 for the high nibbles) in the low 256 bits, 2c + 2 (+1) in the high 256 bits.
 struct Q4KConsts {
     __m512i m4 = _mm512_set1_epi8(0x0F);
-    __m512i idx_lo[2] = {index(0, 2), index(4, 6)};
-    __m512i idx_hi[2] = {index(1, 3), index(5, 7)};
-    static __m512i index(int lo, int hi) {
-        return _mm512_inserti64x4(_mm512_set1_epi16(static_cast<short>(lo)),
-                                  _mm256_set1_epi16(static_cast<short>(hi)), 1);
-    }
+    __m512i idx_lo[2] = {int16_halves(0, 2), int16_halves(4, 6)};
+    __m512i idx_hi[2] = {int16_halves(1, 3), int16_halves(5, 7)};
+};
+
+// The Q4_K kind of the drivers below: its block, its constants and its super-block step.
+struct Q4KKind {
+    using Block = BlockQ4K;
+    using Consts = Q4KConsts;
+    template <int NX>
+    static void step(const Block& wb, const BlockQ8K* const* xr, int64_t b, const Consts& c,
+                     __m256* acc);
 };
 
 // acc[j] += super-block wb against block b of activation row j: the AVX2 kernel's steps.
 template <int NX>
-inline void q4k_step(const BlockQ4K& wb, const BlockQ8K* const* xr, int64_t b, const Q4KConsts& c,
-                     __m256* acc) {
+void Q4KKind::step(const Block& wb, const BlockQ8K* const* xr, int64_t b, const Consts& c,
+                   __m256* acc) {
     prefetch_ahead<NX>(&wb, 3); // 144 bytes
     const __m128i sm = q4k_scales_mins_v(wb.scales);
     const __m512i sc16 = _mm512_castsi256_si512(_mm256_cvtepu8_epi16(sm)); // 8 scales
@@ -132,21 +143,26 @@ struct Q6KConsts {
     __m512i m4 = _mm512_set1_epi8(0x0F);
     __m512i m30 = _mm512_set1_epi8(0x30);
     // The high two bits: group 0 takes qh << 4, group 1 qh << 2, group 2 qh, group 3 qh >> 2.
-    __m512i shl01 = halves(4, 2), shr23 = halves(0, 2);
+    __m512i shl01 = int16_halves(4, 2), shr23 = int16_halves(0, 2);
     // int16 scale indices of step (h, p): 16-element runs of scales 8h + 4p .. 8h + 4p + 3.
     __m512i sidx[4] = {_mm512_load_si512(kQ6KScaleIndex[0]), _mm512_load_si512(kQ6KScaleIndex[1]),
                        _mm512_load_si512(kQ6KScaleIndex[2]), _mm512_load_si512(kQ6KScaleIndex[3])};
-    static __m512i halves(int lo, int hi) {
-        return _mm512_inserti64x4(_mm512_set1_epi16(static_cast<short>(lo)),
-                                  _mm256_set1_epi16(static_cast<short>(hi)), 1);
-    }
+};
+
+// The Q6_K kind of the drivers below: its block, its constants and its super-block step.
+struct Q6KKind {
+    using Block = BlockQ6K;
+    using Consts = Q6KConsts;
+    template <int NX>
+    static void step(const Block& wb, const BlockQ8K* const* xr, int64_t b, const Consts& c,
+                     __m256* acc);
 };
 
 // acc[j] += super-block wb against block b of activation row j: the AVX2 kernel's lanes and
 // float steps.
 template <int NX>
-inline void q6k_step(const BlockQ6K& wb, const BlockQ8K* const* xr, int64_t b, const Q6KConsts& c,
-                     __m256* acc) {
+void Q6KKind::step(const Block& wb, const BlockQ8K* const* xr, int64_t b, const Consts& c,
+                   __m256* acc) {
     prefetch_ahead<NX>(&wb, 4); // 210 bytes
     const __m128i sc8 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(wb.scales));
     const __m256i sc16 = _mm256_cvtepi8_epi16(sc8);
@@ -186,26 +202,6 @@ inline void q6k_step(const BlockQ6K& wb, const BlockQ8K* const* xr, int64_t b, c
 }
 
 // ---- the k-quant drivers -----------------------------------------------------------------------
-// A k-quant kind: its block, its constants and its super-block step.
-struct Q4KKind {
-    using Block = BlockQ4K;
-    using Consts = Q4KConsts;
-    template <int NX>
-    static void step(const Block& wb, const BlockQ8K* const* xr, int64_t b, const Consts& c,
-                     __m256* acc) {
-        q4k_step<NX>(wb, xr, b, c, acc);
-    }
-};
-struct Q6KKind {
-    using Block = BlockQ6K;
-    using Consts = Q6KConsts;
-    template <int NX>
-    static void step(const Block& wb, const BlockQ8K* const* xr, int64_t b, const Consts& c,
-                     __m256* acc) {
-        q6k_step<NX>(wb, xr, b, c, acc);
-    }
-};
-
 // NX activation rows (x, xs bytes apart) against one weight row.
 template <typename Kind, int NX>
 void kquant_dot(int64_t nb, const void* w, const void* x, size_t xs, float* out, int64_t os) {
