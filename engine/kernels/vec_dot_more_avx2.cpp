@@ -303,6 +303,29 @@ void dot_q5_k_n(int64_t nb, const BlockQ5K* w, const void* x, size_t xs, float* 
 }
 
 // ---- IQ4_XS --------------------------------------------------------------------------------
+// The 8 signed sub-block scales (iq4xs_scale − 32) as int16, in registers: low 4 bits from the
+// nibbles of scales_l (sub-block ib: byte ib / 2, nibble ib % 2), high 2 bits from scales_h
+// (bits 2·ib).
+inline __m128i iq4xs_scales_v(const BlockIQ4XS& b) {
+    uint32_t l;
+    __builtin_memcpy(&l, b.scales_l, 4);
+    const __m128i v = _mm_cvtsi32_si128(static_cast<int>(l));
+    const __m128i m4 = _mm_set1_epi8(0x0F);
+    const __m128i low =
+        _mm_unpacklo_epi8(_mm_and_si128(v, m4), _mm_and_si128(_mm_srli_epi16(v, 4), m4));
+    const __m256i h =
+        _mm256_and_si256(_mm256_srlv_epi32(_mm256_set1_epi32(b.scales_h),
+                                           _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14)),
+                         _mm256_set1_epi32(3));
+    const __m128i h16 = _mm_packs_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+    return _mm_sub_epi16(_mm_or_si128(_mm_cvtepu8_epi16(low), _mm_slli_epi16(h16, 4)),
+                         _mm_set1_epi16(32));
+}
+
+// Two sub-blocks per step: one 32-byte load holds both sub-blocks' 16 bytes of nibbles, so the low
+// nibbles are [ib elements 0..15 | ib+1 elements 0..15] and the high nibbles the elements 16..31;
+// the activations are rearranged to match (two 128-bit lane permutes) and each half takes its
+// sub-block's scale. (One sub-block per step, as before: bench-kernels -t 1 14.3 GB/s.)
 template <int NX>
 void dot_iq4_xs_n(int64_t nb, const BlockIQ4XS* w, const void* x, size_t xs, float* out,
                   int64_t os) {
@@ -313,19 +336,36 @@ void dot_iq4_xs_n(int64_t nb, const BlockIQ4XS* w, const void* x, size_t xs, flo
         acc[j] = _mm256_setzero_ps();
     }
     const __m256i table = iq4_table();
+    const __m256i m4 = _mm256_set1_epi8(0x0F);
     for (int64_t b = 0; b < nb; ++b) {
         const BlockIQ4XS& wb = w[b];
+        const __m256i sc16 = _mm256_broadcastsi128_si256(iq4xs_scales_v(wb));
         __m256i isum[NX];
         for (int j = 0; j < NX; ++j)
             isum[j] = _mm256_setzero_si256();
-        for (int ib = 0; ib < 8; ++ib) {
-            const __m256i q = _mm256_shuffle_epi8(table, unpack_nibbles(wb.qs + 16 * ib));
-            const __m256i aq = _mm256_sign_epi8(q, q);
-            const __m256i ls = _mm256_set1_epi16(static_cast<short>(iq4xs_scale(wb, ib) - 32));
+        for (int ib = 0; ib < 8; ib += 2) {
+            const __m256i q = load256(wb.qs + 16 * ib);
+            const __m256i vlo = _mm256_shuffle_epi8(table, _mm256_and_si256(q, m4));
+            const __m256i vhi =
+                _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16(q, 4), m4));
+            const __m256i alo = _mm256_sign_epi8(vlo, vlo), ahi = _mm256_sign_epi8(vhi, vhi);
+            // int16 scale of sub-block ib in the low lane, ib + 1 in the high lane.
+            const __m256i ls = _mm256_shuffle_epi8(
+                sc16, _mm256_setr_epi8(2 * ib, 2 * ib + 1, 2 * ib, 2 * ib + 1, 2 * ib, 2 * ib + 1,
+                                       2 * ib, 2 * ib + 1, 2 * ib, 2 * ib + 1, 2 * ib, 2 * ib + 1,
+                                       2 * ib, 2 * ib + 1, 2 * ib, 2 * ib + 1, 2 * ib + 2,
+                                       2 * ib + 3, 2 * ib + 2, 2 * ib + 3, 2 * ib + 2, 2 * ib + 3,
+                                       2 * ib + 2, 2 * ib + 3, 2 * ib + 2, 2 * ib + 3, 2 * ib + 2,
+                                       2 * ib + 3, 2 * ib + 2, 2 * ib + 3, 2 * ib + 2, 2 * ib + 3));
             for (int j = 0; j < NX; ++j) {
-                const __m256i xq = _mm256_sign_epi8(load256(xr[j][b].qs + 32 * ib), q);
-                isum[j] =
-                    _mm256_add_epi32(isum[j], _mm256_madd_epi16(_mm256_maddubs_epi16(aq, xq), ls));
+                const __m256i a = load256(xr[j][b].qs + 32 * ib);
+                const __m256i bb = load256(xr[j][b].qs + 32 * ib + 32);
+                const __m256i xlo = _mm256_permute2x128_si256(a, bb, 0x20);
+                const __m256i xhi = _mm256_permute2x128_si256(a, bb, 0x31);
+                const __m256i plo = _mm256_maddubs_epi16(alo, _mm256_sign_epi8(xlo, vlo));
+                const __m256i phi = _mm256_maddubs_epi16(ahi, _mm256_sign_epi8(xhi, vhi));
+                isum[j] = _mm256_add_epi32(isum[j], _mm256_add_epi32(_mm256_madd_epi16(plo, ls),
+                                                                     _mm256_madd_epi16(phi, ls)));
             }
         }
         const float dw = h2f(wb.d);

@@ -267,45 +267,47 @@ private slots:
             }
     }
 
-    // Q3_K from random bytes (every 6-bit scale code, every hmask bit) against the reference dot:
-    // the fast kernel unpacks the scales in registers. Within 1e-5 of Σ |w·x| (float order).
-    void q3kRandomBytesMatchReference() {
-        const WeightType& q3 = *find_weight_type(DType::Q3_K);
-        for (int64_t k : {256, 768, 2816}) {
-            const int64_t n = 9;
-            Weight w = make_weight(DType::Q3_K, k, n, 1, static_cast<uint32_t>(k + 11));
-            std::mt19937 rng(static_cast<uint32_t>(k));
-            auto* blocks = reinterpret_cast<BlockQ3K*>(w.bytes.data());
-            for (int64_t i = 0; i < n * k / 256; ++i) {
-                for (auto* part : {blocks[i].hmask, blocks[i].qs})
-                    for (int j = 0; j < (part == blocks[i].hmask ? 32 : 64); ++j)
-                        part[j] = static_cast<uint8_t>(rng());
-                for (auto& b : blocks[i].scales)
-                    b = static_cast<uint8_t>(rng());
-            }
-            std::vector<float> deq(static_cast<size_t>(k));
-            for (int64_t tok : {1, 3}) {
-                const auto x = random_normal(static_cast<size_t>(k * tok), 17);
-                const auto y_ref = run_matmul(kRef, w.view, x, tok);
-                const auto y_fast = run_matmul(kFast1, w.view, x, tok);
-                for (int64_t r = 0; r < n; ++r) {
-                    q3.dequantize(w.bytes.data() + r * w.view.nb[1], deq.data(), k);
-                    for (int64_t t = 0; t < tok; ++t) {
-                        double abs_sum = 0;
-                        for (int64_t i = 0; i < k; ++i)
-                            abs_sum += std::fabs(deq[i] * x[t * k + i]);
-                        const size_t at = static_cast<size_t>(t * n + r);
-                        QVERIFY2(std::fabs(y_fast[at] - y_ref[at]) <= 1e-5 * abs_sum + 1e-6,
-                                 qPrintable(QString("k=%1 row %2 token %3: ref %4 fast %5")
-                                                .arg(k)
-                                                .arg(r)
-                                                .arg(t)
-                                                .arg(y_ref[at])
-                                                .arg(y_fast[at])));
+    // Q3_K and IQ4_XS from random bytes (every 6-bit scale code, every hmask bit, every nibble)
+    // against the reference dot: their fast kernels unpack the scales in registers. Within 1e-5
+    // of Σ |w·x| (float order).
+    void randomBytesKquantsMatchReference() {
+        for (DType t : {DType::Q3_K, DType::IQ4_XS})
+            for (int64_t k : {256, 768, 2816}) {
+                const WeightType& wt = *find_weight_type(t);
+                const int64_t n = 9;
+                Weight w = make_weight(t, k, n, 1, static_cast<uint32_t>(k + 11));
+                // Every byte but the fp16 d (Q3_K: the block's last 2 bytes, IQ4_XS: its first 2).
+                const size_t block = t == DType::Q3_K ? sizeof(BlockQ3K) : sizeof(BlockIQ4XS);
+                const size_t d_at = t == DType::Q3_K ? block - 2 : 0;
+                std::mt19937 rng(static_cast<uint32_t>(k));
+                for (size_t i = 0; i < w.bytes.size(); ++i)
+                    if (i % block != d_at && i % block != d_at + 1)
+                        w.bytes[i] = static_cast<uint8_t>(rng());
+                std::vector<float> deq(static_cast<size_t>(k));
+                for (int64_t tok : {1, 3}) {
+                    const auto x = random_normal(static_cast<size_t>(k * tok), 17);
+                    const auto y_ref = run_matmul(kRef, w.view, x, tok);
+                    const auto y_fast = run_matmul(kFast1, w.view, x, tok);
+                    for (int64_t r = 0; r < n; ++r) {
+                        wt.dequantize(w.bytes.data() + r * w.view.nb[1], deq.data(), k);
+                        for (int64_t tt = 0; tt < tok; ++tt) {
+                            double abs_sum = 0;
+                            for (int64_t i = 0; i < k; ++i)
+                                abs_sum += std::fabs(deq[i] * x[tt * k + i]);
+                            const size_t at = static_cast<size_t>(tt * n + r);
+                            QVERIFY2(std::fabs(y_fast[at] - y_ref[at]) <= 1e-5 * abs_sum + 1e-6,
+                                     qPrintable(QString("%1 k=%2 row %3 token %4: ref %5 fast %6")
+                                                    .arg(QString::fromStdString(
+                                                        std::string(dtype_name(t))))
+                                                    .arg(k)
+                                                    .arg(r)
+                                                    .arg(tt)
+                                                    .arg(y_ref[at])
+                                                    .arg(y_fast[at])));
+                        }
                     }
                 }
             }
-        }
     }
 
     // The AVX-512 Q4_K and Q6_K dots against the AVX2 ones, bit for bit: K of 1, 3 and 11
