@@ -67,6 +67,10 @@ struct Q4KConsts {
 };
 
 // The Q4_K kind of the drivers below: its block, its constants and its super-block step.
+// The steps are always inlined: GCC kept step<1> out of line (a call per super-block, with
+// vzeroupper, the constants reloaded and the accumulator through memory), which cost a third of
+// the one-row kernels' time (L2-hot, one thread: Q4_K 5.65 -> 4.4 ns per super-block, Q6_K
+// 5.55 -> 3.75).
 struct Q4KKind {
     using Block = BlockQ4K;
     using Consts = Q4KConsts;
@@ -77,8 +81,8 @@ struct Q4KKind {
 
 // acc[j] += super-block wb against block b of activation row j: the AVX2 kernel's steps.
 template <int NX>
-void Q4KKind::step(const Block& wb, const BlockQ8K* const* xr, int64_t b, const Consts& c,
-                   __m256* acc) {
+[[gnu::always_inline]] inline void Q4KKind::step(const Block& wb, const BlockQ8K* const* xr,
+                                                 int64_t b, const Consts& c, __m256* acc) {
     prefetch_ahead<NX>(&wb, 3); // 144 bytes
     const __m128i sm = q4k_scales_mins_v(wb.scales);
     const __m512i sc16 = _mm512_castsi256_si512(_mm256_cvtepu8_epi16(sm)); // 8 scales
@@ -161,8 +165,8 @@ struct Q6KKind {
 // acc[j] += super-block wb against block b of activation row j: the AVX2 kernel's lanes and
 // float steps.
 template <int NX>
-void Q6KKind::step(const Block& wb, const BlockQ8K* const* xr, int64_t b, const Consts& c,
-                   __m256* acc) {
+[[gnu::always_inline]] inline void Q6KKind::step(const Block& wb, const BlockQ8K* const* xr,
+                                                 int64_t b, const Consts& c, __m256* acc) {
     prefetch_ahead<NX>(&wb, 4); // 210 bytes
     const __m128i sc8 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(wb.scales));
     const __m256i sc16 = _mm256_cvtepi8_epi16(sc8);
