@@ -1,7 +1,8 @@
 #pragma once
 // AVX-512 (F/VL/BW) dot products for the decode path (vec_dot_avx512.cpp), same signature and
-// results as their AVX2 counterparts (kernels/kernel_table.h VecDotFn). Declarations only: reached
-// through weight_dot() under KernelPath::Auto when avx512_vnni_kernels_available().
+// (but for dot_mxfp4) results as their AVX2 counterparts (kernels/kernel_table.h VecDotFn).
+// Declarations only: reached through weight_dot() under KernelPath::Auto when
+// avx512_vnni_kernels_available().
 
 #include <cstddef>
 #include <cstdint>
@@ -23,5 +24,9 @@ void dot_q6_k_rows(int64_t k, const void* w, size_t w_stride, int nw, const void
 void dot_q5_0(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
 // nw (1..4) Q5_0 rows against one Q8_0 activation row, dot_q5_0's bits per row.
 void dot_q5_0_rows(int64_t k, const void* w, size_t w_stride, int nw, const void* x, float* out);
+
+// MXFP4 × Q8_0 (vec_dot_mxfp4_avx512.cpp): four blocks per 512-bit step with vpdpbusd; its own
+// order of float sums (not avx2::dot_mxfp4's bits), within float rounding of the reference.
+void dot_mxfp4(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
 
 } // namespace folio::avx512

@@ -39,7 +39,7 @@ constexpr WeightType kWeightTypes[] = {
     {DType::BF16,  DType::F32,  dequantize_row_bf16,  quantize_row_bf16,  ref::dot_bf16,  FOLIO_AVX2(avx2::dot_bf16)},
     {DType::Q8_0,  DType::Q8_0, dequantize_row_q8_0,  quantize_row_q8_0,  ref::dot_q8_0,  FOLIO_AVX2(avx2::dot_q8_0)},
     {DType::Q4_0,  DType::Q8_0, dequantize_row_q4_0,  quantize_row_q4_0,  ref::dot_q4_0,  FOLIO_AVX2(avx2::dot_q4_0)},
-    {DType::MXFP4, DType::Q8_0, dequantize_row_mxfp4, quantize_row_mxfp4, ref::dot_mxfp4, FOLIO_AVX2(avx2::dot_mxfp4)},
+    {DType::MXFP4, DType::Q8_0, dequantize_row_mxfp4, quantize_row_mxfp4, ref::dot_mxfp4, FOLIO_AVX2(avx2::dot_mxfp4), FOLIO_AVX512(avx512::dot_mxfp4)},
     {DType::Q4_K,  DType::Q8_K, dequantize_row_q4_k,  quantize_row_q4_k,  ref::dot_q4_k,  FOLIO_AVX2(avx2::dot_q4_k), FOLIO_AVX512(avx512::dot_q4_k), FOLIO_AVX512(avx512::dot_q4_k_rows)},
     {DType::Q6_K,  DType::Q8_K, dequantize_row_q6_k,  quantize_row_q6_k,  ref::dot_q6_k,  FOLIO_AVX2(avx2::dot_q6_k), FOLIO_AVX512(avx512::dot_q6_k), FOLIO_AVX512(avx512::dot_q6_k_rows)},
     // legacy, k-quant and IQ4 types (branch q-legacy)

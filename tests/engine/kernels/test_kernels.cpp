@@ -11,6 +11,7 @@
 #include "kernels/softmax.h"
 #include "kernels/weight_types.h"
 #include "support/random_data.h"
+#include "tensor/fp16.h"
 #include "tensor/quant_blocks.h"
 #include "tensor/quant_blocks_more.h"
 #include "tensor/quantize.h"
@@ -371,6 +372,77 @@ private slots:
     // MXFP4 scales at the edges of E8M0 (subnormal 2^-128 / 2^-127, 2^-126, 1, 2^72): the AVX2
     // path's scale table must give the reference's bit patterns, so the results agree to float
     // rounding of the summation (1e-6 relative), including subnormal results.
+    // The AVX-512 MXFP4 dot (KernelPath::Auto) keeps its own float order, so it is checked
+    // against the float64 sum of the dequantized weights times the quantized activations: block
+    // counts that leave every tail (8-block steps, a 4-block step, single blocks), random nibbles,
+    // exponents around 127 and rows of subnormal scales (e = 0, 1); 1..7 tokens, whose rows go
+    // through the kernel 4, 3, 2 or 1 at a time and must give each token the one-token bits.
+    void mxfp4Avx512DotMatchesFloat64() {
+        if (!avx512_vnni_kernels_available())
+            QSKIP("this CPU has no AVX-512: that MXFP4 kernel is never used here");
+        const WeightType& mx = *find_weight_type(DType::MXFP4);
+        QVERIFY(weight_dot(mx, KernelPath::Auto) != weight_dot(mx, KernelPath::Avx2));
+        int compared = 0;
+        for (int64_t blocks : {1, 3, 4, 5, 8, 9, 12, 13, 16, 25, 64}) {
+            const int64_t k = 32 * blocks, n = 5;
+            std::vector<BlockMxfp4> wb(static_cast<size_t>(n * blocks));
+            std::mt19937 rng(static_cast<uint32_t>(blocks));
+            for (size_t i = 0; i < wb.size(); ++i) {
+                const int64_t r = static_cast<int64_t>(i) / blocks;
+                wb[i].e = static_cast<uint8_t>(r == 0 ? rng() % 2 : 110 + rng() % 35);
+                for (auto& q : wb[i].qs)
+                    q = static_cast<uint8_t>(rng());
+            }
+            std::vector<float> deq(static_cast<size_t>(n * k));
+            for (int64_t r = 0; r < n; ++r)
+                QVERIFY(
+                    dequantize_row(DType::MXFP4, wb.data() + r * blocks, deq.data() + r * k, k));
+            const TensorView v = make_tensor_view(DType::MXFP4, {k, n, 1, 1}, wb.data());
+            const int64_t tokens = 7;
+            const auto x = random_normal(static_cast<size_t>(k * tokens), 7u + blocks);
+            QuantizedActivations xq;
+            QVERIFY(quantize_activations(kRef, DType::MXFP4, x.data(), k, tokens, k, &xq));
+            std::vector<float> y(static_cast<size_t>(n * tokens)), y1(static_cast<size_t>(n));
+            QVERIFY(matmul(KernelContext{1, KernelPath::Auto}, v, xq, y.data(), n));
+            for (int64_t t = 0; t < tokens; ++t) {
+                const auto* xb = reinterpret_cast<const BlockQ8_0*>(xq.row(t));
+                QuantizedActivations one;
+                QVERIFY(quantize_activations(kRef, DType::MXFP4, x.data() + t * k, k, 1, k, &one));
+                QVERIFY(matmul(KernelContext{2, KernelPath::Auto}, v, one, y1.data(), n));
+                for (int64_t r = 0; r < n; ++r) {
+                    double exact = 0, magnitude = 0;
+                    for (int64_t i = 0; i < k; ++i) {
+                        const double p = double(deq[r * k + i]) * fp16_to_fp32(xb[i / 32].d) *
+                                         xb[i / 32].qs[i % 32];
+                        exact += p;
+                        magnitude += std::fabs(p);
+                    }
+                    const float got = y[t * n + r];
+                    QVERIFY2(
+                        std::fabs(got - exact) <= 1e-6 * magnitude,
+                        qPrintable(QString("blocks=%1 token %2 row %3: %4 vs %5 (sum of |p| %6)")
+                                       .arg(blocks)
+                                       .arg(t)
+                                       .arg(r)
+                                       .arg(got, 0, 'g', 9)
+                                       .arg(exact, 0, 'g', 9)
+                                       .arg(magnitude)));
+                    QVERIFY(magnitude > 0);
+                    QVERIFY2(
+                        std::memcmp(&got, &y1[r], sizeof got) == 0,
+                        qPrintable(QString("blocks=%1 token %2 row %3: %4 in a batch, %5 alone")
+                                       .arg(blocks)
+                                       .arg(t)
+                                       .arg(r)
+                                       .arg(got, 0, 'g', 9)
+                                       .arg(y1[r], 0, 'g', 9)));
+                    ++compared;
+                }
+            }
+        }
+        QCOMPARE(compared, 11 * 5 * 7);
+    }
+
     void mxfp4ExtremeScales() {
         const int64_t k = 160; // 4-block groups plus one tail block
         std::vector<BlockMxfp4> w(k / 32);

@@ -1,0 +1,176 @@
+// AVX-512 VNNI dot product of MXFP4 weights against Q8_0 activations (decode, vec_dot_avx512.h).
+//
+// The AVX2 kernel (vec_dot_avx2.cpp dot_nibbles32 with DecodeMxfp4) spends ~90 instructions on
+// 8 blocks: sign tricks around maddubs, int16 adds and madds, a horizontal add, and four scalar
+// scale lookups per 4 blocks. It runs at ~21 GB/s per thread with its data in L2, so two threads
+// could not keep up with the memory. A kernel equal to it bit for bit had to rebuild its 8-lane
+// half-block sums (measured: 4-10 % faster, not enough). This one keeps its own order of float
+// sums, checked against the reference within float rounding (test_kernels):
+// - 4 blocks per 512-bit register, [b | b+2 | b+1 | b+3] (four 16-byte loads); low and high
+//   nibbles meet the activation row's interleaved copy (kernel_table.h Q8_0ActLayout) after one
+//   128-bit lane shuffle each, so both land in the same int32 lanes: lanes 0-3 hold block b,
+//   4-7 b+2, 8-11 b+1, 12-15 b+3.
+// - vpdpbusd needs unsigned weights: the table gives value + 12 (twice the E2M1 value is -12..12,
+//   MODEL_SPEC §2.5) and 12·Σx comes off (a vpdpbusd of the activations with 12s).
+// - the block scales 2^(e-128) are built from the exponent bytes in registers, 8 at a time,
+//   multiplied by the activation scales, spread to their 4 lanes, and one FMA per 4
+//   blocks adds the products.
+//
+// Compiled with AVX-512 F/VL/BW/VNNI (engine/CMakeLists.txt), entered only after the run-time CPU
+// check. No inline functions from shared headers (see gemm_q8_0_avx512.cpp); quant_blocks.h's
+// static inline helpers and kernel_table.h's static constexpr layout are safe.
+#include "kernels/vec_dot_avx512.h"
+
+#include "kernels/decode_prefetch.h"
+#include "kernels/kernel_table.h"
+
+#include "tensor/quant_blocks.h"
+
+#include "kernels/avx512_intrinsics.h"
+
+#include <type_traits>
+
+namespace folio::avx512 {
+
+namespace {
+
+struct Mxfp4Consts {
+    __m512i m4 = _mm512_set1_epi8(0x0F);
+    __m512i twelve = _mm512_set1_epi8(12);
+    // Twice the E2M1 value plus 12, by nibble (every 128-bit lane the same table for vpshufb).
+    __m512i table = _mm512_broadcast_i32x4(
+        _mm_setr_epi8(12, 13, 14, 15, 16, 18, 20, 24, 12, 11, 10, 9, 8, 6, 4, 0));
+    // The 4 scales of blocks (b, b+1, b+2, b+3) spread to lanes [b ×4 | b+2 ×4 | b+1 ×4 | b+3 ×4].
+    __m512i spread_lo = _mm512_setr_epi32(0, 0, 0, 0, 2, 2, 2, 2, 1, 1, 1, 1, 3, 3, 3, 3);
+    __m512i spread_hi = _mm512_setr_epi32(4, 4, 4, 4, 6, 6, 6, 6, 5, 5, 5, 5, 7, 7, 7, 7);
+};
+
+inline __m128i load128(const uint8_t* p) {
+    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+}
+
+// The 16 nibble bytes of blocks b, b+2, b+1, b+3 in that lane order.
+inline __m512i nibbles4(const BlockMxfp4* w) {
+    __m512i q = _mm512_castsi128_si512(load128(w[0].qs));
+    q = _mm512_inserti32x4(q, load128(w[2].qs), 1);
+    q = _mm512_inserti32x4(q, load128(w[1].qs), 2);
+    return _mm512_inserti32x4(q, load128(w[3].qs), 3);
+}
+
+// 2^(e-128) of 8 blocks (e8m0_to_fp32_half, bit for bit): fp32 bits (e - 1) << 23, or the two
+// subnormals 0x00200000 << e for e < 2. The exponent bytes, 17 bytes apart, go through a small
+// array (a gather of them was slower: 4.7 -> 5.6 ns per 8 blocks, L2-hot).
+inline __m256 block_scales8(const BlockMxfp4* w) {
+    alignas(32) int32_t e8[8];
+    for (int i = 0; i < 8; ++i)
+        e8[i] = w[i].e;
+    const __m256i e = _mm256_load_si256(reinterpret_cast<const __m256i*>(e8));
+    const __m256i normal = _mm256_slli_epi32(_mm256_sub_epi32(e, _mm256_set1_epi32(1)), 23);
+    const __m256i sub = _mm256_sllv_epi32(_mm256_set1_epi32(0x00200000), e);
+    const __mmask8 small = _mm256_cmplt_epi32_mask(e, _mm256_set1_epi32(2));
+    return _mm256_castsi256_ps(_mm256_mask_mov_epi32(normal, small, sub));
+}
+
+// acc += the 4 blocks at w (nibbles q4) against activations xi (their interleaved copy, 128
+// bytes) with per-lane scales d.
+inline __m512 step4(__m512i q4, const int8_t* xi, __m512 d, __m512 acc, const Mxfp4Consts& c) {
+    const __m512i lo = _mm512_shuffle_epi8(c.table, _mm512_and_si512(q4, c.m4));
+    const __m512i hi =
+        _mm512_shuffle_epi8(c.table, _mm512_and_si512(_mm512_srli_epi16(q4, 4), c.m4));
+    const __m512i x0 = _mm512_loadu_si512(xi), x1 = _mm512_loadu_si512(xi + 64);
+    const __m512i x_lo = _mm512_shuffle_i64x2(x0, x1, 0x44); // b lo | b+2 lo | b+1 lo | b+3 lo
+    const __m512i x_hi = _mm512_shuffle_i64x2(x0, x1, 0xEE); // the high nibbles' activations
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i uw = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(zero, lo, x_lo), hi, x_hi);
+    const __m512i off =
+        _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(zero, c.twelve, x_lo), c.twelve, x_hi);
+    return _mm512_fmadd_ps(d, _mm512_cvtepi32_ps(_mm512_sub_epi32(uw, off)), acc);
+}
+
+// One block against one Q8_0 block (the rows' last nb % 4 blocks, which have no interleaved
+// copy): exact int32 sum.
+inline int32_t block_isum(const BlockMxfp4& w, const BlockQ8_0& x, const Mxfp4Consts& c) {
+    const __m128i q = load128(w.qs);
+    const __m128i t = _mm512_castsi512_si128(c.table);
+    const __m128i m4 = _mm_set1_epi8(0x0F);
+    const __m256i u =
+        _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_shuffle_epi8(t, _mm_and_si128(q, m4))),
+                                _mm_shuffle_epi8(t, _mm_and_si128(_mm_srli_epi16(q, 4), m4)), 1);
+    const __m256i xv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x.qs));
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256i lanes = _mm256_sub_epi32(_mm256_dpbusd_epi32(zero, u, xv),
+                                           _mm256_dpbusd_epi32(zero, _mm256_set1_epi8(12), xv));
+    const __m128i s =
+        _mm_add_epi32(_mm256_castsi256_si128(lanes), _mm256_extracti128_si256(lanes, 1));
+    const __m128i s2 = _mm_add_epi32(s, _mm_unpackhi_epi64(s, s));
+    return _mm_cvtsi128_si32(_mm_add_epi32(s2, _mm_srli_si128(s2, 4)));
+}
+
+template <int NX>
+void dot_mxfp4_n(int64_t k, const BlockMxfp4* w, const void* x, size_t xs, float* out, int64_t os) {
+    const int64_t nb = k / 32;
+    const Q8_0ActLayout l = q8_0_act_layout(k);
+    const Mxfp4Consts c;
+    const uint8_t* row[NX];
+    __m512 acc[NX];
+    for (int j = 0; j < NX; ++j) {
+        row[j] = static_cast<const uint8_t*>(x) + j * xs;
+        acc[j] = _mm512_setzero_ps();
+    }
+    int64_t b = 0;
+    for (; b + 8 <= nb; b += 8) {
+        prefetch_ahead<NX>(w + b, 3); // 136 bytes
+        const __m256 dw = block_scales8(w + b);
+        const __m512i q0 = nibbles4(w + b), q1 = nibbles4(w + b + 4);
+        for (int j = 0; j < NX; ++j) {
+            const __m256 d = _mm256_mul_ps(
+                dw, _mm256_loadu_ps(reinterpret_cast<const float*>(row[j] + l.scales) + b));
+            const __m512 d512 = _mm512_castps256_ps512(d);
+            const int8_t* xi = reinterpret_cast<const int8_t*>(row[j] + l.interleaved) + 32 * b;
+            acc[j] = step4(q0, xi, _mm512_permutexvar_ps(c.spread_lo, d512), acc[j], c);
+            acc[j] = step4(q1, xi + 128, _mm512_permutexvar_ps(c.spread_hi, d512), acc[j], c);
+        }
+    }
+    if (b + 4 <= nb) {
+        const __m128 dw = _mm_setr_ps(e8m0_to_fp32_half(w[b].e), e8m0_to_fp32_half(w[b + 1].e),
+                                      e8m0_to_fp32_half(w[b + 2].e), e8m0_to_fp32_half(w[b + 3].e));
+        const __m512i q = nibbles4(w + b);
+        for (int j = 0; j < NX; ++j) {
+            const __m128 d =
+                _mm_mul_ps(dw, _mm_loadu_ps(reinterpret_cast<const float*>(row[j] + l.scales) + b));
+            const int8_t* xi = reinterpret_cast<const int8_t*>(row[j] + l.interleaved) + 32 * b;
+            acc[j] = step4(q, xi, _mm512_permutexvar_ps(c.spread_lo, _mm512_castps128_ps512(d)),
+                           acc[j], c);
+        }
+        b += 4;
+    }
+    float tail[NX] = {};
+    for (; b < nb; ++b) {
+        const float dw = e8m0_to_fp32_half(w[b].e);
+        for (int j = 0; j < NX; ++j) {
+            const auto* xb = reinterpret_cast<const BlockQ8_0*>(row[j]) + b;
+            const float dx = reinterpret_cast<const float*>(row[j] + l.scales)[b];
+            tail[j] += dw * dx * static_cast<float>(block_isum(w[b], *xb, c));
+        }
+    }
+    for (int j = 0; j < NX; ++j)
+        out[j * os] = _mm512_reduce_add_ps(acc[j]) + tail[j];
+}
+
+} // namespace
+
+void dot_mxfp4(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
+    const auto* wb = static_cast<const BlockMxfp4*>(w);
+    switch (nx) {
+    case 1:
+        return dot_mxfp4_n<1>(k, wb, x, xs, out, os);
+    case 2:
+        return dot_mxfp4_n<2>(k, wb, x, xs, out, os);
+    case 3:
+        return dot_mxfp4_n<3>(k, wb, x, xs, out, os);
+    default:
+        return dot_mxfp4_n<4>(k, wb, x, xs, out, os);
+    }
+}
+
+} // namespace folio::avx512
