@@ -33,16 +33,22 @@ inline constexpr int kMaxDotRows = 4;
 //   blocks      nb BlockQ8_0 (the §2.10 activation blocks; all the reference kernels read)
 //   scales      nb floats: fp32(d) of each block (exact copies of the fp16 scales)
 //   scales_dup  2·nb floats: each fp32(d) twice (d0 d0 d1 d1 ...)
-//   interleaved for each full group of 4 blocks b..b+3, 128 bytes: x_b[0..15] x_{b+2}[0..15]
-//               x_b[16..31] x_{b+2}[16..31] x_{b+1}[0..15] x_{b+3}[0..15] x_{b+1}[16..31]
-//               x_{b+3}[16..31] — the order in which the AVX2 Q4_0/MXFP4 kernels unpack two
-//               blocks' nibbles with one 256-bit load, so they need no cross-lane shuffles.
+//   interleaved for each full group of 4 blocks b..b+3, 128 bytes: the low halves
+//               x_b[0..15] x_{b+2}[0..15] x_{b+1}[0..15] x_{b+3}[0..15], then the high halves
+//               x_b[16..31] x_{b+2}[16..31] x_{b+1}[16..31] x_{b+3}[16..31] — the order in which
+//               the Q4_0/MXFP4 kernels unpack blocks' nibbles (AVX2: two blocks per 256-bit
+//               load, 32-byte pieces; AVX-512: four per 512-bit register, 64-byte halves), so
+//               they need no cross-lane shuffles.
+//   sums12      for each full group, 16 int32: 12 · (Σ of interleaved bytes 4i..4i+3 and of
+//               bytes 64+4i..64+4i+3): what vpdpbusd on MXFP4's value + 12 adds per lane
+//               (vec_dot_mxfp4_avx512.cpp).
 // The extras are derived copies, so reference and AVX2 kernels still see the same numbers.
 // (static: internal linkage, see kernels/vec_dot_avx2.cpp.)
 struct Q8_0ActLayout {
     size_t scales;
     size_t scales_dup;
     size_t interleaved;
+    size_t sums12;
     size_t row_bytes;
 };
 
@@ -56,7 +62,8 @@ static constexpr Q8_0ActLayout q8_0_act_layout(int64_t k) {
     l.scales = pad32(nb * 34);
     l.scales_dup = l.scales + pad32(nb * 4);
     l.interleaved = l.scales_dup + pad32(nb * 8);
-    l.row_bytes = l.interleaved + nb / 4 * 128;
+    l.sums12 = l.interleaved + nb / 4 * 128;
+    l.row_bytes = l.sums12 + nb / 4 * 64;
     return l;
 }
 

@@ -181,9 +181,11 @@ void dot_nibbles32(int64_t k, const Decoder& dec, const void* x, size_t xs, floa
         const __m256 dw = _mm256_permutevar8x32_ps(_mm256_castps128_ps256(dec.scales4(b)), dup_idx);
         for (int j = 0; j < NX; ++j) {
             const int8_t* xi = reinterpret_cast<const int8_t*>(row[j] + l.interleaved) + 32 * b;
+            // w[0..3] = low / high nibbles of blocks (b, b+2), then of (b+1, b+3).
+            constexpr int kPiece[4] = {0, 64, 32, 96};
             __m256i p[4];
             for (int i = 0; i < 4; ++i)
-                p[i] = _mm256_maddubs_epi16(aw[i], _mm256_sign_epi8(load256(xi + 32 * i), w[i]));
+                p[i] = _mm256_maddubs_epi16(aw[i], _mm256_sign_epi8(load256(xi + kPiece[i]), w[i]));
             __m256i s02, s13;
             if constexpr (Decoder::kWide) {
                 s02 =
