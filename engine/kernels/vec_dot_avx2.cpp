@@ -98,46 +98,47 @@ struct DecodeQ8_0 {
 
 // 4-bit weight types: packed nibbles qs(b), a byte-wise map from nibble to signed int8 weight,
 // and the block scales.
-struct DecodeQ4_0 {
+
+// A 16-entry int8 table (tensor/quant_blocks*.h) in both 128-bit lanes, for vpshufb.
+inline __m256i table16(const int8_t* values) {
+    return _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(values)));
+}
+
+// Q4_0: nibble - 8.
+struct MapQ4_0 {
     static constexpr bool kWide = false; // |weight| ≤ 8
-    const BlockQ4_0* w;
-    const uint8_t* qs(int64_t b) const { return w[b].qs; }
     static __m256i map(__m256i nib) { return _mm256_sub_epi8(nib, _mm256_set1_epi8(8)); }
+};
+
+// IQ4_NL: the non-linear 16-value table. Its values reach 127, so two blocks' int16 products
+// could overflow when added: kWide widens each before the add.
+struct MapIq4Nl {
+    static constexpr bool kWide = true;
+    static __m256i map(__m256i nib) { return _mm256_shuffle_epi8(table16(kIq4nlValues), nib); }
+};
+
+// Blocks of an fp16 scale d and 16 bytes of nibbles (Q4_0, IQ4_NL), with their type's map.
+template <typename Block, typename Map> struct DecodeFp16Nibbles {
+    static constexpr bool kWide = Map::kWide;
+    const Block* w;
+    const uint8_t* qs(int64_t b) const { return w[b].qs; }
+    static __m256i map(__m256i nib) { return Map::map(nib); }
     float scale(int64_t b) const { return h2f(w[b].d); }
     __m128 scales4(int64_t b) const { return fp16x4(w[b].d, w[b + 1].d, w[b + 2].d, w[b + 3].d); }
 };
+using DecodeQ4_0 = DecodeFp16Nibbles<BlockQ4_0, MapQ4_0>;
+using DecodeIq4Nl = DecodeFp16Nibbles<BlockIQ4NL, MapIq4Nl>;
 
 struct DecodeMxfp4 {
     static constexpr bool kWide = false; // |weight| ≤ 12
     const BlockMxfp4* w;
     const uint8_t* qs(int64_t b) const { return w[b].qs; }
-    static __m256i map(__m256i nib) {
-        const __m256i table =
-            _mm256_setr_epi8(0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12, 0, 1, 2, 3, 4,
-                             6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12);
-        return _mm256_shuffle_epi8(table, nib);
-    }
+    static __m256i map(__m256i nib) { return _mm256_shuffle_epi8(table16(kMxfp4Values), nib); }
     float scale(int64_t b) const { return kE8m0Half[w[b].e]; }
     __m128 scales4(int64_t b) const {
         return _mm_setr_ps(kE8m0Half[w[b].e], kE8m0Half[w[b + 1].e], kE8m0Half[w[b + 2].e],
                            kE8m0Half[w[b + 3].e]);
     }
-};
-
-// IQ4_NL: the non-linear 16-value table, scaled by the fp16 d. Its values reach 127, so
-// two blocks' int16 products could overflow when added: kWide widens each before the add.
-struct DecodeIq4Nl {
-    static constexpr bool kWide = true;
-    const BlockIQ4NL* w;
-    const uint8_t* qs(int64_t b) const { return w[b].qs; }
-    static __m256i map(__m256i nib) {
-        const __m256i table = _mm256_setr_epi8(-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25,
-                                               38, 53, 69, 89, 113, -127, -104, -83, -65, -49, -35,
-                                               -22, -10, 1, 13, 25, 38, 53, 69, 89, 113);
-        return _mm256_shuffle_epi8(table, nib);
-    }
-    float scale(int64_t b) const { return h2f(w[b].d); }
-    __m128 scales4(int64_t b) const { return fp16x4(w[b].d, w[b + 1].d, w[b + 2].d, w[b + 3].d); }
 };
 
 // Q4_0 / MXFP4 against Q8_0 activations, four blocks per step. One 256-bit register holds the

@@ -56,10 +56,10 @@ inline __m256i fifth_bits(const uint8_t* qh) {
     return _mm256_and_si256(set, _mm256_set1_epi8(0x10));
 }
 
+// The IQ4_NL values (tensor/quant_blocks_more.h) in both 128-bit lanes, for vpshufb.
 inline __m256i iq4_table() {
-    return _mm256_setr_epi8(-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89,
-                            113, -127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69,
-                            89, 113);
+    return _mm256_broadcastsi128_si256(
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(kIq4nlValues)));
 }
 
 template <typename Block> const Block* x_row(const void* x, size_t xs, int j) {

@@ -37,8 +37,9 @@ namespace {
 struct Mxfp4Consts {
     __m512i m4 = _mm512_set1_epi8(0x0F);
     // Twice the E2M1 value plus 12, by nibble (every 128-bit lane the same table for vpshufb).
-    __m512i table = _mm512_broadcast_i32x4(
-        _mm_setr_epi8(12, 13, 14, 15, 16, 18, 20, 24, 12, 11, 10, 9, 8, 6, 4, 0));
+    __m512i table = _mm512_add_epi8(
+        _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(kMxfp4Values))),
+        _mm512_set1_epi8(12));
     // The 4 scales of blocks (b, b+1, b+2, b+3) spread to lanes [b ×4 | b+2 ×4 | b+1 ×4 | b+3 ×4].
     __m512i spread_lo = _mm512_setr_epi32(0, 0, 0, 0, 2, 2, 2, 2, 1, 1, 1, 1, 3, 3, 3, 3);
     __m512i spread_hi = _mm512_setr_epi32(4, 4, 4, 4, 6, 6, 6, 6, 5, 5, 5, 5, 7, 7, 7, 7);
