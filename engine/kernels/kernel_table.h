@@ -39,16 +39,12 @@ inline constexpr int kMaxDotRows = 4;
 //               the Q4_0/MXFP4 kernels unpack blocks' nibbles (AVX2: two blocks per 256-bit
 //               load, 32-byte pieces; AVX-512: four per 512-bit register, 64-byte halves), so
 //               they need no cross-lane shuffles.
-//   sums12      for each full group, 16 int32: 12 · (Σ of interleaved bytes 4i..4i+3 and of
-//               bytes 64+4i..64+4i+3): what vpdpbusd on MXFP4's value + 12 adds per lane
-//               (vec_dot_mxfp4_avx512.cpp).
 // The extras are derived copies, so reference and AVX2 kernels still see the same numbers.
 // (static: internal linkage, see kernels/vec_dot_avx2.cpp.)
 struct Q8_0ActLayout {
     size_t scales;
     size_t scales_dup;
     size_t interleaved;
-    size_t sums12;
     size_t row_bytes;
 };
 
@@ -62,8 +58,7 @@ static constexpr Q8_0ActLayout q8_0_act_layout(int64_t k) {
     l.scales = pad32(nb * 34);
     l.scales_dup = l.scales + pad32(nb * 4);
     l.interleaved = l.scales_dup + pad32(nb * 8);
-    l.sums12 = l.interleaved + nb / 4 * 128;
-    l.row_bytes = l.sums12 + nb / 4 * 64;
+    l.row_bytes = l.interleaved + nb / 4 * 128;
     return l;
 }
 

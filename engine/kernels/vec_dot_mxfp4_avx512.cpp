@@ -7,14 +7,14 @@
 // half-block sums (measured: 4-10 % faster, not enough). This one keeps its own order of float
 // sums, checked against the reference within float rounding (test_kernels):
 // - 4 blocks per 512-bit register, [b | b+2 | b+1 | b+3] (four 16-byte loads); low and high
-//   nibbles meet the activation row's interleaved copy (kernel_table.h Q8_0ActLayout) after one
-//   128-bit lane shuffle each, so both land in the same int32 lanes: lanes 0-3 hold block b,
+//   nibbles meet the two 64-byte halves of the activation row's interleaved copy (kernel_table.h
+//   Q8_0ActLayout) as they are, so both land in the same int32 lanes: lanes 0-3 hold block b,
 //   4-7 b+2, 8-11 b+1, 12-15 b+3.
 // - vpdpbusd needs unsigned weights: the table gives value + 12 (twice the E2M1 value is -12..12,
 //   MODEL_SPEC §2.5) and 12·Σx comes off (a vpdpbusd of the activations with 12s).
-// - the block scales 2^(e-128) are built from the exponent bytes in registers, 8 at a time,
-//   multiplied by the activation scales, spread to their 4 lanes, and one FMA per 4
-//   blocks adds the products.
+// - the block scales 2^(e-128) are built from the exponent bytes in registers, 8 at a time (one
+//   word permute picks them), multiplied by the activation scales, spread to their 4 lanes, and
+//   one FMA per 4 blocks adds the products.
 //
 // Compiled with AVX-512 F/VL/BW/VNNI (engine/CMakeLists.txt), entered only after the run-time CPU
 // check. No inline functions from shared headers (see gemm_q8_0_avx512.cpp); quant_blocks.h's
@@ -36,6 +36,7 @@ namespace {
 
 struct Mxfp4Consts {
     __m512i m4 = _mm512_set1_epi8(0x0F);
+    __m512i twelve = _mm512_set1_epi8(12);
     // Twice the E2M1 value plus 12, by nibble (every 128-bit lane the same table for vpshufb).
     __m512i table = _mm512_add_epi8(
         _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(kMxfp4Values))),
@@ -80,18 +81,20 @@ inline __m256 block_scales8(const BlockMxfp4* w, const Mxfp4Consts& c) {
 }
 
 // acc += the 4 blocks at w (nibbles q4) against activations xi (their interleaved copy, 128
-// bytes: low halves, then high halves, in q4's block order) with per-lane scales d; sums12 is
-// the group's 12·Σx per lane.
-inline __m512 step4(__m512i q4, const int8_t* xi, const int32_t* sums12, __m512 d, __m512 acc,
-                    const Mxfp4Consts& c) {
+// bytes: low halves, then high halves, in q4's block order) with per-lane scales d.
+inline __m512 step4(__m512i q4, const int8_t* xi, __m512 d, __m512 acc, const Mxfp4Consts& c) {
     const __m512i lo = _mm512_shuffle_epi8(c.table, _mm512_and_si512(q4, c.m4));
     const __m512i hi =
         _mm512_shuffle_epi8(c.table, _mm512_and_si512(_mm512_srli_epi16(q4, 4), c.m4));
-    const __m512i uw =
-        _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(_mm512_setzero_si512(), lo, _mm512_loadu_si512(xi)),
-                            hi, _mm512_loadu_si512(xi + 64));
-    const __m512i lanes = _mm512_sub_epi32(uw, _mm512_loadu_si512(sums12));
-    return _mm512_fmadd_ps(d, _mm512_cvtepi32_ps(lanes), acc);
+    const __m512i x_lo = _mm512_loadu_si512(xi), x_hi = _mm512_loadu_si512(xi + 64);
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i uw = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(zero, lo, x_lo), hi, x_hi);
+    // 12·Σx per lane. (Kept in the activation row instead, its fill cost the Q8_0-activation
+    // matmuls of every other weight type more than it saved here: prefill of the Q8_0 bench
+    // file 5-10 % slower.)
+    const __m512i off =
+        _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(zero, c.twelve, x_lo), c.twelve, x_hi);
+    return _mm512_fmadd_ps(d, _mm512_cvtepi32_ps(_mm512_sub_epi32(uw, off)), acc);
 }
 
 // One block against one Q8_0 block (the rows' last nb % 4 blocks, which have no interleaved
@@ -134,10 +137,8 @@ void dot_mxfp4_n(int64_t k, const BlockMxfp4* w, const void* x, size_t xs, float
                 dw, _mm256_loadu_ps(reinterpret_cast<const float*>(row[j] + l.scales) + b));
             const __m512 d512 = _mm512_castps256_ps512(d);
             const int8_t* xi = reinterpret_cast<const int8_t*>(row[j] + l.interleaved) + 32 * b;
-            const int32_t* s12 = reinterpret_cast<const int32_t*>(row[j] + l.sums12) + 4 * b;
-            acc[j] = step4(q0, xi, s12, _mm512_permutexvar_ps(c.spread_lo, d512), acc[j], c);
-            acc[j] =
-                step4(q1, xi + 128, s12 + 16, _mm512_permutexvar_ps(c.spread_hi, d512), acc[j], c);
+            acc[j] = step4(q0, xi, _mm512_permutexvar_ps(c.spread_lo, d512), acc[j], c);
+            acc[j] = step4(q1, xi + 128, _mm512_permutexvar_ps(c.spread_hi, d512), acc[j], c);
         }
     }
     if (b + 4 <= nb) {
@@ -148,10 +149,8 @@ void dot_mxfp4_n(int64_t k, const BlockMxfp4* w, const void* x, size_t xs, float
             const __m128 d =
                 _mm_mul_ps(dw, _mm_loadu_ps(reinterpret_cast<const float*>(row[j] + l.scales) + b));
             const int8_t* xi = reinterpret_cast<const int8_t*>(row[j] + l.interleaved) + 32 * b;
-            const int32_t* s12 = reinterpret_cast<const int32_t*>(row[j] + l.sums12) + 4 * b;
-            acc[j] =
-                step4(q, xi, s12, _mm512_permutexvar_ps(c.spread_lo, _mm512_castps128_ps512(d)),
-                      acc[j], c);
+            acc[j] = step4(q, xi, _mm512_permutexvar_ps(c.spread_lo, _mm512_castps128_ps512(d)),
+                           acc[j], c);
         }
         b += 4;
     }

@@ -79,19 +79,12 @@ void fill_q8_0_act_extras(uint8_t* row, int64_t k) {
         dup[2 * b] = dup[2 * b + 1] = scales[b];
     }
     int8_t* inter = reinterpret_cast<int8_t*>(row + l.interleaved);
-    auto* sums = reinterpret_cast<int32_t*>(row + l.sums12);
-    for (int64_t b = 0; b + 4 <= nb; b += 4, inter += 128, sums += 16) {
+    for (int64_t b = 0; b + 4 <= nb; b += 4, inter += 128) {
         const int64_t order[4] = {b, b + 2, b + 1, b + 3};
         for (int i = 0; i < 4; ++i) {
             const int8_t* x = blocks[order[i]].qs;
             std::copy(x, x + 16, inter + 16 * i);
             std::copy(x + 16, x + 32, inter + 64 + 16 * i);
-        }
-        for (int lane = 0; lane < 16; ++lane) {
-            int32_t s = 0;
-            for (int j = 0; j < 4; ++j)
-                s += inter[4 * lane + j] + inter[64 + 4 * lane + j];
-            sums[lane] = 12 * s;
         }
     }
 }
