@@ -1,8 +1,8 @@
 #pragma once
 // AVX-512 (F/VL/BW) dot products for the decode path (vec_dot_avx512.cpp), same signature and
-// (but for dot_mxfp4) results as their AVX2 counterparts (kernels/kernel_table.h VecDotFn).
-// Declarations only: reached through weight_dot() under KernelPath::Auto when
-// avx512_vnni_kernels_available().
+// (but for the 4-bit Q8_0-activation dots) results as their AVX2 counterparts
+// (kernels/kernel_table.h VecDotFn). Declarations only: reached through weight_dot() under
+// KernelPath::Auto when avx512_vnni_kernels_available().
 
 #include <cstddef>
 #include <cstdint>
@@ -25,8 +25,11 @@ void dot_q5_0(int64_t k, const void* w, const void* x, size_t xs, int nx, float*
 // nw (1..4) Q5_0 rows against one Q8_0 activation row, dot_q5_0's bits per row.
 void dot_q5_0_rows(int64_t k, const void* w, size_t w_stride, int nw, const void* x, float* out);
 
-// MXFP4 × Q8_0 (vec_dot_mxfp4_avx512.cpp): four blocks per 512-bit step with vpdpbusd; its own
-// order of float sums (not avx2::dot_mxfp4's bits), within float rounding of the reference.
+// MXFP4, Q4_0 and IQ4_NL × Q8_0 (vec_dot_mxfp4_avx512.cpp): four blocks per 512-bit step with
+// vpdpbusd; their own order of float sums (not the AVX2 kernels' bits), within float rounding
+// of the reference.
 void dot_mxfp4(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
+void dot_q4_0(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
+void dot_iq4_nl(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
 
 } // namespace folio::avx512

@@ -25,6 +25,7 @@
 #include "kernels/kernel_table.h"
 
 #include "tensor/quant_blocks.h"
+#include "tensor/quant_blocks_more.h"
 
 #include "kernels/avx512_intrinsics.h"
 
@@ -34,18 +35,62 @@ namespace folio::avx512 {
 
 namespace {
 
-struct Mxfp4Consts {
+// The three formats: a block's 16 nibble bytes qs, a 16-entry int8 value table (+ kOffset makes
+// every value a u8 for vpdpbusd) and the block scale. scales8 gives 8 consecutive blocks' scales
+// from their first 128 bytes: the 16-bit words holding the scale fields are picked with one
+// two-register word permute (`words`, block i's field at byte i·sizeof(Block)).
+// (A gather was slower: 4.7 -> 5.6 ns per 8 MXFP4 blocks, L2-hot; scalar loads through an
+// array cost ~20 instructions.)
+struct FormatMxfp4 {
+    using Block = BlockMxfp4;
+    static constexpr int kOffset = 12; // twice the E2M1 value: -12..12 (MODEL_SPEC §2.5)
+    static const int8_t* values() { return kMxfp4Values; }
+    // Byte 17i is the low byte of word 17i/2 for even i, the high byte of word (17i-1)/2 for
+    // odd i.
+    static __m512i words() {
+        return _mm512_castsi128_si512(_mm_setr_epi16(0, 8, 17, 25, 34, 42, 51, 59));
+    }
+    // 2^(e-128) (e8m0_to_fp32_half, bit for bit): fp32 bits (e - 1) << 23, or the two
+    // subnormals 0x00200000 << e for e < 2.
+    static __m256 scales8(__m512i w16) {
+        const __m128i e16 = _mm_and_si128(
+            _mm_srlv_epi16(_mm512_castsi512_si128(w16), _mm_setr_epi16(0, 8, 0, 8, 0, 8, 0, 8)),
+            _mm_set1_epi16(0xFF));
+        const __m256i e = _mm256_cvtepu16_epi32(e16);
+        const __m256i normal = _mm256_slli_epi32(_mm256_sub_epi32(e, _mm256_set1_epi32(1)), 23);
+        const __m256i sub = _mm256_sllv_epi32(_mm256_set1_epi32(0x00200000), e);
+        const __mmask8 small = _mm256_cmplt_epi32_mask(e, _mm256_set1_epi32(2));
+        return _mm256_castsi256_ps(_mm256_mask_mov_epi32(normal, small, sub));
+    }
+    static float scale(const Block& b) { return e8m0_to_fp32_half(b.e); }
+};
+
+// Q4_0 and IQ4_NL: an fp16 d (word 9i of 8 18-byte blocks) and 16 bytes of nibbles.
+inline constexpr int8_t kQ4_0Values[16] = {-8, -7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7};
+template <typename B, const int8_t* kValues, int kOff> struct FormatFp16 {
+    using Block = B;
+    static constexpr int kOffset = kOff;
+    static const int8_t* values() { return kValues; }
+    static __m512i words() {
+        return _mm512_castsi128_si512(_mm_setr_epi16(0, 9, 18, 27, 36, 45, 54, 63));
+    }
+    static __m256 scales8(__m512i w16) { return _mm256_cvtph_ps(_mm512_castsi512_si128(w16)); }
+    static float scale(const Block& b) { return _cvtsh_ss(b.d); }
+};
+using FormatQ4_0 = FormatFp16<BlockQ4_0, kQ4_0Values, 8>;
+using FormatIq4Nl = FormatFp16<BlockIQ4NL, kIq4nlValues, 127>; // values -127..113
+
+template <typename Fmt> struct Consts {
     __m512i m4 = _mm512_set1_epi8(0x0F);
-    __m512i twelve = _mm512_set1_epi8(12);
-    // Twice the E2M1 value plus 12, by nibble (every 128-bit lane the same table for vpshufb).
+    __m512i offset = _mm512_set1_epi8(Fmt::kOffset);
+    // The format's values + kOffset, by nibble (every 128-bit lane the same table for vpshufb).
     __m512i table = _mm512_add_epi8(
-        _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(kMxfp4Values))),
-        _mm512_set1_epi8(12));
+        _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(Fmt::values()))),
+        offset);
     // The 4 scales of blocks (b, b+1, b+2, b+3) spread to lanes [b ×4 | b+2 ×4 | b+1 ×4 | b+3 ×4].
     __m512i spread_lo = _mm512_setr_epi32(0, 0, 0, 0, 2, 2, 2, 2, 1, 1, 1, 1, 3, 3, 3, 3);
     __m512i spread_hi = _mm512_setr_epi32(4, 4, 4, 4, 6, 6, 6, 6, 5, 5, 5, 5, 7, 7, 7, 7);
-    // The words of 8 blocks' first 128 bytes that hold their exponent bytes (block_scales8).
-    __m512i e_words = _mm512_castsi128_si512(_mm_setr_epi16(0, 8, 17, 25, 34, 42, 51, 59));
+    __m512i words = Fmt::words();
 };
 
 inline __m128i load128(const uint8_t* p) {
@@ -53,53 +98,43 @@ inline __m128i load128(const uint8_t* p) {
 }
 
 // The 16 nibble bytes of blocks b, b+2, b+1, b+3 in that lane order.
-inline __m512i nibbles4(const BlockMxfp4* w) {
+template <typename Block> inline __m512i nibbles4(const Block* w) {
     __m512i q = _mm512_castsi128_si512(load128(w[0].qs));
     q = _mm512_inserti32x4(q, load128(w[2].qs), 1);
     q = _mm512_inserti32x4(q, load128(w[1].qs), 2);
     return _mm512_inserti32x4(q, load128(w[3].qs), 3);
 }
 
-// 2^(e-128) of 8 blocks (e8m0_to_fp32_half, bit for bit): fp32 bits (e - 1) << 23, or the two
-// subnormals 0x00200000 << e for e < 2. The exponent bytes, 17 bytes apart, are picked as the
-// 16-bit words holding them from the 8 blocks' first 128 bytes (one two-register word permute;
-// byte 17i is the low byte of word 17i/2 for even i, the high byte of word (17i-1)/2 for odd i).
-// (A gather was slower: 4.7 -> 5.6 ns per 8 blocks, L2-hot; scalar loads through an array
-// cost ~20 instructions.)
-inline __m256 block_scales8(const BlockMxfp4* w, const Mxfp4Consts& c) {
+// The scales of the 8 blocks at w.
+template <typename Fmt>
+inline __m256 block_scales8(const typename Fmt::Block* w, const Consts<Fmt>& c) {
     const auto* p = reinterpret_cast<const uint8_t*>(w);
-    const __m512i words =
-        _mm512_permutex2var_epi16(_mm512_loadu_si512(p), c.e_words, _mm512_loadu_si512(p + 64));
-    const __m128i e16 = _mm_and_si128(
-        _mm_srlv_epi16(_mm512_castsi512_si128(words), _mm_setr_epi16(0, 8, 0, 8, 0, 8, 0, 8)),
-        _mm_set1_epi16(0xFF));
-    const __m256i e = _mm256_cvtepu16_epi32(e16);
-    const __m256i normal = _mm256_slli_epi32(_mm256_sub_epi32(e, _mm256_set1_epi32(1)), 23);
-    const __m256i sub = _mm256_sllv_epi32(_mm256_set1_epi32(0x00200000), e);
-    const __mmask8 small = _mm256_cmplt_epi32_mask(e, _mm256_set1_epi32(2));
-    return _mm256_castsi256_ps(_mm256_mask_mov_epi32(normal, small, sub));
+    return Fmt::scales8(
+        _mm512_permutex2var_epi16(_mm512_loadu_si512(p), c.words, _mm512_loadu_si512(p + 64)));
 }
 
 // acc += the 4 blocks at w (nibbles q4) against activations xi (their interleaved copy, 128
 // bytes: low halves, then high halves, in q4's block order) with per-lane scales d.
-inline __m512 step4(__m512i q4, const int8_t* xi, __m512 d, __m512 acc, const Mxfp4Consts& c) {
+template <typename Fmt>
+inline __m512 step4(__m512i q4, const int8_t* xi, __m512 d, __m512 acc, const Consts<Fmt>& c) {
     const __m512i lo = _mm512_shuffle_epi8(c.table, _mm512_and_si512(q4, c.m4));
     const __m512i hi =
         _mm512_shuffle_epi8(c.table, _mm512_and_si512(_mm512_srli_epi16(q4, 4), c.m4));
     const __m512i x_lo = _mm512_loadu_si512(xi), x_hi = _mm512_loadu_si512(xi + 64);
     const __m512i zero = _mm512_setzero_si512();
     const __m512i uw = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(zero, lo, x_lo), hi, x_hi);
-    // 12·Σx per lane. (Kept in the activation row instead, its fill cost the Q8_0-activation
-    // matmuls of every other weight type more than it saved here: prefill of the Q8_0 bench
-    // file 5-10 % slower.)
+    // kOffset·Σx per lane. (Kept in the activation row instead, its fill cost the
+    // Q8_0-activation matmuls of every other weight type more than it saved here: prefill of
+    // the Q8_0 bench file 5-10 % slower.)
     const __m512i off =
-        _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(zero, c.twelve, x_lo), c.twelve, x_hi);
+        _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(zero, c.offset, x_lo), c.offset, x_hi);
     return _mm512_fmadd_ps(d, _mm512_cvtepi32_ps(_mm512_sub_epi32(uw, off)), acc);
 }
 
 // One block against one Q8_0 block (the rows' last nb % 4 blocks, which have no interleaved
 // copy): exact int32 sum.
-inline int32_t block_isum(const BlockMxfp4& w, const BlockQ8_0& x, const Mxfp4Consts& c) {
+template <typename Fmt>
+inline int32_t block_isum(const typename Fmt::Block& w, const BlockQ8_0& x, const Consts<Fmt>& c) {
     const __m128i q = load128(w.qs);
     const __m128i t = _mm512_castsi512_si128(c.table);
     const __m128i m4 = _mm_set1_epi8(0x0F);
@@ -108,19 +143,21 @@ inline int32_t block_isum(const BlockMxfp4& w, const BlockQ8_0& x, const Mxfp4Co
                                 _mm_shuffle_epi8(t, _mm_and_si128(_mm_srli_epi16(q, 4), m4)), 1);
     const __m256i xv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x.qs));
     const __m256i zero = _mm256_setzero_si256();
-    const __m256i lanes = _mm256_sub_epi32(_mm256_dpbusd_epi32(zero, u, xv),
-                                           _mm256_dpbusd_epi32(zero, _mm256_set1_epi8(12), xv));
+    const __m256i lanes =
+        _mm256_sub_epi32(_mm256_dpbusd_epi32(zero, u, xv),
+                         _mm256_dpbusd_epi32(zero, _mm512_castsi512_si256(c.offset), xv));
     const __m128i s =
         _mm_add_epi32(_mm256_castsi256_si128(lanes), _mm256_extracti128_si256(lanes, 1));
     const __m128i s2 = _mm_add_epi32(s, _mm_unpackhi_epi64(s, s));
     return _mm_cvtsi128_si32(_mm_add_epi32(s2, _mm_srli_si128(s2, 4)));
 }
 
-template <int NX>
-void dot_mxfp4_n(int64_t k, const BlockMxfp4* w, const void* x, size_t xs, float* out, int64_t os) {
+template <typename Fmt, int NX>
+void dot_n(int64_t k, const typename Fmt::Block* w, const void* x, size_t xs, float* out,
+           int64_t os) {
     const int64_t nb = k / 32;
     const Q8_0ActLayout l = q8_0_act_layout(k);
-    const Mxfp4Consts c;
+    const Consts<Fmt> c;
     const uint8_t* row[NX];
     __m512 acc[NX];
     for (int j = 0; j < NX; ++j) {
@@ -129,7 +166,7 @@ void dot_mxfp4_n(int64_t k, const BlockMxfp4* w, const void* x, size_t xs, float
     }
     int64_t b = 0;
     for (; b + 8 <= nb; b += 8) {
-        prefetch_ahead<NX>(w + b, 3); // 136 bytes
+        prefetch_ahead<NX>(w + b, 3); // 136 or 144 bytes
         const __m256 dw = block_scales8(w + b, c);
         const __m512i q0 = nibbles4(w + b), q1 = nibbles4(w + b + 4);
         for (int j = 0; j < NX; ++j) {
@@ -142,8 +179,8 @@ void dot_mxfp4_n(int64_t k, const BlockMxfp4* w, const void* x, size_t xs, float
         }
     }
     if (b + 4 <= nb) {
-        const __m128 dw = _mm_setr_ps(e8m0_to_fp32_half(w[b].e), e8m0_to_fp32_half(w[b + 1].e),
-                                      e8m0_to_fp32_half(w[b + 2].e), e8m0_to_fp32_half(w[b + 3].e));
+        const __m128 dw = _mm_setr_ps(Fmt::scale(w[b]), Fmt::scale(w[b + 1]), Fmt::scale(w[b + 2]),
+                                      Fmt::scale(w[b + 3]));
         const __m512i q = nibbles4(w + b);
         for (int j = 0; j < NX; ++j) {
             const __m128 d =
@@ -156,7 +193,7 @@ void dot_mxfp4_n(int64_t k, const BlockMxfp4* w, const void* x, size_t xs, float
     }
     float tail[NX] = {};
     for (; b < nb; ++b) {
-        const float dw = e8m0_to_fp32_half(w[b].e);
+        const float dw = Fmt::scale(w[b]);
         for (int j = 0; j < NX; ++j) {
             const auto* xb = reinterpret_cast<const BlockQ8_0*>(row[j]) + b;
             const float dx = reinterpret_cast<const float*>(row[j] + l.scales)[b];
@@ -167,20 +204,34 @@ void dot_mxfp4_n(int64_t k, const BlockMxfp4* w, const void* x, size_t xs, float
         out[j * os] = _mm512_reduce_add_ps(acc[j]) + tail[j];
 }
 
+template <typename Fmt>
+void dot(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
+    const auto* wb = static_cast<const typename Fmt::Block*>(w);
+    switch (nx) {
+    case 1:
+        return dot_n<Fmt, 1>(k, wb, x, xs, out, os);
+    case 2:
+        return dot_n<Fmt, 2>(k, wb, x, xs, out, os);
+    case 3:
+        return dot_n<Fmt, 3>(k, wb, x, xs, out, os);
+    default:
+        return dot_n<Fmt, 4>(k, wb, x, xs, out, os);
+    }
+}
+
 } // namespace
 
 void dot_mxfp4(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
-    const auto* wb = static_cast<const BlockMxfp4*>(w);
-    switch (nx) {
-    case 1:
-        return dot_mxfp4_n<1>(k, wb, x, xs, out, os);
-    case 2:
-        return dot_mxfp4_n<2>(k, wb, x, xs, out, os);
-    case 3:
-        return dot_mxfp4_n<3>(k, wb, x, xs, out, os);
-    default:
-        return dot_mxfp4_n<4>(k, wb, x, xs, out, os);
-    }
+    dot<FormatMxfp4>(k, w, x, xs, nx, out, os);
+}
+
+void dot_q4_0(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
+    dot<FormatQ4_0>(k, w, x, xs, nx, out, os);
+}
+
+void dot_iq4_nl(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out,
+                int64_t os) {
+    dot<FormatIq4Nl>(k, w, x, xs, nx, out, os);
 }
 
 } // namespace folio::avx512

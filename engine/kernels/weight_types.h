@@ -28,8 +28,8 @@ struct WeightType {
     QuantizeRowFn quantize;     // reference weight quantizer (llama.cpp's *_ref rules), or null
     VecDotFn dot_ref;           // scalar reference dot (kernels/reference/)
     VecDotFn dot_avx2;          // AVX2 dot, or null: the reference dot on AVX2 CPUs too
-    // AVX-512 VNNI dot returning the AVX2 dot's bits (MXFP4's: its own float order, within
-    // rounding of the reference), or null. Only KernelPath::Auto takes it,
+    // AVX-512 VNNI dot returning the AVX2 dot's bits (MXFP4's, Q4_0's, IQ4_NL's: their own float
+    // order, within rounding of the reference), or null. Only KernelPath::Auto takes it,
     // so KernelPath::Avx2 still pins the AVX2 kernel for the tests.
     VecDotFn dot_avx512 = nullptr;
     // AVX-512 VNNI dot of several weight rows against one activation row (dot_avx512's bits per

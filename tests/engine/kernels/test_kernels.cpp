@@ -372,42 +372,54 @@ private slots:
     // MXFP4 scales at the edges of E8M0 (subnormal 2^-128 / 2^-127, 2^-126, 1, 2^72): the AVX2
     // path's scale table must give the reference's bit patterns, so the results agree to float
     // rounding of the summation (1e-6 relative), including subnormal results.
-    // The AVX-512 MXFP4 dot (KernelPath::Auto) keeps its own float order, so it is checked
-    // against the float64 sum of the dequantized weights times the quantized activations: block
-    // counts that leave every tail (8-block steps, a 4-block step, single blocks), random nibbles,
-    // exponents around 127 and rows of subnormal scales (e = 0, 1); 1..7 tokens, whose rows go
-    // through the kernel 4, 3, 2 or 1 at a time and must give each token the one-token bits.
-    void mxfp4Avx512DotMatchesFloat64() {
+    // The AVX-512 dots of MXFP4, Q4_0 and IQ4_NL (KernelPath::Auto) keep their own float order,
+    // so they are checked against the float64 sum of the dequantized weights times the
+    // quantized activations: block counts that leave every tail (8-block steps, a 4-block step,
+    // single blocks), random nibbles, scales of every size (MXFP4 exponents around 127 and the
+    // subnormal e = 0, 1; fp16 d from tiny to large); 1..7 tokens, whose rows go through the
+    // kernel 4, 3, 2 or 1 at a time and must give each token the one-token bits.
+    void nibbleAvx512DotsMatchFloat64() {
+        QFETCH(int, type);
+        const DType t = static_cast<DType>(type);
         if (!avx512_vnni_kernels_available())
-            QSKIP("this CPU has no AVX-512: that MXFP4 kernel is never used here");
-        const WeightType& mx = *find_weight_type(DType::MXFP4);
-        QVERIFY(weight_dot(mx, KernelPath::Auto) != weight_dot(mx, KernelPath::Avx2));
+            QSKIP("this CPU has no AVX-512: those kernels are never used here");
+        const WeightType& wt = *find_weight_type(t);
+        QVERIFY(weight_dot(wt, KernelPath::Auto) != weight_dot(wt, KernelPath::Avx2));
+        const size_t block = dtype_row_bytes(t, 32);
         int compared = 0;
         for (int64_t blocks : {1, 3, 4, 5, 8, 9, 12, 13, 16, 25, 64}) {
             const int64_t k = 32 * blocks, n = 5;
-            std::vector<BlockMxfp4> wb(static_cast<size_t>(n * blocks));
+            std::vector<uint8_t> wb(block * static_cast<size_t>(n * blocks));
             std::mt19937 rng(static_cast<uint32_t>(blocks));
-            for (size_t i = 0; i < wb.size(); ++i) {
-                const int64_t r = static_cast<int64_t>(i) / blocks;
-                wb[i].e = static_cast<uint8_t>(r == 0 ? rng() % 2 : 110 + rng() % 35);
-                for (auto& q : wb[i].qs)
-                    q = static_cast<uint8_t>(rng());
+            for (auto& byte : wb)
+                byte = static_cast<uint8_t>(rng());
+            for (size_t i = 0; i < wb.size() / block; ++i) {
+                const bool tiny = static_cast<int64_t>(i) / blocks == 0; // row 0
+                uint8_t* at = wb.data() + i * block;
+                if (t == DType::MXFP4) {
+                    at[0] = static_cast<uint8_t>(tiny ? rng() % 2 : 110 + rng() % 35);
+                } else {
+                    const float d = tiny ? 1e-6f * static_cast<float>(1 + rng() % 50)
+                                         : std::ldexp(1.0f + static_cast<float>(rng() % 100) / 100,
+                                                      static_cast<int>(rng() % 12) - 8);
+                    const uint16_t h = fp32_to_fp16(d);
+                    std::memcpy(at, &h, 2);
+                }
             }
             std::vector<float> deq(static_cast<size_t>(n * k));
             for (int64_t r = 0; r < n; ++r)
-                QVERIFY(
-                    dequantize_row(DType::MXFP4, wb.data() + r * blocks, deq.data() + r * k, k));
-            const TensorView v = make_tensor_view(DType::MXFP4, {k, n, 1, 1}, wb.data());
+                QVERIFY(dequantize_row(t, wb.data() + r * blocks * block, deq.data() + r * k, k));
+            const TensorView v = make_tensor_view(t, {k, n, 1, 1}, wb.data());
             const int64_t tokens = 7;
             const auto x = random_normal(static_cast<size_t>(k * tokens), 7u + blocks);
             QuantizedActivations xq;
-            QVERIFY(quantize_activations(kRef, DType::MXFP4, x.data(), k, tokens, k, &xq));
+            QVERIFY(quantize_activations(kRef, t, x.data(), k, tokens, k, &xq));
             std::vector<float> y(static_cast<size_t>(n * tokens)), y1(static_cast<size_t>(n));
             QVERIFY(matmul(KernelContext{1, KernelPath::Auto}, v, xq, y.data(), n));
-            for (int64_t t = 0; t < tokens; ++t) {
-                const auto* xb = reinterpret_cast<const BlockQ8_0*>(xq.row(t));
+            for (int64_t tt = 0; tt < tokens; ++tt) {
+                const auto* xb = reinterpret_cast<const BlockQ8_0*>(xq.row(tt));
                 QuantizedActivations one;
-                QVERIFY(quantize_activations(kRef, DType::MXFP4, x.data() + t * k, k, 1, k, &one));
+                QVERIFY(quantize_activations(kRef, t, x.data() + tt * k, k, 1, k, &one));
                 QVERIFY(matmul(KernelContext{2, KernelPath::Auto}, v, one, y1.data(), n));
                 for (int64_t r = 0; r < n; ++r) {
                     double exact = 0, magnitude = 0;
@@ -417,22 +429,22 @@ private slots:
                         exact += p;
                         magnitude += std::fabs(p);
                     }
-                    const float got = y[t * n + r];
+                    const float got = y[tt * n + r];
+                    QVERIFY(magnitude > 0);
                     QVERIFY2(
                         std::fabs(got - exact) <= 1e-6 * magnitude,
                         qPrintable(QString("blocks=%1 token %2 row %3: %4 vs %5 (sum of |p| %6)")
                                        .arg(blocks)
-                                       .arg(t)
+                                       .arg(tt)
                                        .arg(r)
                                        .arg(got, 0, 'g', 9)
                                        .arg(exact, 0, 'g', 9)
                                        .arg(magnitude)));
-                    QVERIFY(magnitude > 0);
                     QVERIFY2(
                         std::memcmp(&got, &y1[r], sizeof got) == 0,
                         qPrintable(QString("blocks=%1 token %2 row %3: %4 in a batch, %5 alone")
                                        .arg(blocks)
-                                       .arg(t)
+                                       .arg(tt)
                                        .arg(r)
                                        .arg(got, 0, 'g', 9)
                                        .arg(y1[r], 0, 'g', 9)));
@@ -441,6 +453,11 @@ private slots:
             }
         }
         QCOMPARE(compared, 11 * 5 * 7);
+    }
+    void nibbleAvx512DotsMatchFloat64_data() {
+        QTest::addColumn<int>("type");
+        for (DType t : {DType::MXFP4, DType::Q4_0, DType::IQ4_NL})
+            QTest::newRow(dtype_name(t).data()) << static_cast<int>(t);
     }
 
     void mxfp4ExtremeScales() {
