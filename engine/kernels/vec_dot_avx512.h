@@ -25,7 +25,7 @@ void dot_q5_0(int64_t k, const void* w, const void* x, size_t xs, int nx, float*
 // nw (1..4) Q5_0 rows against one Q8_0 activation row, dot_q5_0's bits per row.
 void dot_q5_0_rows(int64_t k, const void* w, size_t w_stride, int nw, const void* x, float* out);
 
-// MXFP4, Q4_0 and IQ4_NL × Q8_0 (vec_dot_mxfp4_avx512.cpp): four blocks per 512-bit step with
+// MXFP4, Q4_0 and IQ4_NL × Q8_0 (vec_dot_nibbles_avx512.cpp): four blocks per 512-bit step with
 // vpdpbusd; their own order of float sums (not the AVX2 kernels' bits), within float rounding
 // of the reference.
 void dot_mxfp4(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);

@@ -1,4 +1,6 @@
-// AVX-512 VNNI dot product of MXFP4 weights against Q8_0 activations (decode, vec_dot_avx512.h).
+// AVX-512 VNNI dot products of the 4-bit blocks of 32 — MXFP4, Q4_0, IQ4_NL — against Q8_0
+// activations (decode, vec_dot_avx512.h): one kernel over the block format (its value table and
+// its scale field).
 //
 // The AVX2 kernel (vec_dot_avx2.cpp dot_nibbles32 with DecodeMxfp4) spends ~90 instructions on
 // 8 blocks: sign tricks around maddubs, int16 adds and madds, a horizontal add, and four scalar
@@ -10,10 +12,11 @@
 //   nibbles meet the two 64-byte halves of the activation row's interleaved copy (kernel_table.h
 //   Q8_0ActLayout) as they are, so both land in the same int32 lanes: lanes 0-3 hold block b,
 //   4-7 b+2, 8-11 b+1, 12-15 b+3.
-// - vpdpbusd needs unsigned weights: the table gives value + 12 (twice the E2M1 value is -12..12,
-//   MODEL_SPEC §2.5) and 12·Σx comes off (a vpdpbusd of the activations with 12s).
-// - the block scales 2^(e-128) are built from the exponent bytes in registers, 8 at a time (one
-//   word permute picks them), multiplied by the activation scales, spread to their 4 lanes, and
+// - vpdpbusd needs unsigned weights: the table gives value + offset (MXFP4: twice the E2M1 value
+//   is -12..12, MODEL_SPEC §2.5, offset 12; Q4_0 8; IQ4_NL 127) and offset·Σx comes off (a
+//   vpdpbusd of the activations with the offset).
+// - the block scales (2^(e-128) from MXFP4's exponent bytes, or the fp16 d) are built in
+//   registers 8 at a time (one word permute picks their fields), multiplied by the activation scales, spread to their 4 lanes, and
 //   one FMA per 4 blocks adds the products.
 //
 // Compiled with AVX-512 F/VL/BW/VNNI (engine/CMakeLists.txt), entered only after the run-time CPU
