@@ -16,8 +16,8 @@
 //   is -12..12, MODEL_SPEC §2.5, offset 12; Q4_0 8; IQ4_NL 127) and offset·Σx comes off (a
 //   vpdpbusd of the activations with the offset).
 // - the block scales (2^(e-128) from MXFP4's exponent bytes, or the fp16 d) are built in
-//   registers 8 at a time (one word permute picks their fields), multiplied by the activation scales, spread to their 4 lanes, and
-//   one FMA per 4 blocks adds the products.
+//   registers 8 at a time (one word permute picks their fields), multiplied by the activation
+//   scales, spread to their 4 lanes, and one FMA per 4 blocks adds the products.
 //
 // Compiled with AVX-512 F/VL/BW/VNNI (engine/CMakeLists.txt), entered only after the run-time CPU
 // check. No inline functions from shared headers (see gemm_q8_0_avx512.cpp); quant_blocks.h's
