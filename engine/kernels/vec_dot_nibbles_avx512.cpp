@@ -116,16 +116,23 @@ inline __m256 block_scales8(const typename Fmt::Block* w, const Consts<Fmt>& c) 
         _mm512_permutex2var_epi16(_mm512_loadu_si512(p), c.words, _mm512_loadu_si512(p + 64)));
 }
 
-// acc += the 4 blocks at w (nibbles q4) against activations xi (their interleaved copy, 128
-// bytes: low halves, then high halves, in q4's block order) with per-lane scales d.
+// The 4 blocks' weights + offset as unsigned bytes: low nibbles, high nibbles (nibbles4's order).
+struct Unsigned4 {
+    __m512i lo, hi;
+};
+template <typename Fmt> inline Unsigned4 unsigned4(__m512i q4, const Consts<Fmt>& c) {
+    return {_mm512_shuffle_epi8(c.table, _mm512_and_si512(q4, c.m4)),
+            _mm512_shuffle_epi8(c.table, _mm512_and_si512(_mm512_srli_epi16(q4, 4), c.m4))};
+}
+
+// acc += the 4 blocks u against activations xi (their interleaved copy, 128 bytes: low halves,
+// then high halves, in u's block order) with per-lane scales d.
 template <typename Fmt>
-inline __m512 step4(__m512i q4, const int8_t* xi, __m512 d, __m512 acc, const Consts<Fmt>& c) {
-    const __m512i lo = _mm512_shuffle_epi8(c.table, _mm512_and_si512(q4, c.m4));
-    const __m512i hi =
-        _mm512_shuffle_epi8(c.table, _mm512_and_si512(_mm512_srli_epi16(q4, 4), c.m4));
+inline __m512 step4(const Unsigned4& u, const int8_t* xi, __m512 d, __m512 acc,
+                    const Consts<Fmt>& c) {
     const __m512i x_lo = _mm512_loadu_si512(xi), x_hi = _mm512_loadu_si512(xi + 64);
     const __m512i zero = _mm512_setzero_si512();
-    const __m512i uw = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(zero, lo, x_lo), hi, x_hi);
+    const __m512i uw = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(zero, u.lo, x_lo), u.hi, x_hi);
     // kOffset·Σx per lane. (Kept in the activation row instead, its fill cost the
     // Q8_0-activation matmuls of every other weight type more than it saved here: prefill of
     // the Q8_0 bench file 5-10 % slower.)
@@ -171,7 +178,8 @@ void dot_n(int64_t k, const typename Fmt::Block* w, const void* x, size_t xs, fl
     for (; b + 8 <= nb; b += 8) {
         prefetch_ahead<NX>(w + b, 3); // 136 or 144 bytes
         const __m256 dw = block_scales8(w + b, c);
-        const __m512i q0 = nibbles4(w + b), q1 = nibbles4(w + b + 4);
+        // Decoded once for all NX activation rows.
+        const Unsigned4 q0 = unsigned4(nibbles4(w + b), c), q1 = unsigned4(nibbles4(w + b + 4), c);
         for (int j = 0; j < NX; ++j) {
             const __m256 d = _mm256_mul_ps(
                 dw, _mm256_loadu_ps(reinterpret_cast<const float*>(row[j] + l.scales) + b));
@@ -184,7 +192,7 @@ void dot_n(int64_t k, const typename Fmt::Block* w, const void* x, size_t xs, fl
     if (b + 4 <= nb) {
         const __m128 dw = _mm_setr_ps(Fmt::scale(w[b]), Fmt::scale(w[b + 1]), Fmt::scale(w[b + 2]),
                                       Fmt::scale(w[b + 3]));
-        const __m512i q = nibbles4(w + b);
+        const Unsigned4 q = unsigned4(nibbles4(w + b), c);
         for (int j = 0; j < NX; ++j) {
             const __m128 d =
                 _mm_mul_ps(dw, _mm_loadu_ps(reinterpret_cast<const float*>(row[j] + l.scales) + b));
