@@ -32,8 +32,6 @@
 
 #include "kernels/avx512_intrinsics.h"
 
-#include <type_traits>
-
 namespace folio::avx512 {
 
 namespace {
