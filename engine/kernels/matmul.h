@@ -33,6 +33,7 @@
 #include "tensor/tensor_view.h"
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace folio {
@@ -72,6 +73,18 @@ Status matmul(const KernelContext& ctx, const TensorView& w, const QuantizedActi
 // Expert e of a 3-D expert tensor [K, N, E] (no copy: pointer arithmetic over slice e).
 Status matmul_expert(const KernelContext& ctx, const TensorView& experts, int64_t e, const float* x,
                      int64_t x_stride, int64_t n_tokens, float* y, int64_t y_stride);
+// One token through every matrix of a 3-D tensor [K, N, H], each with its own activation row
+// (MLA's per-head W_UK and W_UV in decode, MODEL_SPEC §4.3): for h < H,
+//     y[h·y_stride + n] = Σ_k W_h[k, n] · x[h·x_stride + k].
+// The same numbers as matmul_expert(h) per slice, in one parallel region whose threads each
+// stream a contiguous share of the H·N rows, with the H activation rows converted at once.
+Status matmul_slices(const KernelContext& ctx, const TensorView& w, const float* x,
+                     int64_t x_stride, float* y, int64_t y_stride);
+// One token through several 2-D weights of one type and K that take the same input (MLA's
+// attn_q_a and attn_kv_a_mqa): ys[i][0 .. N_i) = ws[i]·x. matmul's numbers, in one parallel
+// region for all of them (a fork costs as much as streaming ~100 KB on the 2-core machines).
+Status matmul_one_input(const KernelContext& ctx, std::span<const TensorView> ws, const float* x,
+                        std::span<float* const> ys);
 // Gathered variant for the tokens routed to expert e: x holds n_tokens rows (stride x_stride);
 // for i < n_ids, output row token_ids[i] of y (stride y_stride) = W_e · x row token_ids[i]. Other
 // rows of y are untouched. A token index outside [0, n_tokens) is an InvalidArgument error.

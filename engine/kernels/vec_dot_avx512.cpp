@@ -342,8 +342,16 @@ void dot_q5_0_rows_n(int64_t nb, const uint8_t* w, size_t w_stride, const BlockQ
         acc[r] = _mm256_setzero_ps();
     }
     const __m512i sixteen = _mm512_set1_epi8(16);
+    // Decode streams the NW rows (contiguous in a matvec): their lines kDecodePrefetchBytes
+    // ahead, spread over the steps.
+    const auto* ahead = w + kDecodePrefetchBytes;
+    const int64_t lines = (NW * static_cast<int64_t>(w_stride) + 63) / 64;
+    const int64_t per_step = (lines + (nb + 1) / 2 - 1) / ((nb + 1) / 2);
+    int64_t line = 0;
     int64_t b = 0;
     for (; b + 2 <= nb; b += 2) {
+        for (int64_t i = 0; i < per_step && line < lines; ++i, ++line)
+            _mm_prefetch(reinterpret_cast<const char*>(ahead + 64 * line), _MM_HINT_T0);
         const __m512i xq = _mm512_inserti64x4(
             _mm512_castsi256_si512(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x[b].qs))),
             _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x[b + 1].qs)), 1);
@@ -361,6 +369,8 @@ void dot_q5_0_rows_n(int64_t nb, const uint8_t* w, size_t w_stride, const BlockQ
         }
     }
     if (b < nb) {
+        for (; line < lines; ++line)
+            _mm_prefetch(reinterpret_cast<const char*>(ahead + 64 * line), _MM_HINT_T0);
         const __m256i xq = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x[b].qs));
         const __m256i zero = _mm256_setzero_si256();
         const __m256i x16 = _mm256_dpbusd_epi32(zero, _mm256_set1_epi8(16), xq);

@@ -217,21 +217,29 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t i
 
     // q = attn_q_b · RMSNorm(attn_q_a · x) (or attn_q · x): [T][H·dk], per head [nope | rope].
     s.q.resize(static_cast<size_t>(T * H * dk));
-    if (c.q_lora_rank > 0) {
-        const int64_t qr = c.q_lora_rank;
+    s.kv.resize(static_cast<size_t>(T * row));
+    float* rows = s.kv.data();
+    const int64_t qr = c.q_lora_rank;
+    if (qr > 0)
         s.qa.resize(static_cast<size_t>(T * qr));
-        FOLIO_CHECK(matmul(kctx, L.q_a, xn, E, T, s.qa.data(), qr));
+    // The first q projection (attn_q_a, or attn_q without a q LoRA) and
+    // [c | k_pe] = attn_kv_a_mqa · x (written straight into the cache rows) share their input:
+    // in decode one region streams both.
+    const TensorView& q_first = qr > 0 ? L.q_a : L.q;
+    float* const q_first_out = qr > 0 ? s.qa.data() : s.q.data();
+    if (T == 1 && q_first.type == L.kv_a_mqa.type) {
+        const TensorView ws[] = {q_first, L.kv_a_mqa};
+        float* const ys[] = {q_first_out, rows};
+        FOLIO_CHECK(matmul_one_input(kctx, ws, xn, ys));
+    } else {
+        FOLIO_CHECK(matmul(kctx, q_first, xn, E, T, q_first_out, q_first.ne[1]));
+        FOLIO_CHECK(matmul(kctx, L.kv_a_mqa, xn, E, T, rows, row));
+    }
+    if (qr > 0) {
         rms_norm(kctx, s.qa.data(), static_cast<const float*>(L.q_a_norm.data), s.qa.data(), qr, T,
                  qr, qr, c.rms_eps);
         FOLIO_CHECK(matmul(kctx, L.q_b, s.qa.data(), qr, T, s.q.data(), H * dk));
-    } else {
-        FOLIO_CHECK(matmul(kctx, L.q, xn, E, T, s.q.data(), H * dk));
     }
-
-    // [c | k_pe] = attn_kv_a_mqa · x, written straight into the cache rows.
-    s.kv.resize(static_cast<size_t>(T * row));
-    float* rows = s.kv.data();
-    FOLIO_CHECK(matmul(kctx, L.kv_a_mqa, xn, E, T, rows, row));
     rms_norm(kctx, rows, static_cast<const float*>(L.kv_a_norm.data), rows, kr, T, row, row,
              c.rms_eps);
 
@@ -283,14 +291,21 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t i
         // §4.3: q_abs,h = W_UK,hᵀ·q_nope,h (mul_mat with the [dn, kr] slice h), attention over
         // the cached rows with keys [c | k_pe] and values c, then o_h = W_UV,h·ō_h.
         s.qabs.resize(static_cast<size_t>(T * H * row));
-        FOLIO_CHECK(for_each_head(kctx, H, [&](int64_t h, const KernelContext& one) -> Status {
-            FOLIO_CHECK(matmul_expert(one, L.k_b, h, s.q.data() + h * dk, H * dk, T,
-                                      s.qabs.data() + h * row, H * row));
-            for (int64_t t = 0; t < T; ++t)
-                std::memcpy(s.qabs.data() + (t * H + h) * row + kr,
-                            s.q.data() + t * H * dk + h * dk + dn, sizeof(float) * dr);
-            return {};
-        }));
+        if (T == 1) { // decode: all heads' slices in one region
+            FOLIO_CHECK(matmul_slices(kctx, L.k_b, s.q.data(), dk, s.qabs.data(), row));
+            for (int64_t h = 0; h < H; ++h)
+                std::memcpy(s.qabs.data() + h * row + kr, s.q.data() + h * dk + dn,
+                            sizeof(float) * dr);
+        } else {
+            FOLIO_CHECK(for_each_head(kctx, H, [&](int64_t h, const KernelContext& one) -> Status {
+                FOLIO_CHECK(matmul_expert(one, L.k_b, h, s.q.data() + h * dk, H * dk, T,
+                                          s.qabs.data() + h * row, H * row));
+                for (int64_t t = 0; t < T; ++t)
+                    std::memcpy(s.qabs.data() + (t * H + h) * row + kr,
+                                s.q.data() + t * H * dk + h * dk + dn, sizeof(float) * dr);
+                return {};
+            }));
+        }
         s.obar.resize(static_cast<size_t>(T * H * kr));
         // All heads share the cached rows: batch them so each key row is read once per task.
         if (n_dense == 1) {
@@ -338,10 +353,13 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t i
         }
         if (n_dense < T)
             attend_sparse(s, H, row, kr, c.kq_scale, cache_rows, n_dense, T, kctx);
-        FOLIO_CHECK(for_each_head(kctx, H, [&](int64_t h, const KernelContext& one) {
-            return matmul_expert(one, L.v_b, h, s.obar.data() + h * kr, H * kr, T,
-                                 s.o.data() + h * dv, H * dv);
-        }));
+        if (T == 1)
+            FOLIO_CHECK(matmul_slices(kctx, L.v_b, s.obar.data(), kr, s.o.data(), dv));
+        else
+            FOLIO_CHECK(for_each_head(kctx, H, [&](int64_t h, const KernelContext& one) {
+                return matmul_expert(one, L.v_b, h, s.obar.data() + h * kr, H * kr, T,
+                                     s.o.data() + h * dv, H * dv);
+            }));
     }
     attend.stop();
     PhaseTimer out_proj(opt.profile, StepPhase::MlaProject);

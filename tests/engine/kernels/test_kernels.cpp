@@ -531,6 +531,90 @@ private slots:
         }
     }
 
+    // Decode's one-region forms against the per-matrix matmul: matmul_slices (every slice of a
+    // 3-D weight with its own input row, outputs at a stride) and matmul_one_input (weights
+    // sharing the input). The same bits as matmul_expert / matmul on the same path and thread
+    // count (decode and the batch path must agree), and within float rounding of the plain
+    // reference kernels (an independent check). Shapes on both sides of the one-thread limit,
+    // row counts that split unevenly over the threads and over the 4-row kernels.
+    void slicesAndSharedInputMatchMatmul() {
+        const KernelContext fast2{2, KernelPath::Auto}, fast1{1, KernelPath::Auto};
+        struct Shape {
+            DType t;
+            int64_t k, n, h;
+        };
+        const Shape shapes[] = {{DType::Q5_0, 64, 256, 16}, {DType::Q5_0, 384, 37, 3},
+                                {DType::Q4_K, 256, 64, 16}, {DType::Q4_K, 2048, 45, 3},
+                                {DType::Q8_0, 96, 7, 5},    {DType::Q8_0, 2048, 61, 2},
+                                {DType::Q6_K, 512, 33, 4},  {DType::MXFP4, 160, 29, 3},
+                                {DType::F32, 33, 19, 2},    {DType::IQ4_NL, 1024, 130, 2}};
+        for (const Shape& sh : shapes) {
+            Weight w = make_weight(sh.t, sh.k, sh.n, sh.h, 31);
+            const int64_t x_stride = sh.k + 3, y_stride = sh.n + 5;
+            const auto x = random_normal(static_cast<size_t>(x_stride * sh.h), 32);
+            for (const KernelContext& ctx : {fast1, fast2}) {
+                std::vector<float> y(static_cast<size_t>(y_stride * sh.h), -7.0f);
+                QVERIFY(matmul_slices(ctx, w.view, x.data(), x_stride, y.data(), y_stride));
+                for (int64_t h = 0; h < sh.h; ++h) {
+                    std::vector<float> one(static_cast<size_t>(sh.n)), ref(one.size());
+                    QVERIFY(matmul_expert(ctx, w.view, h, x.data() + h * x_stride, sh.k, 1,
+                                          one.data(), sh.n));
+                    QVERIFY(matmul_expert(kRef, w.view, h, x.data() + h * x_stride, sh.k, 1,
+                                          ref.data(), sh.n));
+                    for (int64_t r = 0; r < sh.n; ++r) {
+                        const float got = y[h * y_stride + r];
+                        QCOMPARE(got, one[r]);
+                        double mag = 0; // Σ|w·x|: the scale of the rounding
+                        for (int64_t i = 0; i < sh.k; ++i)
+                            mag += std::fabs(double(w.deq[(h * sh.n + r) * sh.k + i]) *
+                                             x[h * x_stride + i]);
+                        QVERIFY2(std::fabs(got - ref[r]) <= 1e-4 * mag + 1e-6,
+                                 qPrintable(
+                                     QString("%1 slice %2 row %3: %4 vs %5")
+                                         .arg(QString::fromStdString(std::string(dtype_name(sh.t))))
+                                         .arg(h)
+                                         .arg(r)
+                                         .arg(got)
+                                         .arg(ref[r])));
+                    }
+                    for (int64_t r = sh.n; r < y_stride && h + 1 < sh.h; ++r)
+                        QCOMPARE(y[h * y_stride + r], -7.0f); // the gaps stay untouched
+                }
+                // The slices as separate weights taking one input (the first slice's row).
+                std::vector<TensorView> ws;
+                std::vector<std::vector<float>> outs(static_cast<size_t>(sh.h));
+                std::vector<float*> ys;
+                for (int64_t h = 0; h < sh.h; ++h) {
+                    auto v = slice_matrix(w.view, h);
+                    QVERIFY(v);
+                    ws.push_back(*v);
+                    outs[h].assign(static_cast<size_t>(sh.n), std::nanf(""));
+                    ys.push_back(outs[h].data());
+                }
+                QVERIFY(matmul_one_input(ctx, ws, x.data(), ys));
+                for (int64_t h = 0; h < sh.h; ++h) {
+                    std::vector<float> one(static_cast<size_t>(sh.n));
+                    QVERIFY(matmul(ctx, ws[h], x.data(), sh.k, 1, one.data(), sh.n));
+                    for (int64_t r = 0; r < sh.n; ++r)
+                        QCOMPARE(outs[h][r], one[r]);
+                }
+            }
+        }
+        // Weights of different types (or K) cannot share one conversion of the input.
+        Weight a = make_weight(DType::Q4_K, 256, 4, 1, 1),
+               b = make_weight(DType::Q6_K, 256, 4, 1, 2);
+        std::vector<float> x(256, 1.0f), ya(4), yb(4);
+        const TensorView ws[] = {a.view, b.view};
+        float* const ys[] = {ya.data(), yb.data()};
+        auto st = matmul_one_input(kFast2, ws, x.data(), ys);
+        QVERIFY(!st);
+        QCOMPARE(st.error().code, ErrorCode::InvalidArgument);
+        // matmul_slices writes y_stride apart: a stride below N is refused.
+        Weight c = make_weight(DType::Q8_0, 64, 8, 2, 3);
+        std::vector<float> xc(128), yc(16);
+        QVERIFY(!matmul_slices(kFast2, c.view, xc.data(), 64, yc.data(), 7));
+    }
+
     void matmulRejectsBadShapes() {
         Weight w = make_weight(DType::Q4_K, 256, 2, 2, 1);
         std::vector<float> x(256), y(4);
