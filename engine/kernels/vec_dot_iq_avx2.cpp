@@ -1,9 +1,10 @@
 // AVX2 dot products of the grid i-quants and ternary types · Q8_K activations, the arithmetic of
-// kernels/reference/vec_dot_iq_ref.cpp: each super-block of 256 weights is decoded once into eight
-// chunks of 32 (magnitudes |q| as unsigned bytes, sign carriers, int16 scales per pair of values)
-// and then multiplied with up to four activation rows by maddubs (|q| · sign(x, q)) and madd with
-// the scales: the same exact int32 sums as the reference, so both differ only by float summation
-// order. Entered only through the AVX2 kernel table; every helper has internal linkage.
+// kernels/reference/vec_dot_iq_ref.cpp. Grid types: each chunk of 32 weights is decoded in
+// registers (magnitudes |q| as unsigned bytes, sign carriers from 8-byte sign tables, int16 scales
+// per pair of values) and multiplied with up to four activation rows by maddubs (|q| · sign(x, q))
+// and madd with the scales. Ternary types: a super-block decoded to codes 0..2, minus Σx. The same
+// exact int32 sums as the reference, so both differ only by float summation order. Entered only
+// through the AVX2 kernel table; every helper has internal linkage.
 #include "kernels/vec_dot_iq_avx2.h"
 
 #include "tensor/iq_blocks.h"
@@ -33,45 +34,69 @@ inline uint32_t le32(const uint8_t* p) {
     return v;
 }
 
-// One decoded super-block: chunk c holds values 32c .. 32c+31.
+// One decoded chunk of 32 values (values 32c .. 32c+31 of a super-block), kept in registers.
+struct Chunk {
+    __m256i mag;   // |q| as unsigned bytes
+    __m256i sign;  // any byte with the sign of q (zero only where |q| = 0)
+    __m256i scale; // int16 lane p: scale of values 2p, 2p+1 of the chunk
+};
+
+// One decoded super-block of the ternary types (codes 0..2 per value).
 struct Decoded {
-    __m256i mag[8];   // |q| as unsigned bytes
-    __m256i sign[8];  // any byte with the sign of q (zero only where |q| = 0)
-    __m256i scale[8]; // int16 lane p: scale of values 2p, 2p+1 of the chunk
+    __m256i mag[8];
     float d;
 };
 
-// int16 scales of a chunk from its four groups of 8 (lane p belongs to group p / 4).
-inline __m256i chunk_scales(int s0, int s1, int s2, int s3) {
-    constexpr uint64_t kRep4 = 0x0001000100010001ull;
-    return _mm256_set_epi64x(static_cast<long long>(kRep4 * static_cast<uint64_t>(s3)),
-                             static_cast<long long>(kRep4 * static_cast<uint64_t>(s2)),
-                             static_cast<long long>(kRep4 * static_cast<uint64_t>(s1)),
-                             static_cast<long long>(kRep4 * static_cast<uint64_t>(s0)));
+// int16 scales of a chunk: one scale for all of it, or one per half (16 values).
+inline __m256i chunk_scale(int s) {
+    return _mm256_set1_epi16(static_cast<short>(s));
+}
+inline __m256i chunk_scales(int lo, int hi) {
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_set1_epi16(static_cast<short>(lo))),
+                                   _mm_set1_epi16(static_cast<short>(hi)), 1);
+}
+
+// 8 sign bytes of a sign byte v (bit j negates value j): byte j is -1 or +1.
+constexpr uint64_t sign_bytes(unsigned v) {
+    uint64_t r = 0;
+    for (int j = 0; j < 8; ++j)
+        r |= uint64_t{(v >> j) & 1 ? 0xFFu : 0x01u} << (8 * j);
+    return r;
+}
+struct SignTable {
+    uint64_t of_byte[256];
+    uint64_t of_code[128]; // a 7-bit code, its eighth bit the parity (kIqSigns)
+};
+constexpr SignTable make_sign_table() {
+    SignTable t{};
+    for (unsigned v = 0; v < 256; ++v)
+        t.of_byte[v] = sign_bytes(v);
+    for (unsigned c = 0; c < 128; ++c)
+        t.of_code[c] = sign_bytes(c | (__builtin_popcount(c) & 1u) << 7);
+    return t;
+}
+// One 8-byte load per 8 values instead of spreading the bits in registers.
+constexpr SignTable kSigns = make_sign_table();
+
+inline __m256i x4(uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
+    return _mm256_set_epi64x(static_cast<long long>(d), static_cast<long long>(c),
+                             static_cast<long long>(b), static_cast<long long>(a));
+}
+
+// Four 7-bit sign codes (bits 0-27) -> ±1 per value of the chunk.
+inline __m256i code_signs(uint32_t codes28) {
+    return x4(kSigns.of_code[codes28 & 127], kSigns.of_code[(codes28 >> 7) & 127],
+              kSigns.of_code[(codes28 >> 14) & 127], kSigns.of_code[(codes28 >> 21) & 127]);
 }
 
 // Four sign bytes (byte l: bit j negates value j of group l) -> ±1 per value of the chunk.
-inline __m256i expand_signs(uint32_t signs4) {
-    // Each 128-bit lane sees the four bytes; lane 0 spreads bytes 0 and 1, lane 1 bytes 2 and 3.
-    const __m256i idx =
-        _mm256_setr_epi64x(0, 0x0101010101010101ll, 0x0202020202020202ll, 0x0303030303030303ll);
-    const __m256i rep = _mm256_shuffle_epi8(_mm256_set1_epi32(static_cast<int>(signs4)), idx);
-    const __m256i bit = _mm256_set1_epi64x(static_cast<long long>(0x8040201008040201ull));
-    const __m256i neg = _mm256_cmpeq_epi8(_mm256_and_si256(rep, bit), bit);
-    return _mm256_or_si256(neg, _mm256_set1_epi8(1));
-}
-
-// Four 7-bit sign codes (bits 0-27) -> four sign bytes through kIqSigns.
-inline uint32_t code_signs4(uint32_t codes28) {
-    return static_cast<uint32_t>(kIqSigns[codes28 & 127]) |
-           static_cast<uint32_t>(kIqSigns[(codes28 >> 7) & 127]) << 8 |
-           static_cast<uint32_t>(kIqSigns[(codes28 >> 14) & 127]) << 16 |
-           static_cast<uint32_t>(kIqSigns[(codes28 >> 21) & 127]) << 24;
+inline __m256i byte_signs(uint32_t signs4) {
+    return x4(kSigns.of_byte[signs4 & 0xFF], kSigns.of_byte[(signs4 >> 8) & 0xFF],
+              kSigns.of_byte[(signs4 >> 16) & 0xFF], kSigns.of_byte[signs4 >> 24]);
 }
 
 inline __m256i grid64x4(const uint64_t* grid, int i0, int i1, int i2, int i3) {
-    return _mm256_set_epi64x(static_cast<long long>(grid[i3]), static_cast<long long>(grid[i2]),
-                             static_cast<long long>(grid[i1]), static_cast<long long>(grid[i0]));
+    return x4(grid[i0], grid[i1], grid[i2], grid[i3]);
 }
 
 inline __m256i grid32x8(const uint32_t* grid, const int* i) {
@@ -81,9 +106,8 @@ inline __m256i grid32x8(const uint32_t* grid, const int* i) {
                              static_cast<int>(grid[i[6]]), static_cast<int>(grid[i[7]]));
 }
 
-inline void set_signed(Decoded* d, int c, __m256i q) {
-    d->mag[c] = _mm256_abs_epi8(q);
-    d->sign[c] = q;
+inline Chunk signed_chunk(__m256i q, __m256i scale) {
+    return {_mm256_abs_epi8(q), q, scale};
 }
 
 float h2f(uint16_t h) {
@@ -91,91 +115,73 @@ float h2f(uint16_t h) {
 }
 
 // ---- decoders (tensor/iq_decode.cpp has the plain form of each) --------------------------------
+// d(block): the super-block scale; chunk(block, c): chunk c, decoded where it is used (a whole
+// super-block decoded first went through a 768-byte buffer in memory).
 
 struct DecodeIq2xxs {
+    using Block = BlockIq2xxs;
     static constexpr float kMult = 0.125f;
-    static void run(const void* block, Decoded* out) {
-        const auto* b = static_cast<const BlockIq2xxs*>(block);
-        out->d = h2f(b->d);
-        for (int c = 0; c < 8; ++c) {
-            const uint32_t idx = b->qs[4 * c] | static_cast<uint32_t>(b->qs[4 * c + 1]) << 16;
-            const uint32_t sg = b->qs[4 * c + 2] | static_cast<uint32_t>(b->qs[4 * c + 3]) << 16;
-            out->mag[c] =
-                grid64x4(kIq2xxsGrid, idx & 0xFF, (idx >> 8) & 0xFF, (idx >> 16) & 0xFF, idx >> 24);
-            out->sign[c] = expand_signs(code_signs4(sg));
-            const int s = 2 * static_cast<int>(sg >> 28) + 1;
-            out->scale[c] = chunk_scales(s, s, s, s);
-        }
+    static float d(const Block& b) { return h2f(b.d); }
+    static Chunk chunk(const Block& b, int c) {
+        const uint32_t idx = b.qs[4 * c] | static_cast<uint32_t>(b.qs[4 * c + 1]) << 16;
+        const uint32_t sg = b.qs[4 * c + 2] | static_cast<uint32_t>(b.qs[4 * c + 3]) << 16;
+        return {grid64x4(kIq2xxsGrid, idx & 0xFF, (idx >> 8) & 0xFF, (idx >> 16) & 0xFF, idx >> 24),
+                code_signs(sg), chunk_scale(2 * static_cast<int>(sg >> 28) + 1)};
     }
 };
 
 struct DecodeIq2xs {
+    using Block = BlockIq2xs;
     static constexpr float kMult = 0.125f;
-    static void run(const void* block, Decoded* out) {
-        const auto* b = static_cast<const BlockIq2xs*>(block);
-        out->d = h2f(b->d);
-        for (int c = 0; c < 8; ++c) {
-            const uint16_t* q = b->qs + 4 * c;
-            out->mag[c] = grid64x4(kIq2xsGrid, q[0] & 511, q[1] & 511, q[2] & 511, q[3] & 511);
-            out->sign[c] = expand_signs(code_signs4(
-                static_cast<uint32_t>(q[0] >> 9) | static_cast<uint32_t>(q[1] >> 9) << 7 |
-                static_cast<uint32_t>(q[2] >> 9) << 14 | static_cast<uint32_t>(q[3] >> 9) << 21));
-            const int lo = 2 * (b->scales[c] & 0xF) + 1, hi = 2 * (b->scales[c] >> 4) + 1;
-            out->scale[c] = chunk_scales(lo, lo, hi, hi);
-        }
+    static float d(const Block& b) { return h2f(b.d); }
+    static Chunk chunk(const Block& b, int c) {
+        const uint16_t* q = b.qs + 4 * c;
+        return {grid64x4(kIq2xsGrid, q[0] & 511, q[1] & 511, q[2] & 511, q[3] & 511),
+                x4(kSigns.of_code[q[0] >> 9], kSigns.of_code[q[1] >> 9], kSigns.of_code[q[2] >> 9],
+                   kSigns.of_code[q[3] >> 9]),
+                chunk_scales(2 * (b.scales[c] & 0xF) + 1, 2 * (b.scales[c] >> 4) + 1)};
     }
 };
 
 struct DecodeIq2s {
+    using Block = BlockIq2s;
     static constexpr float kMult = 0.125f;
-    static void run(const void* block, Decoded* out) {
-        const auto* b = static_cast<const BlockIq2s*>(block);
-        out->d = h2f(b->d);
-        for (int c = 0; c < 8; ++c) {
-            const uint8_t* q = b->qs + 4 * c;
-            const int h = b->qh[c];
-            out->mag[c] = grid64x4(kIq2sGrid, q[0] | (h & 3) << 8, q[1] | ((h >> 2) & 3) << 8,
-                                   q[2] | ((h >> 4) & 3) << 8, q[3] | ((h >> 6) & 3) << 8);
-            out->sign[c] = expand_signs(le32(b->qs + kQKIq / 8 + 4 * c));
-            const int lo = 2 * (b->scales[c] & 0xF) + 1, hi = 2 * (b->scales[c] >> 4) + 1;
-            out->scale[c] = chunk_scales(lo, lo, hi, hi);
-        }
+    static float d(const Block& b) { return h2f(b.d); }
+    static Chunk chunk(const Block& b, int c) {
+        const uint8_t* q = b.qs + 4 * c;
+        const int h = b.qh[c];
+        return {grid64x4(kIq2sGrid, q[0] | (h & 3) << 8, q[1] | ((h >> 2) & 3) << 8,
+                         q[2] | ((h >> 4) & 3) << 8, q[3] | ((h >> 6) & 3) << 8),
+                byte_signs(le32(b.qs + kQKIq / 8 + 4 * c)),
+                chunk_scales(2 * (b.scales[c] & 0xF) + 1, 2 * (b.scales[c] >> 4) + 1)};
     }
 };
 
 struct DecodeIq3xxs {
+    using Block = BlockIq3xxs;
     static constexpr float kMult = 0.25f;
-    static void run(const void* block, Decoded* out) {
-        const auto* b = static_cast<const BlockIq3xxs*>(block);
-        out->d = h2f(b->d);
-        for (int c = 0; c < 8; ++c) {
-            const uint8_t* q = b->qs + 8 * c;
-            const int idx[8] = {q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7]};
-            const uint32_t sg = le32(b->qs + kQKIq / 4 + 4 * c);
-            out->mag[c] = grid32x8(kIq3xxsGrid, idx);
-            out->sign[c] = expand_signs(code_signs4(sg));
-            const int s = 2 * static_cast<int>(sg >> 28) + 1;
-            out->scale[c] = chunk_scales(s, s, s, s);
-        }
+    static float d(const Block& b) { return h2f(b.d); }
+    static Chunk chunk(const Block& b, int c) {
+        const uint8_t* q = b.qs + 8 * c;
+        const int idx[8] = {q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7]};
+        const uint32_t sg = le32(b.qs + kQKIq / 4 + 4 * c);
+        return {grid32x8(kIq3xxsGrid, idx), code_signs(sg),
+                chunk_scale(2 * static_cast<int>(sg >> 28) + 1)};
     }
 };
 
 struct DecodeIq3s {
+    using Block = BlockIq3s;
     static constexpr float kMult = 1.0f;
-    static void run(const void* block, Decoded* out) {
-        const auto* b = static_cast<const BlockIq3s*>(block);
-        out->d = h2f(b->d);
-        for (int c = 0; c < 8; ++c) {
-            const uint8_t* q = b->qs + 8 * c;
-            const int h = b->qh[c];
-            int idx[8];
-            for (int i = 0; i < 8; ++i)
-                idx[i] = q[i] | ((h >> i) & 1) << 8;
-            out->mag[c] = grid32x8(kIq3sGrid, idx);
-            out->sign[c] = expand_signs(le32(b->signs + 4 * c));
-            const int s = 2 * ((b->scales[c / 2] >> (4 * (c % 2))) & 0xF) + 1;
-            out->scale[c] = chunk_scales(s, s, s, s);
-        }
+    static float d(const Block& b) { return h2f(b.d); }
+    static Chunk chunk(const Block& b, int c) {
+        const uint8_t* q = b.qs + 8 * c;
+        const int h = b.qh[c];
+        int idx[8];
+        for (int i = 0; i < 8; ++i)
+            idx[i] = q[i] | ((h >> i) & 1) << 8;
+        return {grid32x8(kIq3sGrid, idx), byte_signs(le32(b.signs + 4 * c)),
+                chunk_scale(2 * ((b.scales[c / 2] >> (4 * (c % 2))) & 0xF) + 1)};
     }
 };
 
@@ -189,45 +195,42 @@ inline long long delta_bytes(bool negative) {
 }
 
 struct DecodeIq1s {
+    using Block = BlockIq1s;
     static constexpr float kMult = 0.125f;
-    static void run(const void* block, Decoded* out) {
-        const auto* b = static_cast<const BlockIq1s*>(block);
-        out->d = h2f(b->d);
-        for (int c = 0; c < 8; ++c) {
-            const uint8_t* q = b->qs + 4 * c;
-            const int h = b->qh[c];
-            const __m256i grid =
-                grid64x4(kIq1sGrid, q[0] | (h & 7) << 8, q[1] | ((h >> 3) & 7) << 8,
-                         q[2] | ((h >> 6) & 7) << 8, q[3] | ((h >> 9) & 7) << 8);
-            set_signed(out, c, iq1_values(grid, _mm256_set1_epi64x(delta_bytes(h & 0x8000))));
-            const int s = 2 * ((h >> 12) & 7) + 1;
-            out->scale[c] = chunk_scales(s, s, s, s);
-        }
+    static float d(const Block& b) { return h2f(b.d); }
+    static Chunk chunk(const Block& b, int c) {
+        const uint8_t* q = b.qs + 4 * c;
+        const int h = b.qh[c];
+        const __m256i grid = grid64x4(kIq1sGrid, q[0] | (h & 7) << 8, q[1] | ((h >> 3) & 7) << 8,
+                                      q[2] | ((h >> 6) & 7) << 8, q[3] | ((h >> 9) & 7) << 8);
+        return signed_chunk(iq1_values(grid, _mm256_set1_epi64x(delta_bytes(h & 0x8000))),
+                            chunk_scale(2 * ((h >> 12) & 7) + 1));
     }
 };
 
 struct DecodeIq1m {
+    using Block = BlockIq1m;
     static constexpr float kMult = 0.125f;
-    static void run(const void* block, Decoded* out) {
-        const auto* b = static_cast<const BlockIq1m*>(block);
-        uint16_t sc[4];
-        __builtin_memcpy(sc, b->scales, 8);
-        out->d = h2f(static_cast<uint16_t>((sc[0] >> 12) | ((sc[1] >> 8) & 0x00F0) |
-                                           ((sc[2] >> 4) & 0x0F00) | (sc[3] & 0xF000)));
-        for (int c = 0; c < 8; ++c) {
-            const uint8_t* q = b->qs + 4 * c;
-            const int h0 = b->qh[2 * c], h1 = b->qh[2 * c + 1];
-            const __m256i grid =
-                grid64x4(kIq1sGrid, q[0] | (h0 & 7) << 8, q[1] | ((h0 >> 4) & 7) << 8,
-                         q[2] | (h1 & 7) << 8, q[3] | ((h1 >> 4) & 7) << 8);
-            const __m256i delta = _mm256_set_epi64x(delta_bytes(h1 & 0x80), delta_bytes(h1 & 0x08),
-                                                    delta_bytes(h0 & 0x80), delta_bytes(h0 & 0x08));
-            set_signed(out, c, iq1_values(grid, delta));
-            const int shift = 6 * (c % 2);
-            const int s1 = 2 * ((sc[c / 2] >> shift) & 7) + 1;
-            const int s2 = 2 * ((sc[c / 2] >> (shift + 3)) & 7) + 1;
-            out->scale[c] = chunk_scales(s1, s1, s2, s2);
-        }
+    static uint16_t word(const Block& b, int i) {
+        uint16_t w;
+        __builtin_memcpy(&w, b.scales + 2 * i, 2);
+        return w;
+    }
+    static float d(const Block& b) {
+        return h2f(static_cast<uint16_t>((word(b, 0) >> 12) | ((word(b, 1) >> 8) & 0x00F0) |
+                                         ((word(b, 2) >> 4) & 0x0F00) | (word(b, 3) & 0xF000)));
+    }
+    static Chunk chunk(const Block& b, int c) {
+        const uint8_t* q = b.qs + 4 * c;
+        const int h0 = b.qh[2 * c], h1 = b.qh[2 * c + 1];
+        const __m256i grid = grid64x4(kIq1sGrid, q[0] | (h0 & 7) << 8, q[1] | ((h0 >> 4) & 7) << 8,
+                                      q[2] | (h1 & 7) << 8, q[3] | ((h1 >> 4) & 7) << 8);
+        const __m256i delta = _mm256_set_epi64x(delta_bytes(h1 & 0x80), delta_bytes(h1 & 0x08),
+                                                delta_bytes(h0 & 0x80), delta_bytes(h0 & 0x08));
+        const int sc = word(b, c / 2), shift = 6 * (c % 2);
+        return signed_chunk(
+            iq1_values(grid, delta),
+            chunk_scales(2 * ((sc >> shift) & 7) + 1, 2 * ((sc >> (shift + 3)) & 7) + 1));
     }
 };
 
@@ -247,7 +250,6 @@ inline __m256i tq1_digits(__m256i v, __m256i pow3) {
 // the Q8_K bsums.
 struct DecodeTq1_0 {
     static constexpr float kMult = 1.0f;
-    static constexpr bool kTernary = true;
     static void run(const void* block, Decoded* out) {
         const auto* b = static_cast<const BlockTq1_0*>(block);
         out->d = h2f(b->d);
@@ -277,7 +279,6 @@ struct DecodeTq1_0 {
 
 struct DecodeTq2_0 {
     static constexpr float kMult = 1.0f;
-    static constexpr bool kTernary = true;
     static void run(const void* block, Decoded* out) {
         const auto* b = static_cast<const BlockTq2_0*>(block);
         out->d = h2f(b->d);
@@ -290,38 +291,22 @@ struct DecodeTq2_0 {
     }
 };
 
-// ---- the shared row loop ------------------------------------------------------------------------
+// ---- the row loops
+// -------------------------------------------------------------------------------
 
-template <typename Decoder> constexpr bool is_ternary() {
-    if constexpr (requires { Decoder::kTernary; })
-        return Decoder::kTernary;
-    return false;
-}
-
-// int32 lane sums of one block against one activation row. Grid types: Σ_c scale·(|q|·sign(x, q))
-// per 4 bytes of each chunk. Ternary types: Σ_c codes·x per int16 lane minus the Q8_K bsums
-// (int16 lane p less bsums[p]), as ggml-cpu's AVX2 TQ kernels group it, so the float sums below
-// round the same way.
-template <typename Decoder> inline __m256i block_isum(const Decoded& dec, const BlockQ8K& xb) {
-    if constexpr (is_ternary<Decoder>()) {
-        __m256i s16 = _mm256_setzero_si256();
-        for (int c = 0; c < 8; ++c)
-            s16 = _mm256_add_epi16(s16, _mm256_maddubs_epi16(dec.mag[c], load256(xb.qs + 32 * c)));
-        s16 = _mm256_sub_epi16(s16, load256(xb.bsums));
-        return _mm256_madd_epi16(s16, _mm256_set1_epi16(1));
-    } else {
-        __m256i isum = _mm256_setzero_si256();
-        for (int c = 0; c < 8; ++c) {
-            const __m256i xs_signed = _mm256_sign_epi8(load256(xb.qs + 32 * c), dec.sign[c]);
-            const __m256i pairs = _mm256_maddubs_epi16(dec.mag[c], xs_signed);
-            isum = _mm256_add_epi32(isum, _mm256_madd_epi16(pairs, dec.scale[c]));
-        }
-        return isum;
-    }
+// Ternary types: int32 lane sums of one block against one activation row, Σ_c codes·x per int16
+// lane minus the Q8_K bsums (int16 lane p less bsums[p]), as ggml-cpu's AVX2 TQ kernels group it,
+// so the float sums below round the same way.
+inline __m256i ternary_isum(const Decoded& dec, const BlockQ8K& xb) {
+    __m256i s16 = _mm256_setzero_si256();
+    for (int c = 0; c < 8; ++c)
+        s16 = _mm256_add_epi16(s16, _mm256_maddubs_epi16(dec.mag[c], load256(xb.qs + 32 * c)));
+    s16 = _mm256_sub_epi16(s16, load256(xb.bsums));
+    return _mm256_madd_epi16(s16, _mm256_set1_epi16(1));
 }
 
 template <typename Decoder, size_t BlockBytes, int NX>
-void dot_n(int64_t k, const void* w, const void* x, size_t xs, float* out, int64_t os) {
+void dot_ternary_n(int64_t k, const void* w, const void* x, size_t xs, float* out, int64_t os) {
     const auto* wb = static_cast<const uint8_t*>(w);
     const BlockQ8K* xr[NX];
     __m256 acc[NX];
@@ -334,13 +319,41 @@ void dot_n(int64_t k, const void* w, const void* x, size_t xs, float* out, int64
         Decoder::run(wb + b * BlockBytes, &dec);
         for (int j = 0; j < NX; ++j) {
             const __m256 d = _mm256_set1_ps(dec.d * xr[j][b].d);
-            const __m256 sum = _mm256_cvtepi32_ps(block_isum<Decoder>(dec, xr[j][b]));
-            // ggml-cpu: fused for the grid types, multiply then add for the ternary ones.
-            if constexpr (is_ternary<Decoder>())
-                acc[j] = _mm256_add_ps(_mm256_mul_ps(sum, d), acc[j]);
-            else
-                acc[j] = _mm256_fmadd_ps(d, sum, acc[j]);
+            const __m256 sum = _mm256_cvtepi32_ps(ternary_isum(dec, xr[j][b]));
+            acc[j] = _mm256_add_ps(_mm256_mul_ps(sum, d), acc[j]); // ggml-cpu: multiply, then add
         }
+    }
+    for (int j = 0; j < NX; ++j)
+        out[j * os] = hsum(acc[j]) * Decoder::kMult;
+}
+
+// Grid types: per super-block and activation row, int32 lanes of Σ_c scale·(|q|·sign(x, q)) per 4
+// bytes of each chunk, each chunk decoded once for all NX rows.
+template <typename Decoder, int NX>
+void dot_grid_n(int64_t k, const void* w, const void* x, size_t xs, float* out, int64_t os) {
+    const auto* wb = static_cast<const typename Decoder::Block*>(w);
+    const BlockQ8K* xr[NX];
+    __m256 acc[NX];
+    for (int j = 0; j < NX; ++j) {
+        xr[j] = reinterpret_cast<const BlockQ8K*>(static_cast<const uint8_t*>(x) + j * xs);
+        acc[j] = _mm256_setzero_ps();
+    }
+    for (int64_t b = 0; b < k / kQKIq; ++b) {
+        __m256i isum[NX];
+        for (int j = 0; j < NX; ++j)
+            isum[j] = _mm256_setzero_si256();
+        for (int c = 0; c < 8; ++c) {
+            const Chunk q = Decoder::chunk(wb[b], c);
+            for (int j = 0; j < NX; ++j) {
+                const __m256i xs_signed = _mm256_sign_epi8(load256(xr[j][b].qs + 32 * c), q.sign);
+                const __m256i pairs = _mm256_maddubs_epi16(q.mag, xs_signed);
+                isum[j] = _mm256_add_epi32(isum[j], _mm256_madd_epi16(pairs, q.scale));
+            }
+        }
+        const float dw = Decoder::d(wb[b]);
+        for (int j = 0; j < NX; ++j)
+            acc[j] = _mm256_fmadd_ps(_mm256_set1_ps(dw * xr[j][b].d), _mm256_cvtepi32_ps(isum[j]),
+                                     acc[j]);
     }
     for (int j = 0; j < NX; ++j)
         out[j * os] = hsum(acc[j]) * Decoder::kMult;
@@ -350,13 +363,27 @@ template <typename Decoder, size_t BlockBytes>
 void dot_any(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
     switch (nx) {
     case 1:
-        return dot_n<Decoder, BlockBytes, 1>(k, w, x, xs, out, os);
+        return dot_ternary_n<Decoder, BlockBytes, 1>(k, w, x, xs, out, os);
     case 2:
-        return dot_n<Decoder, BlockBytes, 2>(k, w, x, xs, out, os);
+        return dot_ternary_n<Decoder, BlockBytes, 2>(k, w, x, xs, out, os);
     case 3:
-        return dot_n<Decoder, BlockBytes, 3>(k, w, x, xs, out, os);
+        return dot_ternary_n<Decoder, BlockBytes, 3>(k, w, x, xs, out, os);
     default:
-        return dot_n<Decoder, BlockBytes, 4>(k, w, x, xs, out, os);
+        return dot_ternary_n<Decoder, BlockBytes, 4>(k, w, x, xs, out, os);
+    }
+}
+
+template <typename Decoder>
+void dot_grid(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
+    switch (nx) {
+    case 1:
+        return dot_grid_n<Decoder, 1>(k, w, x, xs, out, os);
+    case 2:
+        return dot_grid_n<Decoder, 2>(k, w, x, xs, out, os);
+    case 3:
+        return dot_grid_n<Decoder, 3>(k, w, x, xs, out, os);
+    default:
+        return dot_grid_n<Decoder, 4>(k, w, x, xs, out, os);
     }
 }
 
@@ -364,27 +391,27 @@ void dot_any(int64_t k, const void* w, const void* x, size_t xs, int nx, float* 
 
 void dot_iq2_xxs(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out,
                  int64_t os) {
-    dot_any<DecodeIq2xxs, sizeof(BlockIq2xxs)>(k, w, x, xs, nx, out, os);
+    dot_grid<DecodeIq2xxs>(k, w, x, xs, nx, out, os);
 }
 void dot_iq2_xs(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out,
                 int64_t os) {
-    dot_any<DecodeIq2xs, sizeof(BlockIq2xs)>(k, w, x, xs, nx, out, os);
+    dot_grid<DecodeIq2xs>(k, w, x, xs, nx, out, os);
 }
 void dot_iq2_s(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
-    dot_any<DecodeIq2s, sizeof(BlockIq2s)>(k, w, x, xs, nx, out, os);
+    dot_grid<DecodeIq2s>(k, w, x, xs, nx, out, os);
 }
 void dot_iq3_xxs(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out,
                  int64_t os) {
-    dot_any<DecodeIq3xxs, sizeof(BlockIq3xxs)>(k, w, x, xs, nx, out, os);
+    dot_grid<DecodeIq3xxs>(k, w, x, xs, nx, out, os);
 }
 void dot_iq3_s(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
-    dot_any<DecodeIq3s, sizeof(BlockIq3s)>(k, w, x, xs, nx, out, os);
+    dot_grid<DecodeIq3s>(k, w, x, xs, nx, out, os);
 }
 void dot_iq1_s(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
-    dot_any<DecodeIq1s, sizeof(BlockIq1s)>(k, w, x, xs, nx, out, os);
+    dot_grid<DecodeIq1s>(k, w, x, xs, nx, out, os);
 }
 void dot_iq1_m(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
-    dot_any<DecodeIq1m, sizeof(BlockIq1m)>(k, w, x, xs, nx, out, os);
+    dot_grid<DecodeIq1m>(k, w, x, xs, nx, out, os);
 }
 void dot_tq1_0(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
     dot_any<DecodeTq1_0, sizeof(BlockTq1_0)>(k, w, x, xs, nx, out, os);
