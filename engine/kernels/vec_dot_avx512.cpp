@@ -403,12 +403,19 @@ template <typename F> void by_nx(int nx, F&& f) {
 } // namespace
 
 void dot_q5_0(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
+    if (k >= kQ5_0Blocks4MinK)
+        return dot_q5_0_blocks4(k, w, x, xs, nx, out, os);
     const auto* wb = static_cast<const BlockQ5_0*>(w);
     by_nx(nx, [&](auto n) { dot_q5_0_n<n()>(k / 32, wb, x, xs, out, os); });
 }
 
 void dot_q5_0_rows(int64_t k, const void* w, size_t w_stride, int nw, const void* x, float* out) {
     const auto* wr = static_cast<const uint8_t*>(w);
+    if (k >= kQ5_0Blocks4MinK) {
+        for (int r = 0; r < nw; ++r)
+            dot_q5_0_blocks4(k, wr + r * w_stride, x, 0, 1, out + r, 1);
+        return;
+    }
     const auto* xb = static_cast<const BlockQ8_0*>(x);
     by_nx(nw, [&](auto n) { dot_q5_0_rows_n<n()>(k / 32, wr, w_stride, xb, out); });
 }

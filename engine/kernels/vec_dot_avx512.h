@@ -19,8 +19,12 @@ void dot_q4_k_rows(int64_t k, const void* w, size_t w_stride, int nw, const void
 void dot_q6_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
 // nw (1..4) Q6_K rows against one Q8_K activation row, dot_q6_k's bits per row.
 void dot_q6_k_rows(int64_t k, const void* w, size_t w_stride, int nw, const void* x, float* out);
-// Q5_0 × Q8_0, equal to avx2::dot_q5_0 bit for bit: two blocks per 512-bit step, vpdpbusd on the
-// unsigned 5-bit values minus 16·Σx, the same exact int32 lanes, the same float steps.
+// Q5_0 × Q8_0. Rows of fewer than kQ5_0Blocks4MinK values (W_UK slices of 64): equal to
+// avx2::dot_q5_0 bit for bit (two blocks per 512-bit step, vpdpbusd on the unsigned 5-bit values
+// minus 16·Σx, the same exact int32 lanes, the same float steps). Longer rows:
+// dot_q5_0_blocks4's own order of float sums. Either way a row's bits do not depend on how many
+// activation rows or weight rows go with it.
+inline constexpr int64_t kQ5_0Blocks4MinK = 128;
 void dot_q5_0(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
 // nw (1..4) Q5_0 rows against one Q8_0 activation row, dot_q5_0's bits per row.
 void dot_q5_0_rows(int64_t k, const void* w, size_t w_stride, int nw, const void* x, float* out);
@@ -31,5 +35,8 @@ void dot_q5_0_rows(int64_t k, const void* w, size_t w_stride, int nw, const void
 void dot_mxfp4(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
 void dot_q4_0(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
 void dot_iq4_nl(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
+// Q5_0 the same way (rows of at least kQ5_0Blocks4MinK values; dot_q5_0 picks it).
+void dot_q5_0_blocks4(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out,
+                      int64_t os);
 
 } // namespace folio::avx512

@@ -228,7 +228,120 @@ void dot(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out,
     }
 }
 
+// ---- Q5_0: the Q4_0 layout plus a fifth bit per value (32 qh bits per block) -----------------
+// u = nibble | fifth << 4 (0..31), weight u - 16. The fifth bits of 4 blocks become two 64-bit
+// byte masks (low nibbles' values 0-15 are qh bits 0-15, the high nibbles' 16-31), taken with the
+// 4 fp16 scales from one word permute of the blocks' first 128 bytes; 16 is added under the masks.
+struct Q5_0Consts {
+    __m512i m4 = _mm512_set1_epi8(0x0F);
+    __m512i sixteen = _mm512_set1_epi8(16);
+    // Words 0-3: d of blocks b .. b+3 (word 11i); 4-7: qh bits 0-15 of blocks b, b+2, b+1, b+3
+    // (word 11i + 1, nibbles4's order); 8-11: their qh bits 16-31 (word 11i + 2).
+    __m512i words = _mm512_castsi128_si512(_mm_setr_epi16(0, 11, 22, 33, 1, 23, 12, 34));
+    __m512i words_hi = _mm512_castsi128_si512(_mm_setr_epi16(2, 24, 13, 35, 0, 0, 0, 0));
+    __m512i spread = _mm512_setr_epi32(0, 0, 0, 0, 2, 2, 2, 2, 1, 1, 1, 1, 3, 3, 3, 3);
+};
+
+struct Q5_0Group {
+    Unsigned4 u;
+    __m128 d; // the 4 blocks' scales, in block order
+};
+
+inline Q5_0Group q5_0_group(const BlockQ5_0* w, const Q5_0Consts& c) {
+    const auto* p = reinterpret_cast<const uint8_t*>(w);
+    // 88 bytes of blocks: the second register loads only the words it needs (bytes 64-71).
+    const __m512i a = _mm512_loadu_si512(p), b = _mm512_maskz_loadu_epi16(0xF, p + 64);
+    const __m128i f = _mm512_castsi512_si128(_mm512_permutex2var_epi16(a, c.words, b));
+    const __m128i g = _mm512_castsi512_si128(_mm512_permutex2var_epi16(a, c.words_hi, b));
+    const auto lo_mask = static_cast<__mmask64>(_mm_extract_epi64(f, 1));
+    const auto hi_mask = static_cast<__mmask64>(_mm_cvtsi128_si64(g));
+    const __m512i q = nibbles4(w);
+    const __m512i lo = _mm512_and_si512(q, c.m4);
+    const __m512i hi = _mm512_and_si512(_mm512_srli_epi16(q, 4), c.m4);
+    return {{_mm512_mask_add_epi8(lo, lo_mask, lo, c.sixteen),
+             _mm512_mask_add_epi8(hi, hi_mask, hi, c.sixteen)},
+            _mm_cvtph_ps(f)};
+}
+
+// One Q5_0 block against one Q8_0 block (the last nb % 4 blocks): exact int32 sum.
+inline int32_t q5_0_block_isum(const BlockQ5_0& w, const BlockQ8_0& x) {
+    const __m128i q = load128(w.qs);
+    const __m128i m4 = _mm_set1_epi8(0x0F);
+    uint32_t h;
+    __builtin_memcpy(&h, w.qh, 4);
+    const __m256i nib = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_and_si128(q, m4)),
+                                                _mm_and_si128(_mm_srli_epi16(q, 4), m4), 1);
+    const __m256i u =
+        _mm256_mask_add_epi8(nib, static_cast<__mmask32>(h), nib, _mm256_set1_epi8(16));
+    const __m256i xv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x.qs));
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256i lanes = _mm256_sub_epi32(_mm256_dpbusd_epi32(zero, u, xv),
+                                           _mm256_dpbusd_epi32(zero, _mm256_set1_epi8(16), xv));
+    const __m128i s =
+        _mm_add_epi32(_mm256_castsi256_si128(lanes), _mm256_extracti128_si256(lanes, 1));
+    const __m128i s2 = _mm_add_epi32(s, _mm_unpackhi_epi64(s, s));
+    return _mm_cvtsi128_si32(_mm_add_epi32(s2, _mm_srli_si128(s2, 4)));
+}
+
+template <int NX>
+void dot_q5_0_n(int64_t k, const BlockQ5_0* w, const void* x, size_t xs, float* out, int64_t os) {
+    const int64_t nb = k / 32;
+    const Q8_0ActLayout l = q8_0_act_layout(k);
+    const Q5_0Consts c;
+    const __m512i offset = c.sixteen;
+    const uint8_t* row[NX];
+    __m512 acc[NX];
+    for (int j = 0; j < NX; ++j) {
+        row[j] = static_cast<const uint8_t*>(x) + j * xs;
+        acc[j] = _mm512_setzero_ps();
+    }
+    int64_t b = 0;
+    for (; b + 4 <= nb; b += 4) {
+        prefetch_ahead<NX>(w + b, 2); // 88 bytes
+        const Q5_0Group g = q5_0_group(w + b, c);
+        for (int j = 0; j < NX; ++j) {
+            const __m128 d = _mm_mul_ps(
+                g.d, _mm_loadu_ps(reinterpret_cast<const float*>(row[j] + l.scales) + b));
+            const __m512 d512 = _mm512_permutexvar_ps(c.spread, _mm512_castps128_ps512(d));
+            const int8_t* xi = reinterpret_cast<const int8_t*>(row[j] + l.interleaved) + 32 * b;
+            const __m512i x_lo = _mm512_loadu_si512(xi), x_hi = _mm512_loadu_si512(xi + 64);
+            const __m512i zero = _mm512_setzero_si512();
+            const __m512i uw =
+                _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(zero, g.u.lo, x_lo), g.u.hi, x_hi);
+            const __m512i off =
+                _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(zero, offset, x_lo), offset, x_hi);
+            acc[j] = _mm512_fmadd_ps(d512, _mm512_cvtepi32_ps(_mm512_sub_epi32(uw, off)), acc[j]);
+        }
+    }
+    float tail[NX] = {};
+    for (; b < nb; ++b) {
+        const float dw = _cvtsh_ss(w[b].d);
+        for (int j = 0; j < NX; ++j) {
+            const auto* xb = reinterpret_cast<const BlockQ8_0*>(row[j]) + b;
+            const float dx = reinterpret_cast<const float*>(row[j] + l.scales)[b];
+            tail[j] += dw * dx * static_cast<float>(q5_0_block_isum(w[b], *xb));
+        }
+    }
+    for (int j = 0; j < NX; ++j)
+        out[j * os] = _mm512_reduce_add_ps(acc[j]) + tail[j];
+}
+
 } // namespace
+
+void dot_q5_0_blocks4(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out,
+                      int64_t os) {
+    const auto* wb = static_cast<const BlockQ5_0*>(w);
+    switch (nx) {
+    case 1:
+        return dot_q5_0_n<1>(k, wb, x, xs, out, os);
+    case 2:
+        return dot_q5_0_n<2>(k, wb, x, xs, out, os);
+    case 3:
+        return dot_q5_0_n<3>(k, wb, x, xs, out, os);
+    default:
+        return dot_q5_0_n<4>(k, wb, x, xs, out, os);
+    }
+}
 
 void dot_mxfp4(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
     dot<FormatMxfp4>(k, w, x, xs, nx, out, os);
