@@ -28,6 +28,11 @@ constexpr int64_t kNaiveQueries = 512;
 // Decode: keys worth splitting across threads. 128 against 512: attention 0.53 -> 0.43 ms/token
 // over tg256 from an empty context (bench file, 2 threads); below 128 no gain was measured.
 constexpr int64_t kSplitKeys = 128;
+// Below that, the heads are split once heads × keys × (dqk + dv) reaches this (~12 keys of the
+// bench shape's 16 heads; a fork costs ~3 us). Bench deepseek2 Q4_K_M tg64 from an empty
+// context, 5 alternating runs each, median attention: 0.302 ms/token on one thread, 0.260 split
+// from the first key, 0.270 split from 300000.
+constexpr double kSplitHeadsWork = 100000;
 // Absorbed-form prefill: query rows (queries × heads) per flash-attention task; their q, state
 // and output rows (~1 KB each per 256 latent values) stay in L2 while the key tiles pass.
 constexpr int64_t kFlashRows = 128;
@@ -77,14 +82,26 @@ SelectedAttention selected_query(DecoderScratch& s, int64_t H, int64_t row, int6
 }
 
 // One query over many keys (decode): reading them waits on memory, so split the keys across
-// the threads when there are enough of them.
+// the threads when there are enough of them. Fewer keys: split the heads, every thread over all
+// the keys for its heads (each head's numbers as on one thread), once the work pays for the fork.
 void attend_one_query(const SelectedAttention& a, const KernelContext& ctx) {
     if (ctx.n_threads > 1 && a.n_keys >= kSplitKeys) {
         attend_selected_split(a, ctx.n_threads);
         return;
     }
-    SelectedScratch scratch;
-    attend_selected(a, scratch);
+    const double work = double(a.n_heads) * double(a.n_keys) * double(a.dqk + a.dv);
+    const int threads = ctx.n_threads < 2 || work < kSplitHeadsWork
+                            ? 1
+                            : static_cast<int>(std::min<int64_t>(ctx.n_threads, a.n_heads));
+    parallel_for(threads, threads, [&](int64_t t) {
+        SelectedAttention part = a;
+        const int64_t h0 = a.n_heads * t / threads, h1 = a.n_heads * (t + 1) / threads;
+        part.q += h0 * a.q_stride;
+        part.out += h0 * a.out_stride;
+        part.n_heads = h1 - h0;
+        SelectedScratch scratch;
+        attend_selected(part, scratch);
+    });
 }
 
 // Queries [t0, T) attend to their selected keys only (absorbed form, all heads at once: the
