@@ -21,7 +21,8 @@
 // code, so reference and AVX2 agree up to float summation order.
 //
 // Work is split over tiles of output rows (N) and, for large T, token blocks, across
-// ctx.n_threads OpenMP threads; results do not depend on the thread count.
+// ctx.n_threads OpenMP threads (one token: a contiguous share of the rows per thread, one thread
+// below 64 KB of weights); results do not depend on the thread count.
 //
 // Batches of at least kGemmMinTokens rows go, on AVX-512 VNNI under KernelPath::Auto, to the
 // prefill GEMMs: kernels/gemm_q8_0.h for Q8_0 (the AVX2 kernel's bits) and Q4_0, Q5_0, IQ4_NL,
