@@ -46,7 +46,10 @@ struct RowSet {
 };
 
 // Below this many weight bytes a matvec stays on one thread: the fork would cost more than the
-// second thread saves (measured on a Q4_K 2048-column matrix: 108 KB, one thread 5 µs, two 8-9).
+// second thread saves (a 108 KB Q4_K matrix of 2048 columns: one thread 5 µs, two 8-9 µs). Not
+// higher: rows whose dot is slower than their bytes (the W_UK slices, 64 Q5_0 values a row,
+// 180 KB per layer) still gain from the second thread (192 KB here: decode attention 0.40 ->
+// 0.60 ms/token on the bench file).
 constexpr double kMinMatvecBytesForThreads = 64.0 * 1024;
 
 void matvec_sets(const KernelContext& ctx, int64_t k, VecDotFn dot, VecDotRowsFn rows_dot,
@@ -63,7 +66,7 @@ void matvec_sets(const KernelContext& ctx, int64_t k, VecDotFn dot, VecDotRowsFn
             : static_cast<int>(std::min<int64_t>(std::max(1, ctx.n_threads), total));
     parallel_for(threads, threads, [&](int64_t t) {
         const int64_t begin = total * t / threads, end = total * (t + 1) / threads;
-        int64_t first = 0; // rows of the sets before `set`
+        int64_t first = 0; // rows of the sets before s
         for (const RowSet& s : sets) {
             const int64_t r0 = std::max<int64_t>(0, begin - first),
                           r1 = std::min<int64_t>(s.n, end - first);
