@@ -125,17 +125,14 @@ template <typename Fmt> inline Unsigned4 unsigned4(__m512i q4, const Consts<Fmt>
 
 // acc += the 4 blocks u against activations xi (their interleaved copy, 128 bytes: low halves,
 // then high halves, in u's block order) with per-lane scales d.
-template <typename Fmt>
-inline __m512 step4(const Unsigned4& u, const int8_t* xi, __m512 d, __m512 acc,
-                    const Consts<Fmt>& c) {
+inline __m512 step4(const Unsigned4& u, const int8_t* xi, __m512 d, __m512 acc, __m512i offset) {
     const __m512i x_lo = _mm512_loadu_si512(xi), x_hi = _mm512_loadu_si512(xi + 64);
     const __m512i zero = _mm512_setzero_si512();
     const __m512i uw = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(zero, u.lo, x_lo), u.hi, x_hi);
     // kOffset·Σx per lane. (Kept in the activation row instead, its fill cost the
     // Q8_0-activation matmuls of every other weight type more than it saved here: prefill of
     // the Q8_0 bench file 5-10 % slower.)
-    const __m512i off =
-        _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(zero, c.offset, x_lo), c.offset, x_hi);
+    const __m512i off = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(zero, offset, x_lo), offset, x_hi);
     return _mm512_fmadd_ps(d, _mm512_cvtepi32_ps(_mm512_sub_epi32(uw, off)), acc);
 }
 
@@ -183,8 +180,9 @@ void dot_n(int64_t k, const typename Fmt::Block* w, const void* x, size_t xs, fl
                 dw, _mm256_loadu_ps(reinterpret_cast<const float*>(row[j] + l.scales) + b));
             const __m512 d512 = _mm512_castps256_ps512(d);
             const int8_t* xi = reinterpret_cast<const int8_t*>(row[j] + l.interleaved) + 32 * b;
-            acc[j] = step4(q0, xi, _mm512_permutexvar_ps(c.spread_lo, d512), acc[j], c);
-            acc[j] = step4(q1, xi + 128, _mm512_permutexvar_ps(c.spread_hi, d512), acc[j], c);
+            acc[j] = step4(q0, xi, _mm512_permutexvar_ps(c.spread_lo, d512), acc[j], c.offset);
+            acc[j] =
+                step4(q1, xi + 128, _mm512_permutexvar_ps(c.spread_hi, d512), acc[j], c.offset);
         }
     }
     if (b + 4 <= nb) {
@@ -196,7 +194,7 @@ void dot_n(int64_t k, const typename Fmt::Block* w, const void* x, size_t xs, fl
                 _mm_mul_ps(dw, _mm_loadu_ps(reinterpret_cast<const float*>(row[j] + l.scales) + b));
             const int8_t* xi = reinterpret_cast<const int8_t*>(row[j] + l.interleaved) + 32 * b;
             acc[j] = step4(q, xi, _mm512_permutexvar_ps(c.spread_lo, _mm512_castps128_ps512(d)),
-                           acc[j], c);
+                           acc[j], c.offset);
         }
         b += 4;
     }
@@ -288,7 +286,6 @@ void dot_q5_0_n(int64_t k, const BlockQ5_0* w, const void* x, size_t xs, float* 
     const int64_t nb = k / 32;
     const Q8_0ActLayout l = q8_0_act_layout(k);
     const Q5_0Consts c;
-    const __m512i offset = c.sixteen;
     const uint8_t* row[NX];
     __m512 acc[NX];
     for (int j = 0; j < NX; ++j) {
@@ -304,13 +301,7 @@ void dot_q5_0_n(int64_t k, const BlockQ5_0* w, const void* x, size_t xs, float* 
                 g.d, _mm_loadu_ps(reinterpret_cast<const float*>(row[j] + l.scales) + b));
             const __m512 d512 = _mm512_permutexvar_ps(c.spread, _mm512_castps128_ps512(d));
             const int8_t* xi = reinterpret_cast<const int8_t*>(row[j] + l.interleaved) + 32 * b;
-            const __m512i x_lo = _mm512_loadu_si512(xi), x_hi = _mm512_loadu_si512(xi + 64);
-            const __m512i zero = _mm512_setzero_si512();
-            const __m512i uw =
-                _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(zero, g.u.lo, x_lo), g.u.hi, x_hi);
-            const __m512i off =
-                _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(zero, offset, x_lo), offset, x_hi);
-            acc[j] = _mm512_fmadd_ps(d512, _mm512_cvtepi32_ps(_mm512_sub_epi32(uw, off)), acc[j]);
+            acc[j] = step4(g.u, xi, d512, acc[j], c.sixteen);
         }
     }
     float tail[NX] = {};
