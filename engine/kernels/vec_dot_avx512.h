@@ -35,6 +35,9 @@ void dot_q5_0_rows(int64_t k, const void* w, size_t w_stride, int nw, const void
 void dot_mxfp4(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
 void dot_q4_0(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
 void dot_iq4_nl(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
+// IQ4_XS × Q8_K the same way: 4 sub-blocks of a super-block per 512-bit step, int32 sums scaled
+// per sub-block, one FMA per super-block.
+void dot_iq4_xs(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
 // Q5_0 the same way (rows of at least kQ5_0Blocks4MinK values; dot_q5_0 picks it).
 void dot_q5_0_blocks4(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out,
                       int64_t os);

@@ -1,6 +1,7 @@
 // AVX-512 VNNI dot products of the 4-bit blocks of 32 — MXFP4, Q4_0, IQ4_NL — against Q8_0
 // activations (decode, vec_dot_avx512.h): one kernel over the block format (its value table and
-// its scale field).
+// its scale field). Below it, the same scheme for Q5_0 (the fifth bits as byte masks) and for
+// IQ4_XS's super-blocks against Q8_K.
 //
 // The AVX2 kernel (vec_dot_avx2.cpp dot_nibbles32 with DecodeMxfp4) spends ~90 instructions on
 // 8 blocks: sign tricks around maddubs, int16 adds and madds, a horizontal add, and four scalar
@@ -317,7 +318,90 @@ void dot_q5_0_n(int64_t k, const BlockQ5_0* w, const void* x, size_t xs, float* 
         out[j * os] = _mm512_reduce_add_ps(acc[j]) + tail[j];
 }
 
+// ---- IQ4_XS: super-blocks of 256, 8 sub-blocks of 32 with 6-bit signed scales ------------------
+// The IQ4_NL values (+127, the IQ4_NL table above) of 4 sub-blocks per register, each 128-bit lane
+// one sub-block's 16 nibble bytes as they lie; the Q8_K activations' matching halves picked by two
+// lane shuffles. Per lane: Σ u·x − 127·Σx (exact int32), times the lane's sub-block scale
+// (vpmulld), summed over the super-block in int32 (|sum| < 2^24: exact as float), then one FMA
+// with d_w·d_x per super-block.
+struct Iq4xsConsts {
+    Consts<FormatIq4Nl> nib;
+    __m512i spread_lo = _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3);
+    __m512i spread_hi = _mm512_setr_epi32(4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7);
+    __m256i shift_lo = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28);
+    __m256i shift_hi = _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14);
+};
+
+// The 8 sub-block scales (6 bits: low 4 from scales_l's nibbles, high 2 from scales_h) − 32.
+inline __m256i iq4xs_scales(const BlockIQ4XS& b, const Iq4xsConsts& c) {
+    uint32_t l;
+    __builtin_memcpy(&l, b.scales_l, 4);
+    const __m256i lo =
+        _mm256_and_si256(_mm256_srlv_epi32(_mm256_set1_epi32(static_cast<int>(l)), c.shift_lo),
+                         _mm256_set1_epi32(15));
+    const __m256i hi = _mm256_and_si256(
+        _mm256_srlv_epi32(_mm256_set1_epi32(b.scales_h), c.shift_hi), _mm256_set1_epi32(3));
+    return _mm256_sub_epi32(_mm256_or_si256(lo, _mm256_slli_epi32(hi, 4)), _mm256_set1_epi32(32));
+}
+
+// Sub-blocks 4h .. 4h+3 (64 nibble bytes at q) against their 128 activation bytes at x.
+inline __m512i iq4xs_half(const uint8_t* q, const int8_t* x, __m512i scale, const Iq4xsConsts& c) {
+    const Unsigned4 u = unsigned4(_mm512_loadu_si512(q), c.nib);
+    const __m512i a = _mm512_loadu_si512(x), b = _mm512_loadu_si512(x + 64);
+    // Lane j: elements 0-15 (low nibbles) and 16-31 (high nibbles) of sub-block j.
+    const __m512i x_lo = _mm512_shuffle_i64x2(a, b, _MM_SHUFFLE(2, 0, 2, 0));
+    const __m512i x_hi = _mm512_shuffle_i64x2(a, b, _MM_SHUFFLE(3, 1, 3, 1));
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i uw = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(zero, u.lo, x_lo), u.hi, x_hi);
+    const __m512i off =
+        _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(zero, c.nib.offset, x_lo), c.nib.offset, x_hi);
+    return _mm512_mullo_epi32(_mm512_sub_epi32(uw, off), scale);
+}
+
+template <int NX>
+void dot_iq4_xs_n(int64_t k, const BlockIQ4XS* w, const void* x, size_t xs, float* out,
+                  int64_t os) {
+    const Iq4xsConsts c;
+    const BlockQ8K* xr[NX];
+    __m512 acc[NX];
+    for (int j = 0; j < NX; ++j) {
+        xr[j] = reinterpret_cast<const BlockQ8K*>(static_cast<const uint8_t*>(x) + j * xs);
+        acc[j] = _mm512_setzero_ps();
+    }
+    for (int64_t b = 0; b < k / 256; ++b) {
+        prefetch_ahead<NX>(w + b, 3); // 136 bytes
+        const __m512i s8 = _mm512_castsi256_si512(iq4xs_scales(w[b], c));
+        const __m512i s_lo = _mm512_permutexvar_epi32(c.spread_lo, s8);
+        const __m512i s_hi = _mm512_permutexvar_epi32(c.spread_hi, s8);
+        const float dw = _cvtsh_ss(w[b].d);
+        for (int j = 0; j < NX; ++j) {
+            const __m512i isum =
+                _mm512_add_epi32(iq4xs_half(w[b].qs, xr[j][b].qs, s_lo, c),
+                                 iq4xs_half(w[b].qs + 64, xr[j][b].qs + 128, s_hi, c));
+            acc[j] =
+                _mm512_fmadd_ps(_mm512_set1_ps(dw * xr[j][b].d), _mm512_cvtepi32_ps(isum), acc[j]);
+        }
+    }
+    for (int j = 0; j < NX; ++j)
+        out[j * os] = _mm512_reduce_add_ps(acc[j]);
+}
+
 } // namespace
+
+void dot_iq4_xs(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out,
+                int64_t os) {
+    const auto* wb = static_cast<const BlockIQ4XS*>(w);
+    switch (nx) {
+    case 1:
+        return dot_iq4_xs_n<1>(k, wb, x, xs, out, os);
+    case 2:
+        return dot_iq4_xs_n<2>(k, wb, x, xs, out, os);
+    case 3:
+        return dot_iq4_xs_n<3>(k, wb, x, xs, out, os);
+    default:
+        return dot_iq4_xs_n<4>(k, wb, x, xs, out, os);
+    }
+}
 
 void dot_q5_0_blocks4(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out,
                       int64_t os) {

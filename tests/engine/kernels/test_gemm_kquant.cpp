@@ -409,7 +409,8 @@ private slots:
     }
 
     // Through matmul (Auto): from kGemmMinTokens tokens on the GEMM's bits (also with an output
-    // stride wider than N), below that the AVX2 vec_dot kernel's.
+    // stride wider than N), below that the decode dot's (the registry's Auto kernel: AVX2's bits
+    // for the k-quants, IQ4_XS's own AVX-512 kernel), each token as if alone.
     void matmulTakesTheGemmFromMinTokens() {
         if (!gemm_kquant_available(DType::Q4_K, KernelPath::Auto) || !avx2_kernels_available())
             QSKIP("this CPU has no AVX-512 VNNI: the GEMM is never used here");
@@ -430,8 +431,10 @@ private slots:
                         for (int64_t r = 0; r < n; ++r)
                             std::memcpy(&y_path[j * ys + r], &y_ref[j * n + r], 4);
                 } else {
-                    QVERIFY(matmul(KernelContext{2, KernelPath::Avx2}, v, x.data(), k, tokens,
-                                   y_path.data(), ys));
+                    const VecDotFn dot = weight_dot(*find_weight_type(t), KernelPath::Auto);
+                    for (int64_t j = 0; j < tokens; ++j)
+                        for (int64_t r = 0; r < n; ++r)
+                            dot(k, v.row(r), xq.row(j), xq.row_bytes, 1, &y_path[j * ys + r], 1);
                 }
                 for (size_t i = 0; i < y_auto.size(); ++i)
                     QVERIFY2(same_bits(y_auto[i], y_path[i]),

@@ -465,6 +465,70 @@ private slots:
             QTest::newRow(dtype_name(t).data()) << static_cast<int>(t);
     }
 
+    // The AVX-512 IQ4_XS dot keeps its own float order (int32 sums scaled per sub-block, one FMA
+    // per super-block): against the float64 sum of the dequantized weights times the quantized
+    // Q8_K activations, random nibbles and 6-bit scales, fp16 d from tiny to large, 1..7 super-
+    // blocks; 7 tokens through the kernel 4 and 3 at a time give each token its one-token bits.
+    void iq4xsAvx512DotMatchesFloat64() {
+        if (!avx512_vnni_kernels_available())
+            QSKIP("this CPU has no AVX-512: that kernel is never used here");
+        const DType t = DType::IQ4_XS;
+        const WeightType& wt = *find_weight_type(t);
+        QVERIFY(weight_dot(wt, KernelPath::Auto) != weight_dot(wt, KernelPath::Avx2));
+        int compared = 0;
+        for (int64_t blocks : {1, 2, 3, 7}) {
+            const int64_t k = 256 * blocks, n = 5, tokens = 7;
+            std::vector<BlockIQ4XS> wb(static_cast<size_t>(n * blocks));
+            std::mt19937 rng(static_cast<uint32_t>(blocks + 40));
+            for (size_t i = 0; i < wb.size(); ++i) {
+                auto* bytes = reinterpret_cast<uint8_t*>(&wb[i]);
+                for (size_t j = 0; j < sizeof(BlockIQ4XS); ++j)
+                    bytes[j] = static_cast<uint8_t>(rng());
+                const bool tiny = static_cast<int64_t>(i) / blocks == 0; // row 0
+                const float d = tiny ? 1e-6f * static_cast<float>(1 + rng() % 50)
+                                     : std::ldexp(1.0f + static_cast<float>(rng() % 100) / 100,
+                                                  static_cast<int>(rng() % 12) - 8);
+                wb[i].d = fp32_to_fp16(d);
+            }
+            std::vector<float> deq(static_cast<size_t>(n * k));
+            for (int64_t r = 0; r < n; ++r)
+                QVERIFY(dequantize_row(t, wb.data() + r * blocks, deq.data() + r * k, k));
+            const TensorView v = make_tensor_view(t, {k, n, 1, 1}, wb.data());
+            const auto x = random_normal(static_cast<size_t>(k * tokens), 9u + blocks);
+            QuantizedActivations xq;
+            QVERIFY(quantize_activations(kRef, t, x.data(), k, tokens, k, &xq));
+            std::vector<float> y(static_cast<size_t>(n * tokens)), y1(static_cast<size_t>(n));
+            QVERIFY(matmul(KernelContext{1, KernelPath::Auto}, v, xq, y.data(), n));
+            for (int64_t tt = 0; tt < tokens; ++tt) {
+                const auto* xb = reinterpret_cast<const BlockQ8K*>(xq.row(tt));
+                QuantizedActivations one;
+                QVERIFY(quantize_activations(kRef, t, x.data() + tt * k, k, 1, k, &one));
+                QVERIFY(matmul(KernelContext{2, KernelPath::Auto}, v, one, y1.data(), n));
+                for (int64_t r = 0; r < n; ++r) {
+                    double exact = 0, magnitude = 0;
+                    for (int64_t i = 0; i < k; ++i) {
+                        const double p =
+                            double(deq[r * k + i]) * xb[i / 256].d * xb[i / 256].qs[i % 256];
+                        exact += p;
+                        magnitude += std::fabs(p);
+                    }
+                    const float got = y[tt * n + r];
+                    QVERIFY(magnitude > 0);
+                    QVERIFY2(std::fabs(got - exact) <= 1e-6 * magnitude,
+                             qPrintable(QString("blocks=%1 token %2 row %3: %4 vs %5")
+                                            .arg(blocks)
+                                            .arg(tt)
+                                            .arg(r)
+                                            .arg(got, 0, 'g', 9)
+                                            .arg(exact, 0, 'g', 9)));
+                    QVERIFY(std::memcmp(&y1[r], &got, sizeof(float)) == 0);
+                    ++compared;
+                }
+            }
+        }
+        QCOMPARE(compared, 4 * 5 * 7);
+    }
+
     void mxfp4ExtremeScales() {
         const int64_t k = 160; // 4-block groups plus one tail block
         std::vector<BlockMxfp4> w(k / 32);
