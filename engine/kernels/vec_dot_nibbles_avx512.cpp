@@ -230,12 +230,12 @@ void dot(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out,
 // ---- Q5_0: the Q4_0 layout plus a fifth bit per value (32 qh bits per block) -----------------
 // u = nibble | fifth << 4 (0..31), weight u - 16. The fifth bits of 4 blocks become two 64-bit
 // byte masks (low nibbles' values 0-15 are qh bits 0-15, the high nibbles' 16-31), taken with the
-// 4 fp16 scales from one word permute of the blocks' first 128 bytes; 16 is added under the masks.
+// 4 fp16 scales by two word permutes of the blocks' first 72 bytes; 16 is added under the masks.
 struct Q5_0Consts {
     __m512i m4 = _mm512_set1_epi8(0x0F);
     __m512i sixteen = _mm512_set1_epi8(16);
-    // Words 0-3: d of blocks b .. b+3 (word 11i); 4-7: qh bits 0-15 of blocks b, b+2, b+1, b+3
-    // (word 11i + 1, nibbles4's order); 8-11: their qh bits 16-31 (word 11i + 2).
+    // `words` 0-3: d of blocks b .. b+3 (word 11i); 4-7: qh bits 0-15 of blocks b, b+2, b+1, b+3
+    // (word 11i + 1, nibbles4's order). `words_hi` 0-3: their qh bits 16-31 (word 11i + 2).
     __m512i words = _mm512_castsi128_si512(_mm_setr_epi16(0, 11, 22, 33, 1, 23, 12, 34));
     __m512i words_hi = _mm512_castsi128_si512(_mm_setr_epi16(2, 24, 13, 35, 0, 0, 0, 0));
     __m512i spread = _mm512_setr_epi32(0, 0, 0, 0, 2, 2, 2, 2, 1, 1, 1, 1, 3, 3, 3, 3);
