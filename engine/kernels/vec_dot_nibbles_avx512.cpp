@@ -33,6 +33,8 @@
 
 #include "kernels/avx512_intrinsics.h"
 
+#include <type_traits>
+
 namespace folio::avx512 {
 
 namespace {
@@ -212,19 +214,25 @@ void dot_n(int64_t k, const typename Fmt::Block* w, const void* x, size_t xs, fl
         out[j * os] = _mm512_reduce_add_ps(acc[j]) + tail[j];
 }
 
+// nx (1..4) -> f(integral_constant<int, nx>), for the kernels unrolled over activation rows (a
+// copy per kernel file, as vec_dot_avx512.cpp's: kernel files share no inline code).
+template <typename F> void by_nx(int nx, F&& f) {
+    switch (nx) {
+    case 1:
+        return f(std::integral_constant<int, 1>{});
+    case 2:
+        return f(std::integral_constant<int, 2>{});
+    case 3:
+        return f(std::integral_constant<int, 3>{});
+    default:
+        return f(std::integral_constant<int, 4>{});
+    }
+}
+
 template <typename Fmt>
 void dot(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
     const auto* wb = static_cast<const typename Fmt::Block*>(w);
-    switch (nx) {
-    case 1:
-        return dot_n<Fmt, 1>(k, wb, x, xs, out, os);
-    case 2:
-        return dot_n<Fmt, 2>(k, wb, x, xs, out, os);
-    case 3:
-        return dot_n<Fmt, 3>(k, wb, x, xs, out, os);
-    default:
-        return dot_n<Fmt, 4>(k, wb, x, xs, out, os);
-    }
+    by_nx(nx, [&](auto n) { dot_n<Fmt, n()>(k, wb, x, xs, out, os); });
 }
 
 // ---- Q5_0: the Q4_0 layout plus a fifth bit per value (32 qh bits per block) -----------------
@@ -344,9 +352,9 @@ inline __m256i iq4xs_scales(const BlockIQ4XS& b, const Iq4xsConsts& c) {
     return _mm256_sub_epi32(_mm256_or_si256(lo, _mm256_slli_epi32(hi, 4)), _mm256_set1_epi32(32));
 }
 
-// Sub-blocks 4h .. 4h+3 (64 nibble bytes at q) against their 128 activation bytes at x.
-inline __m512i iq4xs_half(const uint8_t* q, const int8_t* x, __m512i scale, const Iq4xsConsts& c) {
-    const Unsigned4 u = unsigned4(_mm512_loadu_si512(q), c.nib);
+// Sub-blocks 4h .. 4h+3 (u: their values + 127) against their 128 activation bytes at x.
+inline __m512i iq4xs_half(const Unsigned4& u, const int8_t* x, __m512i scale,
+                          const Iq4xsConsts& c) {
     const __m512i a = _mm512_loadu_si512(x), b = _mm512_loadu_si512(x + 64);
     // Lane j: elements 0-15 (low nibbles) and 16-31 (high nibbles) of sub-block j.
     const __m512i x_lo = _mm512_shuffle_i64x2(a, b, _MM_SHUFFLE(2, 0, 2, 0));
@@ -374,10 +382,12 @@ void dot_iq4_xs_n(int64_t k, const BlockIQ4XS* w, const void* x, size_t xs, floa
         const __m512i s_lo = _mm512_permutexvar_epi32(c.spread_lo, s8);
         const __m512i s_hi = _mm512_permutexvar_epi32(c.spread_hi, s8);
         const float dw = _cvtsh_ss(w[b].d);
+        // Decoded once for all NX activation rows.
+        const Unsigned4 u0 = unsigned4(_mm512_loadu_si512(w[b].qs), c.nib),
+                        u1 = unsigned4(_mm512_loadu_si512(w[b].qs + 64), c.nib);
         for (int j = 0; j < NX; ++j) {
-            const __m512i isum =
-                _mm512_add_epi32(iq4xs_half(w[b].qs, xr[j][b].qs, s_lo, c),
-                                 iq4xs_half(w[b].qs + 64, xr[j][b].qs + 128, s_hi, c));
+            const __m512i isum = _mm512_add_epi32(iq4xs_half(u0, xr[j][b].qs, s_lo, c),
+                                                  iq4xs_half(u1, xr[j][b].qs + 128, s_hi, c));
             acc[j] =
                 _mm512_fmadd_ps(_mm512_set1_ps(dw * xr[j][b].d), _mm512_cvtepi32_ps(isum), acc[j]);
         }
@@ -391,31 +401,13 @@ void dot_iq4_xs_n(int64_t k, const BlockIQ4XS* w, const void* x, size_t xs, floa
 void dot_iq4_xs(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out,
                 int64_t os) {
     const auto* wb = static_cast<const BlockIQ4XS*>(w);
-    switch (nx) {
-    case 1:
-        return dot_iq4_xs_n<1>(k, wb, x, xs, out, os);
-    case 2:
-        return dot_iq4_xs_n<2>(k, wb, x, xs, out, os);
-    case 3:
-        return dot_iq4_xs_n<3>(k, wb, x, xs, out, os);
-    default:
-        return dot_iq4_xs_n<4>(k, wb, x, xs, out, os);
-    }
+    by_nx(nx, [&](auto n) { dot_iq4_xs_n<n()>(k, wb, x, xs, out, os); });
 }
 
 void dot_q5_0_blocks4(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out,
                       int64_t os) {
     const auto* wb = static_cast<const BlockQ5_0*>(w);
-    switch (nx) {
-    case 1:
-        return dot_q5_0_n<1>(k, wb, x, xs, out, os);
-    case 2:
-        return dot_q5_0_n<2>(k, wb, x, xs, out, os);
-    case 3:
-        return dot_q5_0_n<3>(k, wb, x, xs, out, os);
-    default:
-        return dot_q5_0_n<4>(k, wb, x, xs, out, os);
-    }
+    by_nx(nx, [&](auto n) { dot_q5_0_n<n()>(k, wb, x, xs, out, os); });
 }
 
 void dot_mxfp4(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
