@@ -48,9 +48,9 @@ Status dequantize_slice(const TensorView& t, int64_t h, std::vector<float>& out)
 }
 
 // Runs fn(h, one) for every head h, the heads spread over the threads, `one` a single-thread
-// context for the head's kernels: the per-head products W_UK,h and W_UV,h (a few hundred KB in
-// all) in one parallel region instead of one per head, which in decode cost more in fork and
-// barrier time than the products themselves (2·H regions per layer).
+// context for the head's kernels: the per-head products W_UK,h and W_UV,h of a batch in one
+// parallel region instead of one per head. (Decode takes matmul_slices: all heads' inputs
+// converted at once, each thread a contiguous share of all the slices' rows.)
 template <typename Fn> Status for_each_head(const KernelContext& ctx, int64_t H, Fn fn) {
     const int threads = static_cast<int>(std::min<int64_t>(std::max(1, ctx.n_threads), H));
     const KernelContext one{1, ctx.path};
