@@ -315,16 +315,16 @@ private slots:
             }
     }
 
-    // The AVX-512 Q4_K and Q6_K dots against the AVX2 ones, bit for bit: K of 1, 3 and 11
-    // super-blocks (an odd number leaves the Q4_K kernel's 512-bit pairs of no other
+    // The AVX-512 Q4_K, Q5_K and Q6_K dots against the AVX2 ones, bit for bit: K of 1, 3 and
+    // 11 super-blocks (an odd number leaves the Q4_K kernel's 512-bit pairs of no other
     // super-block), weights from quantized normals and from random bytes (every scale and min
-    // code, every 6-bit value, negative Q6_K scales); and their several-rows dots (1..4 rows of
-    // every other row) against the one-row dot.
+    // code, every fifth bit of Q5_K, every 6-bit value, negative Q6_K scales); and their
+    // several-rows dots (1..4 rows of every other row) against the one-row dot.
     void kquantAvx512DotsEqualAvx2() {
         if (!avx512_vnni_kernels_available() || !have_avx2())
             QSKIP("this CPU has no AVX-512: those k-quant kernels are never used here");
         int compared = 0, strided = 0;
-        for (DType t : {DType::Q4_K, DType::Q6_K}) {
+        for (DType t : {DType::Q4_K, DType::Q5_K, DType::Q6_K}) {
             QVERIFY(weight_dot(*find_weight_type(t), KernelPath::Auto) !=
                     weight_dot(*find_weight_type(t), KernelPath::Avx2));
             for (int64_t k : {256, 768, 2816})
@@ -332,12 +332,14 @@ private slots:
                     const int64_t n = 13;
                     Weight w = make_weight(t, k, n, 1, static_cast<uint32_t>(k + 7));
                     if (random_bytes) {
-                        // Every byte but the fp16 scales (d, dmin: the Q4_K block's first 4
-                        // bytes, the Q6_K block's last 2).
+                        // Every byte but the fp16 scales (d, dmin: the Q4_K and Q5_K blocks'
+                        // first 4 bytes, the Q6_K block's last 2).
                         std::mt19937 rng(static_cast<uint32_t>(k));
-                        const size_t block = t == DType::Q4_K ? sizeof(BlockQ4K) : sizeof(BlockQ6K);
-                        const size_t skip_lo = t == DType::Q4_K ? 4 : 0;
-                        const size_t skip_hi = t == DType::Q4_K ? 0 : 2;
+                        const size_t block = t == DType::Q4_K   ? sizeof(BlockQ4K)
+                                             : t == DType::Q5_K ? sizeof(BlockQ5K)
+                                                                : sizeof(BlockQ6K);
+                        const size_t skip_lo = t == DType::Q6_K ? 0 : 4;
+                        const size_t skip_hi = t == DType::Q6_K ? 2 : 0;
                         for (size_t i = 0; i < w.bytes.size(); ++i) {
                             const size_t at = i % block;
                             if (at >= skip_lo && at < block - skip_hi)
@@ -352,8 +354,8 @@ private slots:
                         return;
                 }
         }
-        QCOMPARE(compared, 2 * 3 * 2 * 13 * (1 + 2 + 3 + 4 + 7) * 2);
-        QCOMPARE(strided, 2 * 3 * 2 * (1 + 2 + 3 + 4));
+        QCOMPARE(compared, 3 * 3 * 2 * 13 * (1 + 2 + 3 + 4 + 7) * 2);
+        QCOMPARE(strided, 3 * 3 * 2 * (1 + 2 + 3 + 4));
     }
 
     // Few output rows, many tokens: the work is tiled over token blocks as well (matmul.cpp);
