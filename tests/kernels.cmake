@@ -1,6 +1,7 @@
 # Tensor types, quantizers and CPU kernels (engine/tensor/, engine/kernels/).
 folio_add_test(test_quant SOURCES engine/tensor/test_quant.cpp LIBS folio_engine_internal LABELS engine)
 folio_add_test(test_kernels SOURCES engine/kernels/test_kernels.cpp LIBS folio_engine_internal LABELS engine)
+folio_add_test(test_thread_balance SOURCES engine/kernels/test_thread_balance.cpp LIBS folio_engine_internal LABELS engine)
 folio_add_test(test_iquants SOURCES engine/tensor/test_iquants.cpp LIBS folio_engine_internal LABELS engine)
 folio_add_test(test_quant_more SOURCES engine/tensor/test_quant_more.cpp LIBS folio_engine_internal LABELS engine)
 # The llama-quantize file types of conformance/quant against llama.cpp's logits.

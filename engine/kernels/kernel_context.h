@@ -4,6 +4,8 @@
 
 namespace folio {
 
+class ThreadBalance;
+
 // Which implementation runs. Auto = the fastest one this CPU supports (AVX2+FMA+F16C when
 // present, checked at run time); Reference = the plain scalar kernels of kernels/reference/;
 // Avx2 = the AVX2 kernels if the CPU has them, else the reference (tests use it to pin a path);
@@ -13,6 +15,9 @@ enum class KernelPath { Auto, Reference, Avx2 };
 struct KernelContext {
     int n_threads = 1; // OpenMP threads used by the kernel (over output rows)
     KernelPath path = KernelPath::Auto;
+    // Decode's per-thread speeds (kernels/thread_balance.h): the one-token matvecs and MLPs
+    // split their rows by them and record each thread's time. Null: equal shares.
+    ThreadBalance* balance = nullptr;
 };
 
 } // namespace folio

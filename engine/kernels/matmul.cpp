@@ -4,6 +4,7 @@
 #include "kernels/gemm_q8_0.h"
 #include "kernels/kernel_table.h"
 #include "kernels/parallel.h"
+#include "kernels/thread_balance.h"
 #include "kernels/weight_types.h"
 
 #include <algorithm>
@@ -34,8 +35,8 @@ constexpr int64_t kTokenBlock = 64;
 
 // One activation row against several row sets of one weight type and K in one parallel region
 // (decode): set i is n rows, `stride` bytes apart from w, against activation row x into y[0..n).
-// Thread t streams rows [R·t/threads, R·(t+1)/threads) of the R rows of all sets in order: one
-// contiguous share each, one fork for all. On the 2-core machines a fork and join costs ~3 µs
+// Thread t streams one contiguous share of the R rows of all sets in order (R/threads each, or
+// in proportion to the threads' measured speeds with ctx.balance), one fork for all. On the 2-core machines a fork and join costs ~3 µs
 // and a barrier ~1.5 µs (cross-core line transfers), as much as streaming 100-150 KB.
 struct RowSet {
     const uint8_t* w;
@@ -64,8 +65,12 @@ void matvec_sets(const KernelContext& ctx, int64_t k, VecDotFn dot, VecDotRowsFn
         bytes < kMinMatvecBytesForThreads
             ? 1
             : static_cast<int>(std::min<int64_t>(std::max(1, ctx.n_threads), total));
+    // Shares by the threads' measured speeds (kernels/thread_balance.h), equal without them.
+    ThreadBalance* balance = threads > 1 ? ctx.balance : nullptr;
     parallel_for(threads, threads, [&](int64_t t) {
-        const int64_t begin = total * t / threads, end = total * (t + 1) / threads;
+        const double start = balance != nullptr ? balance_clock() : 0;
+        const RowShare mine = row_share(balance, threads, total, 1, static_cast<int>(t));
+        const int64_t begin = mine.begin, end = mine.end;
         int64_t first = 0; // rows of the sets before s
         for (const RowSet& s : sets) {
             const int64_t r0 = std::max<int64_t>(0, begin - first),
@@ -81,7 +86,13 @@ void matvec_sets(const KernelContext& ctx, int64_t k, VecDotFn dot, VecDotRowsFn
                     dot(k, w, s.x, x_row_bytes, 1, s.y + r, 0);
             }
         }
+        if (balance != nullptr)
+            balance->record(static_cast<int>(t),
+                            static_cast<double>(mine.size()) / static_cast<double>(total),
+                            balance_clock() - start);
     });
+    if (balance != nullptr)
+        balance->update(threads);
 }
 
 // rows_dot (may be null) takes groups of weight rows against a lone activation row.

@@ -6,6 +6,7 @@
 
 #include "kernels/kernel_context.h"
 #include "kernels/matmul.h"
+#include "kernels/thread_balance.h"
 #include "model/attention_flash.h"
 #include "model/index_select.h"
 #include "model/step_profile.h"
@@ -68,6 +69,7 @@ struct MlaHeadScratch {
 // Scratch buffers reused between calls (one per sequence being evaluated).
 struct DecoderScratch {
     std::vector<float> x, xn, q, qa, kv, qabs, obar, o, scores, tmp, ffn_out, router, logits_in;
+    ThreadBalance balance; // decode's per-thread speeds (kernels/thread_balance.h)
     FfnScratch ffn;
     std::vector<ExpertScratch> experts; // one per thread running experts side by side
     std::vector<float> expert_rows;     // batch MoE: each (token, slot)'s expert output

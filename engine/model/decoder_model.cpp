@@ -96,7 +96,10 @@ Status check_tokens(const ModelConfig& c, const int32_t* tokens, int64_t n) {
 // The layer stack, final norm and output projection (MODEL_SPEC §3.1) on the n input rows
 // already in s.x ([n][n_embd]); the batch was checked by the caller.
 Status eval_rows(const DecoderModel& model, DecoderState& state, DecoderScratch& s, int64_t n,
-                 const EvalOptions& opt, std::vector<float>& logits) {
+                 const EvalOptions& options, std::vector<float>& logits) {
+    EvalOptions opt = options;
+    if (opt.kernels.balance == nullptr)
+        opt.kernels.balance = &s.balance; // the sequence's threads' speeds, kept between calls
     const ModelConfig& c = model.config;
     const DecoderWeights& w = model.weights;
     const KernelContext& k = opt.kernels;

@@ -2,6 +2,7 @@
 
 #include "kernels/activations.h"
 #include "kernels/matmul.h"
+#include "kernels/thread_balance.h"
 
 #include <algorithm>
 #include <vector>
@@ -17,22 +18,16 @@ namespace {
 // Below this many weight bytes in all, one thread: a region costs more than it saves.
 constexpr size_t kMinBytesForThreads = size_t{512} << 10;
 
-// Thread `me`'s share of n rows, cut at multiples of 16 (whole cache lines of f32 output, and
-// the element-wise kernels' vector tails only at the very end).
-struct RowRange {
-    int64_t r0, r1;
-};
-RowRange share(int64_t n, int threads, int me) {
-    auto cut = [&](int i) { return i >= threads ? n : std::min(n, (n * i / threads) / 16 * 16); };
-    return {cut(me), cut(me + 1)};
-}
+// Shares are cut at multiples of 16 rows (whole cache lines of f32 output, and the
+// element-wise kernels' vector tails only at the very end).
+constexpr int64_t kShareAlign = 16;
 
 Status rows_of(const KernelContext& one, const TensorView& w, const QuantizedActivations& x,
-               RowRange r, float* y) {
-    if (r.r1 <= r.r0)
+               RowShare r, float* y) {
+    if (r.end <= r.begin)
         return {};
-    FOLIO_TRY(part, slice_rows(w, r.r0, r.r1));
-    return matmul(one, part, x, y + r.r0, w.ne[1]);
+    FOLIO_TRY(part, slice_rows(w, r.begin, r.end));
+    return matmul(one, part, x, y + r.begin, w.ne[1]);
 }
 
 } // namespace
@@ -85,6 +80,8 @@ Status token_ffn(const KernelContext& kctx, std::span<const TokenMlp> mlps, cons
         s.down_inputs.resize(static_cast<size_t>(threads * n));
     std::vector<Status> status(static_cast<size_t>(threads));
     const KernelContext one{1, kctx.path};
+    // Shares by the threads' measured speeds (each thread times its own rows, not its waits).
+    ThreadBalance* balance = threads > 1 ? kctx.balance : nullptr;
 
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
@@ -95,19 +92,28 @@ Status token_ffn(const KernelContext& kctx, std::span<const TokenMlp> mlps, cons
 #endif
         // A failed step skips the thread's remaining work but not the barrier.
         Status st;
+        double start = balance != nullptr ? balance_clock() : 0;
+        int64_t mine = 0; // gate / up rows this thread took
         for (int64_t i = 0; i < n && st.has_value(); ++i) {
             const TokenMlp& m = mlps[i];
-            const RowRange r = share(m.gate.ne[1], threads, me);
+            const RowShare r = row_share(balance, threads, m.gate.ne[1], kShareAlign, me);
             float* g = s.g.data() + f0[i];
             float* u = s.u.data() + f0[i];
             st = rows_of(one, m.gate, *input(m.gate.type), r, g);
             if (st.has_value())
                 st = rows_of(one, m.up, *input(m.up.type), r, u);
-            if (st.has_value() && r.r1 > r.r0)
-                swiglu(one, g + r.r0, u + r.r0, g + r.r0, r.r1 - r.r0);
+            if (st.has_value() && r.size() > 0)
+                swiglu(one, g + r.begin, u + r.begin, g + r.begin, r.size());
+            mine += r.size();
+        }
+        if (balance != nullptr) {
+            const double now = balance_clock();
+            balance->record(me, static_cast<double>(mine) / static_cast<double>(f0[n]),
+                            now - start);
         }
 #pragma omp barrier
-        const RowRange r = share(E, threads, me);
+        const RowShare r = row_share(balance, threads, E, kShareAlign, me);
+        start = balance != nullptr ? balance_clock() : 0;
         for (int64_t i = 0; i < n && st.has_value(); ++i) {
             const TokenMlp& m = mlps[i];
             // Every thread converts the whole hidden vector for itself (F values, cheap): no
@@ -120,17 +126,22 @@ Status token_ffn(const KernelContext& kctx, std::span<const TokenMlp> mlps, cons
         }
         // This thread's output rows of every MLP are its own: the sum needs no second barrier.
         if (st.has_value()) {
-            float* dst = out + r.r0;
-            std::fill(dst, dst + (r.r1 - r.r0), 0.0f);
+            float* dst = out + r.begin;
+            std::fill(dst, dst + r.size(), 0.0f);
             for (int64_t i = 0; i < n; ++i) {
                 const float w = mlps[i].weight;
-                const float* src = s.y.data() + i * E + r.r0;
-                for (int64_t j = 0; j < r.r1 - r.r0; ++j)
+                const float* src = s.y.data() + i * E + r.begin;
+                for (int64_t j = 0; j < r.size(); ++j)
                     dst[j] += w * src[j];
             }
         }
+        if (balance != nullptr)
+            balance->record(me, static_cast<double>(r.size()) / static_cast<double>(E),
+                            balance_clock() - start);
         status[static_cast<size_t>(me)] = st;
     }
+    if (balance != nullptr)
+        balance->update(threads);
     for (const Status& st : status)
         FOLIO_CHECK(st);
     return {};

@@ -2,9 +2,11 @@
 // One token's SwiGLU MLPs in a single parallel region (decode): the routed experts it chose plus
 // the shared ones, or a dense layer's MLP.
 //
-// Every thread takes the same share of rows of each gate and up projection, then, after one
-// barrier, the same share of rows of each down projection and the weighted sum over those
-// output rows. So the threads stream equal bytes of every matrix and meet once per layer.
+// Every thread takes one share of rows of each gate and up projection, then, after one
+// barrier, one share of rows of each down projection and the weighted sum over those output
+// rows; the shares follow the threads' measured speeds (kctx.balance, kernels/thread_balance.h;
+// equal without it). So the threads stream contiguous rows of every matrix, finish together and
+// meet once per layer.
 // Running the experts side by side, one thread each (moe_ffn's batch path), leaves a thread
 // waiting when the other's experts read slower, and the shared expert then takes three regions
 // of its own.

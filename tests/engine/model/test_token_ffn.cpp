@@ -3,6 +3,7 @@
 // the plain math in float64 on the dequantized weights.
 #include <QtTest>
 
+#include "kernels/thread_balance.h"
 #include "model/moe_ffn.h"
 #include "model/token_ffn.h"
 #include "support/quant_rows.h"
@@ -85,18 +86,35 @@ std::vector<TokenMlp> views(const std::vector<Mlp>& m) {
 class TestTokenFfn : public QObject {
     Q_OBJECT
 private slots:
+    // With a ThreadBalance whose speeds are skewed (thread t at 1 + 2t), the
+    // threads take unequal shares: the same bits.
     void equalsTheBatchPath_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<int>("threads");
+        QTest::addColumn<bool>("skewed");
         for (const QString& name : {QStringLiteral("k-quants, two widths, two input formats"),
                                     QStringLiteral("Q8_0 and F32, rows not a multiple of 16")})
             for (int threads : {1, 2, 3})
-                QTest::newRow(qPrintable(QStringLiteral("%1, %2 threads").arg(name).arg(threads)))
-                    << name << threads;
+                for (bool skewed : {false, true})
+                    QTest::newRow(qPrintable(QStringLiteral("%1, %2 threads%3")
+                                                 .arg(name)
+                                                 .arg(threads)
+                                                 .arg(skewed ? ", skewed shares" : "")))
+                        << name << threads << skewed;
     }
     void equalsTheBatchPath() {
         QFETCH(QString, name);
         QFETCH(int, threads);
+        QFETCH(bool, skewed);
+        ThreadBalance balance;
+        for (int round = 0; skewed && round < 40; ++round) {
+            for (int t = 0; t < threads; ++t)
+                balance.record(t, 1.0 / threads, 1.0 / threads / (1.0 + 2.0 * t));
+            balance.update(threads);
+        }
+        if (skewed && threads > 1)
+            QVERIFY(balance.speed(threads - 1) > 2.5 * balance.speed(0));
+        const KernelContext ctx{threads, KernelPath::Auto, skewed ? &balance : nullptr};
         const Case c = the_case(name);
         const std::vector<Mlp> mlps = make_mlps(c);
         const std::vector<float> xn = test::random_normal(static_cast<size_t>(c.E), 99);
@@ -116,8 +134,7 @@ private slots:
         std::vector<float> out(static_cast<size_t>(c.E), -1.0f);
         TokenFfnScratch s;
         const std::vector<TokenMlp> v = views(mlps);
-        QVERIFY(
-            token_ffn({threads, KernelPath::Auto}, v, xn.data(), c.E, s, out.data()).has_value());
+        QVERIFY(token_ffn(ctx, v, xn.data(), c.E, s, out.data()).has_value());
         for (int64_t j = 0; j < c.E; ++j)
             if (std::memcmp(&out[j], &expected[j], sizeof(float)) != 0)
                 QFAIL(qPrintable(QStringLiteral("output %1: %2, the batch path %3")
@@ -126,8 +143,7 @@ private slots:
                                      .arg(double(expected[j]), 0, 'g', 9)));
         // The same scratch again (buffers kept from the first call): the same numbers.
         std::vector<float> again(static_cast<size_t>(c.E));
-        QVERIFY(
-            token_ffn({threads, KernelPath::Auto}, v, xn.data(), c.E, s, again.data()).has_value());
+        QVERIFY(token_ffn(ctx, v, xn.data(), c.E, s, again.data()).has_value());
         QVERIFY(std::memcmp(again.data(), out.data(), out.size() * sizeof(float)) == 0);
 
         // The math in float64 on the dequantized weights (no activation rounding): close.
