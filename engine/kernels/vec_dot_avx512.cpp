@@ -243,6 +243,120 @@ template <int NX>
     }
 }
 
+// ---- Q2_K and Q3_K × Q8_K ---------------------------------------------------------------------
+// The AVX2 kernels (vec_dot_more_avx2.cpp dot_q2_k_n, dot_q3_k_n) take a super-block as 8 groups
+// of 32 values, one at a time: 2 low bits shifted out of qs (Q3_K: the hmask bit as 4, q_u = q + 4
+// in 0..7, unsigned for maddubs, the −4·Σ sc·Σx from the bsums), maddubs, madd by the scale pair
+// of the group's two 16-value sub-blocks, add: ~11-13 GB/s per thread, far below memory. Here one
+// 512-bit step holds groups g and g+1 (the same qs bytes in both halves, shifted by per-half
+// counts; Q3_K's hmask bits as a vptestmb mask each half tests for its own bit, 4 added under it;
+// the activations of g and g+1 contiguous, one load), and vpdpwssd by the 4 scales spread as in
+// Q6_K. The halves' int32 lanes are added at the end: lane l then holds the AVX2 kernel's lane l,
+// and the float steps are its own, so the results are equal bit for bit.
+
+// q3k_scales (quant_blocks_more.h) in registers: the 16 signed 6-bit scales (see the AVX2
+// kernel's copy for the layout; one copy per kernel file, as the file header says).
+inline __m128i q3k_scales_v(const uint8_t* scales) {
+    const __m128i a = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(scales));
+    const __m128i lo =
+        _mm_and_si128(_mm_unpacklo_epi64(a, _mm_srli_epi16(a, 4)), _mm_set1_epi8(0x0F));
+    uint32_t h;
+    __builtin_memcpy(&h, scales + 8, 4);
+    const __m128i hi = _mm_and_si128(
+        _mm_srlv_epi32(_mm_set1_epi32(static_cast<int>(h)), _mm_setr_epi32(0, 2, 4, 6)),
+        _mm_set1_epi8(3));
+    return _mm_sub_epi8(_mm_or_si128(lo, _mm_slli_epi16(hi, 4)), _mm_set1_epi8(32));
+}
+
+struct Q2KConsts {
+    __m512i m3 = _mm512_set1_epi8(3);
+    // Step p (groups 2p, 2p+1 of 32 values): the low bits at qs bytes 32·(p / 2) shifted right
+    // by 4·(p % 2) (low half) and 4·(p % 2) + 2 (high half).
+    __m512i shift[2] = {int16_halves(0, 2), int16_halves(4, 6)};
+    // Scales 4p .. 4p + 3, 8 int16 lanes each (the Q6_K table: the same spread).
+    __m512i sidx[4] = {_mm512_load_si512(kQ6KScaleIndex[0]), _mm512_load_si512(kQ6KScaleIndex[1]),
+                       _mm512_load_si512(kQ6KScaleIndex[2]), _mm512_load_si512(kQ6KScaleIndex[3])};
+};
+struct Q3KConsts : Q2KConsts {
+    __m512i four = _mm512_set1_epi8(4);
+    __m512i hbit[4] = {byte_halves(1 << 0, 1 << 1), byte_halves(1 << 2, 1 << 3),
+                       byte_halves(1 << 4, 1 << 5), byte_halves(1 << 6, 1 << 7)}; // bits 2p, 2p+1
+};
+
+// acc[j] += super-block wb (Q2_K or Q3_K) against block b of activation row j.
+template <int NX, typename Block, typename Consts>
+[[gnu::always_inline]] inline void two_bit_step(const Block& wb, const BlockQ8K* const* xr,
+                                                int64_t b, const Consts& c, __m256* acc) {
+    constexpr bool kQ3 = std::is_same_v<Block, BlockQ3K>;
+    prefetch_ahead<NX>(&wb, 2); // 84 or 110 bytes
+    __m256i sc16, mins16;
+    __m512i hm = _mm512_setzero_si512();
+    if constexpr (kQ3) {
+        sc16 = _mm256_cvtepi8_epi16(q3k_scales_v(wb.scales));
+        mins16 = sc16;
+        hm = _mm512_broadcast_i64x4(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(wb.hmask)));
+    } else { // scale in the low 4 bits, min in the high 4
+        const __m128i raw = _mm_loadu_si128(reinterpret_cast<const __m128i*>(wb.scales));
+        const __m128i m4 = _mm_set1_epi8(0x0F);
+        sc16 = _mm256_cvtepu8_epi16(_mm_and_si128(raw, m4));
+        mins16 = _mm256_cvtepu8_epi16(_mm_and_si128(_mm_srli_epi16(raw, 4), m4));
+    }
+    const __m512i sc16z = _mm512_castsi256_si512(sc16);
+    __m512i isum[NX];
+    for (int j = 0; j < NX; ++j)
+        isum[j] = _mm512_setzero_si512();
+    for (int half = 0; half < 2; ++half) {
+        const __m512i q = _mm512_broadcast_i64x4(
+            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wb.qs + 32 * half)));
+        for (int p2 = 0; p2 < 2; ++p2) {
+            const int p = 2 * half + p2;
+            __m512i wq = _mm512_and_si512(_mm512_srlv_epi16(q, c.shift[p2]), c.m3);
+            if constexpr (kQ3)
+                wq = _mm512_mask_add_epi8(wq, _mm512_test_epi8_mask(hm, c.hbit[p]), wq, c.four);
+            const __m512i s = _mm512_permutexvar_epi16(c.sidx[p], sc16z);
+            for (int j = 0; j < NX; ++j) {
+                const __m512i xq = _mm512_loadu_si512(xr[j][b].qs + 64 * p);
+                isum[j] = _mm512_dpwssd_epi32(isum[j], _mm512_maddubs_epi16(wq, xq), s);
+            }
+        }
+    }
+    const float dw = _cvtsh_ss(wb.d);
+    for (int j = 0; j < NX; ++j) {
+        const __m256i s = _mm256_add_epi32(_mm512_castsi512_si256(isum[j]),
+                                           _mm512_extracti64x4_epi64(isum[j], 1));
+        const __m256i msum = _mm256_madd_epi16(
+            mins16, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xr[j][b].bsums)));
+        const float dx = xr[j][b].d;
+        if constexpr (kQ3) {
+            const __m256i total = _mm256_sub_epi32(s, _mm256_slli_epi32(msum, 2));
+            acc[j] = _mm256_fmadd_ps(_mm256_set1_ps(dw * dx), _mm256_cvtepi32_ps(total), acc[j]);
+        } else {
+            acc[j] = _mm256_fmadd_ps(_mm256_set1_ps(dx * dw), _mm256_cvtepi32_ps(s), acc[j]);
+            acc[j] = _mm256_fnmadd_ps(_mm256_set1_ps(dx * _cvtsh_ss(wb.dmin)),
+                                      _mm256_cvtepi32_ps(msum), acc[j]);
+        }
+    }
+}
+
+struct Q2KKind {
+    using Block = BlockQ2K;
+    using Consts = Q2KConsts;
+    template <int NX>
+    [[gnu::always_inline]] static void step(const Block& wb, const BlockQ8K* const* xr, int64_t b,
+                                            const Consts& c, __m256* acc) {
+        two_bit_step<NX>(wb, xr, b, c, acc);
+    }
+};
+struct Q3KKind {
+    using Block = BlockQ3K;
+    using Consts = Q3KConsts;
+    template <int NX>
+    [[gnu::always_inline]] static void step(const Block& wb, const BlockQ8K* const* xr, int64_t b,
+                                            const Consts& c, __m256* acc) {
+        two_bit_step<NX>(wb, xr, b, c, acc);
+    }
+};
+
 // ---- the k-quant drivers -----------------------------------------------------------------------
 // NX activation rows (x, xs bytes apart) against one weight row.
 template <typename Kind, int NX>
@@ -464,6 +578,22 @@ void dot_q4_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float*
 
 void dot_q4_k_rows(int64_t k, const void* w, size_t w_stride, int nw, const void* x, float* out) {
     kquant_dot_rows<Q4KKind>(k / kQKK, w, w_stride, nw, x, out);
+}
+
+void dot_q2_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
+    by_nx(nx, [&](auto n) { kquant_dot<Q2KKind, n()>(k / kQKK, w, x, xs, out, os); });
+}
+
+void dot_q2_k_rows(int64_t k, const void* w, size_t w_stride, int nw, const void* x, float* out) {
+    kquant_dot_rows<Q2KKind>(k / kQKK, w, w_stride, nw, x, out);
+}
+
+void dot_q3_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
+    by_nx(nx, [&](auto n) { kquant_dot<Q3KKind, n()>(k / kQKK, w, x, xs, out, os); });
+}
+
+void dot_q3_k_rows(int64_t k, const void* w, size_t w_stride, int nw, const void* x, float* out) {
+    kquant_dot_rows<Q3KKind>(k / kQKK, w, w_stride, nw, x, out);
 }
 
 void dot_q5_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {

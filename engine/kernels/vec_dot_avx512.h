@@ -14,6 +14,14 @@ namespace folio::avx512 {
 void dot_q4_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
 // nw (1..4) Q4_K rows against one Q8_K activation row, dot_q4_k's bits per row.
 void dot_q4_k_rows(int64_t k, const void* w, size_t w_stride, int nw, const void* x, float* out);
+// Q2_K × Q8_K, equal to avx2::dot_q2_k bit for bit: two 32-value groups per 512-bit step.
+void dot_q2_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
+// nw (1..4) Q2_K rows against one Q8_K activation row, dot_q2_k's bits per row.
+void dot_q2_k_rows(int64_t k, const void* w, size_t w_stride, int nw, const void* x, float* out);
+// Q3_K × Q8_K, equal to avx2::dot_q3_k bit for bit: two 32-value groups per 512-bit step.
+void dot_q3_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
+// nw (1..4) Q3_K rows against one Q8_K activation row, dot_q3_k's bits per row.
+void dot_q3_k_rows(int64_t k, const void* w, size_t w_stride, int nw, const void* x, float* out);
 // Q5_K × Q8_K, equal to avx2::dot_q5_k bit for bit: dot_q4_k's steps with the fifth bits added.
 void dot_q5_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
 // nw (1..4) Q5_K rows against one Q8_K activation row, dot_q5_k's bits per row.

@@ -47,8 +47,8 @@ constexpr WeightType kWeightTypes[] = {
     {DType::Q5_0,   DType::Q8_0, dequantize_row_q5_0,   quantize_row_q5_0,   ref::dot_q5_0,   FOLIO_AVX2(avx2::dot_q5_0), FOLIO_AVX512(avx512::dot_q5_0), FOLIO_AVX512(avx512::dot_q5_0_rows)},
     {DType::Q5_1,   DType::Q8_1, dequantize_row_q5_1,   quantize_row_q5_1,   ref::dot_q5_1,   FOLIO_AVX2(avx2::dot_q5_1)},
     {DType::IQ4_NL, DType::Q8_0, dequantize_row_iq4_nl, quantize_row_iq4_nl, ref::dot_iq4_nl, FOLIO_AVX2(avx2::dot_iq4_nl), FOLIO_AVX512(avx512::dot_iq4_nl)},
-    {DType::Q2_K,   DType::Q8_K, dequantize_row_q2_k,   quantize_row_q2_k,   ref::dot_q2_k,   FOLIO_AVX2(avx2::dot_q2_k)},
-    {DType::Q3_K,   DType::Q8_K, dequantize_row_q3_k,   quantize_row_q3_k,   ref::dot_q3_k,   FOLIO_AVX2(avx2::dot_q3_k)},
+    {DType::Q2_K,   DType::Q8_K, dequantize_row_q2_k,   quantize_row_q2_k,   ref::dot_q2_k,   FOLIO_AVX2(avx2::dot_q2_k), FOLIO_AVX512(avx512::dot_q2_k), FOLIO_AVX512(avx512::dot_q2_k_rows)},
+    {DType::Q3_K,   DType::Q8_K, dequantize_row_q3_k,   quantize_row_q3_k,   ref::dot_q3_k,   FOLIO_AVX2(avx2::dot_q3_k), FOLIO_AVX512(avx512::dot_q3_k), FOLIO_AVX512(avx512::dot_q3_k_rows)},
     {DType::Q5_K,   DType::Q8_K, dequantize_row_q5_k,   quantize_row_q5_k,   ref::dot_q5_k,   FOLIO_AVX2(avx2::dot_q5_k), FOLIO_AVX512(avx512::dot_q5_k), FOLIO_AVX512(avx512::dot_q5_k_rows)},
     {DType::IQ4_XS, DType::Q8_K, dequantize_row_iq4_xs, quantize_row_iq4_xs, ref::dot_iq4_xs, FOLIO_AVX2(avx2::dot_iq4_xs), FOLIO_AVX512(avx512::dot_iq4_xs)},
 

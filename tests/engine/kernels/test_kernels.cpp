@@ -315,16 +315,17 @@ private slots:
             }
     }
 
-    // The AVX-512 Q4_K, Q5_K and Q6_K dots against the AVX2 ones, bit for bit: K of 1, 3 and
-    // 11 super-blocks (an odd number leaves the Q4_K kernel's 512-bit pairs of no other
+    // The AVX-512 Q2_K, Q3_K, Q4_K, Q5_K and Q6_K dots against the AVX2 ones, bit for bit: K of 1,
+    // 3 and 11 super-blocks (an odd number leaves the Q4_K kernel's 512-bit pairs of no other
     // super-block), weights from quantized normals and from random bytes (every scale and min
-    // code, every fifth bit of Q5_K, every 6-bit value, negative Q6_K scales); and their
-    // several-rows dots (1..4 rows of every other row) against the one-row dot.
+    // code, every hmask bit of Q3_K and fifth bit of Q5_K, every 4-bit Q2_K scale and min, every
+    // 6-bit value, negative Q3_K / Q6_K scales); and their several-rows dots (1..4 rows of every
+    // other row) against the one-row dot.
     void kquantAvx512DotsEqualAvx2() {
         if (!avx512_vnni_kernels_available() || !have_avx2())
             QSKIP("this CPU has no AVX-512: those k-quant kernels are never used here");
         int compared = 0, strided = 0;
-        for (DType t : {DType::Q4_K, DType::Q5_K, DType::Q6_K}) {
+        for (DType t : {DType::Q2_K, DType::Q3_K, DType::Q4_K, DType::Q5_K, DType::Q6_K}) {
             QVERIFY(weight_dot(*find_weight_type(t), KernelPath::Auto) !=
                     weight_dot(*find_weight_type(t), KernelPath::Avx2));
             for (int64_t k : {256, 768, 2816})
@@ -333,13 +334,17 @@ private slots:
                     Weight w = make_weight(t, k, n, 1, static_cast<uint32_t>(k + 7));
                     if (random_bytes) {
                         // Every byte but the fp16 scales (d, dmin: the Q4_K and Q5_K blocks'
-                        // first 4 bytes, the Q6_K block's last 2).
+                        // first 4 bytes, the Q2_K block's last 4, the Q3_K and Q6_K blocks'
+                        // last 2).
                         std::mt19937 rng(static_cast<uint32_t>(k));
-                        const size_t block = t == DType::Q4_K   ? sizeof(BlockQ4K)
+                        const size_t block = t == DType::Q2_K   ? sizeof(BlockQ2K)
+                                             : t == DType::Q3_K ? sizeof(BlockQ3K)
+                                             : t == DType::Q4_K ? sizeof(BlockQ4K)
                                              : t == DType::Q5_K ? sizeof(BlockQ5K)
                                                                 : sizeof(BlockQ6K);
-                        const size_t skip_lo = t == DType::Q6_K ? 0 : 4;
-                        const size_t skip_hi = t == DType::Q6_K ? 2 : 0;
+                        const bool d_first = t == DType::Q4_K || t == DType::Q5_K;
+                        const size_t skip_lo = d_first ? 4 : 0;
+                        const size_t skip_hi = d_first ? 0 : t == DType::Q2_K ? 4 : 2;
                         for (size_t i = 0; i < w.bytes.size(); ++i) {
                             const size_t at = i % block;
                             if (at >= skip_lo && at < block - skip_hi)
@@ -354,8 +359,8 @@ private slots:
                         return;
                 }
         }
-        QCOMPARE(compared, 3 * 3 * 2 * 13 * (1 + 2 + 3 + 4 + 7) * 2);
-        QCOMPARE(strided, 3 * 3 * 2 * (1 + 2 + 3 + 4));
+        QCOMPARE(compared, 5 * 3 * 2 * 13 * (1 + 2 + 3 + 4 + 7) * 2);
+        QCOMPARE(strided, 5 * 3 * 2 * (1 + 2 + 3 + 4));
     }
 
     // Few output rows, many tokens: the work is tiled over token blocks as well (matmul.cpp);
