@@ -47,6 +47,10 @@ void dot_q5_0_rows(int64_t k, const void* w, size_t w_stride, int nw, const void
 void dot_mxfp4(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
 void dot_q4_0(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
 void dot_iq4_nl(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
+// nw (1..4) rows of those against one Q8_0 activation row, the one-row dot's bits per row.
+void dot_mxfp4_rows(int64_t k, const void* w, size_t w_stride, int nw, const void* x, float* out);
+void dot_q4_0_rows(int64_t k, const void* w, size_t w_stride, int nw, const void* x, float* out);
+void dot_iq4_nl_rows(int64_t k, const void* w, size_t w_stride, int nw, const void* x, float* out);
 // IQ4_XS × Q8_K the same way: 4 sub-blocks of a super-block per 512-bit step, int32 sums scaled
 // per sub-block, one FMA per super-block.
 void dot_iq4_xs(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);

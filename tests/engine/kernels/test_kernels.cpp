@@ -389,7 +389,8 @@ private slots:
     // quantized activations: block counts that leave every tail (8-block steps, a 4-block step,
     // single blocks), random nibbles, scales of every size (MXFP4 exponents around 127 and the
     // subnormal e = 0, 1; fp16 d from tiny to large); 1..7 tokens, whose rows go through the
-    // kernel 4, 3, 2 or 1 at a time and must give each token the one-token bits.
+    // kernel 4, 3, 2 or 1 at a time and must give each token the one-token bits (the one-token
+    // matmul takes the several-rows entry: 5 rows as 4 + 1).
     void nibbleAvx512DotsMatchFloat64() {
         QFETCH(int, type);
         const DType t = static_cast<DType>(type);
