@@ -15,6 +15,7 @@
 #include "kernels/vec_dot_avx512.h"
 
 #include "kernels/decode_prefetch.h"
+#include "kernels/kernel_table.h"
 
 #include "tensor/quant_blocks.h"
 #include "tensor/quant_blocks_more.h"
@@ -394,6 +395,92 @@ void kquant_dot_rows(int64_t nb, const void* w, size_t w_stride, int nw, const v
     }
 }
 
+// ---- Q8_0 × Q8_0 ------------------------------------------------------------------------------
+// The AVX2 kernel (vec_dot_avx2.cpp dot_blocks32) reduces each block's 32 products to one exact
+// int32 (sign, maddubs, madd, then a horizontal-add tree over 4 blocks), converts the 4 sums once
+// and adds them times d_w·d_x with one 128-bit FMA: ~25 GB/s per thread L2-hot, so two threads
+// were at the read bandwidth only on fast machines. Here two blocks go through one 512-bit
+// register: |w| (vpabsb: -128 becomes 128 as an unsigned byte), the activations negated under
+// the weights' sign mask (vpmovb2m; Q8_0 activations lie in -127..127), one vpdpbusd (every
+// 4-byte sum exact, as maddubs + madd were), and a shuffle-add tree takes the 4 blocks' 8-lane
+// sums to their 4 int32: the AVX2 kernel's exact block sums, then its float steps, so the
+// results are equal bit for bit.
+
+inline __m512i two_blocks_qs(const int8_t* a, const int8_t* b) {
+    return _mm512_inserti64x4(
+        _mm512_castsi256_si512(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a))),
+        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b)), 1);
+}
+
+// Σ over each block's 8 lanes: p01 holds blocks b (lanes 0-7) and b+1, p23 blocks b+2 and b+3.
+inline __m128i block_sums4(__m512i p01, __m512i p23, __m512i pick) {
+    const __m512i t = _mm512_add_epi32(_mm512_shuffle_i64x2(p01, p23, _MM_SHUFFLE(2, 0, 2, 0)),
+                                       _mm512_shuffle_i64x2(p01, p23, _MM_SHUFFLE(3, 1, 3, 1)));
+    const __m512i t2 = _mm512_add_epi32(t, _mm512_shuffle_epi32(t, _MM_PERM_BADC));
+    const __m512i t3 = _mm512_add_epi32(t2, _mm512_shuffle_epi32(t2, _MM_PERM_CDAB));
+    return _mm512_castsi512_si128(_mm512_permutexvar_epi32(pick, t3));
+}
+
+template <int NX>
+[[gnu::always_inline]] inline void dot_q8_0_n(int64_t k, const BlockQ8_0* w, const void* x,
+                                              size_t xs, float* out, int64_t os) {
+    const int64_t nb = k / 32;
+    const size_t scales_at = q8_0_act_layout(k).scales;
+    const BlockQ8_0* xb[NX];
+    const float* xd[NX];
+    __m128 acc[NX];
+    for (int j = 0; j < NX; ++j) {
+        xb[j] = reinterpret_cast<const BlockQ8_0*>(static_cast<const uint8_t*>(x) + j * xs);
+        xd[j] = reinterpret_cast<const float*>(reinterpret_cast<const uint8_t*>(xb[j]) + scales_at);
+        acc[j] = _mm_setzero_ps();
+    }
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i pick = _mm512_castsi128_si512(_mm_setr_epi32(0, 4, 8, 12));
+    int64_t b = 0;
+    for (; b + 4 <= nb; b += 4) {
+        prefetch_ahead<NX>(w + b, 3); // 136 bytes
+        const __m512i w01 = two_blocks_qs(w[b].qs, w[b + 1].qs);
+        const __m512i w23 = two_blocks_qs(w[b + 2].qs, w[b + 3].qs);
+        const __m512i a01 = _mm512_abs_epi8(w01), a23 = _mm512_abs_epi8(w23);
+        const __mmask64 neg01 = _mm512_movepi8_mask(w01), neg23 = _mm512_movepi8_mask(w23);
+        const __m128 dw = _mm_cvtph_ps(_mm_setr_epi16(
+            static_cast<short>(w[b].d), static_cast<short>(w[b + 1].d),
+            static_cast<short>(w[b + 2].d), static_cast<short>(w[b + 3].d), 0, 0, 0, 0));
+        for (int j = 0; j < NX; ++j) {
+            const __m512i x01 = two_blocks_qs(xb[j][b].qs, xb[j][b + 1].qs);
+            const __m512i x23 = two_blocks_qs(xb[j][b + 2].qs, xb[j][b + 3].qs);
+            const __m512i p01 =
+                _mm512_dpbusd_epi32(zero, a01, _mm512_mask_sub_epi8(x01, neg01, zero, x01));
+            const __m512i p23 =
+                _mm512_dpbusd_epi32(zero, a23, _mm512_mask_sub_epi8(x23, neg23, zero, x23));
+            const __m128 d = _mm_mul_ps(dw, _mm_loadu_ps(xd[j] + b));
+            acc[j] = _mm_fmadd_ps(d, _mm_cvtepi32_ps(block_sums4(p01, p23, pick)), acc[j]);
+        }
+    }
+    float tail[NX] = {};
+    for (; b < nb; ++b) {
+        const float dw = _cvtsh_ss(w[b].d);
+        const __m256i qw = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w[b].qs));
+        const __m256i aw = _mm256_abs_epi8(qw);
+        const __mmask32 neg = _mm256_movepi8_mask(qw);
+        for (int j = 0; j < NX; ++j) {
+            const __m256i xq = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xb[j][b].qs));
+            const __m256i z = _mm256_setzero_si256();
+            const __m256i p = _mm256_dpbusd_epi32(z, aw, _mm256_mask_sub_epi8(xq, neg, z, xq));
+            const __m128i h =
+                _mm_add_epi32(_mm256_castsi256_si128(p), _mm256_extracti128_si256(p, 1));
+            const __m128i h2 = _mm_add_epi32(h, _mm_shuffle_epi32(h, 0x4E));
+            const int isum = _mm_cvtsi128_si32(_mm_add_epi32(h2, _mm_shuffle_epi32(h2, 0xB1)));
+            tail[j] += dw * xd[j][b] * static_cast<float>(isum);
+        }
+    }
+    for (int j = 0; j < NX; ++j) {
+        __m128 s = _mm_add_ps(acc[j], _mm_movehl_ps(acc[j], acc[j]));
+        s = _mm_add_ss(s, _mm_movehdup_ps(s));
+        out[j * os] = _mm_cvtss_f32(s) + tail[j];
+    }
+}
+
 // ---- Q5_0 × Q8_0 ------------------------------------------------------------------------------
 // The AVX2 kernel (vec_dot_more_avx2.cpp dot32_n with DecQ5_0) builds the 32 signed weights
 // q = u − 16 (u = nibble | fifth bit << 4) per block and takes int32 lanes of 4 products each with
@@ -553,6 +640,18 @@ template <typename F> void by_nx(int nx, F&& f) {
 }
 
 } // namespace
+
+void dot_q8_0(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
+    const auto* wb = static_cast<const BlockQ8_0*>(w);
+    by_nx(nx, [&](auto n) { dot_q8_0_n<n()>(k, wb, x, xs, out, os); });
+}
+
+void dot_q8_0_rows(int64_t k, const void* w, size_t w_stride, int nw, const void* x, float* out) {
+    for (int r = 0; r < nw; ++r)
+        dot_q8_0_n<1>(
+            k, reinterpret_cast<const BlockQ8_0*>(static_cast<const uint8_t*>(w) + r * w_stride), x,
+            0, out + r, 1);
+}
 
 void dot_q5_0(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
     if (k >= kQ5_0Blocks4MinK)

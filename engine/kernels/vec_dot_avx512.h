@@ -31,6 +31,11 @@ void dot_q5_k_rows(int64_t k, const void* w, size_t w_stride, int nw, const void
 void dot_q6_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
 // nw (1..4) Q6_K rows against one Q8_K activation row, dot_q6_k's bits per row.
 void dot_q6_k_rows(int64_t k, const void* w, size_t w_stride, int nw, const void* x, float* out);
+// Q8_0 × Q8_0, equal to avx2::dot_q8_0 bit for bit: two blocks per vpdpbusd, the same exact
+// block sums and float steps.
+void dot_q8_0(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
+// nw (1..4) Q8_0 rows against one Q8_0 activation row, dot_q8_0's bits per row.
+void dot_q8_0_rows(int64_t k, const void* w, size_t w_stride, int nw, const void* x, float* out);
 // Q5_0 × Q8_0. Rows of fewer than kQ5_0Blocks4MinK values (W_UK slices of 64): equal to
 // avx2::dot_q5_0 bit for bit (two blocks per 512-bit step, vpdpbusd on the unsigned 5-bit values
 // minus 16·Σx, the same exact int32 lanes, the same float steps). Longer rows:

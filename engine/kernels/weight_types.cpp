@@ -37,7 +37,7 @@ constexpr WeightType kWeightTypes[] = {
     {DType::F32,   DType::F32,  dequantize_row_f32,   quantize_row_f32,   ref::dot_f32,   FOLIO_AVX2(avx2::dot_f32)},
     {DType::F16,   DType::F32,  dequantize_row_f16,   quantize_row_f16,   ref::dot_f16,   FOLIO_AVX2(avx2::dot_f16)},
     {DType::BF16,  DType::F32,  dequantize_row_bf16,  quantize_row_bf16,  ref::dot_bf16,  FOLIO_AVX2(avx2::dot_bf16)},
-    {DType::Q8_0,  DType::Q8_0, dequantize_row_q8_0,  quantize_row_q8_0,  ref::dot_q8_0,  FOLIO_AVX2(avx2::dot_q8_0)},
+    {DType::Q8_0,  DType::Q8_0, dequantize_row_q8_0,  quantize_row_q8_0,  ref::dot_q8_0,  FOLIO_AVX2(avx2::dot_q8_0), FOLIO_AVX512(avx512::dot_q8_0), FOLIO_AVX512(avx512::dot_q8_0_rows)},
     {DType::Q4_0,  DType::Q8_0, dequantize_row_q4_0,  quantize_row_q4_0,  ref::dot_q4_0,  FOLIO_AVX2(avx2::dot_q4_0), FOLIO_AVX512(avx512::dot_q4_0), FOLIO_AVX512(avx512::dot_q4_0_rows)},
     {DType::MXFP4, DType::Q8_0, dequantize_row_mxfp4, quantize_row_mxfp4, ref::dot_mxfp4, FOLIO_AVX2(avx2::dot_mxfp4), FOLIO_AVX512(avx512::dot_mxfp4), FOLIO_AVX512(avx512::dot_mxfp4_rows)},
     {DType::Q4_K,  DType::Q8_K, dequantize_row_q4_k,  quantize_row_q4_k,  ref::dot_q4_k,  FOLIO_AVX2(avx2::dot_q4_k), FOLIO_AVX512(avx512::dot_q4_k), FOLIO_AVX512(avx512::dot_q4_k_rows)},

@@ -363,6 +363,40 @@ private slots:
         QCOMPARE(strided, 5 * 3 * 2 * (1 + 2 + 3 + 4));
     }
 
+    // The AVX-512 Q8_0 dot against the AVX2 one, bit for bit: rows of 1..3 blocks (no 4-block
+    // step), 4, 5, 7, 8 and 67 blocks (steps and tails), weights of random bytes (every value,
+    // -128 included) and quantized normals, 1..7 activation rows on 1 and 2 threads; and its
+    // several-rows dot against the one-row dot.
+    void q8_0Avx512DotEqualsAvx2() {
+        if (!avx512_vnni_kernels_available() || !have_avx2())
+            QSKIP("this CPU has no AVX-512: that Q8_0 kernel is never used here");
+        const WeightType& q8 = *find_weight_type(DType::Q8_0);
+        QVERIFY(weight_dot(q8, KernelPath::Auto) != weight_dot(q8, KernelPath::Avx2));
+        QVERIFY(weight_dot_rows(q8, KernelPath::Auto) != nullptr);
+        int compared = 0, strided = 0;
+        for (int64_t blocks : {1, 2, 3, 4, 5, 7, 8, 67})
+            for (bool random_bytes : {false, true}) {
+                const int64_t k = 32 * blocks, n = 9;
+                Weight w = make_weight(DType::Q8_0, k, n, 1, static_cast<uint32_t>(k + 11));
+                if (random_bytes) {
+                    std::mt19937 rng(static_cast<uint32_t>(k));
+                    auto* b = reinterpret_cast<BlockQ8_0*>(w.bytes.data());
+                    for (int64_t i = 0; i < n * blocks; ++i)
+                        for (auto& q : b[i].qs)
+                            q = static_cast<int8_t>(rng());
+                    b[0].qs[0] = -128;
+                }
+                expect_auto_bits_equal_avx2(w, k, !random_bytes, compared);
+                if (QTest::currentTestFailed())
+                    return;
+                expect_rows_dot_bits_equal(w, DType::Q8_0, k, n, strided);
+                if (QTest::currentTestFailed())
+                    return;
+            }
+        QCOMPARE(compared, 8 * 2 * 9 * (1 + 2 + 3 + 4 + 7) * 2);
+        QCOMPARE(strided, 8 * 2 * (1 + 2 + 3 + 4));
+    }
+
     // Few output rows, many tokens: the work is tiled over token blocks as well (matmul.cpp);
     // every tile must land in the right place whatever the thread count.
     void matmulManyTokensFewRows() {
