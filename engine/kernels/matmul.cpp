@@ -36,8 +36,9 @@ constexpr int64_t kTokenBlock = 64;
 // One activation row against several row sets of one weight type and K in one parallel region
 // (decode): set i is n rows, `stride` bytes apart from w, against activation row x into y[0..n).
 // Thread t streams one contiguous share of the R rows of all sets in order (R/threads each, or
-// in proportion to the threads' measured speeds with ctx.balance), one fork for all. On the 2-core machines a fork and join costs ~3 µs
-// and a barrier ~1.5 µs (cross-core line transfers), as much as streaming 100-150 KB.
+// in proportion to the threads' measured speeds with ctx.balance), one fork for all. On the
+// 2-core machines a fork and join costs ~3 µs and a barrier ~1.5 µs (cross-core line
+// transfers), as much as streaming 100-150 KB.
 struct RowSet {
     const uint8_t* w;
     size_t stride;

@@ -139,26 +139,6 @@ template <int NX, typename Block, typename Consts>
     }
 }
 
-// The Q4_K and Q5_K kinds of the drivers below: block, constants and super-block step.
-struct Q4KKind {
-    using Block = BlockQ4K;
-    using Consts = Q4KConsts;
-    template <int NX>
-    [[gnu::always_inline]] static void step(const Block& wb, const BlockQ8K* const* xr, int64_t b,
-                                            const Consts& c, __m256* acc) {
-        q4k_family_step<NX>(wb, xr, b, c, acc);
-    }
-};
-struct Q5KKind {
-    using Block = BlockQ5K;
-    using Consts = Q5KConsts;
-    template <int NX>
-    [[gnu::always_inline]] static void step(const Block& wb, const BlockQ8K* const* xr, int64_t b,
-                                            const Consts& c, __m256* acc) {
-        q4k_family_step<NX>(wb, xr, b, c, acc);
-    }
-};
-
 // ---- Q6_K × Q8_K ------------------------------------------------------------------------------
 // The AVX2 kernel (vec_dot_avx2.cpp dot_q6_k_n) builds a half super-block's four 32-byte groups of
 // 6-bit values one at a time (two masks, two shifts and an or each) and takes each through
@@ -339,24 +319,24 @@ template <int NX, typename Block, typename Consts>
     }
 }
 
-struct Q2KKind {
-    using Block = BlockQ2K;
-    using Consts = Q2KConsts;
+// The Q2_K, Q3_K, Q4_K and Q5_K kinds of the drivers below: block, constants and the step of
+// the block's family.
+template <typename B, typename C> struct FamilyKind {
+    using Block = B;
+    using Consts = C;
     template <int NX>
     [[gnu::always_inline]] static void step(const Block& wb, const BlockQ8K* const* xr, int64_t b,
                                             const Consts& c, __m256* acc) {
-        two_bit_step<NX>(wb, xr, b, c, acc);
+        if constexpr (std::is_same_v<B, BlockQ2K> || std::is_same_v<B, BlockQ3K>)
+            two_bit_step<NX>(wb, xr, b, c, acc);
+        else
+            q4k_family_step<NX>(wb, xr, b, c, acc);
     }
 };
-struct Q3KKind {
-    using Block = BlockQ3K;
-    using Consts = Q3KConsts;
-    template <int NX>
-    [[gnu::always_inline]] static void step(const Block& wb, const BlockQ8K* const* xr, int64_t b,
-                                            const Consts& c, __m256* acc) {
-        two_bit_step<NX>(wb, xr, b, c, acc);
-    }
-};
+using Q2KKind = FamilyKind<BlockQ2K, Q2KConsts>;
+using Q3KKind = FamilyKind<BlockQ3K, Q3KConsts>;
+using Q4KKind = FamilyKind<BlockQ4K, Q4KConsts>;
+using Q5KKind = FamilyKind<BlockQ5K, Q5KConsts>;
 
 // ---- the k-quant drivers -----------------------------------------------------------------------
 // NX activation rows (x, xs bytes apart) against one weight row.
