@@ -104,6 +104,60 @@ void attend_one_query(const SelectedAttention& a, const KernelContext& ctx) {
     });
 }
 
+// Key ids 0 .. n-1 (a dense query's keys), kept in the scratch between calls.
+const int32_t* all_keys(DecoderScratch& s, int64_t n) {
+    if (s.all_keys.size() < static_cast<size_t>(n)) {
+        const auto have = static_cast<int32_t>(s.all_keys.size());
+        s.all_keys.resize(static_cast<size_t>(n));
+        std::iota(s.all_keys.begin() + have, s.all_keys.end(), have);
+    }
+    return s.all_keys.data();
+}
+
+// Slices [h0, h1) of a 3-D weight (W_UK, W_UV: one slice per head).
+TensorView head_slices(const TensorView& w, int64_t h0, int64_t h1) {
+    TensorView v = w;
+    v.data = w.row(0, h0);
+    v.ne[2] = h1 - h0;
+    return v;
+}
+
+// Decode over fewer than kSplitKeys keys (absorbed form): each thread takes a share of the
+// heads through all three steps, q_abs = W_UK,hᵀ·q_nope,h, the attention, o_h = W_UV,h·ō_h, in
+// one region: the heads do not meet until attn_output, so the two forks, joins and waits between
+// the steps are saved. Each head's numbers are those of the step-by-step path (the same kernels
+// on the same rows, one thread per head either way).
+Status attend_decode_by_heads(const MlaWeights& L, int64_t dk, int64_t dn, int64_t dr,
+                              const SelectedAttention& all, const KernelContext& ctx,
+                              DecoderScratch& s) {
+    const int64_t H = all.n_heads, row = all.dqk, kr = all.dv, dv = L.v_b.ne[1];
+    const int threads = static_cast<int>(std::min<int64_t>(ctx.n_threads, H));
+    const KernelContext one{1, ctx.path};
+    std::vector<Status> status(static_cast<size_t>(threads));
+    parallel_for(threads, threads, [&](int64_t t) {
+        const int64_t h0 = H * t / threads, h1 = H * (t + 1) / threads;
+        Status st = matmul_slices(one, head_slices(L.k_b, h0, h1), s.q.data() + h0 * dk, dk,
+                                  s.qabs.data() + h0 * row, row);
+        if (st) {
+            for (int64_t h = h0; h < h1; ++h)
+                std::memcpy(s.qabs.data() + h * row + kr, s.q.data() + h * dk + dn,
+                            sizeof(float) * dr);
+            SelectedAttention part = all;
+            part.q += h0 * all.q_stride;
+            part.out += h0 * all.out_stride;
+            part.n_heads = h1 - h0;
+            SelectedScratch scratch;
+            attend_selected(part, scratch);
+            st = matmul_slices(one, head_slices(L.v_b, h0, h1), s.obar.data() + h0 * kr, kr,
+                               s.o.data() + h0 * dv, dv);
+        }
+        status[static_cast<size_t>(t)] = st;
+    });
+    for (const Status& st : status)
+        FOLIO_CHECK(st);
+    return {};
+}
+
 // Queries [t0, T) attend to their selected keys only (absorbed form, all heads at once: the
 // selected latent rows are shared by the heads, MODEL_SPEC §5.3).
 void attend_sparse(DecoderScratch& s, int64_t H, int64_t row, int64_t kr, float scale,
@@ -304,6 +358,15 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t i
     s.o.resize(static_cast<size_t>(T * H * dv));
     if (naive) {
         FOLIO_CHECK(attend_naive(c, L, H, T, pos0, cache_rows, kctx, s));
+    } else if (T == 1 && n_dense == 1 && pos0 + 1 < kSplitKeys && kctx.n_threads > 1) {
+        // Decode over few keys: each thread a share of the heads, all three steps in one region.
+        s.qabs.resize(static_cast<size_t>(H * row));
+        s.obar.resize(static_cast<size_t>(H * kr));
+        FOLIO_CHECK(
+            attend_decode_by_heads(L, dk, dn, dr,
+                                   selected_query(s, H, row, kr, c.kq_scale, cache_rows, 0,
+                                                  all_keys(s, pos0 + 1), pos0 + 1, kctx.path),
+                                   kctx, s));
     } else {
         // §4.3: q_abs,h = W_UK,hᵀ·q_nope,h (mul_mat with the [dn, kr] slice h), attention over
         // the cached rows with keys [c | k_pe] and values c, then o_h = W_UV,h·ō_h.
@@ -329,13 +392,8 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t i
             // One dense query (decode) over all its pos0 + 1 keys: the same kernel as the
             // sparse queries, rows read in place and split over the threads, each row once for
             // all heads.
-            if (s.all_keys.size() < static_cast<size_t>(pos0 + 1)) {
-                const auto have = static_cast<int32_t>(s.all_keys.size());
-                s.all_keys.resize(static_cast<size_t>(pos0 + 1));
-                std::iota(s.all_keys.begin() + have, s.all_keys.end(), have);
-            }
             attend_one_query(selected_query(s, H, row, kr, c.kq_scale, cache_rows, 0,
-                                            s.all_keys.data(), pos0 + 1, kctx.path),
+                                            all_keys(s, pos0 + 1), pos0 + 1, kctx.path),
                              kctx);
         } else if (n_dense > 0) {
             // Prefill: blocks of queries, each with all its heads (rows [t][h] are contiguous

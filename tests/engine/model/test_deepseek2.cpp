@@ -11,6 +11,7 @@
 #include "support/test_support.h"
 
 #include <cmath>
+#include <cstring>
 
 using namespace folio;
 
@@ -161,6 +162,33 @@ private slots:
         // One thread gives the same numbers as two.
         const auto single = test::evaluateAll(*m, tokens, false, MlaForm::Auto, 1);
         QVERIFY(test::compareLogits(single, oneShot, g.n_vocab).maxAbsDiff < 1e-5);
+    }
+
+    void decodeOnMoreThreadsIsBitEqual_data() {
+        QTest::addColumn<QString>("model");
+        for (const char* m : {"qa-ds2-q4_k_m", "qa-ds2-q8_0", "qa-ds2-mxfp4_moe"})
+            QTest::newRow(m) << QString::fromLatin1(m);
+    }
+    void decodeOnMoreThreadsIsBitEqual() {
+        // Decode splits rows, heads (W_UK, attention, W_UV of a share of the heads per thread
+        // over fewer than 128 keys) and MLPs over the threads; no row's or head's numbers may
+        // depend on the split. Quantized weights (W_UK / W_UV in Q5_0, Q8_0, Q4_K), 40 steps.
+        QFETCH(QString, model);
+        FOLIO_REQUIRE_CONFORMANCE(dir);
+        auto m = test::loadDecoder(dir + QStringLiteral("/quant/models/") + model +
+                                   QStringLiteral(".gguf"));
+        QVERIFY(m);
+        std::vector<int32_t> tokens;
+        for (int i = 0; i < 40; ++i)
+            tokens.push_back(static_cast<int32_t>((i * 7919 + 11) % m->config.n_vocab));
+        const auto one = test::evaluateAll(*m, tokens, true, MlaForm::Auto, 1);
+        QCOMPARE(one.size(), tokens.size() * size_t(m->config.n_vocab));
+        for (int threads : {2, 3}) {
+            const auto more = test::evaluateAll(*m, tokens, true, MlaForm::Auto, threads);
+            QCOMPARE(more.size(), one.size());
+            QVERIFY2(std::memcmp(more.data(), one.data(), one.size() * sizeof(float)) == 0,
+                     qPrintable(QStringLiteral("%1 threads differ").arg(threads)));
+        }
     }
 
     void routerUsesBiasForSelectionOnly() {
