@@ -62,6 +62,27 @@ static constexpr Q8_0ActLayout q8_0_act_layout(int64_t k) {
     return l;
 }
 
+// Layout of a Q8_K activation row as quantize_activations writes it (nb = k/256 super-blocks):
+//   blocks  nb BlockQ8K (the §2.10 activation blocks; all the reference and AVX2 kernels read)
+//   pairs   from a multiple of 64 bytes, 256 bytes per super-block: for each half h (values
+//           128h .. 128h + 127) the low 32 values of its two 64-value chunks, then their high 32:
+//           qs[128h + 0..31], qs[128h + 64..95], qs[128h + 32..63], qs[128h + 96..127] — the
+//           order of the Q4_K / Q5_K AVX-512 decode steps' low and high nibbles of a 512-bit
+//           load, so they need no cross-lane shuffle of the activations.
+// The pairs are a derived copy: every kernel still sees the same numbers.
+struct Q8_KActLayout {
+    size_t pairs;
+    size_t row_bytes;
+};
+
+static constexpr Q8_KActLayout q8_k_act_layout(int64_t k) {
+    const size_t nb = static_cast<size_t>(k / 256);
+    Q8_KActLayout l{};
+    l.pairs = (nb * 292 + 63) / 64 * 64; // sizeof(BlockQ8K) = 292
+    l.row_bytes = l.pairs + nb * 256;
+    return l;
+}
+
 struct KernelTable {
     const char* name;
     // (The per-weight-type dot products and the activation quantizers live in the weight-type

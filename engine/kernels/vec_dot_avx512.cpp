@@ -5,10 +5,13 @@
 // row, maddubs + madd twice. Decode (one activation row) is bound by that instruction count, not
 // by memory (bench-kernels: Q4_K matvec at ~0.7 of the read bandwidth where Q8_0 reaches 0.93).
 // Here one 512-bit step takes chunks c and c+1 at once: its low 256 bits are chunk c, its high
-// 256 bits chunk c+1, the activations are rearranged to match (one 128-bit lane shuffle), and
-// each half gets its own sub-block scale. The int32 lane sums of the two halves are added at the
-// end of the super-block: lane l then holds exactly the AVX2 kernel's lane l (integer sums, no
-// rounding), and the float steps are the AVX2 kernel's, so the results are equal bit for bit.
+// 256 bits chunk c+1, the activations come in the matching order from the row's pairs area
+// (kernel_table.h Q8_KActLayout: written once per activation row; shuffling them here took 4 of
+// the step's ~16 shuffle-port operations: L2-hot, one thread, 4.65 -> 4.08 ns per super-block
+// at K = 2048, 5.18 -> 4.71 at K = 512), and each half gets its own sub-block scale. The int32 lane
+// sums of the two halves are added at the end of the super-block: lane l then holds exactly the
+// AVX2 kernel's lane l (integer sums, no rounding), and the float steps are the AVX2 kernel's, so
+// the results are equal bit for bit.
 //
 // Compiled with -mavx512f -mavx512vl -mavx512bw -mavx512vnni (engine/CMakeLists.txt), entered only
 // after the run-time CPU check. No inline functions from shared headers (see gemm_q8_0_avx512.cpp).
@@ -93,7 +96,8 @@ struct Q5KConsts : Q4KConsts {
 // 5.55 -> 3.75).
 template <int NX, typename Block, typename Consts>
 [[gnu::always_inline]] inline void q4k_family_step(const Block& wb, const BlockQ8K* const* xr,
-                                                   int64_t b, const Consts& c, __m256* acc) {
+                                                   int64_t b, size_t pairs, const Consts& c,
+                                                   __m256* acc) {
     constexpr bool kFifthBit = std::is_same_v<Block, BlockQ5K>;
     prefetch_ahead<NX>(&wb, 3); // 144 or 176 bytes
     const __m128i sm = q4k_scales_mins_v(wb.scales);
@@ -117,11 +121,9 @@ template <int NX, typename Block, typename Consts>
         const __m512i s_lo = _mm512_permutexvar_epi16(c.idx_lo[pair], sc16);
         const __m512i s_hi = _mm512_permutexvar_epi16(c.idx_hi[pair], sc16);
         for (int j = 0; j < NX; ++j) {
-            // 128 activations: [lo c | hi c | lo c+1 | hi c+1], 32 bytes each.
-            const int8_t* xq = xr[j][b].qs + 128 * pair;
-            const __m512i a = _mm512_loadu_si512(xq), bb = _mm512_loadu_si512(xq + 64);
-            const __m512i x_lo = _mm512_shuffle_i64x2(a, bb, 0x44); // lo c | lo c+1
-            const __m512i x_hi = _mm512_shuffle_i64x2(a, bb, 0xEE); // hi c | hi c+1
+            // The row's pairs area (kernel_table.h Q8_KActLayout): lo c | lo c+1, hi c | hi c+1.
+            const auto* xq = reinterpret_cast<const uint8_t*>(xr[j]) + pairs + 256 * b + 128 * pair;
+            const __m512i x_lo = _mm512_loadu_si512(xq), x_hi = _mm512_loadu_si512(xq + 64);
             // vpdpwssd: the AVX2 kernel's madd by the scales and its add in one step.
             isum[j] = _mm512_dpwssd_epi32(isum[j], _mm512_maddubs_epi16(lo, x_lo), s_lo);
             isum[j] = _mm512_dpwssd_epi32(isum[j], _mm512_maddubs_epi16(hi, x_hi), s_hi);
@@ -177,15 +179,16 @@ struct Q6KKind {
     using Block = BlockQ6K;
     using Consts = Q6KConsts;
     template <int NX>
-    static void step(const Block& wb, const BlockQ8K* const* xr, int64_t b, const Consts& c,
-                     __m256* acc);
+    static void step(const Block& wb, const BlockQ8K* const* xr, int64_t b, size_t pairs,
+                     const Consts& c, __m256* acc);
 };
 
 // acc[j] += super-block wb against block b of activation row j: the AVX2 kernel's lanes and
 // float steps.
 template <int NX>
 [[gnu::always_inline]] inline void Q6KKind::step(const Block& wb, const BlockQ8K* const* xr,
-                                                 int64_t b, const Consts& c, __m256* acc) {
+                                                 int64_t b, size_t /*pairs*/, const Consts& c,
+                                                 __m256* acc) {
     prefetch_ahead<NX>(&wb, 4); // 210 bytes
     const __m128i sc8 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(wb.scales));
     const __m256i sc16 = _mm256_cvtepi8_epi16(sc8);
@@ -326,11 +329,11 @@ template <typename B, typename C> struct FamilyKind {
     using Consts = C;
     template <int NX>
     [[gnu::always_inline]] static void step(const Block& wb, const BlockQ8K* const* xr, int64_t b,
-                                            const Consts& c, __m256* acc) {
+                                            size_t pairs, const Consts& c, __m256* acc) {
         if constexpr (std::is_same_v<B, BlockQ2K> || std::is_same_v<B, BlockQ3K>)
             two_bit_step<NX>(wb, xr, b, c, acc);
         else
-            q4k_family_step<NX>(wb, xr, b, c, acc);
+            q4k_family_step<NX>(wb, xr, b, pairs, c, acc);
     }
 };
 using Q2KKind = FamilyKind<BlockQ2K, Q2KConsts>;
@@ -350,8 +353,9 @@ void kquant_dot(int64_t nb, const void* w, const void* x, size_t xs, float* out,
         acc[j] = _mm256_setzero_ps();
     }
     const typename Kind::Consts c;
+    const size_t pairs = q8_k_act_layout(nb * kQKK).pairs;
     for (int64_t b = 0; b < nb; ++b)
-        Kind::template step<NX>(wb[b], xr, b, c, acc);
+        Kind::template step<NX>(wb[b], xr, b, pairs, c, acc);
     for (int j = 0; j < NX; ++j)
         out[j * os] = hsum(acc[j]);
 }
@@ -365,12 +369,13 @@ void kquant_dot_rows(int64_t nb, const void* w, size_t w_stride, int nw, const v
                      float* out) {
     const BlockQ8K* xr[1] = {static_cast<const BlockQ8K*>(x)};
     const typename Kind::Consts c;
+    const size_t pairs = q8_k_act_layout(nb * kQKK).pairs;
     for (int r = 0; r < nw; ++r) {
         const auto* wr = reinterpret_cast<const typename Kind::Block*>(
             static_cast<const uint8_t*>(w) + r * w_stride);
         __m256 acc[1] = {_mm256_setzero_ps()};
         for (int64_t b = 0; b < nb; ++b)
-            Kind::template step<1>(wr[b], xr, b, c, acc);
+            Kind::template step<1>(wr[b], xr, b, pairs, c, acc);
         out[r] = hsum(acc[0]);
     }
 }

@@ -89,6 +89,22 @@ void fill_q8_0_act_extras(uint8_t* row, int64_t k) {
     }
 }
 
+// The derived pairs area of a Q8_K activation row (kernel_table.h Q8_KActLayout).
+void fill_q8_k_act_extras(uint8_t* row, int64_t k) {
+    const Q8_KActLayout l = q8_k_act_layout(k);
+    const auto* blocks = reinterpret_cast<const BlockQ8K*>(row);
+    int8_t* pairs = reinterpret_cast<int8_t*>(row + l.pairs);
+    for (int64_t b = 0; b < k / kQKK; ++b)
+        for (int half = 0; half < 2; ++half, pairs += 128) {
+            const int8_t* x = blocks[b].qs + 128 * half;
+            for (int piece = 0; piece < 4; ++piece) {
+                // Low 32 of chunk 0, low 32 of chunk 1, high 32 of chunk 0, high 32 of chunk 1.
+                const int from = 64 * (piece % 2) + 32 * (piece / 2);
+                std::copy(x + from, x + from + 32, pairs + 32 * piece);
+            }
+        }
+}
+
 size_t q8_0_row_bytes(int64_t k) {
     return q8_0_act_layout(k).row_bytes;
 }
@@ -96,7 +112,7 @@ size_t q8_1_row_bytes(int64_t k) {
     return dtype_row_bytes(DType::Q8_1, static_cast<uint64_t>(k));
 }
 size_t q8_k_row_bytes(int64_t k) {
-    return dtype_row_bytes(DType::Q8_K, static_cast<uint64_t>(k));
+    return q8_k_act_layout(k).row_bytes;
 }
 
 // The Q8_1 quantizer is the scalar reference one on every path: it is cheap next to the dot
@@ -106,7 +122,8 @@ constexpr ActivationFormat kActivationFormats[] = {
     {DType::Q8_0, q8_0_row_bytes, quantize_row_q8_0_act, FOLIO_AVX2(avx2::quantize_q8_0),
      fill_q8_0_act_extras},
     {DType::Q8_1, q8_1_row_bytes, quantize_row_q8_1_act, nullptr, nullptr},
-    {DType::Q8_K, q8_k_row_bytes, quantize_row_q8_k, FOLIO_AVX2(avx2::quantize_q8_k), nullptr},
+    {DType::Q8_K, q8_k_row_bytes, quantize_row_q8_k, FOLIO_AVX2(avx2::quantize_q8_k),
+     fill_q8_k_act_extras},
 };
 
 bool fast_path(KernelPath path) {

@@ -308,12 +308,40 @@ private slots:
         x[768 + 100] = 5.0f, x[768 + 7] = -5.0f; // block 3: -5 first
         for (int e = 0; e < 256; ++e) // block 4: max 127 -> iscale = -1, halves everywhere
             x[1024 + e] = e == 0 ? 127.0f : static_cast<float>(e % 60) - 30.5f;
-        std::vector<uint8_t> a(f->row_bytes(k), 0x11), b(f->row_bytes(k), 0xEE);
+        // The blocks (the derived areas after them are quantize_activations' job, below).
+        const size_t blocks = dtype_row_bytes(DType::Q8_K, k);
+        std::vector<uint8_t> a(blocks, 0x11), b(blocks, 0xEE);
         quantize_row_q8_k(x.data(), a.data(), k);
         fast(x.data(), b.data(), k);
         for (size_t i = 0; i < a.size(); ++i)
             QVERIFY2(a[i] == b[i],
                      qPrintable(QString("byte %1: %2 vs reference %3").arg(i).arg(b[i]).arg(a[i])));
+    }
+
+    // A Q8_K activation row carries, after its blocks, each super-block's values in the order of
+    // the Q4_K / Q5_K AVX-512 steps: per half h, the values under the low nibbles of chunks 2h
+    // and 2h + 1 (values 64c .. 64c + 31 of chunk c), then those under their high nibbles
+    // (64c + 32 .. 64c + 63).
+    void q8KRowsCarryTheNibbleOrder() {
+        const int64_t k = 3 * 256;
+        const QuantizedActivations xq = quantize(DType::Q4_K, random_activations(k, 2, 5), k, 2);
+        const Q8_KActLayout l = q8_k_act_layout(k);
+        QCOMPARE(xq.row_bytes, l.row_bytes);
+        QVERIFY(l.pairs >= dtype_row_bytes(DType::Q8_K, k) && l.pairs % 64 == 0);
+        for (int64_t t = 0; t < 2; ++t) {
+            const auto* x = reinterpret_cast<const BlockQ8K*>(xq.row(t));
+            const auto* pairs = reinterpret_cast<const int8_t*>(xq.row(t) + l.pairs);
+            for (int64_t sb = 0; sb < 3; ++sb)
+                for (int h = 0; h < 2; ++h)
+                    for (int i = 0; i < 32; ++i) {
+                        const int8_t* p = pairs + 256 * sb + 128 * h;
+                        const int c0 = 2 * h, c1 = 2 * h + 1;
+                        QCOMPARE(p[i], x[sb].qs[64 * c0 + i]);
+                        QCOMPARE(p[32 + i], x[sb].qs[64 * c1 + i]);
+                        QCOMPARE(p[64 + i], x[sb].qs[64 * c0 + 32 + i]);
+                        QCOMPARE(p[96 + i], x[sb].qs[64 * c1 + 32 + i]);
+                    }
+        }
     }
 
     void packedActivationsWhereTheLayoutSays() {
