@@ -28,6 +28,15 @@ using namespace folio;
 
 namespace {
 
+// A block's fp16 scale d for the float64 checks of the AVX-512 dots: tiny ones (1e-6 .. 5e-5,
+// near fp16's subnormals) or 2^-8 .. 2^3 with a random mantissa.
+uint16_t random_block_scale(std::mt19937& rng, bool tiny) {
+    const float d = tiny ? 1e-6f * static_cast<float>(1 + rng() % 50)
+                         : std::ldexp(1.0f + static_cast<float>(rng() % 100) / 100,
+                                      static_cast<int>(rng() % 12) - 8);
+    return fp32_to_fp16(d);
+}
+
 const KernelContext kRef{1, KernelPath::Reference};
 const KernelContext kFast1{1, KernelPath::Avx2};
 const KernelContext kFast2{2, KernelPath::Avx2};
@@ -446,10 +455,7 @@ private slots:
                 if (t == DType::MXFP4) {
                     at[0] = static_cast<uint8_t>(tiny ? rng() % 2 : 110 + rng() % 35);
                 } else {
-                    const float d = tiny ? 1e-6f * static_cast<float>(1 + rng() % 50)
-                                         : std::ldexp(1.0f + static_cast<float>(rng() % 100) / 100,
-                                                      static_cast<int>(rng() % 12) - 8);
-                    const uint16_t h = fp32_to_fp16(d);
+                    const uint16_t h = random_block_scale(rng, tiny);
                     std::memcpy(at, &h, 2);
                 }
             }
@@ -527,10 +533,7 @@ private slots:
                 for (size_t j = 0; j < sizeof(BlockIQ4XS); ++j)
                     bytes[j] = static_cast<uint8_t>(rng());
                 const bool tiny = static_cast<int64_t>(i) / blocks == 0; // row 0
-                const float d = tiny ? 1e-6f * static_cast<float>(1 + rng() % 50)
-                                     : std::ldexp(1.0f + static_cast<float>(rng() % 100) / 100,
-                                                  static_cast<int>(rng() % 12) - 8);
-                wb[i].d = fp32_to_fp16(d);
+                wb[i].d = random_block_scale(rng, tiny);
             }
             std::vector<float> deq(static_cast<size_t>(n * k));
             for (int64_t r = 0; r < n; ++r)
