@@ -45,7 +45,24 @@ struct RowSet {
     int64_t n;
     const uint8_t* x;
     float* y;
+    VecDotFn dot; // the set's weight type's kernels (rows_dot may be null)
+    VecDotRowsFn rows_dot;
+    size_t x_row_bytes; // of its activation row
 };
+
+// A set of rows of weight w against activation row x (converted for w's type) into y.
+RowSet row_set(const KernelContext& ctx, const TensorView& w, int64_t i2, int64_t n,
+               const QuantizedActivations& x, int64_t x_row, float* y) {
+    const WeightType& t = *find_weight_type(w.type); // check_weight: a computable type
+    return {w.row(0, i2),
+            w.nb[1],
+            n,
+            x.row(x_row),
+            y,
+            weight_dot(t, ctx.path),
+            weight_dot_rows(t, ctx.path),
+            x.row_bytes};
+}
 
 // Below this many weight bytes a matvec stays on one thread: the fork would cost more than the
 // second thread saves (a 108 KB Q4_K matrix of 2048 columns: one thread 5 µs, two 8-9 µs). Not
@@ -54,8 +71,7 @@ struct RowSet {
 // 0.60 ms/token on the bench file).
 constexpr double kMinMatvecBytesForThreads = 64.0 * 1024;
 
-void matvec_sets(const KernelContext& ctx, int64_t k, VecDotFn dot, VecDotRowsFn rows_dot,
-                 size_t x_row_bytes, std::span<const RowSet> sets) {
+void matvec_sets(const KernelContext& ctx, int64_t k, std::span<const RowSet> sets) {
     int64_t total = 0;
     double bytes = 0;
     for (const RowSet& s : sets) {
@@ -77,14 +93,14 @@ void matvec_sets(const KernelContext& ctx, int64_t k, VecDotFn dot, VecDotRowsFn
             const int64_t r0 = std::max<int64_t>(0, begin - first),
                           r1 = std::min<int64_t>(s.n, end - first);
             first += s.n;
-            for (int64_t r = r0; r < r1; r += rows_dot != nullptr ? kMaxDotRows : 1) {
+            for (int64_t r = r0; r < r1; r += s.rows_dot != nullptr ? kMaxDotRows : 1) {
                 const uint8_t* w = s.w + r * s.stride;
-                if (rows_dot != nullptr)
-                    rows_dot(k, w, s.stride,
-                             static_cast<int>(std::min<int64_t>(kMaxDotRows, r1 - r)), s.x,
-                             s.y + r);
+                if (s.rows_dot != nullptr)
+                    s.rows_dot(k, w, s.stride,
+                               static_cast<int>(std::min<int64_t>(kMaxDotRows, r1 - r)), s.x,
+                               s.y + r);
                 else
-                    dot(k, w, s.x, x_row_bytes, 1, s.y + r, 0);
+                    s.dot(k, w, s.x, s.x_row_bytes, 1, s.y + r, 0);
             }
         }
         if (balance != nullptr)
@@ -197,9 +213,8 @@ Status matmul(const KernelContext& ctx, const TensorView& w, const QuantizedActi
     else {
         const WeightType& t = *find_weight_type(w.type); // check_weight: a computable type
         if (x.n_rows == 1) {
-            const RowSet set{w.row(0), w.nb[1], w.ne[1], x.row(0), y};
-            matvec_sets(ctx, w.ne[0], weight_dot(t, ctx.path), weight_dot_rows(t, ctx.path),
-                        x.row_bytes, {&set, 1});
+            const RowSet set = row_set(ctx, w, 0, w.ne[1], x, 0, y);
+            matvec_sets(ctx, w.ne[0], {&set, 1});
         } else
             matmul_core(ctx, weight_dot(t, ctx.path), weight_dot_rows(t, ctx.path), w, x, y,
                         y_stride);
@@ -237,9 +252,8 @@ Status matmul_slices(const KernelContext& ctx, const TensorView& w, const float*
     thread_local std::vector<RowSet> sets;
     sets.clear();
     for (int64_t h = 0; h < slices; ++h)
-        sets.push_back({w.row(0, h), w.nb[1], n, xq.row(h), y + h * y_stride});
-    const WeightType& t = *find_weight_type(w.type); // check_weight: a computable type
-    matvec_sets(ctx, k, weight_dot(t, ctx.path), weight_dot_rows(t, ctx.path), xq.row_bytes, sets);
+        sets.push_back(row_set(ctx, w, h, n, xq, h, y + h * y_stride));
+    matvec_sets(ctx, k, sets);
     return {};
 }
 
@@ -249,19 +263,30 @@ Status matmul_one_input(const KernelContext& ctx, std::span<const TensorView> ws
         return make_error(ErrorCode::InvalidArgument, "matmul_one_input: one output per weight");
     for (const TensorView& w : ws) {
         FOLIO_CHECK(check_weight(w, "matmul_one_input"));
-        if (w.type != ws[0].type || w.ne[0] != ws[0].ne[0])
+        if (w.ne[0] != ws[0].ne[0])
             return make_error(ErrorCode::InvalidArgument,
-                              "matmul_one_input: the weights differ in type or K");
+                              "matmul_one_input: the weights differ in K");
     }
     const int64_t k = ws[0].ne[0];
-    thread_local QuantizedActivations xq;
-    FOLIO_CHECK(quantize_activations(ctx, ws[0].type, x, k, 1, k, &xq));
+    // x converted once per activation format the weights take (usually one).
+    thread_local std::vector<QuantizedActivations> xqs;
+    if (xqs.size() < ws.size())
+        xqs.resize(ws.size()); // before any row pointer into them is taken
+    size_t formats = 0;
     thread_local std::vector<RowSet> sets;
     sets.clear();
-    for (size_t i = 0; i < ws.size(); ++i)
-        sets.push_back({ws[i].row(0), ws[i].nb[1], ws[i].ne[1], xq.row(0), ys[i]});
-    const WeightType& t = *find_weight_type(ws[0].type);
-    matvec_sets(ctx, k, weight_dot(t, ctx.path), weight_dot_rows(t, ctx.path), xq.row_bytes, sets);
+    for (size_t i = 0; i < ws.size(); ++i) {
+        const DType format = activation_format(ws[i].type);
+        size_t f = 0;
+        while (f < formats && xqs[f].format != format)
+            ++f;
+        if (f == formats) {
+            FOLIO_CHECK(quantize_activations(ctx, ws[i].type, x, k, 1, k, &xqs[formats]));
+            ++formats;
+        }
+        sets.push_back(row_set(ctx, ws[i], 0, ws[i].ne[1], xqs[f], 0, ys[i]));
+    }
+    matvec_sets(ctx, k, sets);
     return {};
 }
 

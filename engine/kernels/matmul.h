@@ -81,9 +81,10 @@ Status matmul_expert(const KernelContext& ctx, const TensorView& experts, int64_
 // stream a contiguous share of the H·N rows, with the H activation rows converted at once.
 Status matmul_slices(const KernelContext& ctx, const TensorView& w, const float* x,
                      int64_t x_stride, float* y, int64_t y_stride);
-// One token through several 2-D weights of one type and K that take the same input (MLA's
-// attn_q_a and attn_kv_a_mqa): ys[i][0 .. N_i) = ws[i]·x. matmul's numbers, in one parallel
-// region for all of them (a fork costs as much as streaming ~100 KB on the 2-core machines).
+// One token through several 2-D weights of one K that take the same input (MLA's attn_q_a and
+// attn_kv_a_mqa; KDA's q, k, v, f_a, g_a and beta): ys[i][0 .. N_i) = ws[i]·x. matmul's
+// numbers, x converted once per activation format, one parallel region for all of them (a fork
+// costs as much as streaming ~100 KB on the 2-core machines).
 Status matmul_one_input(const KernelContext& ctx, std::span<const TensorView> ws, const float* x,
                         std::span<float* const> ys);
 // Gathered variant for the tokens routed to expert e: x holds n_tokens rows (stride x_stride);

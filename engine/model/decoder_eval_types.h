@@ -74,7 +74,7 @@ struct DecoderScratch {
     std::vector<ExpertScratch> experts; // one per thread running experts side by side
     std::vector<float> expert_rows;     // batch MoE: each (token, slot)'s expert output
     // KDA layer
-    std::vector<float> kq, kk, kv_, kg, kbeta, kgate, klow, ko;
+    std::vector<float> kq, kk, kv_, kg, kbeta, kgate, klow, kglow, ko;
     // DSA indexer
     std::vector<float> iq, iw;
     IndexSelectScratch index_select;

@@ -53,14 +53,29 @@ Status kda_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t i
     s.kq.resize(TP);
     s.kk.resize(TP);
     s.kv_.resize(TP);
-    QuantizedActivations qa;
-    FOLIO_CHECK(quantize_activations(k, L.q.type, xn, E, T, E, &qa));
-    FOLIO_CHECK(matmul(k, L.q, qa, s.kq.data(), P));
-    for (auto [w, y] : {std::pair{&L.k, &s.kk}, std::pair{&L.v, &s.kv_}}) {
-        if (activation_format(w->type) == qa.format)
-            FOLIO_CHECK(matmul(k, *w, qa, y->data(), P));
-        else
-            FOLIO_CHECK(matmul(k, *w, xn, E, T, y->data(), P));
+    s.klow.resize(static_cast<size_t>(T * D));
+    s.kglow.resize(static_cast<size_t>(T * D));
+    s.kbeta.resize(static_cast<size_t>(T * H));
+    if (T == 1) {
+        // Decode: every projection of x (q, k, v, the decay's and the gate's low-rank inputs,
+        // β) in one parallel region instead of six.
+        const TensorView ws[] = {L.q, L.k, L.v, L.f_a, L.g_a, L.beta};
+        float* const ys[] = {s.kq.data(),   s.kk.data(),    s.kv_.data(),
+                             s.klow.data(), s.kglow.data(), s.kbeta.data()};
+        FOLIO_CHECK(matmul_one_input(k, ws, xn, ys));
+    } else {
+        QuantizedActivations qa;
+        FOLIO_CHECK(quantize_activations(k, L.q.type, xn, E, T, E, &qa));
+        FOLIO_CHECK(matmul(k, L.q, qa, s.kq.data(), P));
+        for (auto [w, y] : {std::pair{&L.k, &s.kk}, std::pair{&L.v, &s.kv_}}) {
+            if (activation_format(w->type) == qa.format)
+                FOLIO_CHECK(matmul(k, *w, qa, y->data(), P));
+            else
+                FOLIO_CHECK(matmul(k, *w, xn, E, T, y->data(), P));
+        }
+        FOLIO_CHECK(matmul(k, L.f_a, xn, E, T, s.klow.data(), D));
+        FOLIO_CHECK(matmul(k, L.g_a, xn, E, T, s.kglow.data(), D));
+        FOLIO_CHECK(matmul(k, L.beta, xn, E, T, s.kbeta.data(), H));
     }
 
     // Short convolution + SiLU (§2.3), then per-head L2 norm of q and k; q also gets d_k^−1/2.
@@ -81,10 +96,7 @@ Status kda_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t i
         v *= q_scale;
 
     // Decay g = ssm_a[h]·softplus(f_b·(f_a·x) + dt_bias) (≤ 0), β = σ(ssm_beta·x).
-    s.klow.resize(static_cast<size_t>(T * D));
     s.kg.resize(TP);
-    s.kbeta.resize(static_cast<size_t>(T * H));
-    FOLIO_CHECK(matmul(k, L.f_a, xn, E, T, s.klow.data(), D));
     FOLIO_CHECK(matmul(k, L.f_b, s.klow.data(), D, T, s.kg.data(), P));
     const float* dt = static_cast<const float*>(L.dt_bias.data);
     const float* a = static_cast<const float*>(L.a.data);
@@ -95,7 +107,6 @@ Status kda_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t i
 #pragma omp parallel for num_threads(ew_threads) schedule(static) if (T > 1 && ew_threads > 1)
     for (int64_t t = 0; t < T; ++t)
         gate_fn(s.kg.data() + t * P, dt, a, P, D);
-    FOLIO_CHECK(matmul(k, L.beta, xn, E, T, s.kbeta.data(), H));
     for (float& b : s.kbeta)
         b = 1.0f / (1.0f + std::exp(-b));
 
@@ -135,8 +146,7 @@ Status kda_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t i
 
     // Output (§2.5): RMSNorm per head · o_norm, times σ(g_b·(g_a·x)), then attn_output.
     s.kgate.resize(TP);
-    FOLIO_CHECK(matmul(k, L.g_a, xn, E, T, s.klow.data(), D));
-    FOLIO_CHECK(matmul(k, L.g_b, s.klow.data(), D, T, s.kgate.data(), P));
+    FOLIO_CHECK(matmul(k, L.g_b, s.kglow.data(), D, T, s.kgate.data(), P));
     rms_norm(k, s.ko.data(), static_cast<const float*>(L.o_norm.data), s.ko.data(), D, T * H, D, D,
              c.rms_eps);
 #pragma omp parallel for num_threads(ew_threads) schedule(static) if (T > 1 && ew_threads > 1)

@@ -298,7 +298,7 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t i
     // in decode one region streams both.
     const TensorView& q_first = qr > 0 ? L.q_a : L.q;
     float* const q_first_out = qr > 0 ? s.qa.data() : s.q.data();
-    if (T == 1 && q_first.type == L.kv_a_mqa.type) {
+    if (T == 1) {
         const TensorView ws[] = {q_first, L.kv_a_mqa};
         float* const ys[] = {q_first_out, rows};
         FOLIO_CHECK(matmul_one_input(kctx, ws, xn, ys));

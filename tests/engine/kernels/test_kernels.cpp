@@ -714,10 +714,38 @@ private slots:
                 }
             }
         }
-        // Weights of different types (or K) cannot share one conversion of the input.
+        // Weights of different types (KDA's q, k, v, f_a, g_a, beta in one file: Q8_0 with F32,
+        // or k-quants next to Q8_0): each gets its own conversion of the input, the same
+        // numbers as matmul; weights of different K are refused.
+        {
+            const DType types[] = {DType::Q8_0, DType::Q4_K, DType::F32, DType::Q6_K, DType::Q8_0};
+            const int64_t k = 512;
+            std::vector<Weight> mixed;
+            std::vector<TensorView> ws;
+            std::vector<std::vector<float>> outs;
+            std::vector<float*> ys;
+            for (size_t i = 0; i < std::size(types); ++i) {
+                mixed.push_back(make_weight(types[i], k, 9 + 4 * i, 1, 40 + i));
+                outs.emplace_back(static_cast<size_t>(9 + 4 * i), std::nanf(""));
+            }
+            for (size_t i = 0; i < mixed.size(); ++i) {
+                ws.push_back(mixed[i].view);
+                ys.push_back(outs[i].data());
+            }
+            const auto x = random_normal(static_cast<size_t>(k), 41);
+            for (const KernelContext& ctx : {fast1, fast2}) {
+                QVERIFY(matmul_one_input(ctx, ws, x.data(), ys));
+                for (size_t i = 0; i < ws.size(); ++i) {
+                    std::vector<float> one(outs[i].size());
+                    QVERIFY(matmul(ctx, ws[i], x.data(), k, 1, one.data(), ws[i].ne[1]));
+                    for (size_t r = 0; r < one.size(); ++r)
+                        QCOMPARE(outs[i][r], one[r]);
+                }
+            }
+        }
         Weight a = make_weight(DType::Q4_K, 256, 4, 1, 1),
-               b = make_weight(DType::Q6_K, 256, 4, 1, 2);
-        std::vector<float> x(256, 1.0f), ya(4), yb(4);
+               b = make_weight(DType::Q4_K, 512, 4, 1, 2);
+        std::vector<float> x(512, 1.0f), ya(4), yb(4);
         const TensorView ws[] = {a.view, b.view};
         float* const ys[] = {ya.data(), yb.data()};
         auto st = matmul_one_input(kFast2, ws, x.data(), ys);
