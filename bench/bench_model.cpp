@@ -3,7 +3,9 @@
 #include "folio/model_info.h"
 #include "memory_bandwidth.h"
 #include "model/decoder_model.h"
+#include "runtime/mapped_residency.h"
 #include "runtime/sampler.h"
+#include "runtime/weights_memory.h"
 
 #include <algorithm>
 #include <chrono>
@@ -87,6 +89,13 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
         return 1;
     }
     const DecoderModel& m = **loaded;
+    settle_weights(*m.file, o.weights, nullptr, nullptr);
+    const gguf::TensorInfo& first = m.file->tensors().front();
+    const uint64_t huge = huge_page_bytes(first.data, m.file->file_size());
+    std::fprintf(out, "weights: %s (%.0f of %.0f MiB in 2 MiB pages)\n",
+                 m.file->in_memory() ? "copied into RAM" : "mapped from the file",
+                 static_cast<double>(huge) / 1048576.0,
+                 static_cast<double>(m.file->file_size()) / 1048576.0);
     auto info = inspect_model(o.model);
     const std::string size = info ? format_bytes(info->file_size) : "?";
     const std::string params = info ? format_count(info->parameter_count) : "?";
@@ -322,7 +331,7 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
             "\ndecode: %.1f MB of weights per token x %.2f t/s = %.2f GB/s; read bandwidth "
             "(%d threads, 1 GiB) %.2f GB/s; fraction %.2f\n",
             active / 1e6, tg.mean, active * tg.mean / 1e9, o.threads, bw.gb_per_s,
-            active * tg.mean / 1e9 / bw.gb_per_s);
+            bw.gb_per_s > 0 ? active * tg.mean / 1e9 / bw.gb_per_s : 0.0);
     }
     return 0;
 }

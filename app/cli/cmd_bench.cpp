@@ -3,6 +3,7 @@
 #include "cli/cache_flags.h"
 #include "cli/commands.h"
 #include "cli/mla_flag.h"
+#include "cli/weights_flag.h"
 
 #include "bench_model.h"
 #include "cli/token_list.h"
@@ -22,6 +23,7 @@ int cmd_bench(std::vector<std::string> args) {
     auto r = a.take_int("-r", "--repetitions");
     const bool no_bw = a.take_switch("--no-bandwidth");
     const bool phases = a.take_switch("--phases");
+    auto weights = a.take_value("--weights");
     auto ctx = a.take_value("--ctx");
     auto depth_pp = a.take_int("--depth-prefill");
     auto form = a.take_value("--mla");
@@ -64,6 +66,12 @@ int cmd_bench(std::vector<std::string> args) {
         if (!parsed)
             return usage_error(self, "--mla must be auto, naive or absorbed");
         o.mla = *parsed;
+    }
+    if (weights) {
+        const std::optional<WeightsMemory> parsed = parse_weights_memory(*weights);
+        if (!parsed)
+            return usage_error(self, kWeightsFlagError);
+        o.weights = *parsed;
     }
     if (o.depth_prefill < 0)
         return usage_error(self, "--depth-prefill must be >= 0");

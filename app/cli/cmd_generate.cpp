@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "cli/generate_remote.h"
 #include "cli/request_flags.h"
+#include "cli/weights_flag.h"
 
 #include "folio/engine.h"
 
@@ -24,6 +25,7 @@ int cmd_generate(std::vector<std::string> args) {
     const RequestFlags flags = take_request_flags(
         a, kPromptFlags | kChatFlags | kImageFlags | kLengthFlags | kSamplingFlags | kPenaltyFlags);
     auto threads = a.take_int("-t", "--threads");
+    auto weights = a.take_value("--weights");
     auto ctx = a.take_int("-c", "--ctx-size");
     auto spec = a.take_value("--spec");
     const bool ids_only = a.take_switch("--ids");
@@ -61,6 +63,12 @@ int cmd_generate(std::vector<std::string> args) {
 
     Engine engine;
     ModelSpec ms;
+    if (weights) {
+        const std::optional<WeightsMemory> parsed = parse_weights_memory(*weights);
+        if (!parsed)
+            return usage_error(self, kWeightsFlagError);
+        ms.weights = *parsed;
+    }
     ms.gguf = *model_path;
     ms.mmproj = flags.mmproj.value_or("");
     ms.threads = threads ? static_cast<int>(std::max<long long>(1, *threads)) : 2;

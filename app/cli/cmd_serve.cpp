@@ -4,6 +4,7 @@
 #include "cli/args.h"
 #include "cli/cache_flags.h"
 #include "cli/commands.h"
+#include "cli/weights_flag.h"
 #include "serve/openai_server.h"
 
 #include "folio/engine.h"
@@ -24,6 +25,7 @@ int cmd_serve(std::vector<std::string> args) {
     auto host = a.take_value("--host");
     auto port = a.take_int("--port");
     auto threads = a.take_int("-t", "--threads");
+    auto weights = a.take_value("--weights");
     auto ctx = a.take_int("-c", "--ctx-size");
     auto api_key = a.take_value("--api-key");
     auto alias = a.take_value("--alias");
@@ -69,6 +71,12 @@ int cmd_serve(std::vector<std::string> args) {
 
     Engine engine;
     ModelSpec ms;
+    if (weights) {
+        const std::optional<WeightsMemory> parsed = parse_weights_memory(*weights);
+        if (!parsed)
+            return usage_error(self, kWeightsFlagError);
+        ms.weights = *parsed;
+    }
     ms.gguf = *model_path;
     ms.mmproj = mmproj.value_or("");
     ms.threads = threads ? static_cast<int>(std::max<long long>(1, *threads)) : 0;

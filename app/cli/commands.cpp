@@ -29,11 +29,12 @@ namespace {
 // Keep sorted by name. Later issues add: info, logits, tokenize, generate, bench, make-model,
 // bench-kernels, quantize, summarize, serve.
 const std::array kCommands = {
-    Command{"bench",
-            "bench -m F.gguf [-p 512] [-n 64] [-t 2] [-r 3] [--ctx 4096,32768] [--depth-prefill "
-            "512] [--phases] [--mla auto|naive|absorbed] [CACHE FLAGS]   "
-            "prefill/decode tokens per second",
-            cmd_bench},
+    Command{
+        "bench",
+        "bench -m F.gguf [-p 512] [-n 64] [-t 2] [-r 3] [--ctx 4096,32768] [--depth-prefill "
+        "512] [--phases] [--mla auto|naive|absorbed] [--weights auto|ram|mapped] [CACHE FLAGS]   "
+        "prefill/decode tokens per second",
+        cmd_bench},
     Command{"bench-cache",
             "bench-cache -m F.gguf [-t 2] [--doc 32768] [--question 20] [-n 32] "
             "[--budget-fraction 0.1] [--offload-dir D] [--only ttft|snapshot|decode]   KV cache: "
@@ -68,7 +69,9 @@ const std::array kCommands = {
         "generate -m F.gguf (-p TEXT | --tokens 1,2,3) [-n N] [--temp T] [--seed S] [--top-k K] "
         "[--top-p P] [--min-p P] [--repeat-penalty R] [--stop S] [--chat] [--system S] [--ids] "
         "[--ignore-eos] [--spec off|lookup|draft:F.gguf] [--stats] [-c CTX] [-t N] "
-        "[--mmproj P.gguf --image I.png ...] [CACHE FLAGS]   generate text (-n 0 --save-snapshot "
+        "[--mmproj P.gguf --image I.png ...] [--weights auto|ram|mapped] [CACHE FLAGS]   generate "
+        "text (-n 0 "
+        "--save-snapshot "
         "F: read the prompt only and save its cache; --chat --system S -n 0: the system turn "
         "alone, a prefix of later --chat --system S -p Q prompts)",
         cmd_generate},
@@ -99,11 +102,13 @@ const std::array kCommands = {
         "RECIPE_FILE [-t N]   "
         "per-module quantization (recipe file: 'pattern = type' lines)",
         cmd_quantize},
-    Command{"serve",
-            "serve -m F.gguf [--host 127.0.0.1] [--port 8080] [--mmproj P.gguf] [-t N] [-c CTX] "
-            "[--api-key K] [--alias NAME] [--max-body 32M] [CACHE FLAGS]   OpenAI-compatible HTTP "
-            "server",
-            cmd_serve},
+    Command{
+        "serve",
+        "serve -m F.gguf [--host 127.0.0.1] [--port 8080] [--mmproj P.gguf] [-t N] [-c CTX] "
+        "[--api-key K] [--alias NAME] [--max-body 32M] [--weights auto|ram|mapped] [CACHE FLAGS]   "
+        "OpenAI-compatible HTTP "
+        "server",
+        cmd_serve},
     Command{"summarize", "summarize DOC.pdf [IMG*] -m F.gguf [--mmproj P] -o O.md", cmd_summarize},
     Command{"sysinfo", "sysinfo                      CPU, SIMD kernels and memory of this machine",
             cmd_sysinfo},

@@ -44,7 +44,11 @@ std::string prometheus_text(const ServerCounters& c, const EngineStats& e) {
     metric(out, "folio_queued_requests", "gauge", "Requests waiting for the scheduler.",
            double(e.queued_requests));
     metric(out, "folio_kv_bytes", "gauge", "KV cache bytes over all sessions.", double(e.kv_bytes));
-    metric(out, "folio_weights_bytes", "gauge", "Mapped model bytes.", double(e.weights_bytes));
+    metric(out, "folio_weights_bytes", "gauge", "Model file bytes (mapped or copied into RAM).",
+           double(e.weights_bytes));
+    metric(out, "folio_weights_in_ram", "gauge",
+           "1 when the weights are a copy in RAM with 2 MiB pages, 0 when mapped from the file.",
+           e.weights_in_ram ? 1.0 : 0.0);
     out += "# HELP folio_cache_bytes Bytes held per device and category.\n"
            "# TYPE folio_cache_bytes gauge\n";
     char buf[256];

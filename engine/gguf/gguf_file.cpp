@@ -10,6 +10,9 @@
 #include <cstdio>
 #include <limits>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 namespace folio::gguf {
 
 namespace {
@@ -469,6 +472,33 @@ Expected<std::unique_ptr<File>> File::open(const std::string& path) {
     FileParser parser{*f, ByteCursor(mapping.data, mapping.size)};
     FOLIO_CHECK(parser.parse());
     return f;
+}
+
+Expected<bool> File::copy_into_memory(const std::function<void(double)>& progress,
+                                      const std::function<bool()>& cancelled) {
+    if (in_memory_)
+        return true;
+    const double total = size_ > 0 ? static_cast<double>(size_) : 1.0;
+    auto keep_going = [&](uint64_t done) {
+        if (cancelled && cancelled())
+            return false;
+        if (progress)
+            progress(static_cast<double>(done) / total);
+        return true;
+    };
+    const Mapping mapping{map_, size_};
+    FOLIO_TRY(copied, copy_mapping_into_memory(mapping, keep_going));
+    if (!copied)
+        return false;
+    in_memory_ = true;
+    // The file's pages in the system's cache are clean and no longer mapped here: a hint that
+    // they may go (another program mapping the file keeps them).
+    const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+        ::close(fd);
+    }
+    return true;
 }
 
 File::~File() {

@@ -11,6 +11,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -103,6 +104,15 @@ public:
     // the weights since the last check is wrong. See core/fault_guard.h.
     uint64_t read_faults() const { return guard_.faults(); }
 
+    // Replaces the file's mapping by a private copy in RAM with 2 MiB pages, at the same
+    // addresses (mapped_file.h copy_mapping_into_memory), then lets the system drop the file's
+    // pages from its cache (they would be a second copy). `progress(fraction)` every 64 MiB;
+    // `cancelled()` stops it and keeps the mapping (false). Io when the copy cannot be made.
+    Expected<bool> copy_into_memory(const std::function<void(double)>& progress,
+                                    const std::function<bool()>& cancelled);
+    // The bytes are a private copy in RAM (copy_into_memory succeeded), not the file's pages.
+    bool in_memory() const { return in_memory_; }
+
     const std::vector<KeyValue>& metadata() const { return kvs_; }
     const std::vector<TensorInfo>& tensors() const { return tensors_; }
 
@@ -130,6 +140,7 @@ private:
     uint32_t alignment_ = 32;
     uint64_t data_offset_ = 0;
     const uint8_t* map_ = nullptr;
+    bool in_memory_ = false;
     FaultGuard guard_;
     std::vector<KeyValue> kvs_;
     std::vector<TensorInfo> tensors_;

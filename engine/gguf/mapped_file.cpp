@@ -1,5 +1,6 @@
 #include "gguf/mapped_file.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -11,9 +12,34 @@ namespace folio::gguf {
 
 namespace {
 
+constexpr uint64_t kHugePage = uint64_t{2} << 20;
+
 Error os_error(const std::string& path, const char* what, int err) {
     ErrorCode code = err == ENOENT || err == ENOTDIR ? ErrorCode::NotFound : ErrorCode::Io;
     return make_error(code, path + ": " + what + ": " + std::strerror(err));
+}
+
+uint64_t page_rounded(uint64_t n) {
+    const auto page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+    return (n + page - 1) / page * page;
+}
+
+// `bytes` (page-rounded) of address space starting on a 2 MiB boundary, reserved without
+// access; nullptr when the address space is exhausted.
+uint8_t* reserve_aligned(uint64_t bytes) {
+    void* r = ::mmap(nullptr, bytes + kHugePage, PROT_NONE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (r == MAP_FAILED)
+        return nullptr;
+    auto* base = static_cast<uint8_t*>(r);
+    auto* aligned = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(base) + kHugePage - 1) /
+                                               kHugePage * kHugePage);
+    if (aligned > base)
+        ::munmap(base, static_cast<size_t>(aligned - base));
+    const uint64_t tail = static_cast<uint64_t>(base + bytes + kHugePage - (aligned + bytes));
+    if (tail > 0)
+        ::munmap(aligned + bytes, tail);
+    return aligned;
 }
 
 } // namespace
@@ -35,9 +61,13 @@ Expected<Mapping> map_file_readonly(const std::string& path) {
     Mapping m;
     m.size = static_cast<uint64_t>(st.st_size);
     if (m.size > 0) {
-        void* p = ::mmap(nullptr, m.size, PROT_READ, MAP_PRIVATE, fd, 0);
+        uint8_t* at = reserve_aligned(page_rounded(m.size));
+        void* p = at == nullptr ? MAP_FAILED
+                                : ::mmap(at, m.size, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
         if (p == MAP_FAILED) {
-            int err = errno;
+            int err = at == nullptr ? ENOMEM : errno;
+            if (at != nullptr)
+                ::munmap(at, page_rounded(m.size));
             ::close(fd);
             return os_error(path, "cannot mmap", err);
         }
@@ -50,6 +80,47 @@ Expected<Mapping> map_file_readonly(const std::string& path) {
 void unmap_file(const Mapping& m) {
     if (m.data != nullptr && m.size > 0)
         ::munmap(const_cast<uint8_t*>(m.data), m.size);
+}
+
+Expected<bool> copy_mapping_into_memory(const Mapping& m,
+                                        const std::function<bool(uint64_t)>& keep_going) {
+    if (m.data == nullptr || m.size == 0)
+        return true;
+    const uint64_t bytes = page_rounded(m.size);
+    uint8_t* copy = reserve_aligned(bytes);
+    if (copy == nullptr || ::mprotect(copy, bytes, PROT_READ | PROT_WRITE) != 0) {
+        const int err = copy == nullptr ? ENOMEM : errno;
+        if (copy != nullptr)
+            ::munmap(copy, bytes);
+        return make_error(ErrorCode::Io, std::string("cannot allocate a copy of the weights: ") +
+                                             std::strerror(err));
+    }
+#if defined(MADV_HUGEPAGE)
+    ::madvise(copy, bytes, MADV_HUGEPAGE); // a hint: without transparent huge pages, 4 KiB pages
+#endif
+    constexpr uint64_t kStep = uint64_t{64} << 20;
+    for (uint64_t done = 0; done < m.size;) {
+        const uint64_t n = std::min(kStep, m.size - done);
+        std::memcpy(copy + done, m.data + done, n);
+        done += n;
+        if (keep_going && !keep_going(done)) {
+            ::munmap(copy, bytes);
+            return false;
+        }
+    }
+    // Read-only like the mapping it replaces; then moved over it in one step (the kernel swaps
+    // the page tables: no moment without pages at those addresses).
+    void* moved = MAP_FAILED;
+    if (::mprotect(copy, bytes, PROT_READ) == 0)
+        moved = ::mremap(copy, bytes, bytes, MREMAP_MAYMOVE | MREMAP_FIXED,
+                         const_cast<uint8_t*>(m.data));
+    if (moved == MAP_FAILED) {
+        const int err = errno;
+        ::munmap(copy, bytes);
+        return make_error(ErrorCode::Io, std::string("cannot place the copy of the weights: ") +
+                                             std::strerror(err));
+    }
+    return true;
 }
 
 } // namespace folio::gguf

@@ -2,6 +2,7 @@
 
 #include "cache/snapshot_file.h"
 #include "runtime/decoder_handle.h"
+#include "runtime/weights_memory.h"
 
 #include "cache/prefix_index.h"
 #include "model/decoder_model.h"
@@ -65,31 +66,16 @@ const DecoderFacts& decoder_facts(const DecoderHandle& h) {
     return h.facts;
 }
 
-bool prefault_weights(const DecoderHandle& h, const std::function<void(double)>& progress,
-                      const std::function<bool()>& cancelled) {
-    constexpr uint64_t kPage = 4096, kReport = 64ull << 20; // report every 64 MiB
-    uint64_t total = 0, done = 0, next_report = kReport;
-    for (const auto& t : h.model->file->tensors())
-        total += t.size_bytes;
-    volatile uint8_t sink = 0;
-    for (const auto& t : h.model->file->tensors()) {
-        const uint8_t* p = t.data;
-        for (uint64_t off = 0; off < t.size_bytes; off += kPage) {
-            sink = sink + p[off];
-            if ((done += std::min(kPage, t.size_bytes - off)) >= next_report) {
-                next_report += kReport;
-                if (cancelled && cancelled())
-                    return false;
-                if (progress)
-                    progress(total ? double(done) / double(total) : 1.0);
-            }
-        }
-    }
-    (void)sink;
-    if (progress)
-        progress(1.0);
-    return true;
+bool settle_decoder_weights(const DecoderHandle& h, WeightsMemory mode,
+                            const std::function<void(double)>& progress,
+                            const std::function<bool()>& cancelled) {
+    return settle_weights(*h.model->file, mode, progress, cancelled);
 }
+
+bool decoder_weights_in_ram(const DecoderHandle& h) {
+    return h.model->file->in_memory();
+}
+
 const tokenizer::Tokenizer& decoder_tokenizer(const DecoderHandle& h) {
     return h.tok;
 }

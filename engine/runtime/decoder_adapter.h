@@ -4,6 +4,7 @@
 // how the model code is organised.
 
 #include "folio/cache.h"
+#include "folio/engine.h"
 #include "folio/error.h"
 #include "tokenizer/chat_template.h"
 #include "tokenizer/tokenizer.h"
@@ -32,10 +33,14 @@ struct DecoderFacts {
 Expected<std::shared_ptr<DecoderHandle>> load_decoder_handle(const std::string& path,
                                                              const CacheOptions& cache = {});
 const DecoderFacts& decoder_facts(const DecoderHandle& h);
-// Reads every page of the mapped weights once (so they are resident before the first answer),
-// reporting the fraction done; stops early and returns false when `cancelled()` says so.
-bool prefault_weights(const DecoderHandle& h, const std::function<void(double)>& progress,
-                      const std::function<bool()>& cancelled);
+// Copies the weights into RAM or reads every page of their mapping once, as `mode` and the
+// machine allow (runtime/weights_memory.h), so they are resident before the first answer;
+// reports the fraction done; stops early and returns false when `cancelled()` says so.
+bool settle_decoder_weights(const DecoderHandle& h, WeightsMemory mode,
+                            const std::function<void(double)>& progress,
+                            const std::function<bool()>& cancelled);
+// The weights are a private copy in RAM (settle_decoder_weights copied them).
+bool decoder_weights_in_ram(const DecoderHandle& h);
 const tokenizer::Tokenizer& decoder_tokenizer(const DecoderHandle& h);
 // The chat template the model's metadata asks for.
 Expected<tokenizer::TemplateKind> decoder_chat_template(const DecoderHandle& h);

@@ -16,7 +16,10 @@ EngineStats EngineStatistics::snapshot() const {
     out.prefill_busy_seconds = prefill_busy_;
     out.decode_busy_seconds = decode_busy_;
     out.snapshot_seconds = std::chrono::duration<double>(Clock::now() - born_).count();
-    out.weights_resident_bytes = out.model_loaded ? resident_bytes_.load() : 0;
+    // A copy in RAM is resident whole (anonymous memory: smaps no longer names the file).
+    out.weights_resident_bytes = !out.model_loaded    ? 0
+                                 : out.weights_in_ram ? out.weights_bytes
+                                                      : resident_bytes_.load();
     return out;
 }
 
@@ -65,7 +68,8 @@ void EngineStatistics::model_installed(const ModelFacts& facts) {
     st_.model_loaded = true;
     st_.context_limit = facts.context_limit;
     st_.weights_bytes = facts.file_bytes;
-    weights_path_ = facts.path;
+    st_.weights_in_ram = facts.weights_in_ram;
+    weights_path_ = facts.weights_in_ram ? std::string() : facts.path; // nothing to measure
 }
 
 void EngineStatistics::record_prefill(int64_t tokens, double seconds) {

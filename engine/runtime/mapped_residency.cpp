@@ -30,7 +30,62 @@ std::string_view header_path(std::string_view line) {
     return pos == std::string_view::npos ? std::string_view{} : line.substr(pos);
 }
 
+// The number of a "Key:   value kB" line, in bytes.
+uint64_t field_bytes(std::string_view line) {
+    uint64_t kib = 0;
+    for (char c : line.substr(line.find(':') + 1)) {
+        if (c >= '0' && c <= '9')
+            kib = kib * 10 + static_cast<uint64_t>(c - '0');
+        else if (kib > 0)
+            break;
+    }
+    return kib * 1024;
+}
+
+// The address range "start-end" of a header line.
+bool header_range(std::string_view line, uintptr_t& begin, uintptr_t& end) {
+    const size_t dash = line.find('-'), space = line.find(' ');
+    if (dash == std::string_view::npos || space == std::string_view::npos || dash > space)
+        return false;
+    begin = std::stoull(std::string(line.substr(0, dash)), nullptr, 16);
+    end = std::stoull(std::string(line.substr(dash + 1, space - dash - 1)), nullptr, 16);
+    return true;
+}
+
+std::string read_smaps() {
+    std::ifstream in("/proc/self/smaps");
+    if (!in)
+        return {};
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
 } // namespace
+
+uint64_t huge_page_bytes_in(std::string_view smaps, const void* begin, uint64_t size) {
+    const auto lo = reinterpret_cast<uintptr_t>(begin), hi = lo + size;
+    uint64_t total = 0;
+    bool inside = false;
+    size_t start = 0;
+    while (start < smaps.size()) {
+        size_t end = smaps.find('\n', start);
+        if (end == std::string_view::npos)
+            end = smaps.size();
+        const std::string_view line = smaps.substr(start, end - start);
+        start = end + 1;
+        uintptr_t b = 0, e = 0;
+        if (is_header(line))
+            inside = header_range(line, b, e) && b < hi && e > lo;
+        else if (inside && line.substr(0, 14) == "AnonHugePages:")
+            total += field_bytes(line);
+    }
+    return total;
+}
+
+uint64_t huge_page_bytes(const void* begin, uint64_t size) {
+    return huge_page_bytes_in(read_smaps(), begin, size);
+}
 
 uint64_t mapped_resident_bytes_in(std::string_view smaps, std::string_view path) {
     uint64_t total = 0;
@@ -45,14 +100,7 @@ uint64_t mapped_resident_bytes_in(std::string_view smaps, std::string_view path)
         if (is_header(line)) {
             inside = header_path(line) == path;
         } else if (inside && line.substr(0, 4) == "Rss:") {
-            uint64_t kib = 0;
-            for (char c : line.substr(4)) {
-                if (c >= '0' && c <= '9')
-                    kib = kib * 10 + static_cast<uint64_t>(c - '0');
-                else if (kib > 0)
-                    break;
-            }
-            total += kib * 1024;
+            total += field_bytes(line);
         }
     }
     return total;
@@ -65,12 +113,7 @@ uint64_t mapped_resident_bytes(const std::string& path) {
     const std::filesystem::path canonical = std::filesystem::canonical(path, ec);
     if (ec)
         return 0;
-    std::ifstream in("/proc/self/smaps");
-    if (!in)
-        return 0;
-    std::ostringstream text;
-    text << in.rdbuf();
-    return mapped_resident_bytes_in(text.str(), canonical.string());
+    return mapped_resident_bytes_in(read_smaps(), canonical.string());
 }
 
 } // namespace folio

@@ -17,4 +17,9 @@ uint64_t mapped_resident_bytes(const std::string& path);
 // The same over smaps text already read (for tests); `path` must be the canonical path.
 uint64_t mapped_resident_bytes_in(std::string_view smaps, std::string_view path);
 
+// Bytes in transparent huge pages ("AnonHugePages:") of the mappings overlapping
+// [begin, begin + size): how much of a copy in RAM (gguf::File::copy_into_memory) got them.
+uint64_t huge_page_bytes(const void* begin, uint64_t size);
+uint64_t huge_page_bytes_in(std::string_view smaps, const void* begin, uint64_t size);
+
 } // namespace folio

@@ -67,6 +67,7 @@ ModelFacts facts_of(const ModelSpec& spec, const LoadedModel& loaded) {
                     ? spec.threads
                     : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
     f.draft_name = loaded.draft ? decoder_facts(*loaded.draft).name : "";
+    f.weights_in_ram = decoder_weights_in_ram(*loaded.model);
     if (auto fp = gguf::file_fingerprint(spec.gguf))
         f.fingerprint = *fp;
     if (!spec.mmproj.empty())
@@ -91,7 +92,7 @@ Expected<LoadedModel> load_model_files(const ModelSpec& spec,
         FOLIO_TRY(projector, load_projector(spec, *loaded.model));
         loaded.projector = std::move(projector);
     }
-    if (!prefault_weights(*loaded.model, progress, superseded))
+    if (!settle_decoder_weights(*loaded.model, spec.weights, progress, superseded))
         return make_error(ErrorCode::Cancelled, spec.gguf + ": loading was cancelled");
     loaded.facts = facts_of(spec, loaded);
     loaded.prefill_chunk = std::max(1, spec.prefill_chunk);

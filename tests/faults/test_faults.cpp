@@ -83,6 +83,7 @@ private slots:
         ModelSpec spec;
         spec.gguf = copy.toStdString();
         spec.threads = 2;
+        spec.weights = WeightsMemory::Mapped; // the copy in RAM is modelTruncatedAfterCopy
         QVERIFY(engine.load_sync(spec).has_value());
         const auto before = greedy(engine, prompt, 8);
         QCOMPARE(before.size(), size_t(8));
@@ -111,6 +112,41 @@ private slots:
                  copy);
         QVERIFY(engine.load_sync(spec).has_value());
         QCOMPARE(greedy(engine, prompt, 8), before);
+    }
+
+    void modelTruncatedAfterCopy() {
+        // Weights copied into RAM (WeightsMemory::Ram; Auto does the same when they fit) no
+        // longer depend on the file: another program truncating it changes no answer, and the
+        // memory figures say where the weights are.
+        FOLIO_REQUIRE_CONFORMANCE(dir);
+        const QString copy =
+            writableCopy(modelFile(dir, "ds2-lite-f32"), scratchDir(QStringLiteral("copied")));
+        QVERIFY(!copy.isEmpty());
+        const auto prompt = sequenceTokens(dir, QStringLiteral("ds2-lite-f32"), 0);
+        QVERIFY(!prompt.empty());
+
+        Engine engine;
+        ModelSpec spec;
+        spec.gguf = copy.toStdString();
+        spec.threads = 2;
+        spec.weights = WeightsMemory::Ram;
+        auto facts = engine.load_sync(spec);
+        QVERIFY(facts.has_value());
+        QVERIFY(facts->weights_in_ram);
+        const EngineStats st = engine.stats();
+        QVERIFY(st.weights_in_ram);
+        QCOMPARE(st.weights_resident_bytes, st.weights_bytes);
+        QCOMPARE(st.weights_bytes, uint64_t(QFileInfo(copy).size()));
+        const auto before = greedy(engine, prompt, 8);
+        QCOMPARE(before.size(), size_t(8));
+
+        QVERIFY(::truncate(copy.toLocal8Bit().constData(), 65536) == 0);
+        QCOMPARE(greedy(engine, prompt, 8), before);
+        Collected out;
+        const SessionId s = engine.create_session();
+        engine.wait(engine.submit(s, makeRequest(prompt, 8, out)));
+        QVERIFY(out.errors.empty());
+        QCOMPARE(out.stats.stop_reason == std::string("error"), false);
     }
 
     void visionProjectorTruncatedWhileMapped() {

@@ -269,6 +269,18 @@ private Q_SLOTS:
                      machine.contains(QStringLiteral("available")) &&
                      machine.contains(QStringLiteral("total")),
                  qPrintable(machine));
+        QCOMPARE(t->topLevelItem(0)->text(2),
+                 QStringLiteral("mapped from the file: address space"));
+
+        // Weights copied into RAM: all resident, and the rows say so.
+        s.weightsInRam = true;
+        s.weightsResidentBytes = 100 * kMiB;
+        QVERIFY(folioMemoryOf(s).weightsInRam);
+        view.setStats(s);
+        QCOMPARE(t->topLevelItem(0)->text(1), QStringLiteral("100.0 MiB"));
+        QCOMPARE(t->topLevelItem(0)->text(2), QStringLiteral("copied into RAM, 2 MiB pages"));
+        QCOMPARE(t->topLevelItem(1)->text(1), QStringLiteral("100.0 MiB"));
+        QCOMPARE(t->topLevelItem(1)->text(2), QStringLiteral("all of it, until unloaded"));
     }
 
     void cancelledPrefillShowsTheCachedTokens() {

@@ -24,6 +24,7 @@ EngineStatsQ toEngineStatsQ(const EngineStats& s) {
     out.decodeBusySeconds = s.decode_busy_seconds;
     out.snapshotSeconds = s.snapshot_seconds;
     out.weightsResidentBytes = s.weights_resident_bytes;
+    out.weightsInRam = s.weights_in_ram;
     out.threadsInUse = s.threads_in_use;
     out.threadsConfigured = s.threads_configured;
     out.otherCpuLoad = s.other_cpu_load;

@@ -24,6 +24,7 @@ struct EngineStatsQ {
     qint64 prefillTokensTotal = 0, decodeTokensTotal = 0;
     double prefillBusySeconds = 0, decodeBusySeconds = 0, snapshotSeconds = 0;
     quint64 weightsResidentBytes = 0;
+    bool weightsInRam = false; // a private copy in RAM, not the file's mapping
     int threadsInUse = 0, threadsConfigured = 0;
     double otherCpuLoad = 0; // CPUs' worth other programs used
     CacheStats cache;

@@ -39,6 +39,7 @@ FolioMemory folioMemoryOf(const EngineStatsQ& s) {
     FolioMemory m;
     m.weightsMapped = qint64(s.weightsBytes);
     m.weightsResident = qint64(s.weightsResidentBytes);
+    m.weightsInRam = s.weightsInRam;
     m.scratch = qint64(s.scratchBytes);
     if (s.cache.devices.empty()) {
         m.kvRam = qint64(s.kvBytes);
@@ -69,14 +70,17 @@ FolioMemoryView::FolioMemoryView(QWidget* parent) : QWidget(parent) {
     table_->setHeaderLabels({tr("What"), tr("Size"), tr("Note")});
     table_->setRootIsDecorated(false);
     table_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    const QStringList names = {tr("Model weights, mapped"), tr("Model weights, resident"),
-                               tr("KV cache in RAM"),       tr("KV cache on disk"),
-                               tr("Recurrent state"),       tr("Scratch buffers"),
+    const QStringList names = {tr("Model weights"),       tr("Model weights, resident"),
+                               tr("KV cache in RAM"),     tr("KV cache on disk"),
+                               tr("Recurrent state"),     tr("Scratch buffers"),
                                tr("Folio process in RAM")};
     const QStringList tips = {
-        tr("The model file is mapped read-only: this much address space, not RAM."),
-        tr("The pages of the model file in RAM now (measured every few seconds); the system "
-           "may drop them and read them again."),
+        tr("The model file's size. Mapped read-only, it is address space, not RAM; when the "
+           "machine has room, Folio copies it into RAM with 2 MiB pages instead: a little faster, "
+           "and "
+           "safe from the file changing."),
+        tr("The model's bytes in RAM now: all of a copy; of a mapped file, the pages the system "
+           "holds (measured every few seconds; it may drop them and read them again)."),
         tr("Attention blocks (and index keys) held in RAM; this is what the KV RAM budget "
            "limits, with the recurrent state."),
         tr("Blocks moved to the offload folder."),
@@ -120,8 +124,12 @@ void FolioMemoryView::setStats(const EngineStatsQ& s) {
         return;
     }
     const FolioMemory m = folioMemoryOf(s);
-    setRow(Mapped, bytesText(m.weightsMapped), tr("address space, not RAM"));
-    if (m.weightsResident > 0 && m.weightsMapped > 0)
+    setRow(Mapped, bytesText(m.weightsMapped),
+           m.weightsInRam ? tr("copied into RAM, 2 MiB pages")
+                          : tr("mapped from the file: address space"));
+    if (m.weightsInRam)
+        setRow(Resident, bytesText(m.weightsResident), tr("all of it, until unloaded"));
+    else if (m.weightsResident > 0 && m.weightsMapped > 0)
         setRow(Resident, bytesText(m.weightsResident),
                tr("%L1 % of the file").arg(qRound(100.0 * m.weightsResident / m.weightsMapped)));
     else

@@ -18,6 +18,7 @@ struct EngineStatsQ;
 // Folio's bytes by category, from one statistics snapshot.
 struct FolioMemory {
     qint64 weightsMapped = 0, weightsResident = 0;
+    bool weightsInRam = false; // copied into RAM (2 MiB pages) instead of mapped
     qint64 kvRam = 0, kvDisk = 0, state = 0, scratch = 0;
     qint64 kvRamBudget = -1; // over all RAM shards; < 0: none
     bool haveDiskTier = false;

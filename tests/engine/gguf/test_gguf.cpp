@@ -7,16 +7,20 @@
 #include "folio/model_info.h"
 #include "gguf/gguf_file.h"
 #include "gguf/gguf_writer.h"
+#include "runtime/mapped_residency.h"
+#include "runtime/weights_memory.h"
 
 #include <QDir>
 #include <QProcess>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
 #include <random>
 #include <signal.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 using namespace folio;
 using namespace folio::test;
@@ -260,6 +264,8 @@ private slots:
     void conformanceDs2QloraDetails();
     void conformanceQuantizedTypes();
     void cliInfo();
+    void copyIntoMemoryKeepsAddressesAndBytes();
+    void copyIntoMemoryCancelledKeepsTheMapping();
 };
 
 void TestGguf::roundTripMetadataAndTensors() {
@@ -771,6 +777,83 @@ void TestGguf::cliInfo() {
     QVERIFY2(err.startsWith("error:"), qPrintable(err));
     QVERIFY2(err.contains("truncated.gguf"), qPrintable(err));
     QVERIFY(fail.readAllStandardOutput().isEmpty());
+}
+
+namespace {
+
+// A GGUF of ~9 MiB (an F32 tensor of 2.25 Mi values, so the copy spans whole 2 MiB pages, and
+// a small Q8_0 one after it) with pattern payloads; returns its path.
+std::string write_big_file(const std::string& dir, std::vector<Bytes>& payloads) {
+    gguf::Writer w;
+    w.set_string("general.architecture", "copytest");
+    payloads = {pattern_bytes(size_t{9} << 20, 3), pattern_bytes(34 * 4, 4)};
+    if (!w.add_tensor("big", {int64_t{9} << 18}, DType::F32, payloads[0]) ||
+        !w.add_tensor("small", {128, 1}, DType::Q8_0, payloads[1]))
+        return {};
+    const std::string path = dir + "/big.gguf";
+    return w.write(path) ? path : std::string();
+}
+
+} // namespace
+
+void TestGguf::copyIntoMemoryKeepsAddressesAndBytes() {
+    // The weights move from the file's pages to a private copy at the same addresses: every
+    // pointer the model bound stays valid, the bytes are the file's, and the file may then
+    // change on disk without reaching the copy.
+    std::vector<Bytes> payloads;
+    const std::string path = write_big_file(scratch("copy_in"), payloads);
+    QVERIFY(!path.empty());
+    auto opened = gguf::File::open(path);
+    QVERIFY(opened);
+    gguf::File& f = **opened;
+    const uint8_t* big = f.tensors()[0].data;
+    const uint8_t* small = f.tensors()[1].data;
+    QVERIFY(std::memcmp(big, payloads[0].data(), payloads[0].size()) == 0);
+    QVERIFY(mapped_resident_bytes(path) > 0); // the file's pages, mapped
+
+    std::vector<double> reports;
+    auto copied = f.copy_into_memory([&](double x) { reports.push_back(x); }, [] { return false; });
+    QVERIFY2(copied, copied ? "" : copied.error().message.c_str());
+    QVERIFY(*copied);
+    QVERIFY(f.in_memory());
+    QVERIFY(!reports.empty());
+    QVERIFY(std::is_sorted(reports.begin(), reports.end()));
+    QCOMPARE(reports.back(), 1.0);
+    QCOMPARE(f.tensors()[0].data, big);
+    QCOMPARE(f.tensors()[1].data, small);
+    // No mapping of the file is left in this process.
+    QCOMPARE(mapped_resident_bytes(path), uint64_t(0));
+
+    // Another program truncates the file: reading the copy neither faults nor changes.
+    QVERIFY(::truncate(path.c_str(), 4096) == 0);
+    QVERIFY(std::memcmp(big, payloads[0].data(), payloads[0].size()) == 0);
+    QVERIFY(std::memcmp(small, payloads[1].data(), payloads[1].size()) == 0);
+    QCOMPARE(f.read_faults(), uint64_t(0));
+
+    // Huge pages, where the kernel hands them to programs that ask (the point of the copy).
+    const std::string thp = transparent_huge_pages_mode();
+    if (thp != "always" && thp != "madvise")
+        QSKIP("transparent huge pages are off on this machine: the copy has 4 KiB pages");
+    const uint64_t huge = huge_page_bytes(big, f.file_size());
+    QVERIFY2(huge >= (uint64_t{2} << 20),
+             qPrintable(QStringLiteral("%1 bytes in huge pages").arg(huge)));
+}
+
+void TestGguf::copyIntoMemoryCancelledKeepsTheMapping() {
+    std::vector<Bytes> payloads;
+    const std::string path = write_big_file(scratch("copy_cancel"), payloads);
+    QVERIFY(!path.empty());
+    auto opened = gguf::File::open(path);
+    QVERIFY(opened);
+    gguf::File& f = **opened;
+    const uint8_t* big = f.tensors()[0].data;
+    auto copied = f.copy_into_memory(nullptr, [] { return true; });
+    QVERIFY(copied);
+    QVERIFY(!*copied);
+    QVERIFY(!f.in_memory());
+    QCOMPARE(f.tensors()[0].data, big);
+    QVERIFY(std::memcmp(big, payloads[0].data(), payloads[0].size()) == 0);
+    QVERIFY(mapped_resident_bytes(path) > 0); // still the file's pages
 }
 
 QTEST_GUILESS_MAIN(TestGguf)
