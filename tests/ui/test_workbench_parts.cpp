@@ -338,8 +338,13 @@ private slots:
         s.offloadEnabled = true;
         s.kvType = QStringLiteral("q8_0");
         s.speculation = false;
+        QCOMPARE(s.weightsMemory, QStringLiteral("auto"));
+        QCOMPARE(toModelSpec(s.loadOptions()).weights, folio::WeightsMemory::Auto);
+        s.weightsMemory = QStringLiteral("mapped");
         s.save();
         const AppSettings back = AppSettings::load();
+        QCOMPARE(back.weightsMemory, QStringLiteral("mapped"));
+        QCOMPARE(toModelSpec(back.loadOptions()).weights, folio::WeightsMemory::Mapped);
         QCOMPARE(back.recentModels,
                  (QStringList{QStringLiteral("/m/a.gguf"), QStringLiteral("/m/b.gguf")}));
         const folio::ModelSpec spec = toModelSpec(back.loadOptions());
@@ -586,7 +591,12 @@ private slots:
         d.findChild<QComboBox*>(QStringLiteral("kvTypeCombo"))
             ->setCurrentText(QStringLiteral("bf16"));
         d.findChild<QCheckBox*>(QStringLiteral("speculationCheck"))->setChecked(false);
+        auto* weights = d.findChild<QComboBox*>(QStringLiteral("weightsMemoryCombo"));
+        QCOMPARE(weights->currentData().toString(), QStringLiteral("auto"));
+        weights->setCurrentIndex(weights->findData(QStringLiteral("ram")));
         const AppSettings out = d.settings();
+        QCOMPARE(out.weightsMemory, QStringLiteral("ram"));
+        QCOMPARE(toModelSpec(out.loadOptions()).weights, folio::WeightsMemory::Ram);
         QCOMPARE(out.modelPath, QStringLiteral("/m/b.gguf"));
         QCOMPARE(out.recentModels,
                  (QStringList{QStringLiteral("/m/b.gguf"), QStringLiteral("/m/a.gguf")}));

@@ -16,6 +16,7 @@ ModelSpec toModelSpec(const LoadOptions& o) {
     spec.cache.ram_budget = o.ramBudget >= 0 ? o.ramBudget : -1;
     spec.cache.offload_dir = o.offloadDir.toStdString();
     spec.image_cache_dir = o.imageCacheDir.toStdString();
+    spec.weights = o.weights;
     return spec;
 }
 

@@ -21,6 +21,10 @@ QStringList AppSettings::kvTypes() {
             QStringLiteral("bf16"), QStringLiteral("q8_0")};
 }
 
+QStringList AppSettings::weightsMemoryKeys() {
+    return {QStringLiteral("auto"), QStringLiteral("ram"), QStringLiteral("mapped")};
+}
+
 AppSettings AppSettings::load() {
     QSettings q;
     q.beginGroup(QStringLiteral("engine"));
@@ -39,6 +43,9 @@ AppSettings AppSettings::load() {
     if (!kvTypes().contains(s.kvType))
         s.kvType = QStringLiteral("auto");
     s.speculation = q.value(QStringLiteral("speculation"), true).toBool();
+    s.weightsMemory = q.value(QStringLiteral("weightsMemory"), QStringLiteral("auto")).toString();
+    if (!weightsMemoryKeys().contains(s.weightsMemory))
+        s.weightsMemory = QStringLiteral("auto");
     q.endGroup();
     q.beginGroup(QStringLiteral("backend"));
     s.backend = BackendConfig::kindFromKey(q.value(QStringLiteral("kind")).toString());
@@ -68,6 +75,7 @@ QString AppSettings::save() const {
     q.setValue(QStringLiteral("offloadDir"), offloadDir);
     q.setValue(QStringLiteral("kvType"), kvType);
     q.setValue(QStringLiteral("speculation"), speculation);
+    q.setValue(QStringLiteral("weightsMemory"), weightsMemory);
     q.endGroup();
     q.beginGroup(QStringLiteral("backend"));
     q.setValue(QStringLiteral("kind"), BackendConfig::kindKey(backend));
@@ -111,6 +119,9 @@ LoadOptions AppSettings::loadOptions() const {
     o.offloadDir = offloadEnabled ? offloadDir : QString();
     o.speculation = speculation;
     o.imageCacheDir = defaultImageCacheDir();
+    o.weights = weightsMemory == QStringLiteral("ram")      ? WeightsMemory::Ram
+                : weightsMemory == QStringLiteral("mapped") ? WeightsMemory::Mapped
+                                                            : WeightsMemory::Auto;
     return o;
 }
 

@@ -28,6 +28,9 @@ struct AppSettings {
     bool offloadEnabled = true;
     QString kvType = QStringLiteral("auto"); // "auto": the cheapest safe type for the model
     bool speculation = true;
+    // Where the model's weights live (folio/engine.h WeightsMemory): "auto" (copied into RAM
+    // with 2 MiB pages when they fit), "ram" or "mapped".
+    QString weightsMemory = QStringLiteral("auto");
 
     BackendConfig::Kind backend = BackendConfig::Kind::Embedded;
     QString remoteUrl = QStringLiteral("http://127.0.0.1:8080");
@@ -53,7 +56,8 @@ struct AppSettings {
     BackendConfig backendConfig() const;
 
     static QString defaultOffloadDir();
-    static QStringList kvTypes(); // "auto", "f32", "f16", "bf16", "q8_0"
+    static QStringList kvTypes();           // "auto", "f32", "f16", "bf16", "q8_0"
+    static QStringList weightsMemoryKeys(); // "auto", "ram", "mapped"
 };
 
 } // namespace folio::ui

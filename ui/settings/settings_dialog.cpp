@@ -20,7 +20,9 @@
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QVBoxLayout>
+
 #include <QtConcurrent>
+#include <algorithm>
 
 namespace folio::ui {
 
@@ -161,6 +163,18 @@ SettingsDialog::SettingsDialog(const AppSettings& s, QWidget* parent, const QStr
     kvType_->addItems(AppSettings::kvTypes());
     kvType_->setCurrentText(s.kvType);
     form->addRow(tr("KV storage type"), kvType_);
+    weightsMemory_ = new QComboBox(this);
+    weightsMemory_->setObjectName(QStringLiteral("weightsMemoryCombo"));
+    weightsMemory_->addItem(tr("Copy into RAM when it fits"), QStringLiteral("auto"));
+    weightsMemory_->addItem(tr("Always copy into RAM"), QStringLiteral("ram"));
+    weightsMemory_->addItem(tr("Map from the file"), QStringLiteral("mapped"));
+    weightsMemory_->setCurrentIndex(std::max(0, weightsMemory_->findData(s.weightsMemory)));
+    weightsMemory_->setToolTip(
+        tr("A copy in RAM with 2 MiB pages answers a little faster and is safe from the file "
+           "changing, but its memory stays taken until the model is unloaded. \"When it fits\" "
+           "copies when half the available memory holds the file. Mapped, the system may drop "
+           "pages of the model under memory pressure and read them from disk again."));
+    form->addRow(tr("Model weights"), weightsMemory_);
     speculation_ = new QCheckBox(tr("Speculative decoding (prompt lookup)"), this);
     speculation_->setObjectName(QStringLiteral("speculationCheck"));
     speculation_->setChecked(s.speculation);
@@ -297,6 +311,7 @@ AppSettings SettingsDialog::settings() const {
     s.offloadDir = offloadDir_->text().trimmed();
     s.kvType = kvType_->currentText();
     s.speculation = speculation_->isChecked();
+    s.weightsMemory = weightsMemory_->currentData().toString();
     s.enterSends = enterSends_->isChecked();
     s.backend = BackendConfig::kindFromKey(backend_->currentData().toString());
     s.remoteUrl = remoteUrl_->text().trimmed();

@@ -59,6 +59,7 @@ private:
     QCheckBox* offload_ = nullptr;
     QLineEdit* offloadDir_ = nullptr;
     QComboBox* kvType_ = nullptr;
+    QComboBox* weightsMemory_ = nullptr;
     QCheckBox* speculation_ = nullptr;
     QCheckBox* enterSends_ = nullptr;
     QLabel* keyNote_ = nullptr;
