@@ -154,10 +154,16 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
         std::fprintf(out, " total %.3f)\n", 1e3 * profile.total() / profile.steps);
     };
     Stat tg;
+    std::vector<double> tg_rates, paired_probe; // per timed decode run, and its probe
     if (o.n_gen > 0) {
         std::vector<double> rates;
         StepProfile profile;
         for (int r = 0; r <= o.reps; ++r) {
+            // The machine's bandwidth moves from minute to minute: each timed run gets its own
+            // probe just before it, and the fraction below is also given per run (paired).
+            if (o.measure_bandwidth && r > 0)
+                paired_probe.push_back(
+                    measure_read_bandwidth(size_t(1) << 30, o.threads, 3).gb_per_s);
             DecoderState state =
                 make_decoder_state(m.config, o.n_gen + 1, pool(), o.cache.index_type);
             EvalOptions timed = opt;
@@ -178,6 +184,7 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
                 rates.push_back(o.n_gen / std::chrono::duration<double>(t1 - t0).count());
         }
         tg = stats(rates);
+        tg_rates = rates;
         row("tg" + std::to_string(o.n_gen), tg);
         print_phases("from an empty context", profile);
     }
@@ -332,6 +339,16 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
             "(%d threads, 1 GiB) %.2f GB/s; fraction %.2f\n",
             active / 1e6, tg.mean, active * tg.mean / 1e9, o.threads, bw.gb_per_s,
             bw.gb_per_s > 0 ? active * tg.mean / 1e9 / bw.gb_per_s : 0.0);
+        std::vector<double> paired;
+        for (size_t i = 0; i < tg_rates.size() && i < paired_probe.size(); ++i)
+            if (paired_probe[i] > 0)
+                paired.push_back(active * tg_rates[i] / 1e9 / paired_probe[i]);
+        if (!paired.empty()) {
+            std::fprintf(out, "paired: fraction of the probe read just before each run");
+            for (size_t i = 0; i < paired.size(); ++i)
+                std::fprintf(out, "%s %.2f (%.1f GB/s)", i ? " /" : "", paired[i], paired_probe[i]);
+            std::fprintf(out, "; median %.2f\n", median_of(paired));
+        }
     }
     return 0;
 }

@@ -117,6 +117,43 @@ private slots:
                                 transparent_huge_pages_mode());
         QCOMPARE((*automatic)->in_memory(), expect);
     }
+
+    void cliBenchSaysWhereTheWeightsAre() {
+        // `folio-cli bench --weights ram|mapped` places the weights as asked and says so, and
+        // gives one paired decode fraction per timed run.
+        FOLIO_REQUIRE_CONFORMANCE(dir);
+        const QString cli = test::builtProgram(QStringLiteral("app/folio-cli"));
+        QVERIFY2(QFileInfo::exists(cli), qPrintable(cli));
+        for (const char* mode : {"ram", "mapped"}) {
+            QProcess p;
+            p.start(cli,
+                    {QStringLiteral("bench"), QStringLiteral("-m"),
+                     dir + QStringLiteral("/models/ds2-lite-f32.gguf"), QStringLiteral("-p"),
+                     QStringLiteral("0"), QStringLiteral("-n"), QStringLiteral("4"),
+                     QStringLiteral("-r"), QStringLiteral("2"), QStringLiteral("-t"),
+                     QStringLiteral("2"), QStringLiteral("--weights"), QString::fromLatin1(mode)});
+            QVERIFY(p.waitForFinished(120000));
+            const QString out = QString::fromUtf8(p.readAllStandardOutput());
+            QCOMPARE(p.exitCode(), 0);
+            QVERIFY2(out.contains(QLatin1String(std::string(mode) == "ram"
+                                                    ? "weights: copied into RAM"
+                                                    : "weights: mapped from the file")),
+                     qPrintable(out));
+            const qsizetype paired = out.indexOf(QLatin1String("paired:"));
+            QVERIFY2(paired >= 0, qPrintable(out));
+            const QString line = out.mid(paired, out.indexOf(QLatin1Char('\n'), paired) - paired);
+            QCOMPARE(line.count(QStringLiteral("GB/s")), 2); // -r 2: two runs, two probes
+            QVERIFY2(line.contains(QLatin1String("median")), qPrintable(line));
+        }
+        QProcess bad;
+        bad.start(cli, {QStringLiteral("bench"), QStringLiteral("-m"),
+                        dir + QStringLiteral("/models/ds2-lite-f32.gguf"),
+                        QStringLiteral("--weights"), QStringLiteral("disk")});
+        QVERIFY(bad.waitForFinished(30000));
+        QVERIFY(bad.exitCode() != 0);
+        QVERIFY(QString::fromUtf8(bad.readAllStandardError())
+                    .contains(QLatin1String("--weights must be auto, ram or mapped")));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestWeightsMemory)
