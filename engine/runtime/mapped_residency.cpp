@@ -52,6 +52,26 @@ bool header_range(std::string_view line, uintptr_t& begin, uintptr_t& end) {
     return true;
 }
 
+// The sum of field `key` ("Rss:", ...) over the mappings whose header line `chosen` accepts.
+template <typename Choose>
+uint64_t sum_field(std::string_view smaps, std::string_view key, const Choose& chosen) {
+    uint64_t total = 0;
+    bool inside = false;
+    size_t start = 0;
+    while (start < smaps.size()) {
+        size_t end = smaps.find('\n', start);
+        if (end == std::string_view::npos)
+            end = smaps.size();
+        const std::string_view line = smaps.substr(start, end - start);
+        start = end + 1;
+        if (is_header(line))
+            inside = chosen(line);
+        else if (inside && line.substr(0, key.size()) == key)
+            total += field_bytes(line);
+    }
+    return total;
+}
+
 std::string read_smaps() {
     std::ifstream in("/proc/self/smaps");
     if (!in)
@@ -65,22 +85,10 @@ std::string read_smaps() {
 
 uint64_t huge_page_bytes_in(std::string_view smaps, const void* begin, uint64_t size) {
     const auto lo = reinterpret_cast<uintptr_t>(begin), hi = lo + size;
-    uint64_t total = 0;
-    bool inside = false;
-    size_t start = 0;
-    while (start < smaps.size()) {
-        size_t end = smaps.find('\n', start);
-        if (end == std::string_view::npos)
-            end = smaps.size();
-        const std::string_view line = smaps.substr(start, end - start);
-        start = end + 1;
+    return sum_field(smaps, "AnonHugePages:", [&](std::string_view header) {
         uintptr_t b = 0, e = 0;
-        if (is_header(line))
-            inside = header_range(line, b, e) && b < hi && e > lo;
-        else if (inside && line.substr(0, 14) == "AnonHugePages:")
-            total += field_bytes(line);
-    }
-    return total;
+        return header_range(header, b, e) && b < hi && e > lo;
+    });
 }
 
 uint64_t huge_page_bytes(const void* begin, uint64_t size) {
@@ -88,22 +96,8 @@ uint64_t huge_page_bytes(const void* begin, uint64_t size) {
 }
 
 uint64_t mapped_resident_bytes_in(std::string_view smaps, std::string_view path) {
-    uint64_t total = 0;
-    bool inside = false;
-    size_t start = 0;
-    while (start < smaps.size()) {
-        size_t end = smaps.find('\n', start);
-        if (end == std::string_view::npos)
-            end = smaps.size();
-        const std::string_view line = smaps.substr(start, end - start);
-        start = end + 1;
-        if (is_header(line)) {
-            inside = header_path(line) == path;
-        } else if (inside && line.substr(0, 4) == "Rss:") {
-            total += field_bytes(line);
-        }
-    }
-    return total;
+    return sum_field(smaps,
+                     "Rss:", [&](std::string_view header) { return header_path(header) == path; });
 }
 
 uint64_t mapped_resident_bytes(const std::string& path) {

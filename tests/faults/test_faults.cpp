@@ -66,6 +66,16 @@ int offloadFileDescriptor(const QString& dir) {
     return -1;
 }
 
+// Loads a writable copy of the ds2-lite-f32 conformance model (in scratch folder `folder`,
+// so a test may truncate it) on 2 threads with `weights`; gguf is "" when the copy failed.
+ModelSpec writableModel(const QString& dir, const QString& folder, WeightsMemory weights) {
+    ModelSpec spec;
+    spec.gguf = writableCopy(modelFile(dir, "ds2-lite-f32"), scratchDir(folder)).toStdString();
+    spec.threads = 2;
+    spec.weights = weights;
+    return spec;
+}
+
 } // namespace
 
 class TestFaults : public QObject {
@@ -73,17 +83,15 @@ class TestFaults : public QObject {
 private slots:
     void modelTruncatedWhileMapped() {
         FOLIO_REQUIRE_CONFORMANCE(dir);
-        const QString copy =
-            writableCopy(modelFile(dir, "ds2-lite-f32"), scratchDir(QStringLiteral("truncate")));
+        // The copy in RAM is modelTruncatedAfterCopy.
+        const ModelSpec spec =
+            writableModel(dir, QStringLiteral("truncate"), WeightsMemory::Mapped);
+        const QString copy = QString::fromStdString(spec.gguf);
         QVERIFY(!copy.isEmpty());
         const auto prompt = sequenceTokens(dir, QStringLiteral("ds2-lite-f32"), 0);
         QVERIFY(!prompt.empty());
 
         Engine engine;
-        ModelSpec spec;
-        spec.gguf = copy.toStdString();
-        spec.threads = 2;
-        spec.weights = WeightsMemory::Mapped; // the copy in RAM is modelTruncatedAfterCopy
         QVERIFY(engine.load_sync(spec).has_value());
         const auto before = greedy(engine, prompt, 8);
         QCOMPARE(before.size(), size_t(8));
@@ -119,17 +127,13 @@ private slots:
         // longer depend on the file: another program truncating it changes no answer, and the
         // memory figures say where the weights are.
         FOLIO_REQUIRE_CONFORMANCE(dir);
-        const QString copy =
-            writableCopy(modelFile(dir, "ds2-lite-f32"), scratchDir(QStringLiteral("copied")));
+        const ModelSpec spec = writableModel(dir, QStringLiteral("copied"), WeightsMemory::Ram);
+        const QString copy = QString::fromStdString(spec.gguf);
         QVERIFY(!copy.isEmpty());
         const auto prompt = sequenceTokens(dir, QStringLiteral("ds2-lite-f32"), 0);
         QVERIFY(!prompt.empty());
 
         Engine engine;
-        ModelSpec spec;
-        spec.gguf = copy.toStdString();
-        spec.threads = 2;
-        spec.weights = WeightsMemory::Ram;
         auto facts = engine.load_sync(spec);
         QVERIFY(facts.has_value());
         QVERIFY(facts->weights_in_ram);
