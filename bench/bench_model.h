@@ -36,9 +36,9 @@ struct BenchModelOptions {
     int depth_prefill = 0;
     MlaForm mla = MlaForm::Auto; // MLA's form (Auto: the cheaper one; see mla_attention.cpp)
     CacheOptions cache;          // storage types, RAM budget, disk tier of the KV cache
-    // Weights copied into RAM with 2 MiB pages when they fit, as the engine loads them, or
-    // mapped (runtime/weights_memory.h); the run prints which.
-    WeightsMemory weights = WeightsMemory::Auto;
+    // Mapped as the engine loads them by default, or copied into RAM with 2 MiB pages
+    // (runtime/weights_memory.h); the run prints which.
+    WeightsMemory weights = WeightsMemory::Mapped;
 };
 
 int run_bench_model(const BenchModelOptions& options, std::FILE* out);

@@ -14,8 +14,10 @@ namespace folio::bench {
 
 BandwidthResult measure_read_bandwidth(size_t bytes, int threads, int reps) {
     const size_t n = bytes / sizeof(double);
-    // In 2 MiB pages, as the engine keeps the weights when they fit (runtime/weights_memory.h):
-    // the probe reads as fast as this machine can.
+    // In 2 MiB pages (the hardware prefetchers do not stop every 4 KiB): the yardstick is the
+    // fastest read this machine does, whichever pages the weights are in
+    // (runtime/weights_memory.h). On the 2-vCPU VMs it read the same as 4 KiB pages within
+    // their noise.
     auto* data = reinterpret_cast<double*>(allocate_huge_pages(n * sizeof(double)));
     if (data == nullptr)
         return {};

@@ -32,7 +32,7 @@ const std::array kCommands = {
     Command{
         "bench",
         "bench -m F.gguf [-p 512] [-n 64] [-t 2] [-r 3] [--ctx 4096,32768] [--depth-prefill "
-        "512] [--phases] [--mla auto|naive|absorbed] [--weights auto|ram|mapped] [CACHE FLAGS]   "
+        "512] [--phases] [--mla auto|naive|absorbed] [--weights mapped|ram|auto] [CACHE FLAGS]   "
         "prefill/decode tokens per second",
         cmd_bench},
     Command{"bench-cache",
@@ -69,7 +69,7 @@ const std::array kCommands = {
         "generate -m F.gguf (-p TEXT | --tokens 1,2,3) [-n N] [--temp T] [--seed S] [--top-k K] "
         "[--top-p P] [--min-p P] [--repeat-penalty R] [--stop S] [--chat] [--system S] [--ids] "
         "[--ignore-eos] [--spec off|lookup|draft:F.gguf] [--stats] [-c CTX] [-t N] "
-        "[--mmproj P.gguf --image I.png ...] [--weights auto|ram|mapped] [CACHE FLAGS]   generate "
+        "[--mmproj P.gguf --image I.png ...] [--weights mapped|ram|auto] [CACHE FLAGS]   generate "
         "text (-n 0 "
         "--save-snapshot "
         "F: read the prompt only and save its cache; --chat --system S -n 0: the system turn "
@@ -105,7 +105,7 @@ const std::array kCommands = {
     Command{
         "serve",
         "serve -m F.gguf [--host 127.0.0.1] [--port 8080] [--mmproj P.gguf] [-t N] [-c CTX] "
-        "[--api-key K] [--alias NAME] [--max-body 32M] [--weights auto|ram|mapped] [CACHE FLAGS]   "
+        "[--api-key K] [--alias NAME] [--max-body 32M] [--weights mapped|ram|auto] [CACHE FLAGS]   "
         "OpenAI-compatible HTTP "
         "server",
         cmd_serve},

@@ -22,10 +22,10 @@ void print_help() {
         "f32|f16|q8_0,\n  --ram-budget BYTES[K|M|G], --strict-budget, --ram-shards N, "
         "--offload-dir DIR, "
         "--prefix-cache on|off,\n  --save-snapshot F, --load-snapshot F\n");
-    std::printf("\n--weights auto|ram|mapped (bench, generate, serve): where the model's weights "
-                "live. auto (default):\n  copied into RAM with 2 MiB pages when they fit in half "
-                "the available RAM and the system\n  has transparent huge pages, else mapped from "
-                "the file; ram: always copied; mapped: never.\n");
+    std::printf("\n--weights mapped|ram|auto (bench, generate, serve): where the model's weights "
+                "live. mapped (default):\n  mapped from the file; ram: copied into RAM with 2 MiB "
+                "pages (independent of the file);\n  auto: copied when half the available RAM "
+                "holds the file and the system has transparent huge pages.\n");
     std::printf("\nRun 'folio-cli <command> --help' for a command's options.\n");
 }
 

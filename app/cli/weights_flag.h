@@ -1,5 +1,5 @@
 #pragma once
-// Parses `--weights auto|ram|mapped` (where the model's weights live, folio/engine.h
+// Parses `--weights mapped|ram|auto` (where the model's weights live, folio/engine.h
 // WeightsMemory).
 
 #include "folio/engine.h"
@@ -12,6 +12,6 @@ namespace folio::cli {
 // nullopt for anything but "auto", "ram" or "mapped".
 std::optional<WeightsMemory> parse_weights_memory(const std::string& text);
 
-inline constexpr const char* kWeightsFlagError = "--weights must be auto, ram or mapped";
+inline constexpr const char* kWeightsFlagError = "--weights must be mapped, ram or auto";
 
 } // namespace folio::cli

@@ -1,16 +1,19 @@
 #pragma once
-// Where a loaded model's weights live (folio/engine.h WeightsMemory): a private copy in RAM with
-// 2 MiB pages when that pays and fits, else the file's mapping read through once.
+// Where a loaded model's weights live (folio/engine.h WeightsMemory): the file's mapping read
+// through once, or a private copy in RAM with 2 MiB pages.
 //
 // Decode reads every active weight once per token. From the file's 4 KiB pages the hardware
-// prefetchers stop at every page boundary and each page needs its own TLB walk; the same bytes
-// in transparent huge pages decode 1.01-1.05x faster on the bench files (two loads of one file
-// in one process, tg32 alternating 20-40 times, ratio medians; issue #24). A copy also cannot
-// be dropped by the system under memory pressure (a mapped page evicted mid-answer is read from
-// disk again) nor changed by another program rewriting the file. It costs the file's size in
-// RAM that the system cannot reclaim, so Auto makes it only when the machine has at least twice
-// that available and the kernel gives huge pages to programs that ask (transparent_hugepage
-// "always" or "madvise").
+// prefetchers stop at every page boundary and each page needs its own TLB walk, so the copy
+// in transparent huge pages was expected to decode faster. Measured on the 2-vCPU VMs (issue
+// #24: two loads of one file in one process, tg32 alternating 30 times, ratio medians, three
+// to seven runs per file over 10 minutes): kimi-linear Q8_0 1.02-1.05x, deepseek2 Q4_K_M
+// 0.93-1.06x, Q8_0 0.94-1.05x, MXFP4_MOE 0.95-1.01x; an A/A control of the method 1.02. Not
+// a gain to pay the file's size in unreclaimable RAM for, so the copy is asked for (Ram, or
+// Auto: only when the machine has twice the file available and the kernel gives huge pages to
+// programs that ask, transparent_hugepage "always" or "madvise"), not the default. What a
+// copy does give: the system cannot drop its pages under memory pressure (a mapped page
+// evicted mid-answer is read from disk again), and another program rewriting the file cannot
+// reach it.
 
 #include "folio/engine.h"
 #include "folio/error.h"

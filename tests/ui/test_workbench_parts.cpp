@@ -338,13 +338,13 @@ private slots:
         s.offloadEnabled = true;
         s.kvType = QStringLiteral("q8_0");
         s.speculation = false;
-        QCOMPARE(s.weightsMemory, QStringLiteral("auto"));
-        QCOMPARE(toModelSpec(s.loadOptions()).weights, folio::WeightsMemory::Auto);
-        s.weightsMemory = QStringLiteral("mapped");
+        QCOMPARE(s.weightsMemory, QStringLiteral("mapped"));
+        QCOMPARE(toModelSpec(s.loadOptions()).weights, folio::WeightsMemory::Mapped);
+        s.weightsMemory = QStringLiteral("auto");
         s.save();
         const AppSettings back = AppSettings::load();
-        QCOMPARE(back.weightsMemory, QStringLiteral("mapped"));
-        QCOMPARE(toModelSpec(back.loadOptions()).weights, folio::WeightsMemory::Mapped);
+        QCOMPARE(back.weightsMemory, QStringLiteral("auto"));
+        QCOMPARE(toModelSpec(back.loadOptions()).weights, folio::WeightsMemory::Auto);
         QCOMPARE(back.recentModels,
                  (QStringList{QStringLiteral("/m/a.gguf"), QStringLiteral("/m/b.gguf")}));
         const folio::ModelSpec spec = toModelSpec(back.loadOptions());
@@ -592,7 +592,7 @@ private slots:
             ->setCurrentText(QStringLiteral("bf16"));
         d.findChild<QCheckBox*>(QStringLiteral("speculationCheck"))->setChecked(false);
         auto* weights = d.findChild<QComboBox*>(QStringLiteral("weightsMemoryCombo"));
-        QCOMPARE(weights->currentData().toString(), QStringLiteral("auto"));
+        QCOMPARE(weights->currentData().toString(), QStringLiteral("mapped"));
         weights->setCurrentIndex(weights->findData(QStringLiteral("ram")));
         const AppSettings out = d.settings();
         QCOMPARE(out.weightsMemory, QStringLiteral("ram"));

@@ -20,7 +20,7 @@ struct LoadOptions {
     bool speculation = true; // prompt-lookup speculation on answers
     // Projector outputs kept across runs (ModelSpec::image_cache_dir); empty: in memory only.
     QString imageCacheDir;
-    WeightsMemory weights = WeightsMemory::Auto; // copied into RAM or mapped
+    WeightsMemory weights = WeightsMemory::Mapped; // or copied into RAM
 };
 
 // <cache location>/image-embeddings.

@@ -75,10 +75,9 @@ FolioMemoryView::FolioMemoryView(QWidget* parent) : QWidget(parent) {
                                tr("Recurrent state"),     tr("Scratch buffers"),
                                tr("Folio process in RAM")};
     const QStringList tips = {
-        tr("The model file's size. Mapped read-only, it is address space, not RAM; when the "
-           "machine has room, Folio copies it into RAM with 2 MiB pages instead: a little faster, "
-           "and "
-           "safe from the file changing."),
+        tr("The model file's size. Mapped read-only, it is address space, not RAM; copied into "
+           "RAM (Settings, Model weights), it stays in memory and is safe from the file "
+           "changing."),
         tr("The model's bytes in RAM now: all of a copy; of a mapped file, the pages the system "
            "holds (measured every few seconds; it may drop them and read them again)."),
         tr("Attention blocks (and index keys) held in RAM; this is what the KV RAM budget "

@@ -22,7 +22,7 @@ QStringList AppSettings::kvTypes() {
 }
 
 QStringList AppSettings::weightsMemoryKeys() {
-    return {QStringLiteral("auto"), QStringLiteral("ram"), QStringLiteral("mapped")};
+    return {QStringLiteral("mapped"), QStringLiteral("auto"), QStringLiteral("ram")};
 }
 
 AppSettings AppSettings::load() {
@@ -43,9 +43,9 @@ AppSettings AppSettings::load() {
     if (!kvTypes().contains(s.kvType))
         s.kvType = QStringLiteral("auto");
     s.speculation = q.value(QStringLiteral("speculation"), true).toBool();
-    s.weightsMemory = q.value(QStringLiteral("weightsMemory"), QStringLiteral("auto")).toString();
+    s.weightsMemory = q.value(QStringLiteral("weightsMemory"), QStringLiteral("mapped")).toString();
     if (!weightsMemoryKeys().contains(s.weightsMemory))
-        s.weightsMemory = QStringLiteral("auto");
+        s.weightsMemory = QStringLiteral("mapped");
     q.endGroup();
     q.beginGroup(QStringLiteral("backend"));
     s.backend = BackendConfig::kindFromKey(q.value(QStringLiteral("kind")).toString());
@@ -119,9 +119,9 @@ LoadOptions AppSettings::loadOptions() const {
     o.offloadDir = offloadEnabled ? offloadDir : QString();
     o.speculation = speculation;
     o.imageCacheDir = defaultImageCacheDir();
-    o.weights = weightsMemory == QStringLiteral("ram")      ? WeightsMemory::Ram
-                : weightsMemory == QStringLiteral("mapped") ? WeightsMemory::Mapped
-                                                            : WeightsMemory::Auto;
+    o.weights = weightsMemory == QStringLiteral("ram")    ? WeightsMemory::Ram
+                : weightsMemory == QStringLiteral("auto") ? WeightsMemory::Auto
+                                                          : WeightsMemory::Mapped;
     return o;
 }
 

@@ -28,9 +28,9 @@ struct AppSettings {
     bool offloadEnabled = true;
     QString kvType = QStringLiteral("auto"); // "auto": the cheapest safe type for the model
     bool speculation = true;
-    // Where the model's weights live (folio/engine.h WeightsMemory): "auto" (copied into RAM
-    // with 2 MiB pages when they fit), "ram" or "mapped".
-    QString weightsMemory = QStringLiteral("auto");
+    // Where the model's weights live (folio/engine.h WeightsMemory): "mapped" (from the file),
+    // "auto" (copied into RAM with 2 MiB pages when they fit) or "ram" (always copied).
+    QString weightsMemory = QStringLiteral("mapped");
 
     BackendConfig::Kind backend = BackendConfig::Kind::Embedded;
     QString remoteUrl = QStringLiteral("http://127.0.0.1:8080");
@@ -57,7 +57,7 @@ struct AppSettings {
 
     static QString defaultOffloadDir();
     static QStringList kvTypes();           // "auto", "f32", "f16", "bf16", "q8_0"
-    static QStringList weightsMemoryKeys(); // "auto", "ram", "mapped"
+    static QStringList weightsMemoryKeys(); // "mapped", "auto", "ram"
 };
 
 } // namespace folio::ui

@@ -165,15 +165,15 @@ SettingsDialog::SettingsDialog(const AppSettings& s, QWidget* parent, const QStr
     form->addRow(tr("KV storage type"), kvType_);
     weightsMemory_ = new QComboBox(this);
     weightsMemory_->setObjectName(QStringLiteral("weightsMemoryCombo"));
+    weightsMemory_->addItem(tr("Map from the file"), QStringLiteral("mapped"));
     weightsMemory_->addItem(tr("Copy into RAM when it fits"), QStringLiteral("auto"));
     weightsMemory_->addItem(tr("Always copy into RAM"), QStringLiteral("ram"));
-    weightsMemory_->addItem(tr("Map from the file"), QStringLiteral("mapped"));
     weightsMemory_->setCurrentIndex(std::max(0, weightsMemory_->findData(s.weightsMemory)));
     weightsMemory_->setToolTip(
-        tr("A copy in RAM with 2 MiB pages answers a little faster and is safe from the file "
-           "changing, but its memory stays taken until the model is unloaded. \"When it fits\" "
-           "copies when half the available memory holds the file. Mapped, the system may drop "
-           "pages of the model under memory pressure and read them from disk again."));
+        tr("Mapped, the system may drop pages of the model under memory pressure and read them "
+           "from disk again. A copy in RAM (2 MiB pages) stays in memory and is safe from the "
+           "file changing, but its memory stays taken until the model is unloaded; \"when it "
+           "fits\" copies when half the available memory holds the file."));
     form->addRow(tr("Model weights"), weightsMemory_);
     speculation_ = new QCheckBox(tr("Speculative decoding (prompt lookup)"), this);
     speculation_->setObjectName(QStringLiteral("speculationCheck"));

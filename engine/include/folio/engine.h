@@ -20,12 +20,13 @@
 
 namespace folio {
 
-// Where a model's weights live while it runs (runtime/weights_memory.h). Auto: copied into RAM
-// with 2 MiB pages when the machine has transparent huge pages and at least twice the file's
-// size available (decode reads every weight per token: 1.01-1.05x faster than from the file's
-// 4 KiB pages), else mapped from the file. Ram: copied whenever the memory can be had (the
-// file may then change or go away without harm). Mapped: always mapped (the system may drop
-// pages under pressure and read them again).
+// Where a model's weights live while it runs (runtime/weights_memory.h). Mapped (the default):
+// mapped from the file, read through once at load (the system may drop pages under memory
+// pressure and read them again). Ram: a private copy in RAM with 2 MiB pages whenever the
+// memory can be had (the file may then change or go away without harm; the memory stays taken).
+// Auto: the copy when the machine has transparent huge pages and at least twice the file's size
+// available, else mapped. The copy did not decode consistently faster on the 2-vCPU VMs (0.93-
+// 1.06x by file and minute), so it is not the default.
 enum class WeightsMemory { Auto, Ram, Mapped };
 
 struct ModelSpec {
@@ -41,7 +42,7 @@ struct ModelSpec {
     // encoded once across runs; "" : in memory only. Oldest files go over the budget.
     std::string image_cache_dir;
     int64_t image_cache_budget = int64_t{512} << 20; // bytes
-    WeightsMemory weights = WeightsMemory::Auto;
+    WeightsMemory weights = WeightsMemory::Mapped;
 };
 
 struct ModelFacts {
@@ -191,7 +192,7 @@ struct EngineStats {
     // Pages of the mapped model file in RAM (Rss of its mappings in /proc/self/smaps),
     // measured every few seconds; weights_bytes is what is mapped. 0 when not measured.
     uint64_t weights_resident_bytes = 0;
-    // The weights are a private copy in RAM with 2 MiB pages (WeightsMemory::Auto), all of
+    // The weights are a private copy in RAM with 2 MiB pages (WeightsMemory::Ram, Auto), all of
     // weights_bytes resident; false: mapped from the file.
     bool weights_in_ram = false;
     // Kernel threads: the last step used threads_in_use of threads_configured, fewer when

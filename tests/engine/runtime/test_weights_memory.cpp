@@ -152,7 +152,7 @@ private slots:
         QVERIFY(bad.waitForFinished(30000));
         QVERIFY(bad.exitCode() != 0);
         QVERIFY(QString::fromUtf8(bad.readAllStandardError())
-                    .contains(QLatin1String("--weights must be auto, ram or mapped")));
+                    .contains(QLatin1String("--weights must be mapped, ram or auto")));
     }
 };
 
