@@ -24,11 +24,13 @@ uint64_t page_rounded(uint64_t n) {
     return (n + page - 1) / page * page;
 }
 
-// `bytes` (page-rounded) of address space starting on a 2 MiB boundary, reserved without
-// access; nullptr when the address space is exhausted.
-uint8_t* reserve_aligned(uint64_t bytes) {
-    void* r = ::mmap(nullptr, bytes + kHugePage, PROT_NONE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+// `bytes` (page-rounded) of anonymous memory starting on a 2 MiB boundary: a reservation
+// without access (PROT_NONE, MAP_NORESERVE) for a file mapping to replace, or writable memory
+// charged against the system's commit limit now (so a copy that cannot fit fails here, not
+// later by the out-of-memory killer); nullptr when refused.
+uint8_t* map_aligned(uint64_t bytes, bool writable) {
+    void* r = ::mmap(nullptr, bytes + kHugePage, writable ? PROT_READ | PROT_WRITE : PROT_NONE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | (writable ? 0 : MAP_NORESERVE), -1, 0);
     if (r == MAP_FAILED)
         return nullptr;
     auto* base = static_cast<uint8_t*>(r);
@@ -61,7 +63,7 @@ Expected<Mapping> map_file_readonly(const std::string& path) {
     Mapping m;
     m.size = static_cast<uint64_t>(st.st_size);
     if (m.size > 0) {
-        uint8_t* at = reserve_aligned(page_rounded(m.size));
+        uint8_t* at = map_aligned(page_rounded(m.size), false);
         void* p = at == nullptr ? MAP_FAILED
                                 : ::mmap(at, m.size, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
         if (p == MAP_FAILED) {
@@ -87,11 +89,9 @@ Expected<bool> copy_mapping_into_memory(const Mapping& m,
     if (m.data == nullptr || m.size == 0)
         return true;
     const uint64_t bytes = page_rounded(m.size);
-    uint8_t* copy = reserve_aligned(bytes);
-    if (copy == nullptr || ::mprotect(copy, bytes, PROT_READ | PROT_WRITE) != 0) {
-        const int err = copy == nullptr ? ENOMEM : errno;
-        if (copy != nullptr)
-            ::munmap(copy, bytes);
+    uint8_t* copy = map_aligned(bytes, true);
+    if (copy == nullptr) {
+        const int err = errno;
         return make_error(ErrorCode::Io, std::string("cannot allocate a copy of the weights: ") +
                                              std::strerror(err));
     }

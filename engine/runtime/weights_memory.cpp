@@ -60,13 +60,19 @@ bool should_copy_weights(uint64_t file_bytes, uint64_t available_ram, std::strin
     return file_bytes > 0 && file_bytes <= available_ram / 2;
 }
 
+bool copy_fits(uint64_t file_bytes, uint64_t available_ram) {
+    constexpr uint64_t kSpare = uint64_t{1} << 30;
+    return file_bytes > 0 && file_bytes + kSpare <= available_ram;
+}
+
 bool settle_weights(gguf::File& file, WeightsMemory mode,
                     const std::function<void(double)>& progress,
                     const std::function<bool()>& cancelled) {
-    if (mode == WeightsMemory::Ram ||
+    const uint64_t available =
+        mode == WeightsMemory::Mapped ? 0 : query_system_info().available_ram_bytes;
+    if ((mode == WeightsMemory::Ram && copy_fits(file.file_size(), available)) ||
         (mode == WeightsMemory::Auto &&
-         should_copy_weights(file.file_size(), query_system_info().available_ram_bytes,
-                             transparent_huge_pages_mode()))) {
+         should_copy_weights(file.file_size(), available, transparent_huge_pages_mode()))) {
         auto copied = file.copy_into_memory(progress, cancelled);
         if (copied && !*copied)
             return false; // cancelled

@@ -37,11 +37,15 @@ std::string transparent_huge_pages_mode_in(std::string_view text);
 
 // Whether WeightsMemory::Auto copies a file of `file_bytes` into RAM.
 bool should_copy_weights(uint64_t file_bytes, uint64_t available_ram, std::string_view thp_mode);
+// Whether WeightsMemory::Ram may copy it: the copy and 1 GiB for everything else must fit in
+// the available memory (a copy past it would end in the out-of-memory killer or in swap).
+bool copy_fits(uint64_t file_bytes, uint64_t available_ram);
 
 // Copies the file's weights into RAM (gguf::File::copy_into_memory) when `mode` and the machine
 // allow, else reads every page of the mapping once so the first answer does not stall on page
 // faults. progress(0..1) follows either pass; false when cancelled() stopped it. A copy that
-// fails (out of memory) falls back to the mapping: the model still runs.
+// does not fit or fails (out of memory) falls back to the mapping: the model still runs
+// (file.in_memory() tells which).
 bool settle_weights(gguf::File& file, WeightsMemory mode,
                     const std::function<void(double)>& progress,
                     const std::function<bool()>& cancelled);

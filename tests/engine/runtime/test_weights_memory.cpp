@@ -53,6 +53,10 @@ private slots:
         QVERIFY(!should_copy_weights(4 * kGiB, 64 * kGiB, "never"));
         QVERIFY(!should_copy_weights(4 * kGiB, 64 * kGiB, "")); // no THP on this system
         QVERIFY(!should_copy_weights(0, 64 * kGiB, "always"));
+        // Ram copies whenever the file and 1 GiB fit, huge pages or not.
+        QVERIFY(copy_fits(6 * kGiB, 7 * kGiB));
+        QVERIFY(!copy_fits(6 * kGiB, 7 * kGiB - 1));
+        QVERIFY(!copy_fits(20 * kGiB, 8 * kGiB));
     }
 
     void readsTheKernelsHugePageMode() {
