@@ -1,7 +1,8 @@
 #include "folio/system_info.h"
 
+#include "core/text_file.h"
+
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -63,13 +64,6 @@ uint64_t meminfo_value(const std::string& text, const std::string& key) {
     return 0;
 }
 
-std::string read_file(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 } // namespace
 
 SystemInfo query_system_info() {
@@ -78,7 +72,7 @@ SystemInfo query_system_info() {
     unsigned hc = std::thread::hardware_concurrency();
     info.logical_cores = hc > 0 ? static_cast<int>(hc) : 1;
 
-    std::istringstream cpuinfo(read_file("/proc/cpuinfo"));
+    std::istringstream cpuinfo(read_text_file("/proc/cpuinfo"));
     std::string line;
     while (std::getline(cpuinfo, line)) {
         if (line.rfind("model name", 0) == 0) {
@@ -94,7 +88,7 @@ SystemInfo query_system_info() {
     if (info.cpu_model.empty())
         info.cpu_model = "unknown CPU";
 
-    std::string meminfo = read_file("/proc/meminfo");
+    std::string meminfo = read_text_file("/proc/meminfo");
     info.total_ram_bytes = meminfo_value(meminfo, "MemTotal");
     info.available_ram_bytes = meminfo_value(meminfo, "MemAvailable");
 
@@ -105,7 +99,7 @@ SystemInfo query_system_info() {
             if (name.rfind("node", 0) != 0 || name.size() <= 4 ||
                 name.find_first_not_of("0123456789", 4) != std::string::npos)
                 continue;
-            std::string text = read_file("/sys/devices/system/node/" + name + "/meminfo");
+            std::string text = read_text_file("/sys/devices/system/node/" + name + "/meminfo");
             MemoryNode node;
             node.id = std::stoi(name.substr(4));
             node.total_bytes = meminfo_value(text, "MemTotal");

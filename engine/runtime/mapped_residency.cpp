@@ -1,8 +1,8 @@
 #include "runtime/mapped_residency.h"
 
+#include "core/text_file.h"
+
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace folio {
 
@@ -72,15 +72,6 @@ uint64_t sum_field(std::string_view smaps, std::string_view key, const Choose& c
     return total;
 }
 
-std::string read_smaps() {
-    std::ifstream in("/proc/self/smaps");
-    if (!in)
-        return {};
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 } // namespace
 
 uint64_t huge_page_bytes_in(std::string_view smaps, const void* begin, uint64_t size) {
@@ -92,7 +83,7 @@ uint64_t huge_page_bytes_in(std::string_view smaps, const void* begin, uint64_t 
 }
 
 uint64_t huge_page_bytes(const void* begin, uint64_t size) {
-    return huge_page_bytes_in(read_smaps(), begin, size);
+    return huge_page_bytes_in(read_text_file("/proc/self/smaps"), begin, size);
 }
 
 uint64_t mapped_resident_bytes_in(std::string_view smaps, std::string_view path) {
@@ -107,7 +98,7 @@ uint64_t mapped_resident_bytes(const std::string& path) {
     const std::filesystem::path canonical = std::filesystem::canonical(path, ec);
     if (ec)
         return 0;
-    return mapped_resident_bytes_in(read_smaps(), canonical.string());
+    return mapped_resident_bytes_in(read_text_file("/proc/self/smaps"), canonical.string());
 }
 
 } // namespace folio

@@ -1,11 +1,10 @@
 #include "runtime/weights_memory.h"
 
+#include "core/text_file.h"
 #include "folio/system_info.h"
 #include "gguf/gguf_file.h"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 namespace folio {
 
@@ -46,12 +45,8 @@ std::string transparent_huge_pages_mode_in(std::string_view text) {
 }
 
 std::string transparent_huge_pages_mode() {
-    std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
-    if (!in)
-        return {};
-    std::stringstream text;
-    text << in.rdbuf();
-    return transparent_huge_pages_mode_in(text.str());
+    return transparent_huge_pages_mode_in(
+        read_text_file("/sys/kernel/mm/transparent_hugepage/enabled"));
 }
 
 bool should_copy_weights(uint64_t file_bytes, uint64_t available_ram, std::string_view thp_mode) {
