@@ -90,8 +90,7 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
     }
     const DecoderModel& m = **loaded;
     settle_weights(*m.file, o.weights, nullptr, nullptr);
-    const gguf::TensorInfo& first = m.file->tensors().front();
-    const uint64_t huge = huge_page_bytes(first.data, m.file->file_size());
+    const uint64_t huge = huge_page_bytes(m.file->bytes(), m.file->file_size());
     std::fprintf(out, "weights: %s (%.0f of %.0f MiB in 2 MiB pages)\n",
                  m.file->in_memory() ? "copied into RAM" : "mapped from the file",
                  static_cast<double>(huge) / 1048576.0,

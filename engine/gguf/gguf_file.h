@@ -96,6 +96,8 @@ public:
     const std::string& path() const { return path_; }
     uint32_t version() const { return version_; }
     uint64_t file_size() const { return size_; }
+    // The whole file as mapped (or copied into RAM): file_size() bytes from here.
+    const uint8_t* bytes() const { return map_; }
     uint32_t alignment() const { return alignment_; }
     uint64_t data_offset() const { return data_offset_; } // absolute start of the data section
 

@@ -834,7 +834,7 @@ void TestGguf::copyIntoMemoryKeepsAddressesAndBytes() {
     const std::string thp = transparent_huge_pages_mode();
     if (thp != "always" && thp != "madvise")
         QSKIP("transparent huge pages are off on this machine: the copy has 4 KiB pages");
-    const uint64_t huge = huge_page_bytes(big, f.file_size());
+    const uint64_t huge = huge_page_bytes(f.bytes(), f.file_size());
     QVERIFY2(huge >= (uint64_t{2} << 20),
              qPrintable(QStringLiteral("%1 bytes in huge pages").arg(huge)));
 }
