@@ -21,8 +21,8 @@ BandwidthResult measure_read_bandwidth(size_t bytes, int threads, int reps) {
     auto* data = reinterpret_cast<double*>(allocate_huge_pages(n * sizeof(double)));
     if (data == nullptr)
         return {};
-        // Touch every page first (first-touch by the reading threads, so pages are local).
 #pragma omp parallel for num_threads(threads) schedule(static)
+    // Touch every page first (first-touch by the reading threads, so pages are local).
     for (int64_t i = 0; i < static_cast<int64_t>(n); ++i)
         data[i] = static_cast<double>(i & 7);
 

@@ -69,10 +69,9 @@ const std::array kCommands = {
         "generate -m F.gguf (-p TEXT | --tokens 1,2,3) [-n N] [--temp T] [--seed S] [--top-k K] "
         "[--top-p P] [--min-p P] [--repeat-penalty R] [--stop S] [--chat] [--system S] [--ids] "
         "[--ignore-eos] [--spec off|lookup|draft:F.gguf] [--stats] [-c CTX] [-t N] "
-        "[--mmproj P.gguf --image I.png ...] [--weights mapped|ram|auto] [CACHE FLAGS]   generate "
-        "text (-n 0 "
-        "--save-snapshot "
-        "F: read the prompt only and save its cache; --chat --system S -n 0: the system turn "
+        "[--mmproj P.gguf --image I.png ...] [--weights mapped|ram|auto] [CACHE FLAGS]   "
+        "generate text (-n 0 --save-snapshot F: read the prompt only and save its cache; --chat "
+        "--system S -n 0: the system turn "
         "alone, a prefix of later --chat --system S -p Q prompts)",
         cmd_generate},
     Command{"image-embd",
@@ -99,15 +98,13 @@ const std::array kCommands = {
     Command{
         "quantize",
         "quantize IN.gguf OUT.gguf --recipe q8_0|q4_k_m|q5_k_m|q6_k|q3_k_m|iq4_xs|q4_k|mxfp4-moe|"
-        "RECIPE_FILE [-t N]   "
-        "per-module quantization (recipe file: 'pattern = type' lines)",
+        "RECIPE_FILE [-t N]   per-module quantization (recipe file: 'pattern = type' lines)",
         cmd_quantize},
     Command{
         "serve",
         "serve -m F.gguf [--host 127.0.0.1] [--port 8080] [--mmproj P.gguf] [-t N] [-c CTX] "
         "[--api-key K] [--alias NAME] [--max-body 32M] [--weights mapped|ram|auto] [CACHE FLAGS]   "
-        "OpenAI-compatible HTTP "
-        "server",
+        "OpenAI-compatible HTTP server",
         cmd_serve},
     Command{"summarize", "summarize DOC.pdf [IMG*] -m F.gguf [--mmproj P] -o O.md", cmd_summarize},
     Command{"sysinfo", "sysinfo                      CPU, SIMD kernels and memory of this machine",

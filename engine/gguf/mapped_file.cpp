@@ -67,7 +67,7 @@ Expected<Mapping> map_file_readonly(const std::string& path) {
         void* p = at == nullptr ? MAP_FAILED
                                 : ::mmap(at, m.size, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
         if (p == MAP_FAILED) {
-            int err = at == nullptr ? ENOMEM : errno;
+            int err = errno; // set by whichever mmap failed
             if (at != nullptr)
                 ::munmap(at, page_rounded(m.size));
             ::close(fd);
