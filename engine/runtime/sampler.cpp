@@ -33,6 +33,11 @@ int32_t argmax(std::span<const float> logits) {
     return 0;
 }
 
+namespace {
+// Up to this top-k, a partial sort by comparisons; above it the radix order.
+constexpr int64_t kFewCandidates = 256;
+} // namespace
+
 Sampler::Sampler(SamplingParams params) : params_(params), rng_(params.seed) {}
 
 int32_t Sampler::sample(std::span<const float> logits, std::span<const int32_t> history) {
@@ -56,18 +61,25 @@ int32_t Sampler::sample(std::span<const float> logits, std::span<const int32_t> 
     if (params_.temperature <= 0.0f)
         return argmax(work_);
 
-    // Candidates sorted by logit (descending; ties by id), truncated by top-k.
-    ids_.resize(static_cast<size_t>(V));
-    std::iota(ids_.begin(), ids_.end(), 0);
+    // Candidates sorted by logit (descending; ties by id), truncated by top-k. A small k takes
+    // the k best by comparisons (one per logit, mostly); otherwise the whole vocabulary is
+    // ordered by its bits (runtime/candidate_order.h).
     const int64_t k = params_.top_k > 0 ? std::min<int64_t>(params_.top_k, V) : V;
-    auto by_logit = [&](int32_t a, int32_t b) {
-        return work_[a] > work_[b] || (work_[a] == work_[b] && a < b);
-    };
-    std::partial_sort(ids_.begin(), ids_.begin() + k, ids_.end(), by_logit);
+    if (k <= kFewCandidates) {
+        ids_.resize(static_cast<size_t>(V));
+        std::iota(ids_.begin(), ids_.end(), 0);
+        auto by_logit = [&](int32_t a, int32_t b) {
+            return work_[a] > work_[b] || (work_[a] == work_[b] && a < b);
+        };
+        std::partial_sort(ids_.begin(), ids_.begin() + k, ids_.end(), by_logit);
+    } else {
+        order_candidates(work_, ids_, order_scratch_);
+    }
     ids_.resize(static_cast<size_t>(k));
 
     // Softmax with temperature over the candidates.
-    std::vector<double> p(ids_.size());
+    std::vector<double>& p = probs_;
+    p.resize(ids_.size());
     const double mx = work_[ids_[0]];
     double sum = 0;
     for (size_t i = 0; i < ids_.size(); ++i)

@@ -3,6 +3,8 @@
 // with a seeded generator so a fixed seed gives the same tokens every time. Plain data in,
 // token out; no global state.
 
+#include "runtime/candidate_order.h"
+
 #include <cstdint>
 #include <random>
 #include <span>
@@ -36,6 +38,8 @@ private:
     std::mt19937_64 rng_;
     std::vector<float> work_;
     std::vector<int32_t> ids_;
+    std::vector<double> probs_;
+    CandidateScratch order_scratch_;
 };
 
 // Index of the largest value, lowest index on ties.

@@ -2,13 +2,85 @@
 // should (counted over many draws).
 #include <QtTest>
 
+#include "runtime/candidate_order.h"
 #include "runtime/sampler.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
+#include <numeric>
+#include <random>
+#include <set>
 
 using namespace folio;
+
+namespace {
+
+// The order by comparisons: logit descending, ties by id (NaN last, by id).
+std::vector<int32_t> compared_order(const std::vector<float>& v) {
+    std::vector<int32_t> ids(v.size());
+    std::iota(ids.begin(), ids.end(), 0);
+    std::stable_sort(ids.begin(), ids.end(), [&](int32_t a, int32_t b) {
+        const bool na = std::isnan(v[a]), nb = std::isnan(v[b]);
+        if (na || nb)
+            return !na && nb;
+        return v[a] > v[b];
+    });
+    return ids;
+}
+
+// The sampler as it was before the radix order: a partial sort of all ids by comparisons, then
+// the same softmax, min-p, top-p and draw (no penalties). The independent check of the order's
+// effect on the tokens drawn.
+int32_t compared_sample(const SamplingParams& params, std::mt19937_64& rng,
+                        const std::vector<float>& logits) {
+    const auto V = static_cast<int64_t>(logits.size());
+    std::vector<int32_t> ids(static_cast<size_t>(V));
+    std::iota(ids.begin(), ids.end(), 0);
+    const int64_t k = params.top_k > 0 ? std::min<int64_t>(params.top_k, V) : V;
+    std::partial_sort(ids.begin(), ids.begin() + k, ids.end(), [&](int32_t a, int32_t b) {
+        return logits[a] > logits[b] || (logits[a] == logits[b] && a < b);
+    });
+    ids.resize(static_cast<size_t>(k));
+    std::vector<double> p(ids.size());
+    const double mx = logits[ids[0]];
+    double sum = 0;
+    for (size_t i = 0; i < ids.size(); ++i)
+        sum += p[i] = std::exp((logits[ids[i]] - mx) / params.temperature);
+    for (auto& v : p)
+        v /= sum;
+    size_t keep = p.size();
+    if (params.min_p > 0.0f) {
+        const double floor_p = params.min_p * p[0];
+        keep = 1;
+        while (keep < p.size() && p[keep] >= floor_p)
+            ++keep;
+    }
+    if (params.top_p < 1.0f) {
+        double mass = 0;
+        size_t n = 0;
+        while (n < keep) {
+            mass += p[n++];
+            if (mass >= params.top_p)
+                break;
+        }
+        keep = std::max<size_t>(1, n);
+    }
+    double total = 0;
+    for (size_t i = 0; i < keep; ++i)
+        total += p[i];
+    std::uniform_real_distribution<double> uni(0.0, total);
+    double r = uni(rng);
+    for (size_t i = 0; i < keep; ++i) {
+        r -= p[i];
+        if (r <= 0)
+            return ids[i];
+    }
+    return ids[keep - 1];
+}
+
+} // namespace
 
 class TestSampler : public QObject {
     Q_OBJECT
@@ -97,6 +169,73 @@ private slots:
         QCOMPARE(int(mc.size()), 3);
         // Token 0 is drawn with probability 0.5/0.95 ≈ 0.526 (± 4σ over 3000 draws).
         QVERIFY(std::abs(mc[0] / 3000.0 - 0.5 / 0.95) < 0.04);
+    }
+    void candidateOrderIsTheComparisonOrder() {
+        // Odd lengths; many ties (logits rounded to a coarse grid), both zeros, infinities, NaN,
+        // and spreads that leave the high digits of every key equal (a skipped radix pass).
+        std::mt19937 gen(7);
+        CandidateScratch scratch;
+        std::vector<int32_t> ids;
+        for (size_t n : {size_t{1}, size_t{2}, size_t{3}, size_t{257}, size_t{2049}, size_t{32000},
+                         size_t{163840}}) {
+            for (int variant = 0; variant < 4; ++variant) {
+                std::vector<float> v(n);
+                std::normal_distribution<float> normal(0.0f, variant == 3 ? 1e-3f : 4.0f);
+                for (float& x : v) {
+                    x = normal(gen);
+                    if (variant == 1)
+                        x = std::round(x * 4.0f) / 4.0f; // ties
+                }
+                if (variant == 2 && n >= 8) {
+                    v[0] = -0.0f;
+                    v[n / 2] = 0.0f;
+                    v[1] = std::numeric_limits<float>::infinity();
+                    v[n - 1] = -std::numeric_limits<float>::infinity();
+                    v[n - 2] = std::nanf("");
+                    v[2] = std::numeric_limits<float>::lowest();
+                    v[3] = std::numeric_limits<float>::denorm_min();
+                    v[4] = -std::numeric_limits<float>::denorm_min();
+                }
+                order_candidates(v, ids, scratch);
+                QVERIFY2(ids == compared_order(v),
+                         qPrintable(QStringLiteral("n %1 variant %2").arg(n).arg(variant)));
+            }
+        }
+        order_candidates(std::vector<float>{}, ids, scratch);
+        QVERIFY(ids.empty());
+    }
+    void drawsTheComparisonSortsTokens() {
+        // The same seed draws the same tokens as the sampler that sorted by comparisons, for
+        // each truncation: none, top-k below and above the partial-sort limit, top-p, min-p.
+        std::mt19937 gen(11);
+        std::normal_distribution<float> normal(0.0f, 3.0f);
+        std::vector<float> logits(32000);
+        for (float& x : logits)
+            x = std::round(normal(gen) * 64.0f) / 64.0f; // some ties
+        struct Case {
+            float temperature;
+            int top_k;
+            float top_p, min_p;
+        };
+        for (const Case& c : {Case{0.8f, 0, 1.0f, 0.0f}, Case{1.0f, 40, 1.0f, 0.0f},
+                              Case{1.0f, 1000, 1.0f, 0.0f}, Case{0.7f, 0, 0.9f, 0.0f},
+                              Case{1.3f, 0, 1.0f, 0.05f}, Case{1.0f, 500, 0.95f, 0.01f}}) {
+            SamplingParams p;
+            p.temperature = c.temperature;
+            p.top_k = c.top_k;
+            p.top_p = c.top_p;
+            p.min_p = c.min_p;
+            p.seed = 42;
+            Sampler s(p);
+            std::mt19937_64 rng(p.seed);
+            std::set<int32_t> distinct;
+            for (int i = 0; i < 200; ++i) {
+                const int32_t t = s.sample(logits, {});
+                QCOMPARE(t, compared_sample(p, rng, logits));
+                distinct.insert(t);
+            }
+            QVERIFY(distinct.size() > 5); // the draws really spread over the candidates
+        }
     }
     void penaltiesDemoteRepeatedTokens() {
         SamplingParams p;
