@@ -41,6 +41,8 @@ void mqa_rows(const MqaRowsQuery& q, const float* const* rows, int64_t n, const 
 
 MqaRowsFn mqa_rows_kernel(KernelPath path) {
 #if defined(FOLIO_X86)
+    if (path == KernelPath::Auto && avx512_vnni_kernels_available())
+        return avx512::mqa_rows;
     if (path != KernelPath::Reference && avx2_kernels_available())
         return avx2::mqa_rows;
 #else

@@ -7,7 +7,7 @@
 // with s_hj = scale·(q_h · k_j). Calling it again on more rows continues the same state, so the
 // keys can be split into ranges (threads) and the partials merged (mqa_rows_merge).
 //
-// Declarations only: the *_avx2.cpp file includes this header.
+// Declarations only: the *_avx2.cpp and *_avx512.cpp files include this header.
 
 #include "kernels/kernel_context.h"
 
@@ -43,7 +43,12 @@ namespace avx2 {
 void mqa_rows(const MqaRowsQuery& q, const float* const* rows, int64_t n, const MqaRowsState& st);
 } // namespace avx2
 
-// The kernel for `path` (AVX2 when asked for / Auto and available).
+namespace avx512 {
+// 16 lanes, batches of 16 rows; dqk or dv not a multiple of 16: the AVX2 kernel.
+void mqa_rows(const MqaRowsQuery& q, const float* const* rows, int64_t n, const MqaRowsState& st);
+} // namespace avx512
+
+// The kernel for `path` (AVX-512 under Auto when available, AVX2 when asked for / available).
 MqaRowsFn mqa_rows_kernel(KernelPath path);
 
 // An empty state: m = -inf, l = 0, o = 0.

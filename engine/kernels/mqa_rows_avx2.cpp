@@ -50,13 +50,20 @@ inline void prefetch_rows(const float* const* rows, int64_t n, int64_t bytes) {
 
 // Cache lines [first, last) of the rows rows[0 .. n), counted row after row (lines_per_row
 // each): the prefetches of a batch spread over the heads' work, so that they do not all wait for
-// the few line-fill buffers at once.
+// the few line-fill buffers at once. One division per call, none per line (a 64-bit division
+// per line was a fifth of the kernel's time at depth 8192).
 inline void prefetch_lines(const float* const* rows, int64_t lines_per_row, int64_t first,
                            int64_t last) {
-    for (int64_t i = first; i < last; ++i)
-        _mm_prefetch(reinterpret_cast<const char*>(rows[i / lines_per_row]) +
-                         (i % lines_per_row) * 64,
-                     _MM_HINT_T0);
+    if (first >= last)
+        return;
+    int64_t row = first / lines_per_row, line = first % lines_per_row;
+    for (int64_t i = first; i < last; ++i) {
+        _mm_prefetch(reinterpret_cast<const char*>(rows[row]) + line * 64, _MM_HINT_T0);
+        if (++line == lines_per_row) {
+            line = 0;
+            ++row;
+        }
+    }
 }
 
 } // namespace
@@ -121,11 +128,21 @@ void mqa_rows(const MqaRowsQuery& q, const float* const* rows, int64_t n, const 
             __m256 pb[kBatch];
             for (int j = 0; j < nb; ++j)
                 pb[j] = _mm256_set1_ps(pj[j]);
-            for (int64_t c = 0; c < dv; c += 8) {
-                __m256 a = _mm256_loadu_ps(o + c);
-                for (int j = 0; j < nb; ++j)
-                    a = _mm256_fmadd_ps(pb[j], _mm256_loadu_ps(r[j] + c), a);
-                _mm256_storeu_ps(o + c, a);
+            // A full batch unrolled (a loop over nb compared and branched per row and chunk).
+            if (nb == kBatch) {
+                for (int64_t c = 0; c < dv; c += 8) {
+                    __m256 a = _mm256_loadu_ps(o + c);
+                    for (int j = 0; j < kBatch; ++j)
+                        a = _mm256_fmadd_ps(pb[j], _mm256_loadu_ps(r[j] + c), a);
+                    _mm256_storeu_ps(o + c, a);
+                }
+            } else {
+                for (int64_t c = 0; c < dv; c += 8) {
+                    __m256 a = _mm256_loadu_ps(o + c);
+                    for (int j = 0; j < nb; ++j)
+                        a = _mm256_fmadd_ps(pb[j], _mm256_loadu_ps(r[j] + c), a);
+                    _mm256_storeu_ps(o + c, a);
+                }
             }
         }
     }

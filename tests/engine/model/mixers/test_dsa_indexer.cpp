@@ -6,6 +6,7 @@
 
 #include "kernels/index_score.h"
 #include "kernels/kernel_table.h"
+#include "kernels/mqa_rows.h"
 #include "model/attention_core.h"
 #include "model/decoder_model.h"
 #include "model/index_key_cache.h"
@@ -345,15 +346,28 @@ private slots:
         QVERIFY(recollected > 0);
     }
 
+    void mqaRowsKernelFollowsTheCpu() {
+        // Auto takes the AVX-512 kernel where the CPU has it (else the comparisons below would
+        // test the AVX2 kernel twice), the AVX2 one when asked for.
+        if (avx512_vnni_kernels_available())
+            QVERIFY(mqa_rows_kernel(KernelPath::Auto) == &avx512::mqa_rows);
+        if (avx2_kernels_available())
+            QVERIFY(mqa_rows_kernel(KernelPath::Avx2) == &avx2::mqa_rows);
+        QVERIFY(mqa_rows_kernel(KernelPath::Reference) == &ref::mqa_rows);
+    }
     void sparseAttentionMatchesPlainSoftmax() {
         // Decode over top_k selected rows (read in place from f32 cache blocks), single-threaded
-        // and split across threads, on the reference and the AVX2 kernels, against softmax
-        // attention written out in double. d = 160 / dv = 128 are the kimi-hybrid small shapes;
-        // d = 36 exercises the kernels' fallback for dims that are not a multiple of 8.
-        for (const auto& dims : {std::pair<int64_t, int64_t>{160, 128}, {96, 64}, {36, 20}}) {
+        // and split across threads, on the reference, the AVX2 and (under Auto, where the CPU
+        // has it) the AVX-512 kernels, against softmax attention written out in double.
+        // d = 160 / dv = 128 are the kimi-hybrid small shapes, 288 / 256 deepseek2's; d = 40
+        // takes the AVX-512 kernel's fallback (not a multiple of 16), d = 36 the AVX2 kernel's
+        // (not a multiple of 8). An odd head count leaves the AVX-512 kernel a lone last head;
+        // n = 7 and 9 are short batches of both kernels.
+        for (const auto& dims :
+             {std::pair<int64_t, int64_t>{160, 128}, {288, 256}, {96, 64}, {40, 24}, {36, 20}}) {
             const int64_t d = dims.first, dv = dims.second; // (lambdas cannot capture bindings)
             for (const int64_t n : {int64_t(1), int64_t(7), int64_t(9), int64_t(2048)}) {
-                const int64_t n_rows = 9000, H = 8;
+                const int64_t n_rows = 9000, H = d == 96 || d == 40 ? 7 : 8;
                 const auto rows = random_normal(static_cast<size_t>(n_rows * d), 51);
                 const auto q = random_normal(static_cast<size_t>(H * d), 52);
                 std::vector<int32_t> keys(static_cast<size_t>(n));
@@ -415,7 +429,8 @@ private slots:
                                      .arg(err)
                                      .arg(mag);
                 };
-                for (KernelPath path : {KernelPath::Reference, KernelPath::Auto}) {
+                for (KernelPath path :
+                     {KernelPath::Reference, KernelPath::Avx2, KernelPath::Auto}) {
                     a.path = path;
                     SelectedScratch scratch;
                     std::fill(out.begin(), out.end(), -1.0f);
