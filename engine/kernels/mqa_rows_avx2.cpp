@@ -4,6 +4,7 @@
 // probabilities broadcast. The rows of the batch after next are prefetched, spread over the heads,
 // since the selected rows lie anywhere in a cache far larger than the CPU caches.
 #include "kernels/mqa_rows.h"
+#include "kernels/row_prefetch.h"
 
 #include "kernels/exp_avx2.h"
 
@@ -40,32 +41,6 @@ inline float hsum(__m256 v) {
     return _mm_cvtss_f32(x);
 }
 
-inline void prefetch_rows(const float* const* rows, int64_t n, int64_t bytes) {
-    for (int64_t j = 0; j < n; ++j) {
-        const char* p = reinterpret_cast<const char*>(rows[j]);
-        for (int64_t off = 0; off < bytes; off += 64)
-            _mm_prefetch(p + off, _MM_HINT_T0);
-    }
-}
-
-// Cache lines [first, last) of the rows rows[0 .. n), counted row after row (lines_per_row
-// each): the prefetches of a batch spread over the heads' work, so that they do not all wait for
-// the few line-fill buffers at once. One division per call, none per line (a 64-bit division
-// per line was a fifth of the kernel's time at depth 8192).
-inline void prefetch_lines(const float* const* rows, int64_t lines_per_row, int64_t first,
-                           int64_t last) {
-    if (first >= last)
-        return;
-    int64_t row = first / lines_per_row, line = first % lines_per_row;
-    for (int64_t i = first; i < last; ++i) {
-        _mm_prefetch(reinterpret_cast<const char*>(rows[row]) + line * 64, _MM_HINT_T0);
-        if (++line == lines_per_row) {
-            line = 0;
-            ++row;
-        }
-    }
-}
-
 } // namespace
 
 void mqa_rows(const MqaRowsQuery& q, const float* const* rows, int64_t n, const MqaRowsState& st) {
@@ -80,7 +55,7 @@ void mqa_rows(const MqaRowsQuery& q, const float* const* rows, int64_t n, const 
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     // The first two batches now; then, while batch b is computed, batch b + 2 a slice per head.
     const int64_t lines_per_row = (row_bytes + 63) / 64;
-    prefetch_rows(rows, n < 2 * kBatch ? n : 2 * kBatch, row_bytes);
+    prefetch_row_lines(rows, lines_per_row, 0, (n < 2 * kBatch ? n : 2 * kBatch) * lines_per_row);
     for (int64_t j0 = 0; j0 < n; j0 += kBatch) {
         const int nb = static_cast<int>(n - j0 < kBatch ? n - j0 : kBatch);
         const float* const* r = rows + j0;
@@ -90,8 +65,8 @@ void mqa_rows(const MqaRowsQuery& q, const float* const* rows, int64_t n, const 
         const __m256 valid = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(nb), lane));
         for (int64_t h = 0; h < q.n_heads; ++h) {
             if (ahead_lines > 0)
-                prefetch_lines(r + 2 * kBatch, lines_per_row, ahead_lines * h / q.n_heads,
-                               ahead_lines * (h + 1) / q.n_heads);
+                prefetch_row_lines(r + 2 * kBatch, lines_per_row, ahead_lines * h / q.n_heads,
+                                   ahead_lines * (h + 1) / q.n_heads);
             const float* qh = q.q + h * q.q_stride;
             __m256 acc[kBatch];
             for (int j = 0; j < kBatch; ++j)

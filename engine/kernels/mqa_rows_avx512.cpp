@@ -14,6 +14,7 @@
 // Compiled with -mavx512f -mavx512vl -mavx512bw (engine/CMakeLists.txt), entered only after the
 // run-time CPU check. No inline functions from shared headers (see gemm_q8_0_avx512.cpp).
 #include "kernels/mqa_rows.h"
+#include "kernels/row_prefetch.h"
 
 #include "kernels/avx512_intrinsics.h"
 
@@ -66,21 +67,6 @@ inline __m512 sum_lanes16(const __m512* a) {
                                     _mm512_shuffle_f32x4(y[2], y[3], _MM_SHUFFLE(3, 1, 3, 1)));
     return _mm512_add_ps(_mm512_shuffle_f32x4(z0, z1, _MM_SHUFFLE(2, 0, 2, 0)),
                          _mm512_shuffle_f32x4(z0, z1, _MM_SHUFFLE(3, 1, 3, 1)));
-}
-
-// Cache lines [first, last) of the rows rows[0 ..), counted row after row (lines_per_row each).
-inline void prefetch_lines(const float* const* rows, int64_t lines_per_row, int64_t first,
-                           int64_t last) {
-    if (first >= last)
-        return;
-    int64_t row = first / lines_per_row, line = first % lines_per_row;
-    for (int64_t i = first; i < last; ++i) {
-        _mm_prefetch(reinterpret_cast<const char*>(rows[row]) + line * 64, _MM_HINT_T0);
-        if (++line == lines_per_row) {
-            line = 0;
-            ++row;
-        }
-    }
 }
 
 // Heads h .. h + NH - 1 (NH = 1 or 2) over one batch: rows r[0 .. kBatch), or the nb rows of a
@@ -178,7 +164,7 @@ void mqa_rows(const MqaRowsQuery& q, const float* const* rows, int64_t n, const 
     }
     const int64_t lines_per_row = (q.dqk * static_cast<int64_t>(sizeof(float)) + 63) / 64;
     // The first two batches now; then, while batch b is computed, batch b + 2 a slice per head.
-    prefetch_lines(rows, lines_per_row, 0, (n < 2 * kBatch ? n : 2 * kBatch) * lines_per_row);
+    prefetch_row_lines(rows, lines_per_row, 0, (n < 2 * kBatch ? n : 2 * kBatch) * lines_per_row);
     for (int64_t j0 = 0; j0 < n; j0 += kBatch) {
         const int nb = static_cast<int>(n - j0 < kBatch ? n - j0 : kBatch);
         const float* const* r = rows + j0;
@@ -186,8 +172,8 @@ void mqa_rows(const MqaRowsQuery& q, const float* const* rows, int64_t n, const 
         const int64_t ahead_lines = (ahead < kBatch ? ahead : kBatch) * lines_per_row;
         for (int64_t h = 0; h < q.n_heads; h += 2) {
             if (ahead_lines > 0)
-                prefetch_lines(r + 2 * kBatch, lines_per_row, ahead_lines * h / q.n_heads,
-                               ahead_lines * std::min(h + 2, q.n_heads) / q.n_heads);
+                prefetch_row_lines(r + 2 * kBatch, lines_per_row, ahead_lines * h / q.n_heads,
+                                   ahead_lines * std::min(h + 2, q.n_heads) / q.n_heads);
             if (h + 1 < q.n_heads)
                 heads<2>(q, h, r, nb, st);
             else
