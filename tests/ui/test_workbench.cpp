@@ -105,7 +105,9 @@ private slots:
             QVERIFY(!doc.thumbnail.isNull());
             const auto chips = w.findChildren<QLabel*>(QStringLiteral("attachmentChip"));
             QCOMPARE(chips.size(), 1);
-            QVERIFY(chips.first()->isVisible());
+            // A widget added to a shown layout is shown by a queued call (QLayout::addChildWidget):
+            // under ASan the checks above could come first.
+            QTRY_VERIFY_WITH_TIMEOUT(chips.first()->isVisible(), 10000);
 
             // Ask: tokens stream into the last message, then the answer's stats are recorded.
             QSignalSpy streamed(w.chatPane(), &ChatPane::streamed);
