@@ -88,47 +88,42 @@ inline void heads_batch(const MqaRowsQuery& q, int64_t h, const float* const* r,
         for (int j = 0; j < n; ++j) {
             const __m512 k = _mm512_loadu_ps(r[j] + c);
             acc[j] = _mm512_fmadd_ps(qv0, k, acc[j]);
-            if (NH == 2)
+            if constexpr (NH == 2)
                 acc[kBatch + j] = _mm512_fmadd_ps(qv1, k, acc[kBatch + j]);
         }
     }
     // Lanes of missing rows (a short batch, or the absent second head) score -inf.
     const unsigned rows_mask = Full ? 0xFFu : (1u << nb) - 1;
     const auto valid = static_cast<__mmask16>(rows_mask | (NH == 2 ? rows_mask << 8 : 0u));
-    const __m512 s = _mm512_mask_mul_ps(_mm512_set1_ps(-std::numeric_limits<float>::infinity()),
-                                        valid, sum_lanes16(acc), _mm512_set1_ps(q.scale));
-    float m_new[2];
-    __m512 pb[2][kBatch];
-    __m512 p_all;
-    {
-        m_new[0] = _mm512_reduce_max_ps(
-            _mm512_mask_mov_ps(_mm512_set1_ps(-std::numeric_limits<float>::infinity()), 0x00FF, s));
-        m_new[1] = _mm512_reduce_max_ps(
-            _mm512_mask_mov_ps(_mm512_set1_ps(-std::numeric_limits<float>::infinity()), 0xFF00, s));
-        for (int i = 0; i < NH; ++i) {
-            const int64_t hh = h + i;
-            if (m_new[i] > st.m[hh]) { // a new maximum: rescale what was summed so far
-                const float f = std::exp(st.m[hh] - m_new[i]);
-                st.l[hh] *= f;
-                float* o = st.o + hh * q.dv;
-                const __m512 fv = _mm512_set1_ps(f);
-                for (int64_t c = 0; c < q.dv; c += 16)
-                    _mm512_storeu_ps(o + c, _mm512_mul_ps(_mm512_loadu_ps(o + c), fv));
-                st.m[hh] = m_new[i];
-            }
+    const __m512 neg_inf = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
+    const __m512 s = _mm512_mask_mul_ps(neg_inf, valid, sum_lanes16(acc), _mm512_set1_ps(q.scale));
+    // Each head's batch maximum (lanes 0 .. 7 and 8 .. 15) updates its running maximum.
+    for (int i = 0; i < NH; ++i) {
+        const int64_t hh = h + i;
+        const float m_new =
+            _mm512_reduce_max_ps(_mm512_mask_mov_ps(neg_inf, __mmask16(0xFFu << (8 * i)), s));
+        if (m_new > st.m[hh]) { // a new maximum: rescale what was summed so far
+            const float f = std::exp(st.m[hh] - m_new);
+            st.l[hh] *= f;
+            float* o = st.o + hh * q.dv;
+            const __m512 fv = _mm512_set1_ps(f);
+            for (int64_t c = 0; c < q.dv; c += 16)
+                _mm512_storeu_ps(o + c, _mm512_mul_ps(_mm512_loadu_ps(o + c), fv));
+            st.m[hh] = m_new;
         }
-        const __m512 m =
-            _mm512_mask_mov_ps(_mm512_set1_ps(st.m[h]), 0xFF00, _mm512_set1_ps(st.m[h + NH - 1]));
-        p_all = exp16(_mm512_sub_ps(s, m));
-        st.l[h] += _mm512_mask_reduce_add_ps(0x00FF, p_all);
-        if (NH == 2)
-            st.l[h + 1] += _mm512_mask_reduce_add_ps(0xFF00, p_all);
-        alignas(64) float pj[16];
-        _mm512_store_ps(pj, p_all);
-        for (int i = 0; i < NH; ++i)
-            for (int j = 0; j < n; ++j)
-                pb[i][j] = _mm512_set1_ps(pj[i * kBatch + j]);
     }
+    const __m512 m =
+        _mm512_mask_mov_ps(_mm512_set1_ps(st.m[h]), 0xFF00, _mm512_set1_ps(st.m[h + NH - 1]));
+    const __m512 p = exp16(_mm512_sub_ps(s, m));
+    st.l[h] += _mm512_mask_reduce_add_ps(0x00FF, p);
+    if constexpr (NH == 2)
+        st.l[h + 1] += _mm512_mask_reduce_add_ps(0xFF00, p);
+    alignas(64) float pj[16];
+    _mm512_store_ps(pj, p);
+    __m512 pb[2][kBatch];
+    for (int i = 0; i < NH; ++i)
+        for (int j = 0; j < n; ++j)
+            pb[i][j] = _mm512_set1_ps(pj[i * kBatch + j]);
     float* o0 = st.o + h * q.dv;
     float* o1 = st.o + (h + NH - 1) * q.dv;
     for (int64_t c = 0; c < q.dv; c += 16) {
@@ -137,11 +132,11 @@ inline void heads_batch(const MqaRowsQuery& q, int64_t h, const float* const* r,
         for (int j = 0; j < n; ++j) {
             const __m512 v = _mm512_loadu_ps(r[j] + c);
             a0 = _mm512_fmadd_ps(pb[0][j], v, a0);
-            if (NH == 2)
+            if constexpr (NH == 2)
                 a1 = _mm512_fmadd_ps(pb[1][j], v, a1);
         }
         _mm512_storeu_ps(o0 + c, a0);
-        if (NH == 2)
+        if constexpr (NH == 2)
             _mm512_storeu_ps(o1 + c, a1);
     }
 }

@@ -13,12 +13,13 @@
 
 namespace folio {
 
-// Fills `ids` with 0 .. n-1 ordered by logits[id] descending, equal logits by ascending id (-0
-// equals +0, NaN after everything, -inf before NaN). `scratch` holds working storage kept from
-// call to call.
+// Working storage of order_candidates, kept from call to call.
 struct CandidateScratch {
     std::vector<uint64_t> a, b;
 };
+
+// Fills `ids` with 0 .. n-1 ordered by logits[id] descending, equal logits by ascending id (-0
+// equals +0, NaN after everything, -inf before NaN).
 void order_candidates(std::span<const float> logits, std::vector<int32_t>& ids,
                       CandidateScratch& scratch);
 
