@@ -1,6 +1,7 @@
 #include "bench_model.h"
 
 #include "folio/model_info.h"
+#include "machine_peak.h"
 #include "memory_bandwidth.h"
 #include "model/decoder_model.h"
 #include "runtime/mapped_residency.h"
@@ -154,15 +155,19 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
     };
     Stat tg;
     std::vector<double> tg_rates, paired_probe; // per timed decode run, and its probe
+    std::vector<double> paired_compute;         // the int8 probe's G MAC/s before each run
+    std::string compute_instruction;
     if (o.n_gen > 0) {
         std::vector<double> rates;
         StepProfile profile;
         for (int r = 0; r <= o.reps; ++r) {
             // The machine's bandwidth moves from minute to minute: each timed run gets its own
             // probe just before it, and the fraction below is also given per run (paired).
-            if (o.measure_bandwidth && r > 0)
+            if (o.measure_bandwidth && r > 0) {
+                paired_compute.push_back(measure_int8_peak_now(o.threads, &compute_instruction));
                 paired_probe.push_back(
                     measure_read_bandwidth(size_t(1) << 30, o.threads, 3).gb_per_s);
+            }
             DecoderState state =
                 make_decoder_state(m.config, o.n_gen + 1, pool(), o.cache.index_type);
             EvalOptions timed = opt;
@@ -347,6 +352,16 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
             for (size_t i = 0; i < paired.size(); ++i)
                 std::fprintf(out, "%s %.2f (%.1f GB/s)", i ? " /" : "", paired[i], paired_probe[i]);
             std::fprintf(out, "; median %.2f\n", median_of(paired));
+        }
+        // Decode needs compute as well as memory, and on shared machines the compute moves on
+        // its own: the int8 probe just before each run says which phase a fraction came from.
+        if (!compute_instruction.empty()) {
+            std::fprintf(out,
+                         "compute before each run (%s, %d threads):", compute_instruction.c_str(),
+                         o.threads);
+            for (size_t i = 0; i < paired_compute.size(); ++i)
+                std::fprintf(out, "%s %.0f G MAC/s", i ? " /" : "", paired_compute[i]);
+            std::fprintf(out, "\n");
         }
     }
     return 0;

@@ -161,6 +161,18 @@ double run_probe(const Probe& p, int threads, int64_t iters, int reps) {
     return best;
 }
 
+// Iterations of p that take about 20 ms on one thread.
+int64_t calibrated_iterations(const Probe& p) {
+    int64_t iters = 1 << 10;
+    for (;;) {
+        const auto t0 = Clock::now();
+        (void)p.loop(iters);
+        if (std::chrono::duration<double>(Clock::now() - t0).count() > 0.02 || iters > (1LL << 34))
+            return iters;
+        iters *= 2;
+    }
+}
+
 std::vector<uint8_t> random_matrix(DType t, int64_t rows, int64_t cols) {
     const size_t rb = dtype_row_bytes(t, static_cast<uint64_t>(cols));
     const int64_t pool = std::min<int64_t>(64, rows);
@@ -186,21 +198,23 @@ std::vector<Int8Peak> measure_int8_peaks(int threads, int reps) {
         Int8Peak r;
         r.instruction = p.name;
         r.threads = threads;
-        // Calibrate to about 20 ms per run on one thread.
-        int64_t iters = 1 << 10;
-        for (;;) {
-            const auto t0 = Clock::now();
-            (void)p.loop(iters);
-            if (std::chrono::duration<double>(Clock::now() - t0).count() > 0.02 ||
-                iters > (1LL << 34))
-                break;
-            iters *= 2;
-        }
+        const int64_t iters = calibrated_iterations(p);
         r.gmacs_1 = run_probe(p, 1, iters, reps);
         r.gmacs_n = threads > 1 ? run_probe(p, threads, iters, reps) : r.gmacs_1;
         out.push_back(r);
     }
     return out;
+}
+
+double measure_int8_peak_now(int threads, std::string* instruction) {
+    const std::vector<Probe> probes = available_probes();
+    if (probes.empty()) {
+        instruction->clear();
+        return 0;
+    }
+    const Probe& p = probes.front();
+    *instruction = p.name;
+    return run_probe(p, threads, calibrated_iterations(p), 1);
 }
 
 void report_gemm_share_of_peak(int threads, long long rows, long long cols, std::FILE* out) {

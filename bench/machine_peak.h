@@ -24,6 +24,12 @@ struct Int8Peak {
 // of about 20 ms each.
 std::vector<Int8Peak> measure_int8_peaks(int threads, int reps);
 
+// The widest probe alone on `threads` threads, one run of about 20 ms: the compute this machine
+// gives right now (0 and an empty name without one). bench pairs it with each timed decode run
+// as it does the read probe: on the shared VMs the compute available moves by a third within
+// minutes while the read bandwidth does not, and decode needs both.
+double measure_int8_peak_now(int threads, std::string* instruction);
+
 // Prints the peaks, times a T = 512 prefill matmul (y = W·x, rows × cols) of Q8_0, Q4_K, Q5_K and
 // Q6_K weights with the kernels KernelPath::Auto picks, on 1 and on `threads` threads, and prints
 // each one's share of the widest probe's peak on as many threads (2 flops = 1 MAC). Called by

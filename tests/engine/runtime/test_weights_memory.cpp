@@ -8,6 +8,7 @@
 #include "folio/system_info.h"
 #include "gguf/gguf_file.h"
 #include "gguf/gguf_writer.h"
+#include "kernels/kernel_table.h"
 #include "runtime/mapped_residency.h"
 #include "runtime/weights_memory.h"
 
@@ -124,7 +125,7 @@ private slots:
 
     void cliBenchSaysWhereTheWeightsAre() {
         // `folio-cli bench --weights ram|mapped` places the weights as asked and says so, and
-        // gives one paired decode fraction per timed run.
+        // gives one paired decode fraction and one compute probe per timed run.
         FOLIO_REQUIRE_CONFORMANCE(dir);
         const QString cli = test::builtProgram(QStringLiteral("app/folio-cli"));
         QVERIFY2(QFileInfo::exists(cli), qPrintable(cli));
@@ -148,6 +149,13 @@ private slots:
             const QString line = out.mid(paired, out.indexOf(QLatin1Char('\n'), paired) - paired);
             QCOMPARE(line.count(QStringLiteral("GB/s")), 2); // -r 2: two runs, two probes
             QVERIFY2(line.contains(QLatin1String("median")), qPrintable(line));
+            // And the int8 compute probe beside each (x86 with AVX2: the AVX2 probe at least).
+            if (avx2_kernels_available()) {
+                const qsizetype at = out.indexOf(QLatin1String("compute before each run"));
+                QVERIFY2(at >= 0, qPrintable(out));
+                const QString compute = out.mid(at, out.indexOf(QLatin1Char('\n'), at) - at);
+                QCOMPARE(compute.count(QStringLiteral("G MAC/s")), 2);
+            }
         }
         QProcess bad;
         bad.start(cli, {QStringLiteral("bench"), QStringLiteral("-m"),
