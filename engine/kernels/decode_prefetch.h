@@ -21,12 +21,13 @@ namespace folio {
 inline constexpr std::ptrdiff_t kDecodePrefetchBytes = 8192;
 
 // In a kernel unrolled over NX activation rows: for NX == 1 (decode), the `lines` cache lines
-// kDecodePrefetchBytes past p, into L1. Kernels over several activation rows reuse each weight
-// line and skip it.
-template <int NX> static inline void prefetch_ahead(const void* p, int lines) {
+// Distance bytes past p, into L1 (Locality: __builtin_prefetch's, 3 = T0, 0 = non-temporal).
+// Kernels over several activation rows reuse each weight line and skip it.
+template <int NX, std::ptrdiff_t Distance = kDecodePrefetchBytes, int Locality = 3>
+static inline void prefetch_ahead(const void* p, int lines) {
     if constexpr (NX == 1)
         for (int i = 0; i < lines; ++i)
-            __builtin_prefetch(static_cast<const char*>(p) + kDecodePrefetchBytes + 64 * i, 0, 3);
+            __builtin_prefetch(static_cast<const char*>(p) + Distance + 64 * i, 0, Locality);
 }
 
 // Q4_K's one-row step asks for its lines 4 KiB ahead with the non-temporal hint instead (into L1,
@@ -36,12 +37,5 @@ template <int NX> static inline void prefetch_ahead(const void* p, int lines) {
 // with the hint on every kernel. The same hint made no difference to Q5_K, Q6_K and Q8_0
 // (0.99-1.05) and 8 KiB non-temporal lost on Q8_0 and MXFP4 (0.94), so it is Q4_K's alone.
 inline constexpr std::ptrdiff_t kDecodePrefetchNtaBytes = 4096;
-
-template <int NX> static inline void prefetch_ahead_nta(const void* p, int lines) {
-    if constexpr (NX == 1)
-        for (int i = 0; i < lines; ++i)
-            __builtin_prefetch(static_cast<const char*>(p) + kDecodePrefetchNtaBytes + 64 * i, 0,
-                               0);
-}
 
 } // namespace folio

@@ -102,7 +102,7 @@ template <int NX, typename Block, typename Consts>
     if constexpr (kFifthBit)
         prefetch_ahead<NX>(&wb, 3); // 176 bytes
     else
-        prefetch_ahead_nta<NX>(&wb, 3); // 144 bytes (decode_prefetch.h: Q4_K's hint)
+        prefetch_ahead<NX, kDecodePrefetchNtaBytes, 0>(&wb, 3); // 144 bytes: Q4_K's hint
     const __m128i sm = q4k_scales_mins_v(wb.scales);
     const __m512i sc16 = _mm512_castsi256_si512(_mm256_cvtepu8_epi16(sm)); // 8 scales
     const __m256i mins16 = _mm256_cvtepu8_epi16(_mm_unpackhi_epi8(sm, sm));
