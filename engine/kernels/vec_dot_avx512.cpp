@@ -10,8 +10,12 @@
 // the step's ~16 shuffle-port operations: L2-hot, one thread, 4.65 -> 4.08 ns per super-block
 // at K = 2048, 5.18 -> 4.71 at K = 512), and each half gets its own sub-block scale. The int32 lane
 // sums of the two halves are added at the end of the super-block: lane l then holds exactly the
-// AVX2 kernel's lane l (integer sums, no rounding), and the float steps are the AVX2 kernel's, so
-// the results are equal bit for bit.
+// AVX2 kernel's lane l (integer sums, no rounding). The float steps are not the AVX2 kernel's two
+// dependent 256-bit FMAs (d·Σ, then dmin·Σmins) with their scalar scale products: the sums and
+// the mins' sums share one register, d and dmin another, one 512-bit FMA adds both, and the row's
+// result is Σ of the first eight lanes minus Σ of the last eight. Decode reads a Q4_K row at the
+// speed of these steps, not of memory, when the core is shared: L2-hot, one thread, K = 2048,
+// 4.08 -> 3.50 ns per super-block.
 //
 // Compiled with -mavx512f -mavx512vl -mavx512bw -mavx512vnni (engine/CMakeLists.txt), entered only
 // after the run-time CPU check. No inline functions from shared headers (see gemm_q8_0_avx512.cpp).
@@ -25,6 +29,7 @@
 
 #include "kernels/avx512_intrinsics.h"
 
+#include <cstring>
 #include <type_traits>
 
 namespace folio::avx512 {
@@ -68,14 +73,15 @@ struct Q4KConsts {
     __m512i m4 = _mm512_set1_epi8(0x0F);
     __m512i idx_lo[2] = {int16_halves(0, 2), int16_halves(4, 6)};
     __m512i idx_hi[2] = {int16_halves(1, 3), int16_halves(5, 7)};
+    __m512i d_then_dmin = _mm512_inserti64x4(_mm512_set1_epi32(0), _mm256_set1_epi32(1), 1);
 };
 
 // Q5_K (block_q5_K: Q4_K's d, dmin and scales, then qh[32], qs[128]) is Q4_K with a fifth bit
 // per value: qh bit 2c of byte l for value l of chunk c's low
 // nibbles, bit 2c + 1 for its high nibbles. Its step is Q4_K's with those bits added as 16 under
 // byte masks (one vptestmb of qh, broadcast to both halves, against the halves' bits), so its
-// int32 lanes are again the AVX2 kernel's (vec_dot_more_avx2.cpp dot_q5_k_n) and the float steps
-// too: equal bit for bit. (The AVX2 kernel spent ~9.5 ns per super-block, L2-hot on one thread,
+// int32 lanes are again the AVX2 kernel's (vec_dot_more_avx2.cpp dot_q5_k_n) and its float steps
+// Q4_K's. (The AVX2 kernel spent ~9.5 ns per super-block, L2-hot on one thread,
 // where Q4_K's AVX-512 step takes ~5.)
 inline __m512i byte_halves(int lo, int hi) {
     return _mm512_inserti64x4(_mm512_set1_epi8(static_cast<char>(lo)),
@@ -97,7 +103,7 @@ struct Q5KConsts : Q4KConsts {
 template <int NX, typename Block, typename Consts>
 [[gnu::always_inline]] inline void q4k_family_step(const Block& wb, const BlockQ8K* const* xr,
                                                    int64_t b, size_t pairs, const Consts& c,
-                                                   __m256* acc) {
+                                                   __m512* acc) {
     constexpr bool kFifthBit = std::is_same_v<Block, BlockQ5K>;
     if constexpr (kFifthBit)
         prefetch_ahead<NX>(&wb, 3); // 176 bytes
@@ -132,16 +138,27 @@ template <int NX, typename Block, typename Consts>
             isum[j] = _mm512_dpwssd_epi32(isum[j], _mm512_maddubs_epi16(hi, x_hi), s_hi);
         }
     }
-    const float dw = _cvtsh_ss(wb.d), dminw = _cvtsh_ss(wb.dmin);
+    // d and dmin (the block's first 4 bytes) as d in lanes 0-7, dmin in lanes 8-15.
+    uint32_t d_dmin;
+    std::memcpy(&d_dmin, &wb.d, sizeof d_dmin);
+    const __m512 dd = _mm512_permutexvar_ps(
+        c.d_then_dmin, _mm512_castps128_ps512(_mm_cvtph_ps(_mm_cvtsi32_si128(d_dmin))));
     for (int j = 0; j < NX; ++j) {
         const __m256i s = _mm256_add_epi32(_mm512_castsi512_si256(isum[j]),
                                            _mm512_extracti64x4_epi64(isum[j], 1));
         const __m256i msum = _mm256_madd_epi16(
             mins16, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xr[j][b].bsums)));
-        const float dx = xr[j][b].d;
-        acc[j] = _mm256_fmadd_ps(_mm256_set1_ps(dx * dw), _mm256_cvtepi32_ps(s), acc[j]);
-        acc[j] = _mm256_fnmadd_ps(_mm256_set1_ps(dx * dminw), _mm256_cvtepi32_ps(msum), acc[j]);
+        const __m512i both = _mm512_inserti64x4(_mm512_castsi256_si512(s), msum, 1);
+        acc[j] = _mm512_fmadd_ps(_mm512_mul_ps(dd, _mm512_set1_ps(xr[j][b].d)),
+                                 _mm512_cvtepi32_ps(both), acc[j]);
     }
+}
+
+// A row's result from its Q4_K / Q5_K accumulator: Σ of the scaled sums minus Σ of the mins'.
+inline float q4k_family_result(__m512 acc) {
+    const __m256 lo = _mm512_castps512_ps256(acc);
+    const __m256 hi = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(acc), 1));
+    return hsum(_mm256_sub_ps(lo, hi));
 }
 
 // ---- Q6_K × Q8_K ------------------------------------------------------------------------------
@@ -181,6 +198,9 @@ struct Q6KConsts {
 struct Q6KKind {
     using Block = BlockQ6K;
     using Consts = Q6KConsts;
+    using Acc = __m256;
+    static Acc zero() { return _mm256_setzero_ps(); }
+    static float result(Acc acc) { return hsum(acc); }
     template <int NX>
     static void step(const Block& wb, const BlockQ8K* const* xr, int64_t b, size_t pairs,
                      const Consts& c, __m256* acc);
@@ -325,18 +345,37 @@ template <int NX, typename Block, typename Consts>
     }
 }
 
-// The Q2_K, Q3_K, Q4_K and Q5_K kinds of the drivers below: block, constants and the step of
-// the block's family.
+// The Q2_K, Q3_K, Q4_K and Q5_K kinds of the drivers below: block, constants, accumulator and
+// the step of the block's family. Q2_K and Q3_K keep the AVX2 kernels' float steps in a 256-bit
+// accumulator; Q4_K and Q5_K take d and dmin in one 512-bit FMA (q4k_family_step).
+template <bool Nibbles> struct FamilyAcc { // (std::conditional_t drops the vector attributes)
+    using type = __m256;
+};
+template <> struct FamilyAcc<true> { using type = __m512; };
 template <typename B, typename C> struct FamilyKind {
     using Block = B;
     using Consts = C;
+    static constexpr bool kNibbles = !std::is_same_v<B, BlockQ2K> && !std::is_same_v<B, BlockQ3K>;
+    using Acc = typename FamilyAcc<kNibbles>::type;
+    static Acc zero() {
+        if constexpr (kNibbles)
+            return _mm512_setzero_ps();
+        else
+            return _mm256_setzero_ps();
+    }
+    static float result(Acc acc) {
+        if constexpr (kNibbles)
+            return q4k_family_result(acc);
+        else
+            return hsum(acc);
+    }
     template <int NX>
     [[gnu::always_inline]] static void step(const Block& wb, const BlockQ8K* const* xr, int64_t b,
-                                            size_t pairs, const Consts& c, __m256* acc) {
-        if constexpr (std::is_same_v<B, BlockQ2K> || std::is_same_v<B, BlockQ3K>)
-            two_bit_step<NX>(wb, xr, b, c, acc);
-        else
+                                            size_t pairs, const Consts& c, Acc* acc) {
+        if constexpr (kNibbles)
             q4k_family_step<NX>(wb, xr, b, pairs, c, acc);
+        else
+            two_bit_step<NX>(wb, xr, b, c, acc);
     }
 };
 using Q2KKind = FamilyKind<BlockQ2K, Q2KConsts>;
@@ -350,17 +389,17 @@ template <typename Kind, int NX>
 void kquant_dot(int64_t nb, const void* w, const void* x, size_t xs, float* out, int64_t os) {
     const auto* wb = static_cast<const typename Kind::Block*>(w);
     const BlockQ8K* xr[NX];
-    __m256 acc[NX];
+    typename Kind::Acc acc[NX];
     for (int j = 0; j < NX; ++j) {
         xr[j] = reinterpret_cast<const BlockQ8K*>(static_cast<const uint8_t*>(x) + j * xs);
-        acc[j] = _mm256_setzero_ps();
+        acc[j] = Kind::zero();
     }
     const typename Kind::Consts c;
     const size_t pairs = q8_k_act_layout(nb * kQKK).pairs;
     for (int64_t b = 0; b < nb; ++b)
         Kind::template step<NX>(wb[b], xr, b, pairs, c, acc);
     for (int j = 0; j < NX; ++j)
-        out[j * os] = hsum(acc[j]);
+        out[j * os] = Kind::result(acc[j]);
 }
 
 // nw weight rows (w_stride bytes apart) against one activation row, one row after the other:
@@ -376,10 +415,10 @@ void kquant_dot_rows(int64_t nb, const void* w, size_t w_stride, int nw, const v
     for (int r = 0; r < nw; ++r) {
         const auto* wr = reinterpret_cast<const typename Kind::Block*>(
             static_cast<const uint8_t*>(w) + r * w_stride);
-        __m256 acc[1] = {_mm256_setzero_ps()};
+        typename Kind::Acc acc[1] = {Kind::zero()};
         for (int64_t b = 0; b < nb; ++b)
             Kind::template step<1>(wr[b], xr, b, pairs, c, acc);
-        out[r] = hsum(acc[0]);
+        out[r] = Kind::result(acc[0]);
     }
 }
 

@@ -9,8 +9,9 @@
 
 namespace folio::avx512 {
 
-// Q4_K × Q8_K, equal to avx2::dot_q4_k bit for bit: two 32-byte chunks of a super-block per
-// 512-bit step, the same exact int32 lane sums, the same float steps.
+// Q4_K × Q8_K: two 32-byte chunks of a super-block per 512-bit step, avx2::dot_q4_k's exact int32
+// lane sums; its own float steps (d and dmin in one 512-bit FMA), within float rounding of the
+// reference.
 void dot_q4_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
 // nw (1..4) Q4_K rows against one Q8_K activation row, dot_q4_k's bits per row.
 void dot_q4_k_rows(int64_t k, const void* w, size_t w_stride, int nw, const void* x, float* out);
@@ -22,7 +23,8 @@ void dot_q2_k_rows(int64_t k, const void* w, size_t w_stride, int nw, const void
 void dot_q3_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
 // nw (1..4) Q3_K rows against one Q8_K activation row, dot_q3_k's bits per row.
 void dot_q3_k_rows(int64_t k, const void* w, size_t w_stride, int nw, const void* x, float* out);
-// Q5_K × Q8_K, equal to avx2::dot_q5_k bit for bit: dot_q4_k's steps with the fifth bits added.
+// Q5_K × Q8_K: dot_q4_k's steps with the fifth bits added (avx2::dot_q5_k's int32 lane sums,
+// dot_q4_k's float steps).
 void dot_q5_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
 // nw (1..4) Q5_K rows against one Q8_K activation row, dot_q5_k's bits per row.
 void dot_q5_k_rows(int64_t k, const void* w, size_t w_stride, int nw, const void* x, float* out);

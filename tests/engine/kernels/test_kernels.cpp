@@ -324,12 +324,12 @@ private slots:
             }
     }
 
-    // The AVX-512 Q2_K, Q3_K, Q4_K, Q5_K and Q6_K dots against the AVX2 ones, bit for bit: K of 1,
-    // 3 and 11 super-blocks (an odd number leaves the Q4_K kernel's 512-bit pairs of no other
-    // super-block), weights from quantized normals and from random bytes (every scale and min
-    // code, every hmask bit of Q3_K and fifth bit of Q5_K, every 4-bit Q2_K scale and min, every
-    // 6-bit value, negative Q3_K / Q6_K scales); and their several-rows dots (1..4 rows of every
-    // other row) against the one-row dot.
+    // The AVX-512 Q2_K, Q3_K and Q6_K dots against the AVX2 ones, bit for bit: K of 1, 3 and 11
+    // super-blocks, weights from quantized normals and from random bytes (every scale and min
+    // code, every hmask bit of Q3_K, every 4-bit Q2_K scale and min, every 6-bit value, negative
+    // Q3_K / Q6_K scales); and the several-rows dots of those and of Q4_K and Q5_K (whose float
+    // steps are their own: q8kAvx512DotsMatchFloat64) (1..4 rows of every other row) against the
+    // one-row dot.
     void kquantAvx512DotsEqualAvx2() {
         if (!avx512_vnni_kernels_available() || !have_avx2())
             QSKIP("this CPU has no AVX-512: those k-quant kernels are never used here");
@@ -360,7 +360,8 @@ private slots:
                                 w.bytes[i] = static_cast<uint8_t>(rng());
                         }
                     }
-                    expect_auto_bits_equal_avx2(w, k, false, compared);
+                    if (t != DType::Q4_K && t != DType::Q5_K)
+                        expect_auto_bits_equal_avx2(w, k, false, compared);
                     if (QTest::currentTestFailed())
                         return;
                     expect_rows_dot_bits_equal(w, t, k, n, strided);
@@ -368,7 +369,7 @@ private slots:
                         return;
                 }
         }
-        QCOMPARE(compared, 5 * 3 * 2 * 13 * (1 + 2 + 3 + 4 + 7) * 2);
+        QCOMPARE(compared, 3 * 3 * 2 * 13 * (1 + 2 + 3 + 4 + 7) * 2);
         QCOMPARE(strided, 5 * 3 * 2 * (1 + 2 + 3 + 4));
     }
 
@@ -513,31 +514,55 @@ private slots:
             QTest::newRow(dtype_name(t).data()) << static_cast<int>(t);
     }
 
-    // The AVX-512 IQ4_XS dot keeps its own float order (int32 sums scaled per sub-block, one FMA
-    // per super-block): against the float64 sum of the dequantized weights times the quantized
-    // Q8_K activations, random nibbles and 6-bit scales, fp16 d from tiny to large, 1..7 super-
-    // blocks; 7 tokens through the kernel 4 and 3 at a time give each token its one-token bits.
-    void iq4xsAvx512DotMatchesFloat64() {
+    // The AVX-512 dots of IQ4_XS (int32 sums scaled per sub-block, one FMA per super-block), Q4_K
+    // and Q5_K (d and dmin of a super-block in one 512-bit FMA) keep their own float order:
+    // against the float64 sum of the dequantized weights times the quantized Q8_K activations,
+    // random nibbles, fifth bits and 6-bit scales and mins, fp16 d (and dmin) from tiny to large,
+    // 1..7 super-blocks. The bound is relative to the sum of |products| of the scaled values and of
+    // the mins apart (the kernels sum them apart). 7 tokens through the kernel 4 and 3 at a time
+    // give each token its one-token bits.
+    void q8kAvx512DotsMatchFloat64() {
+        QFETCH(int, type);
+        const DType t = static_cast<DType>(type);
         if (!avx512_vnni_kernels_available())
             QSKIP("this CPU has no AVX-512: that kernel is never used here");
-        const DType t = DType::IQ4_XS;
         const WeightType& wt = *find_weight_type(t);
         QVERIFY(weight_dot(wt, KernelPath::Auto) != weight_dot(wt, KernelPath::Avx2));
+        // Every block starts with its fp16 d; Q4_K and Q5_K follow it with dmin.
+        const bool has_min = t != DType::IQ4_XS;
+        const size_t block = dtype_row_bytes(t, 256);
         int compared = 0;
         for (int64_t blocks : {1, 2, 3, 7}) {
             const int64_t k = 256 * blocks, n = 5, tokens = 7;
-            std::vector<BlockIQ4XS> wb(static_cast<size_t>(n * blocks));
-            std::mt19937 rng(static_cast<uint32_t>(blocks + 40));
-            for (size_t i = 0; i < wb.size(); ++i) {
-                auto* bytes = reinterpret_cast<uint8_t*>(&wb[i]);
-                for (size_t j = 0; j < sizeof(BlockIQ4XS); ++j)
-                    bytes[j] = static_cast<uint8_t>(rng());
+            const size_t row_bytes = block * static_cast<size_t>(blocks);
+            std::vector<uint8_t> wb(row_bytes * n);
+            std::mt19937 rng(static_cast<uint32_t>(blocks + 40 + type));
+            for (auto& byte : wb)
+                byte = static_cast<uint8_t>(rng());
+            // The same weights with dmin = 0 (the scaled values alone) and with d = 0 (the
+            // mins alone), for the bound.
+            std::vector<uint8_t> scaled = wb, mins = wb;
+            for (size_t i = 0; i < wb.size() / block; ++i) {
                 const bool tiny = static_cast<int64_t>(i) / blocks == 0; // row 0
-                wb[i].d = random_block_scale(rng, tiny);
+                const uint16_t d = random_block_scale(rng, tiny), zero = 0;
+                const uint16_t dmin = has_min ? random_block_scale(rng, tiny) : zero;
+                std::memcpy(wb.data() + i * block, &d, 2);
+                std::memcpy(scaled.data() + i * block, &d, 2);
+                std::memcpy(mins.data() + i * block, &zero, 2);
+                if (has_min) {
+                    std::memcpy(wb.data() + i * block + 2, &dmin, 2);
+                    std::memcpy(scaled.data() + i * block + 2, &zero, 2);
+                    std::memcpy(mins.data() + i * block + 2, &dmin, 2);
+                }
             }
-            std::vector<float> deq(static_cast<size_t>(n * k));
-            for (int64_t r = 0; r < n; ++r)
-                QVERIFY(dequantize_row(t, wb.data() + r * blocks, deq.data() + r * k, k));
+            std::vector<float> deq(static_cast<size_t>(n * k)), deq_scaled(deq.size()),
+                deq_mins(deq.size());
+            for (int64_t r = 0; r < n; ++r) {
+                QVERIFY(dequantize_row(t, wb.data() + r * row_bytes, deq.data() + r * k, k));
+                QVERIFY(
+                    dequantize_row(t, scaled.data() + r * row_bytes, deq_scaled.data() + r * k, k));
+                QVERIFY(dequantize_row(t, mins.data() + r * row_bytes, deq_mins.data() + r * k, k));
+            }
             const TensorView v = make_tensor_view(t, {k, n, 1, 1}, wb.data());
             const auto x = random_normal(static_cast<size_t>(k * tokens), 9u + blocks);
             QuantizedActivations xq;
@@ -552,26 +577,32 @@ private slots:
                 for (int64_t r = 0; r < n; ++r) {
                     double exact = 0, magnitude = 0;
                     for (int64_t i = 0; i < k; ++i) {
-                        const double p =
-                            double(deq[r * k + i]) * xb[i / 256].d * xb[i / 256].qs[i % 256];
-                        exact += p;
-                        magnitude += std::fabs(p);
+                        const double xi = double(xb[i / 256].d) * xb[i / 256].qs[i % 256];
+                        exact += double(deq[r * k + i]) * xi;
+                        magnitude += std::fabs(double(deq_scaled[r * k + i]) * xi) +
+                                     std::fabs(double(deq_mins[r * k + i]) * xi);
                     }
                     const float got = y[tt * n + r];
                     QVERIFY(magnitude > 0);
                     QVERIFY2(std::fabs(got - exact) <= 1e-6 * magnitude,
-                             qPrintable(QString("blocks=%1 token %2 row %3: %4 vs %5")
+                             qPrintable(QString("blocks=%1 token %2 row %3: %4 vs %5 (%6)")
                                             .arg(blocks)
                                             .arg(tt)
                                             .arg(r)
                                             .arg(got, 0, 'g', 9)
-                                            .arg(exact, 0, 'g', 9)));
+                                            .arg(exact, 0, 'g', 9)
+                                            .arg(magnitude)));
                     QVERIFY(std::memcmp(&y1[r], &got, sizeof(float)) == 0);
                     ++compared;
                 }
             }
         }
         QCOMPARE(compared, 4 * 5 * 7);
+    }
+    void q8kAvx512DotsMatchFloat64_data() {
+        QTest::addColumn<int>("type");
+        for (DType t : {DType::IQ4_XS, DType::Q4_K, DType::Q5_K})
+            QTest::newRow(dtype_name(t).data()) << static_cast<int>(t);
     }
 
     void mxfp4ExtremeScales() {
