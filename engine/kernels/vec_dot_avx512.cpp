@@ -29,6 +29,7 @@
 
 #include "kernels/avx512_intrinsics.h"
 
+#include <cstddef>
 #include <cstring>
 #include <type_traits>
 
@@ -139,8 +140,9 @@ template <int NX, typename Block, typename Consts>
         }
     }
     // d and dmin (the block's first 4 bytes) as d in lanes 0-7, dmin in lanes 8-15.
+    static_assert(offsetof(Block, d) == 0 && offsetof(Block, dmin) == 2);
     uint32_t d_dmin;
-    std::memcpy(&d_dmin, &wb.d, sizeof d_dmin);
+    std::memcpy(&d_dmin, &wb, sizeof d_dmin);
     const __m512 dd = _mm512_permutexvar_ps(
         c.d_then_dmin, _mm512_castps128_ps512(_mm_cvtph_ps(_mm_cvtsi32_si128(d_dmin))));
     for (int j = 0; j < NX; ++j) {
