@@ -97,10 +97,11 @@ struct Q5KConsts : Q4KConsts {
 };
 
 // acc[j] += super-block wb (Q4_K or Q5_K) against block b of activation row j: the AVX2
-// kernels' steps. Always inlined: GCC kept the step out of line (a call per super-block, with
-// vzeroupper, the constants reloaded and the accumulator through memory), which cost a third of
-// the one-row kernels' time (L2-hot, one thread: Q4_K 5.65 -> 4.4 ns per super-block, Q6_K
-// 5.55 -> 3.75).
+// kernels' int32 lane sums, scaled by d into lanes 0-7 and by dmin (the mins' sums) into lanes
+// 8-15 (q4k_family_result takes the difference). Always inlined: GCC kept the step out of line (a
+// call per super-block, with vzeroupper, the constants reloaded and the accumulator through
+// memory), which cost a third of the one-row kernels' time (L2-hot, one thread: Q4_K 5.65 -> 4.4 ns
+// per super-block, Q6_K 5.55 -> 3.75).
 template <int NX, typename Block, typename Consts>
 [[gnu::always_inline]] inline void q4k_family_step(const Block& wb, const BlockQ8K* const* xr,
                                                    int64_t b, size_t pairs, const Consts& c,
