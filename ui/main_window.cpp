@@ -6,7 +6,6 @@
 #include "chat/question_image_attacher.h"
 #include "chat/question_images_bar.h"
 #include "chat/send_keys.h"
-#include "chat/summary_runner.h"
 #include "chat/transcript_view.h"
 #include "devices/devices_pane.h"
 #include "devices/server_panel.h"
@@ -14,6 +13,8 @@
 #include "documents/documents_pane.h"
 #include "export/export_chat.h"
 #include "find/find_bar.h"
+#include "jobs/extract_table_action.h"
+#include "jobs/summary_runner.h"
 #include "model_info/model_facts.h"
 #include "notifications/notification_area.h"
 #include "pipeline/page_images.h"
@@ -21,7 +22,6 @@
 #include "settings/app_settings.h"
 #include "settings/demo_model.h"
 #include "settings/settings_dialog.h"
-#include "tables/extract_table_action.h"
 #include "window_fit.h"
 
 #include "folio/system_info.h"
@@ -331,8 +331,7 @@ void MainWindow::onModelLoaded(const ModelFactsQ& f) {
     setState(tr("ready"));
     if (!f.remote && f.threads > 0)
         threadsLabel_->setText(tr("threads: %1").arg(f.threads));
-    if (modelLoads_ > 0 && --modelLoads_ == 0)
-        onBusyChanged();
+    loadEnded();
 }
 
 void MainWindow::onLoadFailed(const QString& message) {
@@ -357,8 +356,7 @@ void MainWindow::onLoadFailed(const QString& message) {
                "lower the context or memory settings in File → Settings….")
                 .arg(message));
     }
-    if (modelLoads_ > 0 && --modelLoads_ == 0)
-        onBusyChanged();
+    loadEnded();
 }
 
 void MainWindow::onAnswerFinished(const RequestStatsQ& stats) {
@@ -580,8 +578,7 @@ void MainWindow::openDocuments(const QStringList& paths) {
 void MainWindow::openModel(const QString& path) {
     const QFileInfo file(path);
     modelLabel_->setText(tr("Inspecting %1…").arg(file.fileName()));
-    if (modelLoads_++ == 0)
-        onBusyChanged();
+    loadStarted(); // the inspection
     auto* watcher = new QFutureWatcher<ModelInspection>(this);
     connect(watcher, &QFutureWatcher<ModelInspection>::finished, this, [this, watcher, path] {
         const ModelInspection r = watcher->result();
@@ -593,10 +590,10 @@ void MainWindow::openModel(const QString& path) {
                                             .arg(QString::fromStdString(r.info.name),
                                                  QString::fromStdString(r.info.architecture)));
             engineReady_ = false;
-            ++modelLoads_; // until the engine reports
+            loadStarted(); // until the engine reports
             // A server check still running is superseded by the load: it never reports.
             if (std::exchange(connecting_, false))
-                --modelLoads_;
+                loadEnded();
             AppSettings settings = AppSettings::load();
             settings.rememberModel(path);
             settings.backend = BackendConfig::Kind::Embedded; // a model file: the engine answers
@@ -620,14 +617,23 @@ void MainWindow::openModel(const QString& path) {
                    "model….")
                     .arg(r.error));
         }
-        if (modelLoads_ > 0 && --modelLoads_ == 0)
-            onBusyChanged();
+        loadEnded(); // the inspection
     });
     watcher->setFuture(inspectModelAsync(path));
 }
 
 bool MainWindow::isBusy() const {
     return documents_->pendingLoads() > 0 || modelLoads_ > 0;
+}
+
+void MainWindow::loadStarted() {
+    if (modelLoads_++ == 0)
+        onBusyChanged();
+}
+
+void MainWindow::loadEnded() {
+    if (modelLoads_ > 0 && --modelLoads_ == 0)
+        onBusyChanged();
 }
 
 void MainWindow::onBusyChanged() {
@@ -761,8 +767,8 @@ void MainWindow::useBackend(const BackendConfig& config) {
     if (!config.isRemote()) {
         devices_->setRemoteMode(false);
         // A server check still running is superseded: it never reports.
-        if (std::exchange(connecting_, false) && modelLoads_ > 0 && --modelLoads_ == 0)
-            onBusyChanged();
+        if (std::exchange(connecting_, false))
+            loadEnded();
         Q_EMIT requestBackend(config);
         return;
     }
@@ -770,8 +776,8 @@ void MainWindow::useBackend(const BackendConfig& config) {
     modelLabel_->setText(tr("Connecting to %1…").arg(config.url));
     chat_->setModelReady(false, tr("Connecting to %1…").arg(config.url.toHtmlEscaped()));
     // Until the worker reports; only the last check does (an earlier one is superseded).
-    if (!std::exchange(connecting_, true) && ++modelLoads_ == 1)
-        onBusyChanged();
+    if (!std::exchange(connecting_, true))
+        loadStarted();
     Q_EMIT requestBackend(config);
 }
 

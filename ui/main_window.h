@@ -109,6 +109,9 @@ private:
     void updateRecentMenu();
     void setState(const QString& state);
     void onBusyChanged();
+    // Model loads and server checks in flight (modelLoads_): busy from the first to the last.
+    void loadStarted();
+    void loadEnded();
     void startEngine();
     void onModelLoaded(const ModelFactsQ& facts);
     void onLoadFailed(const QString& message);

@@ -10,8 +10,8 @@
 
 #include "backend/engine_worker.h"
 #include "chat/chat_pane.h"
-#include "chat/summary_runner.h"
 #include "documents/documents_pane.h"
+#include "jobs/summary_runner.h"
 #include "main_window.h"
 #include "support/test_support.h"
 

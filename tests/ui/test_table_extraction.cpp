@@ -23,13 +23,13 @@
 #include "chat/question_image.h"
 #include "chat/question_images_bar.h"
 #include "documents/documents_pane.h"
+#include "jobs/extract_table_action.h"
+#include "jobs/table_dialog.h"
+#include "jobs/table_extractor.h"
+#include "jobs/table_request.h"
 #include "main_window.h"
 #include "pipeline/token_counter.h"
 #include "support/test_support.h"
-#include "tables/extract_table_action.h"
-#include "tables/table_dialog.h"
-#include "tables/table_extractor.h"
-#include "tables/table_request.h"
 
 #include <condition_variable>
 #include <functional>

@@ -124,6 +124,7 @@ EngineWorker::EngineWorker() : engine_(std::make_shared<Engine>(EngineOptions{5}
 // it: the reader's callbacks are unlinked when it goes).
 EngineWorker::~EngineWorker() {
     agent_.reset();
+    jobBackend_.reset();
     backend_.reset();
     reader_->cancel();
     engine_.reset();
@@ -162,7 +163,8 @@ void EngineWorker::replaceBackend(std::unique_ptr<ChatBackend> backend, bool rem
     agent_.reset(); // cancels its round and joins
     if (backend_)
         backend_->cancel_all();
-    backend_.reset(); // a RemoteBackend waits for its calls to report "cancelled"
+    jobBackend_.reset(); // closes the jobs' session (its requests were cancelled above)
+    backend_.reset();    // a RemoteBackend waits for its calls to report "cancelled"
     requests_.clear();
     reader_->setModel({}, {}, {}); // reading needs the embedded engine's model
     backend_ = std::move(backend);
@@ -262,6 +264,25 @@ void EngineWorker::submit(qint64 requestId, const QList<ChatTurn>& turns,
         submitAgentTurn(requestId, std::move(r), dataSources);
         return;
     }
+    submitTo(*backend_, requestId, std::move(r));
+}
+
+void EngineWorker::submitJob(qint64 requestId, const QList<ChatTurn>& turns,
+                             const GenerationSettings& s) {
+    const bool images = remote_ ? remoteImages_ : hasVision_;
+    submitTo(jobBackend(), requestId, buildRequest(turns, s, images, speculation_ && !remote_));
+}
+
+ChatBackend& EngineWorker::jobBackend() {
+    // A scripted or remote backend has no engine sessions: jobs share it.
+    if (remote_ || !dynamic_cast<EngineChatBackend*>(backend_.get()))
+        return *backend_;
+    if (!jobBackend_)
+        jobBackend_ = std::make_unique<EngineChatBackend>(*engine_);
+    return *jobBackend_;
+}
+
+void EngineWorker::submitTo(ChatBackend& backend, qint64 requestId, Request r) {
     r.callbacks.on_prefill_progress = [this, requestId](int64_t done, int64_t total, double eta) {
         Q_EMIT progress(requestId, done, total, eta);
     };
@@ -275,14 +296,22 @@ void EngineWorker::submit(qint64 requestId, const QList<ChatTurn>& turns,
     r.callbacks.on_error = [this, requestId](const Error& e) {
         Q_EMIT failed(requestId, q(e.to_string()));
     };
-    r.callbacks.on_done = [this, requestId](const RequestStats& st) {
+    const bool counted = !remote_; // background reading waits for it
+    r.callbacks.on_done = [this, requestId, counted](const RequestStats& st) {
         Q_EMIT finished(requestId, toRequestStatsQ(st));
-        if (!remote_)
-            QMetaObject::invokeMethod(this, &EngineWorker::questionEnded, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, requestId, counted] { requestEnded(requestId, counted); },
+            Qt::QueuedConnection);
     };
-    if (!remote_)
+    if (counted)
         questionStarted();
-    requests_.insert(requestId, backend_->submit(std::move(r)));
+    requests_.insert(requestId, Running{&backend, backend.submit(std::move(r))});
+}
+
+void EngineWorker::requestEnded(qint64 requestId, bool counted) {
+    requests_.remove(requestId);
+    if (counted)
+        questionEnded();
 }
 
 void EngineWorker::submitAgentTurn(qint64 requestId, Request request,
@@ -321,13 +350,7 @@ void EngineWorker::cancel(qint64 requestId) {
     }
     auto it = requests_.find(requestId);
     if (it != requests_.end())
-        backend_->cancel(it.value());
-}
-
-void EngineWorker::cancelAll() {
-    if (agent_)
-        agent_->cancel();
-    backend_->cancel_all();
+        it->backend->cancel(it->id);
 }
 
 void EngineWorker::publishStats() {

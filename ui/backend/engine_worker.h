@@ -6,6 +6,11 @@
 // interface, so the chat does not know which backend answers. Backend callbacks (which run on
 // the backend's threads) are turned into signals. A turn with data sources runs the read-only
 // SQL tool through AgentTurnRunner (a thread of its own, so Stop still reaches it).
+//
+// Every request has an id the worker handed out (newRequestId), so the signals below name one
+// request only. Questions of the chat go to the chat's engine session (submit); long jobs
+// (summaries, table extraction, report sections) go to a session of their own (submitJob), so
+// they neither wait behind nor evict the chat's cached prefix.
 
 #include "backend/backend_config.h"
 #include "backend/backend_status_q.h"
@@ -25,6 +30,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <atomic>
 #include <memory>
 
 class QTimer;
@@ -45,6 +51,8 @@ public:
     // a scripted backend in place. Call on the worker's thread.
     void setBackend(std::unique_ptr<ChatBackend> backend, const ModelFactsQ& facts);
     bool isRemote() const { return remote_; }
+    // A request id no other request of this worker has had; any thread may ask.
+    qint64 newRequestId() { return nextRequestId_.fetch_add(1, std::memory_order_relaxed); }
 
 public Q_SLOTS:
     // Loads a GGUF model into the embedded engine and answers with it from now on.
@@ -53,12 +61,15 @@ public Q_SLOTS:
     // the server (GET /v1/models, off this thread) and then answers from it; modelLoaded or
     // loadFailed reports the outcome.
     void useBackend(const folio::ui::BackendConfig& config);
-    // Submits a conversation; `requestId` is chosen by the caller and names the signals below.
+    // Submits a question of the chat; `requestId` (from newRequestId) names the signals below.
     // `dataSources` non-empty: the turn may call the read-only SQL tool over those files.
     void submit(qint64 requestId, const QList<folio::ui::ChatTurn>& turns,
                 const folio::ui::GenerationSettings& settings, const QStringList& dataSources);
+    // Submits a request of a long job on the jobs' own engine session (a server has no
+    // sessions: there it is the same as submit).
+    void submitJob(qint64 requestId, const QList<folio::ui::ChatTurn>& turns,
+                   const folio::ui::GenerationSettings& settings);
     void cancel(qint64 requestId);
-    void cancelAll();
     // Polls the engine's (or the remote backend's) statistics every `intervalMs`.
     void startStatsTimer(int intervalMs);
     // Background reading (embedded engine only; DocumentReader): reads the chat's document
@@ -103,12 +114,17 @@ private:
     void replaceBackend(std::unique_ptr<ChatBackend> backend, bool remote);
     void useEngine();
     void submitAgentTurn(qint64 requestId, Request request, const QStringList& dataSources);
+    void submitTo(ChatBackend& backend, qint64 requestId, Request request);
+    ChatBackend& jobBackend();
+    void requestEnded(qint64 requestId, bool counted);
     void publishStats();
     void questionStarted();
     void questionEnded();
 
     std::shared_ptr<Engine> engine_; // shared weakly with token counters
     std::unique_ptr<ChatBackend> backend_;
+    // The jobs' session of the embedded engine (made at the first job; none when remote).
+    std::unique_ptr<ChatBackend> jobBackend_;
     std::unique_ptr<AgentTurnRunner> agent_; // the tool-using turn in progress (or finished)
     qint64 agentRequest_ = 0;
     SessionId session_ = 0;
@@ -119,8 +135,13 @@ private:
     bool hasVision_ = false;    // the embedded engine has a vision projector
     bool remoteImages_ = false; // the server takes images (RemoteModel::accepts_images)
     bool speculation_ = true;
-    quint64 probe_ = 0;                 // remote server checks started; older answers are ignored
-    QHash<qint64, RequestId> requests_; // caller id -> backend id (touched on this thread only)
+    quint64 probe_ = 0; // remote server checks started; older answers are ignored
+    struct Running {
+        ChatBackend* backend = nullptr;
+        RequestId id = 0;
+    };
+    QHash<qint64, Running> requests_; // caller id -> backend and its id (this thread only)
+    std::atomic<qint64> nextRequestId_{1};
     QTimer* statsTimer_ = nullptr;
 };
 

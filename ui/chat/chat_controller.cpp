@@ -14,7 +14,7 @@ namespace folio::ui {
 
 ChatController::ChatController(ChatPane* pane, EngineWorker* worker,
                                std::function<QList<Document>()> documents, QObject* parent)
-    : QObject(parent), pane_(pane), documents_(std::move(documents)),
+    : QObject(parent), pane_(pane), worker_(worker), documents_(std::move(documents)),
       charsPerToken_(kDefaultCharsPerToken), pageImageDir_(defaultPageImageDir()) {
     connect(pane_, &ChatPane::sendRequested, this, &ChatController::onSend);
     connect(pane_, &ChatPane::stopRequested, this, &ChatController::stop);
@@ -60,7 +60,7 @@ void ChatController::onSend(const QString& question) {
     input.scannedPagesOff = scannedOff_;
     input.pageImageDir = pageImageDir_;
     request_ = Pending{};
-    request_.id = nextRequest_++;
+    request_.id = worker_->newRequestId();
     request_.dataSources = chat.activeDataSources();
     request_.agent = !request_.dataSources.isEmpty();
     request_.settings = chat.settings;

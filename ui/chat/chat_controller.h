@@ -105,9 +105,9 @@ private:
     };
 
     ChatPane* pane_;
+    EngineWorker* worker_; // hands out request ids
     std::function<QList<Document>()> documents_;
     Pending request_;
-    qint64 nextRequest_ = 1;
     qint64 contextLimit_ = 0; // of the model that answers; 0: not known
     double charsPerToken_;
     TokenCounter counter_;

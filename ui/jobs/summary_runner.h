@@ -1,15 +1,15 @@
 #pragma once
 // "Summarize document" in the workbench (issue #22 §3): the plan of pipeline/summary_plan (page
 // ranges that fit the context, a summary per range, the parts combined in stages) run as a
-// sequence of requests through EngineWorker::submit. The plan runs on a thread of its own (its
-// exact token counts and waits never touch the GUI thread); each request goes to the worker
-// through a queued signal and its finished/failed signal wakes the plan again. The chat shows
+// sequence of JobRequests (the jobs' engine session: the chat's cached prefix stays). The plan
+// runs on a thread of its own (its exact token counts and waits never touch the GUI thread);
+// each request starts on the GUI thread and its answer wakes the plan again. The chat shows
 // one notice line updated in place with the stage, part, pages and time left (the status bar
 // too), then the summary as an assistant message whose "Parts" section names the page ranges.
 // Stop in the chat pane cancels it.
 
-#include "backend/engine_worker.h"
 #include "documents/document.h"
+#include "jobs/job_request.h"
 #include "pipeline/summary_plan.h"
 #include "pipeline/token_counter.h"
 
@@ -57,24 +57,18 @@ public Q_SLOTS:
     void stop();
 
 Q_SIGNALS:
-    // To the worker (queued across threads). Request ids are far from ChatController's.
-    void submitRequested(qint64 requestId, const QList<folio::ui::ChatTurn>& turns,
-                         const folio::ui::GenerationSettings& settings,
-                         const QStringList& dataSources);
-    void cancelRequested(qint64 requestId);
     void statusMessage(const QString& message, int timeoutMs);
     // The summary is in the chat (ok), or it failed or was stopped (a notice says why).
     void summaryFinished(bool ok);
 
 private:
     SummaryAnswer ask(const SummaryRequest& request); // on the plan's thread
-    void onToken(qint64 requestId, const QString& text);
-    void onFailed(qint64 requestId, const QString& message);
-    void onFinished(qint64 requestId, const RequestStatsQ& stats);
+    void onAnswer(const JobAnswer& answer);
     void showProgress(const QString& line);
     void finish(const SummaryResult& result);
 
     ChatPane* pane_;
+    JobRequest* job_;
     TokenCounter counter_;
     qint64 contextLimit_ = 0;
     QString title_;
@@ -87,11 +81,9 @@ private:
     // Shared with the plan's thread.
     std::mutex m_;
     std::condition_variable cv_;
-    qint64 pending_ = 0; // the request being answered (0: none)
     bool answered_ = false;
     bool stopping_ = false;
-    QString text_, error_, stopReason_;
-    qint64 nextRequest_ = qint64(1) << 40;
+    JobAnswer answer_;
 };
 
 } // namespace folio::ui

@@ -1,4 +1,4 @@
-#include "tables/table_request.h"
+#include "jobs/table_request.h"
 
 namespace folio::ui {
 

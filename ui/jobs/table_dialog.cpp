@@ -1,4 +1,4 @@
-#include "tables/table_dialog.h"
+#include "jobs/table_dialog.h"
 
 #include "storage/atomic_write.h"
 

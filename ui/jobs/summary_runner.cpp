@@ -1,4 +1,4 @@
-#include "chat/summary_runner.h"
+#include "jobs/summary_runner.h"
 
 #include "chat/chat_pane.h"
 
@@ -8,16 +8,12 @@
 namespace folio::ui {
 
 SummaryRunner::SummaryRunner(ChatPane* pane, EngineWorker* worker, QObject* parent)
-    : QObject(parent), pane_(pane) {
-    connect(this, &SummaryRunner::submitRequested, worker, &EngineWorker::submit);
-    connect(this, &SummaryRunner::cancelRequested, worker, &EngineWorker::cancel);
+    : QObject(parent), pane_(pane), job_(new JobRequest(worker, this)) {
+    connect(job_, &JobRequest::finished, this, &SummaryRunner::onAnswer);
     connect(worker, &EngineWorker::modelLoaded, this,
             [this](const ModelFactsQ& facts) { contextLimit_ = facts.contextLimit; });
     connect(worker, &EngineWorker::counterChanged, this,
             [this](const TokenCounter& counter) { counter_ = counter; });
-    connect(worker, &EngineWorker::tokenArrived, this, &SummaryRunner::onToken);
-    connect(worker, &EngineWorker::failed, this, &SummaryRunner::onFailed);
-    connect(worker, &EngineWorker::finished, this, &SummaryRunner::onFinished);
     connect(pane_, &ChatPane::stopRequested, this, &SummaryRunner::stop);
 }
 
@@ -70,7 +66,6 @@ void SummaryRunner::summarize(const Document& doc) {
     {
         std::lock_guard lk(m_);
         stopping_ = false;
-        pending_ = 0;
     }
     pane_->appendMessage(ChatMessage::Role::Notice,
                          tr("Summarizing “%1” (%2 pages)…").arg(doc.title).arg(doc.pageCount));
@@ -89,68 +84,49 @@ void SummaryRunner::summarize(const Document& doc) {
 }
 
 void SummaryRunner::stop() {
-    qint64 id = 0;
     {
         std::lock_guard lk(m_);
         if (!thread_ || stopping_)
             return;
         stopping_ = true;
-        id = pending_;
         cv_.notify_all();
     }
-    if (id != 0)
-        Q_EMIT cancelRequested(id);
+    job_->cancel(); // the request being answered, if any (both run on the GUI thread)
 }
 
-// On the plan's thread: one request through the worker, waited for.
+// On the plan's thread: one request through the job, waited for.
 SummaryAnswer SummaryRunner::ask(const SummaryRequest& request) {
     GenerationSettings settings = settings_;
     settings.maxTokens = request.maxTokens;
-    qint64 id = 0;
     {
         std::lock_guard lk(m_);
         if (stopping_)
             return {SummaryAnswer::Status::Cancelled, {}, {}};
-        id = pending_ = nextRequest_++;
         answered_ = false;
-        text_.clear();
-        error_.clear();
-        stopReason_.clear();
+        answer_ = JobAnswer{};
     }
     const QList<ChatTurn> turns = request.turns;
-    QMetaObject::invokeMethod(
-        this, [this, id, turns, settings] { Q_EMIT submitRequested(id, turns, settings, {}); });
+    QMetaObject::invokeMethod(this, [this, turns, settings] {
+        // On the GUI thread, as stop(): a stop before this point leaves nothing to cancel.
+        {
+            std::lock_guard lk(m_);
+            if (stopping_)
+                return;
+        }
+        job_->start(turns, settings);
+    });
     std::unique_lock lk(m_);
     cv_.wait(lk, [this] { return answered_ || stopping_; });
-    pending_ = 0;
-    if (stopping_ || stopReason_ == QLatin1String("cancelled"))
+    if (stopping_ || answer_.status == JobAnswer::Status::Cancelled)
         return {SummaryAnswer::Status::Cancelled, {}, {}};
-    if (!error_.isEmpty())
-        return {SummaryAnswer::Status::Failed, {}, error_};
-    return {SummaryAnswer::Status::Ok, text_, {}};
+    if (answer_.status == JobAnswer::Status::Failed)
+        return {SummaryAnswer::Status::Failed, {}, answer_.error};
+    return {SummaryAnswer::Status::Ok, answer_.text, {}};
 }
 
-void SummaryRunner::onToken(qint64 requestId, const QString& text) {
+void SummaryRunner::onAnswer(const JobAnswer& answer) {
     std::lock_guard lk(m_);
-    if (requestId == pending_ && requestId != 0)
-        text_ += text;
-}
-
-void SummaryRunner::onFailed(qint64 requestId, const QString& message) {
-    std::lock_guard lk(m_);
-    if (requestId == pending_ && requestId != 0)
-        error_ = message; // the request still finishes
-}
-
-void SummaryRunner::onFinished(qint64 requestId, const RequestStatsQ& stats) {
-    std::lock_guard lk(m_);
-    if (requestId != pending_ || requestId == 0)
-        return;
-    if (!stats.text.isEmpty())
-        text_ = stats.text;
-    stopReason_ = stats.stopReason;
-    if (stats.stopReason == QLatin1String("error") && error_.isEmpty())
-        error_ = tr("the request ended with an error");
+    answer_ = answer;
     answered_ = true;
     cv_.notify_all();
 }

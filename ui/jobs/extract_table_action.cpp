@@ -1,9 +1,9 @@
-#include "tables/extract_table_action.h"
+#include "jobs/extract_table_action.h"
 
 #include "backend/engine_worker.h"
 #include "documents/documents_pane.h"
-#include "tables/table_dialog.h"
-#include "tables/table_extractor.h"
+#include "jobs/table_dialog.h"
+#include "jobs/table_extractor.h"
 
 #include <QAction>
 #include <QFileInfo>
