@@ -2,6 +2,7 @@
 
 #include "chat/citations.h"
 #include "chat/question_image.h"
+#include "pipeline/markdown_literal.h"
 #include "style/palette_colors.h"
 
 #include <QRegularExpression>
@@ -376,8 +377,9 @@ void TranscriptView::insertMessage(QTextCursor& cursor, const ChatMessage& m, in
                                      .arg(footer, style::css(style::mutedText(palette()))));
 }
 
-void TranscriptView::insertAnswer(QTextCursor& cursor, const QString& markdown) {
+void TranscriptView::insertAnswer(QTextCursor& cursor, const QString& answer) {
     const int start = cursor.position();
+    const QString markdown = escapeRawHtml(answer); // "<" and "&" shown as written
     if (citationDocuments_.isEmpty()) {
         cursor.insertMarkdown(linkCitations(markdown, QString::fromLatin1(kCitationUrlPattern)));
     } else {
@@ -439,7 +441,7 @@ void TranscriptView::insertToolCall(QTextCursor& cursor, const ToolCallRecord& c
     if (!call.done) {
         cursor.insertText(tr("running…"));
     } else if (call.ok) {
-        cursor.insertMarkdown(displayResult(call.result));
+        cursor.insertMarkdown(escapeRawHtml(displayResult(call.result)));
     } else {
         QTextCharFormat red;
         red.setForeground(style::toneText(palette(), Tone::Negative));

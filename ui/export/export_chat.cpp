@@ -1,6 +1,7 @@
 #include "export/export_chat.h"
 
 #include "export/pdf_export.h"
+#include "pipeline/markdown_literal.h"
 #include "storage/atomic_write.h"
 
 #include <QDir>
@@ -49,7 +50,7 @@ QString exportSummary(const QString& path, const SummaryExport& summary) {
     const QString baseDir = QFileInfo(path).absolutePath();
     auto html = [&summary, &baseDir] {
         QTextDocument doc;
-        doc.setMarkdown(summary.markdown);
+        doc.setMarkdown(escapeRawHtml(summary.markdown));
         QString body = doc.toHtml();
         const qsizetype begin = body.indexOf(QStringLiteral("<body"));
         const qsizetype open = body.indexOf(QLatin1Char('>'), begin);

@@ -2,6 +2,7 @@
 
 #include "chat/chat_json.h"
 #include "chat/citations.h"
+#include "pipeline/markdown_literal.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -81,7 +82,8 @@ QString messageHtml(const ChatSession& chat, const ChatMessage& m, const QString
         return QStringLiteral("<p>%1</p>")
             .arg(m.text.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
     QTextDocument doc;
-    doc.setMarkdown(linkedAnswer(chat, answerMarkdown(m), citationUrl, baseDir));
+    // "<" and "&" as written (not taken as HTML), then the citations as links.
+    doc.setMarkdown(linkedAnswer(chat, escapeRawHtml(answerMarkdown(m)), citationUrl, baseDir));
     QString html = doc.toHtml();
     const qsizetype begin = html.indexOf(QStringLiteral("<body"));
     const qsizetype open = html.indexOf(QLatin1Char('>'), begin);
