@@ -3,12 +3,12 @@
 # rendered page against the engine's run, and "Extract table" end to end with a scripted model.
 if(FOLIO_BUILD_UI)
     folio_add_test(test_markdown_table SOURCES ui/test_markdown_table.cpp
-                   LIBS folio_pipeline LABELS ui TIMEOUT 60)
+                   LIBS folio_core LABELS ui TIMEOUT 60)
     folio_add_test(test_page_render SOURCES ui/test_page_render.cpp
-                   LIBS folio_pipeline LABELS ui TIMEOUT 120)
+                   LIBS folio_core LABELS ui TIMEOUT 120)
     add_dependencies(test_page_render folio_samples)
     folio_add_test(test_page_image_tokens SOURCES ui/test_page_image_tokens.cpp
-                   LIBS folio_pipeline folio_engine folio_engine_internal LABELS ui engine TIMEOUT 300)
+                   LIBS folio_core folio_engine folio_engine_internal LABELS ui engine TIMEOUT 300)
     add_dependencies(test_page_image_tokens folio_samples)
     folio_add_test(test_scanned_pages SOURCES ui/test_scanned_pages.cpp
                    LIBS folio_ui LABELS ui engine TIMEOUT 300)

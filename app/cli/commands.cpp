@@ -13,6 +13,7 @@ int cmd_bench_remote(std::vector<std::string> args);
 int cmd_bench_serve(std::vector<std::string> args);
 int cmd_bench_tokenizer(std::vector<std::string> args);
 int cmd_bench_vision(std::vector<std::string> args);
+int cmd_export(std::vector<std::string> args);
 int cmd_generate(std::vector<std::string> args);
 int cmd_image_embd(std::vector<std::string> args);
 int cmd_info(std::vector<std::string> args);
@@ -64,6 +65,10 @@ const std::array kCommands = {
             "bench-vision [--mmproj P.gguf] [-t 2]   kimivl vision encode time of a 1280x720 "
             "screenshot",
             cmd_bench_vision},
+    Command{"export",
+            "export CHAT.json -o OUT.pdf|.html|.md|.json [--model NAME]   a saved chat, as the "
+            "workbench exports it",
+            cmd_export},
     Command{
         "generate",
         "generate -m F.gguf (-p TEXT | --tokens 1,2,3) [-n N] [--temp T] [--seed S] [--top-k K] "

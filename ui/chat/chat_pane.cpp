@@ -640,7 +640,8 @@ void ChatPane::releaseWaitingQuestion() {
     if (messages.size() >= 2 && messages.last().role == ChatMessage::Role::Notice &&
         messages[messages.size() - 2].role == ChatMessage::Role::User) {
         ChatMessage notice = messages.takeLast();
-        notice.text.replace(tr("Waiting for"), tr("Waited for"));
+        // One whole sentence per state: translations cannot be edited in fragments.
+        notice.text = tr("Waited for %1 to finish loading.").arg(waitingFor_);
         messages.last().attachments = attachments_;
         messages.insert(messages.size() - 1, notice);
         // Linked in the new order; earlier versions of the question stay its siblings.
@@ -696,9 +697,9 @@ void ChatPane::send() {
     const QStringList loading = loadingDocuments_ ? loadingDocuments_() : QStringList();
     if (!loading.isEmpty()) {
         // Sent once they are read: a question without its documents would be answered wrongly.
-        appendMessage(
-            ChatMessage::Role::Notice,
-            tr("Waiting for %1 to finish loading…").arg(loading.join(QStringLiteral(", "))));
+        waitingFor_ = loading.join(QStringLiteral(", "));
+        appendMessage(ChatMessage::Role::Notice,
+                      tr("Waiting for %1 to finish loading…").arg(waitingFor_));
         waitingQuestion_ = text;
         sendButton_->setEnabled(false);
         stopButton_->setEnabled(true);

@@ -168,6 +168,7 @@ private:
     QStringList pendingNotices_; // notices that arrived while an answer was streaming
     QString shownChatId_;
     QString waitingQuestion_; // held until the chat's documents have loaded
+    QString waitingFor_;      // the documents it waits for, as the notice names them
     std::function<QStringList()> loadingDocuments_;
     QLabel* problems_ = nullptr;
     NotificationArea* notifications_ = nullptr;
