@@ -13,6 +13,10 @@ if(FOLIO_BUILD_UI)
     # Runs the demo model: keep the cores to itself like test_main_window.
     set_tests_properties(test_workbench PROPERTIES RUN_SERIAL TRUE)
     folio_add_test(test_workbench_parts SOURCES ui/window/test_workbench_parts.cpp LIBS folio_ui LABELS ui TIMEOUT 120)
+    # Pieces split from test_workbench_parts: a chat's prompt, the settings, the Devices pane.
+    folio_add_test(test_chat_prompt SOURCES ui/chat/test_chat_prompt.cpp LIBS folio_ui LABELS ui TIMEOUT 120)
+    folio_add_test(test_app_settings SOURCES ui/settings/test_app_settings.cpp LIBS folio_ui LABELS ui TIMEOUT 120)
+    folio_add_test(test_devices_pane SOURCES ui/devices/test_devices_pane.cpp LIBS folio_ui LABELS ui TIMEOUT 120)
     folio_add_test(test_chat_controller SOURCES ui/chat/test_chat_controller.cpp LIBS folio_ui LABELS ui TIMEOUT 60)
     folio_add_test(test_chat_versions SOURCES ui/chat/test_chat_versions.cpp LIBS folio_ui LABELS ui TIMEOUT 60)
     folio_add_test(test_chat_export SOURCES ui/export/test_chat_export.cpp LIBS folio_ui LABELS ui TIMEOUT 60)
