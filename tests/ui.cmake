@@ -1,29 +1,33 @@
 if(FOLIO_BUILD_UI)
-    folio_add_test(test_main_window SOURCES ui/test_main_window.cpp LIBS folio_ui LABELS ui TIMEOUT 180)
+    folio_add_test(test_main_window SOURCES ui/window/test_main_window.cpp LIBS folio_ui LABELS ui TIMEOUT 180)
     add_dependencies(test_main_window folio_samples folio folio_demo_model)
     # Measures GUI timer latency during inference: no other test may load the cores meanwhile.
     set_tests_properties(test_main_window PROPERTIES RUN_SERIAL TRUE)
-    folio_add_test(test_documents SOURCES ui/test_documents.cpp LIBS folio_ui LABELS ui TIMEOUT 180)
+    folio_add_test(test_documents SOURCES ui/documents/test_documents.cpp LIBS folio_ui LABELS ui TIMEOUT 180)
     add_dependencies(test_documents folio_samples)
 endif()
 
 if(FOLIO_BUILD_UI)
-    folio_add_test(test_workbench SOURCES ui/test_workbench.cpp LIBS folio_ui LABELS ui TIMEOUT 180)
+    folio_add_test(test_workbench SOURCES ui/window/test_workbench.cpp LIBS folio_ui LABELS ui TIMEOUT 180)
     add_dependencies(test_workbench folio_samples folio folio_demo_model)
     # Runs the demo model: keep the cores to itself like test_main_window.
     set_tests_properties(test_workbench PROPERTIES RUN_SERIAL TRUE)
-    folio_add_test(test_workbench_parts SOURCES ui/test_workbench_parts.cpp LIBS folio_ui LABELS ui TIMEOUT 120)
-    folio_add_test(test_chat_controller SOURCES ui/test_chat_controller.cpp LIBS folio_ui LABELS ui TIMEOUT 60)
-    folio_add_test(test_chat_versions SOURCES ui/test_chat_versions.cpp LIBS folio_ui LABELS ui TIMEOUT 60)
-    folio_add_test(test_chat_export SOURCES ui/test_chat_export.cpp LIBS folio_ui LABELS ui TIMEOUT 60)
-    folio_add_test(test_chat_documents SOURCES ui/test_chat_documents.cpp LIBS folio_ui LABELS ui TIMEOUT 300)
+    folio_add_test(test_workbench_parts SOURCES ui/window/test_workbench_parts.cpp LIBS folio_ui LABELS ui TIMEOUT 120)
+    # Pieces split from test_workbench_parts: a chat's prompt, the settings, the Devices pane.
+    folio_add_test(test_chat_prompt SOURCES ui/chat/test_chat_prompt.cpp LIBS folio_ui LABELS ui TIMEOUT 120)
+    folio_add_test(test_app_settings SOURCES ui/settings/test_app_settings.cpp LIBS folio_ui LABELS ui TIMEOUT 120)
+    folio_add_test(test_devices_pane SOURCES ui/devices/test_devices_pane.cpp LIBS folio_ui LABELS ui TIMEOUT 120)
+    folio_add_test(test_chat_controller SOURCES ui/chat/test_chat_controller.cpp LIBS folio_ui LABELS ui TIMEOUT 60)
+    folio_add_test(test_chat_versions SOURCES ui/chat/test_chat_versions.cpp LIBS folio_ui LABELS ui TIMEOUT 60)
+    folio_add_test(test_chat_export SOURCES ui/export/test_chat_export.cpp LIBS folio_ui LABELS ui TIMEOUT 60)
+    folio_add_test(test_chat_documents SOURCES ui/chat/test_chat_documents.cpp LIBS folio_ui LABELS ui TIMEOUT 300)
     add_dependencies(test_chat_documents folio_samples folio_demo_model)
     set_tests_properties(test_chat_documents PROPERTIES RUN_SERIAL TRUE)
 endif()
 
 if(FOLIO_BUILD_UI)
     # The workbench on a remote backend: a real `folio-cli serve` on the demo model, loopback.
-    folio_add_test(test_workbench_remote SOURCES ui/test_workbench_remote.cpp
+    folio_add_test(test_workbench_remote SOURCES ui/window/test_workbench_remote.cpp
                    LIBS folio_ui LABELS ui remote TIMEOUT 180)
     add_dependencies(test_workbench_remote folio-cli folio_demo_model)
 endif()
@@ -31,6 +35,6 @@ endif()
 if(FOLIO_BUILD_UI)
     # Tool calls in the chat with a scripted model behind the ChatBackend interface.
     find_package(SQLite3 REQUIRED)
-    folio_add_test(test_workbench_tools SOURCES ui/test_workbench_tools.cpp
+    folio_add_test(test_workbench_tools SOURCES ui/window/test_workbench_tools.cpp
                    LIBS folio_ui SQLite::SQLite3 LABELS ui TIMEOUT 120)
 endif()

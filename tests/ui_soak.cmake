@@ -2,7 +2,8 @@
 # default; CI runs it for 120 s in the asan build, .ci/run). For runs longer than a few minutes
 # start the binary itself: ctest stops it after TIMEOUT.
 if(FOLIO_BUILD_UI)
-    folio_add_test(test_soak SOURCES ui/test_soak.cpp LIBS folio_ui folio_engine_internal
+    folio_add_test(test_soak SOURCES ui/window/test_soak.cpp ui/window/soak_fixture.cpp
+                   ui/window/soak_actions.cpp LIBS folio_ui folio_engine_internal
                    LABELS ui soak TIMEOUT 900)
     add_dependencies(test_soak folio_samples folio_demo_model folio-cli)
 endif()

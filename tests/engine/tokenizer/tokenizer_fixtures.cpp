@@ -27,6 +27,27 @@ std::optional<tokenizer::Tokenizer> load_tokenizer(const QString& path) {
     return std::move(*tok);
 }
 
+bool need_vocabs(const QString& conf, std::optional<tokenizer::Tokenizer>& tiny,
+                 std::optional<tokenizer::Tokenizer>& ds3) {
+    if (conf.isEmpty())
+        return false;
+    if (!tiny)
+        tiny = load_tokenizer(conf + "/models/ds2-qlora-f32.gguf");
+    if (!ds3)
+        ds3 = load_tokenizer(conf + "/tokenizer/deepseek-v3-vocab.gguf");
+    return tiny.has_value() && ds3.has_value();
+}
+
+std::vector<int32_t> encode_or_fail(const tokenizer::Tokenizer& tok, const std::string& text,
+                                    bool add_special, bool parse_special) {
+    auto ids = tok.encode(text, add_special, parse_special);
+    if (!ids) {
+        qWarning("encode: %s", ids.error().to_string().c_str());
+        return {};
+    }
+    return *ids;
+}
+
 namespace {
 
 std::vector<QJsonObject> read_jsonl(const QString& path) {

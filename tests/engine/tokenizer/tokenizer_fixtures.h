@@ -18,6 +18,16 @@ namespace folio::test {
 // Loads the tokenizer of a GGUF file; fails the test (returns nullopt) on error.
 std::optional<tokenizer::Tokenizer> load_tokenizer(const QString& path);
 
+// The conformance folder's two vocabularies, each loaded on first need into `tiny`
+// (ds2-qlora-f32.gguf: tiny vocabulary, pre kimi-k2) and `ds3` (deepseek-v3-vocab.gguf: real
+// vocabulary, pre deepseek-v3); false when `conf` is empty or either fails to load.
+bool need_vocabs(const QString& conf, std::optional<tokenizer::Tokenizer>& tiny,
+                 std::optional<tokenizer::Tokenizer>& ds3);
+
+// The ids of `text`; empty (with a warning) on error.
+std::vector<int32_t> encode_or_fail(const tokenizer::Tokenizer& tok, const std::string& text,
+                                    bool add_special, bool parse_special);
+
 struct TokenizerCase {
     std::string id;
     std::string text;
