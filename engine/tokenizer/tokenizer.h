@@ -74,13 +74,11 @@ public:
     bool add_eos() const { return add_eos_; }
     // End of generation: eos, eot and the tokens llama.cpp detects by text (§7.2).
     bool is_eog(int32_t id) const;
-    std::span<const int32_t> eog_ids() const { return eog_; }
 
     bool valid(int32_t id) const { return id >= 0 && static_cast<size_t>(id) < texts_.size(); }
     // Type after llama.cpp's automatic detection (EOG texts become CONTROL). Undefined for
     // invalid ids.
     TokenType token_type(int32_t id) const;
-    bool is_control(int32_t id) const { return token_type(id) == TokenType::Control; }
     // Stored token string (mapped form for NORMAL tokens, raw text for special ones). Empty
     // for invalid ids.
     const std::string& token_text(int32_t id) const;

@@ -29,19 +29,6 @@ void utf8_decode(std::string_view text, std::vector<uint32_t>& out);
 // Appends the UTF-8 encoding of `cp` (U+FFFD for values above U+10FFFF).
 void utf8_append(std::string& out, uint32_t cp);
 
-// Length of the UTF-8 sequence that `lead` starts (1 for ASCII and stray bytes).
-inline int utf8_sequence_length(uint8_t lead) {
-    if (lead < 0x80)
-        return 1;
-    if ((lead & 0xE0) == 0xC0)
-        return 2;
-    if ((lead & 0xF0) == 0xE0)
-        return 3;
-    if ((lead & 0xF8) == 0xF0)
-        return 4;
-    return 1;
-}
-
 // Lower-case of an ASCII letter, every other code point unchanged (the contractions of the
 // splitters compare against ASCII letters only).
 inline uint32_t ascii_tolower(uint32_t cp) {
