@@ -1,6 +1,6 @@
 #pragma once
 // Unicode helpers of the tokenizer: lenient UTF-8 decoding as llama.cpp does it, UTF-8
-// encoding, and the character classes the pre-tokenizers test (GGUF_LAYOUT.md §7.4, §7.6).
+// encoding, and the character classes the pre-tokenizers test (as llama.cpp's src/unicode.cpp).
 
 #include "tokenizer/unicode_tables.h"
 
@@ -20,7 +20,7 @@ inline constexpr CpFlags kWhitespace = 0x100;
 
 CpFlags cp_flags(uint32_t cp);
 
-// Decodes UTF-8 to code points (§7.4 a): a byte that does not start a well-formed sequence
+// Decodes UTF-8 to code points: a byte that does not start a well-formed sequence
 // (bad lead byte, missing continuation byte, truncated) becomes U+FFFD and skips one byte.
 // Like llama.cpp, overlong forms and surrogates are accepted as decoded; values above
 // U+10FFFF become U+FFFD.
