@@ -8,6 +8,8 @@ PACKAGES=(
     build-essential cmake ninja-build pkg-config ccache git file dpkg-dev
     # fuzzing (scripts/fuzz.sh): clang with libFuzzer and its OpenMP runtime
     clang libomp-dev
+    # scripts/check-format.sh (CI) and the optional .clang-tidy checks
+    clang-format clang-tidy
     # engine
     libeigen3-dev libstb-dev libsqlite3-dev
     # HTTP server (folio-cli serve) and remote client: cpp-httplib (with OpenSSL), nlohmann json

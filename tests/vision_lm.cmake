@@ -1,5 +1,6 @@
 # Vision + language (issue 8): decoder input embeddings, `<__media__>` prompt assembly and the
-# kimivl pair against llama.cpp's golden (conformance README §3), in-process and via folio-cli.
+# kimivl pair against llama.cpp's golden (the conformance data's vision pair), in-process and
+# via folio-cli.
 folio_add_test(test_vision_lm
     SOURCES engine/model/vision/test_vision_lm.cpp
     LIBS folio_engine_internal

@@ -32,11 +32,6 @@ bool RequestBridge::take(std::vector<TokenPiece>& out, std::chrono::milliseconds
     return done_;
 }
 
-void RequestBridge::wait_done() {
-    std::unique_lock lk(m_);
-    cv_.wait(lk, [&] { return done_; });
-}
-
 bool RequestBridge::finished() const {
     std::lock_guard lk(m_);
     return done_;

@@ -27,8 +27,6 @@ public:
     // Waits up to `timeout` for pieces or the end; moves the pending pieces into `out`.
     // Returns true once the request has finished and every piece has been taken.
     bool take(std::vector<TokenPiece>& out, std::chrono::milliseconds timeout);
-    // Blocks until the request has finished.
-    void wait_done();
 
     bool finished() const;
     // Valid once finished.

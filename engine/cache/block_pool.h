@@ -1,5 +1,5 @@
 #pragma once
-// The block pool behind every sequence's KV cache (DESIGN.md "Memory model"). A block holds
+// The block pool behind every sequence's KV cache (docs/KV_CACHE.md). A block holds
 // block_tokens cached rows of one layer in the storage type. Blocks live in RAM, spread over
 // N logical RAM shards by their position in the sequence (logical block index mod N), each shard
 // with its share of the RAM budget; over budget, the least-recently-used blocks move to the disk

@@ -1,7 +1,8 @@
 #pragma once
 // Rows of the KV cache in their storage type (CacheOptions::kv_type): f32 as computed, f16 and
-// bf16 rounded to nearest even, q8_0 in GGML's block layout (GGUF_LAYOUT.md §2.3: 32 int8 and
-// an fp16 scale per block). q8_0 rows whose length is not a multiple of 32 are zero-padded.
+// bf16 rounded to nearest even, q8_0 in GGML's block layout (block_q8_0 of ggml/src/ggml-common.h:
+// 32 int8 and an fp16 scale per block). q8_0 rows whose length is not a multiple of 32 are
+// zero-padded.
 
 #include "folio/cache.h"
 

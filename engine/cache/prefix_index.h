@@ -1,6 +1,6 @@
 #pragma once
-// The prefix cache (DESIGN.md "Memory model"): full blocks of finished prompts, found again by
-// the chain of their contents. Block b of a sequence is identified by the keys of its tokens
+// The prefix cache (docs/KV_CACHE.md, "Prefix cache"): full blocks of finished prompts, found again
+// by the chain of their contents. Block b of a sequence is identified by the keys of its tokens
 // (token ids; image rows by image content hash and row) and by everything before it, through
 // hash(b) = mix(hash(b - 1), keys of block b). Entries keep their keys and are compared exactly,
 // so a hash collision can never hand out the wrong rows. An entry holds one block per caching

@@ -11,7 +11,7 @@
 
 namespace folio::gguf {
 
-// GGUF is little-endian (GGUF_LAYOUT.md §1.1); scalars are copied as-is.
+// GGUF files are little-endian (big-endian ones are refused); scalars are copied as-is.
 static_assert(std::endian::native == std::endian::little,
               "the GGUF reader assumes a little-endian host");
 

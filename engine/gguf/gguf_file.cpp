@@ -1,4 +1,4 @@
-// GGUF reader: parses and validates the container of GGUF_LAYOUT.md §1 over a read-only mmap.
+// GGUF reader: parses and validates the container (ggml's docs/gguf.md) over a read-only mmap.
 // Every count and length is checked against the bytes that remain before anything is reserved,
 // so a hostile file cannot make us allocate more than a small multiple of its own size.
 #include "gguf/gguf_file.h"
@@ -17,12 +17,12 @@ namespace folio::gguf {
 
 namespace {
 
-constexpr uint32_t kMagic = 0x46554747;            // "GGUF" read little-endian (§1.1)
-constexpr uint64_t kMaxLength = uint64_t(1) << 30; // strings and arrays (§1.2, §1.3)
+constexpr uint32_t kMagic = 0x46554747;            // "GGUF" read little-endian
+constexpr uint64_t kMaxLength = uint64_t(1) << 30; // strings and arrays
 constexpr uint64_t kMinKvBytes = 12;               // key length + value type + 1 byte
 constexpr uint64_t kMinTensorInfoBytes = 24;       // name length + n_dims + ne[0] + type
 constexpr uint32_t kDefaultAlignment = 32;
-constexpr size_t kMaxTensorName = 63; // names must be shorter than 64 bytes (§1.5)
+constexpr size_t kMaxTensorName = 63; // names must be shorter than 64 bytes
 
 // Printable rendering of untrusted text for messages (control bytes escaped, long text cut).
 std::string printable(std::string_view s) {
@@ -51,7 +51,7 @@ uint64_t align_up(uint64_t v, uint64_t alignment) {
     return (v + alignment - 1) / alignment * alignment;
 }
 
-// Names of ggml types Folio has no block table for, to make the message useful (§2.1).
+// Names of ggml types Folio has no block table for, to make the message useful.
 std::string ggml_type_label(int32_t id) {
     switch (id) {
     case 16:
@@ -117,7 +117,7 @@ struct FileParser {
         return v;
     }
 
-    // §1.2: uint64 length + bytes; length ≤ 2^30 and ≤ the remaining bytes.
+    // A string: uint64 length + bytes; length ≤ 2^30 and ≤ the remaining bytes.
     Expected<std::string_view> read_string(const std::string& field) {
         const uint64_t at = cur.pos();
         FOLIO_TRY(len, read<uint64_t>((field + " length").c_str()));
@@ -150,7 +150,7 @@ Status FileParser::parse_header(uint64_t& n_tensors, uint64_t& n_kv) {
     }
     const uint64_t version_at = cur.pos();
     FOLIO_TRY(version, read<uint32_t>("version"));
-    // §1.1: a version whose low 16 bits are zero is a byte-swapped (big-endian) file.
+    // A version whose low 16 bits are zero is a byte-swapped (big-endian) file.
     if (version == 0)
         return fail(version_at, "GGUF version 0 is invalid");
     if ((version & 0xFFFFu) == 0) {
@@ -169,7 +169,7 @@ Status FileParser::parse_header(uint64_t& n_tensors, uint64_t& n_kv) {
     FOLIO_TRY(tc, read<uint64_t>("tensor_count"));
     const uint64_t kc_at = cur.pos();
     FOLIO_TRY(kc, read<uint64_t>("kv_count"));
-    // Both are read as int64 by ggml; then each record has a minimum size (§1.3, §1.5).
+    // Both are read as int64 by ggml; then each record has a minimum size.
     if (tc > uint64_t(std::numeric_limits<int64_t>::max()))
         return fail(tc_at, "tensor_count " + num(tc) + " is negative as int64");
     if (kc > uint64_t(std::numeric_limits<int64_t>::max()))
@@ -227,7 +227,7 @@ Status FileParser::parse_scalar(ValueType type, Value& out, const std::string& f
         return {};
     }
     case ValueType::Bool: {
-        FOLIO_TRY(v, read<uint8_t>(what)); // §1.3: 0 = false, anything else = true
+        FOLIO_TRY(v, read<uint8_t>(what)); // 0 = false, anything else = true
         out.i = v != 0 ? 1 : 0;
         return {};
     }
@@ -326,7 +326,7 @@ Status FileParser::parse_kv(uint64_t index) {
     return {};
 }
 
-// §1.1: general.alignment must be UINT32, a non-zero power of two; absent means 32.
+// general.alignment must be UINT32, a non-zero power of two; absent means 32.
 Status FileParser::check_alignment() {
     f.alignment_ = kDefaultAlignment;
     const KeyValue* kv = f.find_key("general.alignment");
@@ -393,7 +393,7 @@ Status FileParser::parse_tensor_info(uint64_t index, std::vector<uint64_t>& offs
         return fail(type_at, "ne[0] = " + std::to_string(t.ne[0]) + " is not a multiple of " +
                                  std::string(traits->name) + " block size " +
                                  num(traits->block_size));
-    // Payload = ne[0]/block · block_bytes · ne[1] · ne[2] · ne[3] (§1.5), overflow-checked.
+    // Payload = ne[0]/block · block_bytes · ne[1] · ne[2] · ne[3], overflow-checked.
     uint64_t bytes = static_cast<uint64_t>(t.ne[0]) / traits->block_size * traits->block_bytes;
     for (int d = 1; d < 4; ++d)
         if (__builtin_mul_overflow(bytes, static_cast<uint64_t>(t.ne[d]), &bytes))
@@ -408,7 +408,7 @@ Status FileParser::parse_tensor_info(uint64_t index, std::vector<uint64_t>& offs
     return {};
 }
 
-// §1.5: offsets are exactly the running sum of padded sizes, and every payload lies in the file.
+// Offsets are exactly the running sum of padded sizes, and every payload lies in the file.
 Status FileParser::place_tensors(const std::vector<uint64_t>& offset_field_pos) {
     const uint64_t info_end = cur.pos();
     const uint64_t data_offset = align_up(info_end, f.alignment_);

@@ -1,5 +1,5 @@
 #pragma once
-// A GGUF file opened by mmap and fully validated (spec/GGUF_LAYOUT.md §1). Tensor payloads are
+// A GGUF file opened by mmap and fully validated (ggml's docs/gguf.md). Tensor payloads are
 // views into the mapping: nothing is copied. Opening a truncated, bit-flipped or hostile file
 // returns an Error naming the field or tensor and the byte offset; it never crashes, hangs or
 // allocates more than the file justifies.
@@ -23,7 +23,7 @@
 
 namespace folio::gguf {
 
-// GGUF value type numbers (§1.4).
+// GGUF value type numbers (gguf_type).
 enum class ValueType : int32_t {
     U8 = 0,
     I8 = 1,
@@ -121,7 +121,7 @@ public:
     const KeyValue* find_key(std::string_view key) const;
     const TensorInfo* find_tensor(std::string_view name) const;
 
-    // Typed getters with the loader's strictness (§1.8): a present key of another type is an
+    // Typed getters with llama.cpp's loader's strictness: a present key of another type is an
     // error naming the key, its type and offset; an absent key gives nullopt.
     Expected<std::optional<uint32_t>> get_u32(std::string_view key) const;
     Expected<std::optional<float>> get_f32(std::string_view key) const;

@@ -1,4 +1,5 @@
-// Typed metadata getters with the llama.cpp loader's type strictness (GGUF_LAYOUT.md §1.8).
+// Typed metadata getters with the type strictness of llama.cpp's loader
+// (src/llama-model-loader.cpp): a key must have exactly the type asked for.
 #include "gguf/gguf_file.h"
 
 namespace folio::gguf {

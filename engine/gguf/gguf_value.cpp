@@ -1,4 +1,4 @@
-// Value type table of GGUF_LAYOUT.md §1.4.
+// The GGUF value types (gguf_type in ggml's docs/gguf.md): names and scalar sizes.
 #include "gguf/gguf_file.h"
 
 namespace folio::gguf {

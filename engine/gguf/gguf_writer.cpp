@@ -1,4 +1,4 @@
-// GGUF v3 writer following the recipe of GGUF_LAYOUT.md §1.10.
+// GGUF v3 writer: header, key/value records, tensor infos, then the aligned payloads.
 #include "gguf/gguf_writer.h"
 
 #include "gguf/atomic_file.h"
@@ -212,7 +212,7 @@ Status Writer::add(const std::string& name, const std::vector<int64_t>& ne, DTyp
         return make_error(ErrorCode::InvalidArgument, "tensor '" + name + "': " + what);
     };
     if (name.empty() || name.size() >= 64)
-        return bad("name must be 1..63 bytes long (GGUF_LAYOUT.md §1.5)");
+        return bad("name must be 1..63 bytes long");
     for (const TensorSpec& s : specs_)
         if (s.name == name)
             return bad("duplicate tensor name");
@@ -281,7 +281,7 @@ Status Writer::validate_metadata() const {
                 return bad("array without elements");
             const ValueType et = kv.value.array->element_type;
             if (et == ValueType::Array)
-                return bad("nested arrays are not allowed (GGUF_LAYOUT.md §1.3)");
+                return bad("nested arrays are not allowed");
             const ArrayValue& a = *kv.value.array;
             const bool consistent = et == ValueType::String ? a.ints.empty() && a.floats.empty()
                                     : is_float(et)          ? a.ints.empty() && a.strings.empty()
@@ -329,7 +329,7 @@ Expected<std::vector<uint8_t>> Writer::serialize_header() const {
             for (int64_t i : a.ints)
                 b.put_scalar(a.element_type, i, 0, {});
     }
-    // §1.5: offset = running sum of padded sizes, in tensor-info order.
+    // offset = running sum of padded sizes, in tensor-info order.
     const uint32_t align = alignment();
     uint64_t offset = 0;
     for (const TensorSpec& s : specs_) {
@@ -341,7 +341,7 @@ Expected<std::vector<uint8_t>> Writer::serialize_header() const {
         b.put(offset);
         offset += align_up(s.size_bytes, align);
     }
-    out.resize(align_up(out.size(), align), 0); // §1.1 item 7: zero padding
+    out.resize(align_up(out.size(), align), 0); // zero padding up to the data section
     return out;
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// GGUF v3 writer (GGUF_LAYOUT.md §1.10). Collect metadata and tensor descriptions, then either
+// GGUF v3 writer (ggml's docs/gguf.md). Collect metadata and tensor descriptions, then either
 // write() everything at once, or begin() a stream and hand over the payloads tensor by tensor
 // (a quantizer writing a file larger than memory). Files are written atomically: a temporary
 // file next to the destination, fsync, rename.
@@ -21,7 +21,7 @@ namespace folio::gguf {
 
 class AtomicFile;
 
-// Number of dimensions up to the last one ≠ 1 (minimum 1), as ggml's writer stores it (§1.5).
+// Number of dimensions up to the last one ≠ 1 (minimum 1), as ggml's writer stores it.
 uint32_t natural_n_dims(const std::vector<int64_t>& ne);
 
 // A tensor as the header describes it.
@@ -67,7 +67,7 @@ public:
     // general.alignment if set, else 32.
     uint32_t alignment() const;
 
-    // Tensors in file order. `ne` has 1..4 entries in ggml order (ne[0] contiguous; §1.6). The
+    // Tensors in file order. `ne` has 1..4 entries in ggml order (ne[0] contiguous). The
     // name must be non-empty, < 64 bytes and unique; ne[0] a multiple of the block size.
     // add_tensor copies the payload, add_tensor_view keeps a view that must stay valid until
     // write() returns, add_tensor_info leaves the payload to a StreamWriter.

@@ -12,7 +12,7 @@ namespace folio {
 
 namespace {
 
-// Integer scalar of any integer type (display only: the model loader is strict, §1.8).
+// Integer scalar of any integer type (display only: the model loader is strict).
 uint64_t int_key(const gguf::File& f, const std::string& key) {
     const gguf::KeyValue* kv = f.find_key(key);
     if (kv == nullptr)

@@ -9,8 +9,8 @@ namespace folio {
 
 namespace {
 
-// Block geometry of every GGUF type id (spec/GGUF_LAYOUT.md §2.1; the i-quant and ternary sizes
-// are the static_asserts of ggml's ggml/src/ggml-common.h). Whether Folio computes with a type is
+// Block geometry of every GGUF type id (ggml_type in ggml/include/ggml.h; the block sizes are
+// the static_asserts of ggml's ggml/src/ggml-common.h). Whether Folio computes with a type is
 // the weight-type registry's business, not this table's.
 struct Geometry {
     DType type;

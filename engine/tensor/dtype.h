@@ -1,7 +1,7 @@
 #pragma once
-// Tensor element types as numbered by ggml / GGUF (spec/GGUF_LAYOUT.md §2.1). Only the types
-// with a row in the weight-type registry (kernels/weight_types.cpp) are "supported"; the reader
-// still knows the block geometry of the others so it can validate and skip them with a clear
+// Tensor element types as numbered by ggml / GGUF (ggml_type in ggml/include/ggml.h). Only the
+// types with a row in the weight-type registry (kernels/weight_types.cpp) are "supported"; the
+// reader still knows the block geometry of the others so it can validate and skip them with a clear
 // message.
 
 #include <cstddef>

@@ -1,5 +1,5 @@
 #pragma once
-// fp16 <-> fp32 and bf16 <-> fp32 conversions, bit-exact as spec/GGUF_LAYOUT.md §2.2:
+// fp16 <-> fp32 and bf16 <-> fp32 conversions, bit-exact as ggml's (ggml/src/ggml-impl.h):
 // fp32 -> fp16 rounds to nearest even, overflows to ±inf, keeps subnormals, NaN -> 0x7E00;
 // fp32 -> bf16 rounds to nearest even, NaN -> (bits >> 16) | 0x40; bf16 -> fp32 is bits << 16.
 //
@@ -45,7 +45,7 @@ static inline float fp16_to_fp32(uint16_t h) {
                          ((mant & 0x3FFu) << 13));
 }
 
-// IEEE binary32 -> binary16, round to nearest even (§2.2).
+// IEEE binary32 -> binary16, round to nearest even.
 static inline uint16_t fp32_to_fp16(float f) {
     const uint32_t x = f32_bits(f);
     const uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000u);

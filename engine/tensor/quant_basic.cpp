@@ -1,5 +1,5 @@
-// Reference row conversions of the float types, Q8_0, Q4_0 and MXFP4 (spec/GGUF_LAYOUT.md
-// §2.2-§2.5): dequantizers and the weight quantizers llama.cpp's *_ref functions define.
+// Reference row conversions of the float types, Q8_0, Q4_0 and MXFP4 (ggml/src/ggml-quants.c):
+// dequantizers and the weight quantizers llama.cpp's *_ref functions define.
 #include "tensor/fp16.h"
 #include "tensor/quant_blocks.h"
 #include "tensor/quant_rows.h"
@@ -114,7 +114,7 @@ void quantize_row_q4_0(const float* x, void* dst, int64_t n) {
     }
 }
 
-// §2.5: nearest doubled-E2M1 value, strict '<' scan (ties to the lower index).
+// Nearest doubled-E2M1 value, strict '<' scan (ties to the lower index).
 static int mxfp4_best_index(float x, float d) {
     int best = 0;
     float best_err = std::fabs(kMxfp4Values[0] * d - x);
@@ -135,7 +135,7 @@ void quantize_row_mxfp4(const float* x, void* dst, int64_t n) {
         float amax = 0;
         for (int j = 0; j < kQKMxfp4; ++j)
             amax = std::max(amax, std::fabs(x[j]));
-        // (uint8)(floor(log2(amax)) - 2 + 127) without range clamping (§2.5). The float->uint8
+        // (uint8)(floor(log2(amax)) - 2 + 127) without range clamping. The float->uint8
         // conversion of an out-of-range value is what x86 does for llama.cpp's cast: truncate to
         // int, keep the low 8 bits (only reachable for amax < 2^-125).
         const uint8_t e =

@@ -1,5 +1,5 @@
 #pragma once
-// Block layouts of the quantized tensor types (spec/GGUF_LAYOUT.md §2.3-§2.8). Plain packed
+// Block layouts of the quantized tensor types (ggml's ggml/src/ggml-common.h). Plain packed
 // structs whose sizes are pinned by static_asserts; ggml_half fields are raw fp16 bit patterns
 // (convert with tensor/fp16.h). Quantization blocks always run along ne[0].
 //
@@ -17,25 +17,25 @@ inline constexpr int kQKK = 256; // super-block of the K-quants
 
 #pragma pack(push, 1)
 
-// §2.3: y[j] = qs[j] * fp32(d)
+// block_q8_0: y[j] = qs[j] * fp32(d)
 struct BlockQ8_0 {
     uint16_t d;
     int8_t qs[kQK8_0];
 };
 
-// §2.4: y[j] = ((qs[j] & 0xF) - 8) * d, y[j+16] = ((qs[j] >> 4) - 8) * d
+// block_q4_0: y[j] = ((qs[j] & 0xF) - 8) * d, y[j+16] = ((qs[j] >> 4) - 8) * d
 struct BlockQ4_0 {
     uint16_t d;
     uint8_t qs[kQK4_0 / 2];
 };
 
-// §2.5: y[j] = kMxfp4Values[qs[j] & 0xF] * 2^(e-128), y[j+16] = ... qs[j] >> 4
+// block_mxfp4: y[j] = kMxfp4Values[qs[j] & 0xF] * 2^(e-128), y[j+16] = ... qs[j] >> 4
 struct BlockMxfp4 {
     uint8_t e;
     uint8_t qs[kQKMxfp4 / 2];
 };
 
-// §2.6
+// block_q4_K
 struct BlockQ4K {
     uint16_t d;
     uint16_t dmin;
@@ -43,7 +43,7 @@ struct BlockQ4K {
     uint8_t qs[kQKK / 2];
 };
 
-// §2.7
+// block_q6_K
 struct BlockQ6K {
     uint8_t ql[kQKK / 2];
     uint8_t qh[kQKK / 4];
@@ -51,7 +51,7 @@ struct BlockQ6K {
     uint16_t d;
 };
 
-// §2.8 (run-time activation format only)
+// block_q8_K (run-time activation format only)
 struct BlockQ8K {
     float d;
     int8_t qs[kQKK];
@@ -67,11 +67,11 @@ static_assert(sizeof(BlockQ4K) == 144);
 static_assert(sizeof(BlockQ6K) == 210);
 static_assert(sizeof(BlockQ8K) == 292);
 
-// §2.5: twice the OCP E2M1 values, so they fit int8.
+// Twice the OCP E2M1 values, so they fit int8.
 inline constexpr int8_t kMxfp4Values[16] = {0, 1,  2,  3,  4,  6,  8,  12,
                                             0, -1, -2, -3, -4, -6, -8, -12};
 
-// §2.5: d = 2^(e-128) (half the E8M0 value), built bit-exactly: fp32 bits 0x00200000 << e for
+// MXFP4's d = 2^(e-128) (half the E8M0 value), built bit-exactly: fp32 bits 0x00200000 << e for
 // e < 2 (the two subnormal results), (e - 1) << 23 otherwise. 0xFF is not NaN (-> 2^127).
 // The same value as bf16 bits (the top half of its fp32 bits: exact, bf16 has fp32's exponents).
 static inline uint16_t e8m0_half_as_bf16(uint8_t e) {
@@ -85,7 +85,7 @@ static inline float e8m0_to_fp32_half(uint8_t e) {
     return f;
 }
 
-// §2.6 get_scale_min_k4: 6-bit scale and min of sub-block j (0..7) of a Q4_K block.
+// get_scale_min_k4 (ggml-quants.c): 6-bit scale and min of sub-block j (0..7) of a Q4_K block.
 static inline void q4k_scale_min(int j, const uint8_t* scales, uint8_t* sc, uint8_t* m) {
     if (j < 4) {
         *sc = scales[j] & 63;

@@ -1,4 +1,4 @@
-// Reference row conversions of Q4_K and Q6_K (spec/GGUF_LAYOUT.md §2.6, §2.7) and the scale
+// Reference row conversions of Q4_K and Q6_K (ggml/src/ggml-quants.c) and the scale
 // searches of llama.cpp's k-quant reference quantizers (tensor/quant_rows.h).
 #include "tensor/fp16.h"
 #include "tensor/quant_blocks.h"
@@ -55,7 +55,7 @@ void dequantize_row_q6_k(const void* src, float* y, int64_t n) {
     }
 }
 
-// §2.6 make_qkx2_quants: weighted least-squares search for (scale, min) of n values on levels
+// make_qkx2_quants: weighted least-squares search for (scale, min) of n values on levels
 // 0..nmax. Returns the scale; *neg_min receives -min (>= 0).
 float make_qkx2_quants(int n, int nmax, const float* x, const float* w, uint8_t* L, float* neg_min,
                        uint8_t* Laux, float rmin, float rdelta, int nstep, bool use_mad) {
@@ -183,7 +183,7 @@ void quantize_row_q4_k(const float* x, void* dst, int64_t n) {
 
 inline constexpr float kGroupMaxEps = 1e-15f;
 
-// §2.7 make_qx_quants(n, nmax, x, L, rmse_type = 1): signed levels -nmax..nmax-1 stored as
+// make_qx_quants(n, nmax, x, L, rmse_type = 1): signed levels -nmax..nmax-1 stored as
 // L = l + nmax, weights x², 19 trial scales -(nmax + 0.1·is)/max, is = -9..9.
 float make_qx_quants_rmse1(int n, int nmax, const float* x, int8_t* L) {
     float max = 0, amax = 0;

@@ -2,14 +2,14 @@
 // Reference row conversions of each weight type, the functions the weight-type registry
 // (kernels/weight_types.cpp) points at. dequantize_row_*: n stored elements (a multiple of the
 // block size) -> f32; quantize_row_*: the weight quantizers (no importance matrix) following the
-// rules of llama.cpp's *_ref quantizers as spec/GGUF_LAYOUT.md §2 describes them. Use the checked
+// rules of llama.cpp's *_ref quantizers (ggml/src/ggml-quants.c). Use the checked
 // dequantize_row / quantize_row of tensor/quantize.h from outside the registry.
 
 #include <cstdint>
 
 namespace folio {
 
-// tensor/quant_basic.cpp (§2.2-§2.5)
+// tensor/quant_basic.cpp
 void dequantize_row_f32(const void* src, float* y, int64_t n);
 void dequantize_row_f16(const void* src, float* y, int64_t n);
 void dequantize_row_bf16(const void* src, float* y, int64_t n);
@@ -43,7 +43,7 @@ void quantize_row_q2_k(const float* x, void* dst, int64_t n);
 void quantize_row_q3_k(const float* x, void* dst, int64_t n);
 void quantize_row_q5_k(const float* x, void* dst, int64_t n);
 
-// tensor/quant_k46.cpp (§2.6, §2.7)
+// tensor/quant_k46.cpp
 void dequantize_row_q4_k(const void* src, float* y, int64_t n);
 void dequantize_row_q6_k(const void* src, float* y, int64_t n);
 void quantize_row_q4_k(const float* x, void* dst, int64_t n);
@@ -55,7 +55,7 @@ void quantize_row_q6_k(const float* x, void* dst, int64_t n);
 // use_mad: errors weighted |diff| instead of diff² (Q2_K).
 float make_qkx2_quants(int n, int nmax, const float* x, const float* w, uint8_t* L, float* neg_min,
                        uint8_t* Laux, float rmin, float rdelta, int nstep, bool use_mad = false);
-// The Q4_K / Q5_K super-block (§2.6): per 32-element sub-block a make_qkx2_quants search with
+// The Q4_K / Q5_K super-block: per 32-element sub-block a make_qkx2_quants search with
 // weights sqrt(mean x²) + |x| on levels 0..nmax (trial scales from rmin, step 0.1, nstep steps);
 // the 8 scales and mins coded in 6 bits against d = max scale / 63 and dmin = max min / 63,
 // packed as get_scale_min_k4 reads them; then every element re-quantized with the stored fp16

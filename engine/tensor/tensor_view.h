@@ -1,5 +1,5 @@
 #pragma once
-// A non-owning view of a tensor in ggml layout (spec/GGUF_LAYOUT.md §1.6): ne[0] is the
+// A non-owning view of a tensor in ggml layout (ggml's docs/gguf.md): ne[0] is the
 // contiguous dimension, quantization blocks run along ne[0], nb[] are byte strides. GGUF tensors
 // (gguf::TensorInfo: type, ne, data) map onto it with tensor_view_of(info).
 
@@ -26,7 +26,7 @@ struct TensorView {
     }
 };
 
-// Contiguous view with the §1.6 strides: nb[0] = type_size, nb[1] = row bytes, nb[i] =
+// Contiguous view with ggml's strides: nb[0] = type_size, nb[1] = row bytes, nb[i] =
 // nb[i-1]·ne[i-1].
 TensorView make_tensor_view(DType type, std::array<int64_t, 4> ne, const void* data);
 

@@ -134,7 +134,7 @@ void BpeModel::encode_piece(std::string_view bytes, BpeScratch& s,
         const auto rank = static_cast<int32_t>(key >> 32);
         const auto li = static_cast<int32_t>(key & 0xFFFFFFFFu);
         BpeScratch::Symbol& left = s.symbols[li];
-        // Outdated when either side changed since the pair was queued (§7.4 d): ranks are
+        // Outdated when either side changed since the pair was queued: ranks are
         // unique per pair of strings, so the pair now at this position has another rank (or
         // none) exactly when the queued one no longer exists.
         if (left.id < 0 || left.next < 0)

@@ -1,8 +1,9 @@
 #pragma once
-// Byte-level BPE merging of one pre-tokenized piece (GGUF_LAYOUT.md §7.4 c-e). Every string
-// that can occur as a symbol (the 256 byte characters and each merge's left, right and result)
-// is interned once at load; merge ranks live in a hash table keyed by the pair of symbol ids, so
-// the merge loop compares integers, never strings.
+// Byte-level BPE merging of one pre-tokenized piece, as llama.cpp's llm_tokenizer_bpe
+// (src/llama-vocab.cpp) does it. Every string that can occur as a symbol (the 256 byte
+// characters and each merge's left, right and result) is interned once at load; merge ranks
+// live in a hash table keyed by the pair of symbol ids, so the merge loop compares integers,
+// never strings.
 
 #include <cstdint>
 #include <string>
@@ -20,14 +21,14 @@ struct BpeScratch {
         int32_t next; // index of the next live symbol, -1 at the end
     };
     // Queued pair: (rank << 32) | index of its left symbol, so the smallest key is the lowest
-    // rank, then the leftmost pair (§7.4 d). The right symbol is the left one's next.
+    // rank, then the leftmost pair. The right symbol is the left one's next.
     std::vector<uint64_t> heap;
     std::vector<Symbol> symbols;
 };
 
 class BpeModel {
 public:
-    // `token_to_id` maps token strings (mapped form, §7.3) to ids; `merges` as "left right" strings
+    // `token_to_id` maps token strings (mapped form) to ids; `merges` as "left right" strings
     // in rank order (split at the first space at index >= 1; the first occurrence of a pair wins).
     static BpeModel build(const std::unordered_map<std::string, int32_t>& token_to_id,
                           const std::vector<std::string>& merges);

@@ -1,6 +1,6 @@
 #pragma once
-// GPT-2 byte-level encoding (GGUF_LAYOUT.md §7.3): every byte maps to one code point so that
-// token strings are printable. Bytes 0x21-0x7E, 0xA1-0xAC and 0xAE-0xFF map to themselves; the
+// GPT-2 byte-level encoding (llama.cpp's src/unicode.cpp): every byte maps to one code point so
+// that token strings are printable. Bytes 0x21-0x7E, 0xA1-0xAC and 0xAE-0xFF map to themselves; the
 // other 68 bytes, in increasing order, to U+0100, U+0101, ... (space -> U+0120 'Ġ').
 
 #include <array>
@@ -40,7 +40,7 @@ constexpr int cp_to_byte(uint32_t cp) {
 // The mapped form (UTF-8) of raw bytes, as token strings store them.
 std::string bytes_to_mapped(std::string_view bytes);
 
-// The raw bytes of a NORMAL token (§7.7): each code point of the mapped string back to its
+// The raw bytes of a NORMAL token: each code point of the mapped string back to its
 // byte; a code point outside the table renders as "[UNK_BYTE_0x<utf8 hex><token text>]" as
 // llama.cpp writes it.
 std::string mapped_to_bytes(std::string_view mapped);

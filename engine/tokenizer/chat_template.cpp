@@ -16,7 +16,7 @@ Error bad_role(const std::string& role, size_t index) {
 }
 
 // One image as Kimi-VL's template writes it; the runtime puts the image's rows in place of
-// the placeholder (GGUF_LAYOUT.md §6.6).
+// the placeholder (as llama.cpp's tools/mtmd/mtmd.cpp does).
 std::string kimi_image() {
     return std::string(kKimiMediaStart) + std::string(kKimiImagePlaceholder) +
            std::string(kKimiMediaEnd);
@@ -46,7 +46,7 @@ std::string images_at_markers(std::string_view content) {
     return out;
 }
 
-// Kimi-K2 (§8 of GGUF_LAYOUT.md; tool calls and tool_declare from MODEL_SPEC.md §9.2):
+// Kimi-K2 (llama.cpp's src/llama-chat.cpp; tool calls and tool_declare from Kimi-K2's template):
 //   <|im_{system,user,assistant}|>{role}<|im_middle|>{content}<|im_end|>, tool results as
 //   <|im_system|>tool<|im_middle|>..., generation prompt <|im_assistant|>assistant<|im_middle|>.
 Expected<std::string> render_kimi(bool vision, const std::vector<ChatMessage>& messages,

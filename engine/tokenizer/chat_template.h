@@ -1,7 +1,7 @@
 #pragma once
 // Chat templates rendered in C++ (no Jinja engine): the Kimi-K2 / Kimi-Linear skeleton of
-// llama.cpp's built-in `kimi-k2` template (GGUF_LAYOUT.md §8, MODEL_SPEC.md §9.2), its Kimi-VL
-// variant with image placeholders (MODEL_SPEC.md §9.3, conformance README §3), and DeepSeek-V3
+// llama.cpp's built-in `kimi-k2` template (src/llama-chat.cpp), its Kimi-VL variant with image
+// placeholders (the template of Kimi-VL's Hugging Face release), and DeepSeek-V3
 // (the `tokenizer.chat_template` of deepseek-v3-vocab.gguf).
 //
 // The rendered string never contains the bos token: tokenize it with add_special = true (bos

@@ -1,6 +1,6 @@
 #pragma once
-// Prompts with images, tokenized the way llama.cpp's mtmd does it (conformance README §3,
-// MODEL_SPEC §7): the marker `<__media__>` in the text says where each image goes, in order;
+// Prompts with images, tokenized the way llama.cpp's mtmd does it (tools/mtmd/mtmd.cpp):
+// the marker `<__media__>` in the text says where each image goes, in order;
 // each marker becomes `<|media_start|>` + the image's embeddings (one position per row) +
 // `<|media_end|>`. The text pieces between markers are tokenized with special tokens parsed,
 // and only the first piece gets the vocabulary's bos/eos (add_special). Without any marker

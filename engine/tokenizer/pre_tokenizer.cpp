@@ -14,7 +14,7 @@ struct PreName {
     PreType type;
 };
 
-// The names llama.cpp maps to these pre-tokenizers (§7.1, §7.6).
+// The names llama.cpp maps to these pre-tokenizers (src/llama-vocab.cpp).
 constexpr std::array kPreNames = {
     PreName{"default", PreType::Default},        PreName{"gpt-2", PreType::Gpt2},
     PreName{"llama-bpe", PreType::Llama3},       PreName{"llama3", PreType::Llama3},

@@ -1,8 +1,8 @@
 #pragma once
 // Pre-tokenizers of byte-level BPE vocabularies, chosen by `tokenizer.ggml.pre`
-// (GGUF_LAYOUT.md §7.6). Each splits a run of code points into pieces that BPE then encodes
-// independently. They are hand-written equivalents of the regexes llama.cpp applies: no regex
-// engine is involved.
+// (llama.cpp's src/llama-vocab.cpp and src/unicode.cpp). Each splits a run of code points into
+// pieces that BPE then encodes independently. They are hand-written equivalents of the regexes
+// llama.cpp applies: no regex engine is involved.
 
 #include "folio/error.h"
 #include "tokenizer/unicode.h"
@@ -37,8 +37,8 @@ struct PreTokenizeScratch {
     Pieces tmp;
 };
 
-// Splits `cps` (one raw-text fragment, §7.4 b) and appends the piece lengths to `out`
-// (cleared first). The lengths sum to cps.size().
+// Splits `cps` (one raw-text fragment between special tokens) and appends the piece lengths to
+// `out` (cleared first). The lengths sum to cps.size().
 void pre_tokenize(PreType type, std::span<const uint32_t> cps, PreTokenizeScratch& scratch,
                   Pieces& out);
 

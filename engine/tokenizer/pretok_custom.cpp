@@ -1,5 +1,5 @@
 // Hand-written splitters equivalent to the GPT-2, Llama-3 / Qwen2 and Kimi-K2 patterns, as
-// llama.cpp's custom splitters realize them (GGUF_LAYOUT.md §7.6). At every position the first
+// llama.cpp's custom splitters realize them (src/unicode.cpp). At every position the first
 // alternative that matches wins; a position no alternative matches becomes a one-code-point
 // piece.
 #include "tokenizer/pretok_splitters.h"
@@ -108,7 +108,8 @@ struct Cursor {
 };
 
 // Han as llama.cpp's Kimi-K2 splitter defines it: a fixed list of CJK ideograph blocks
-// (§7.6 deviation iii: not Unicode Script=Han).
+// (not Unicode Script=Han: U+3005, U+3007 and the radicals U+2E80-2FDF, for example, are not
+// Han here).
 bool is_kimi_han(uint32_t c) {
     return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) ||
            (c >= 0x20000 && c <= 0x2A6DF) || (c >= 0x2A700 && c <= 0x2B73F) ||
@@ -184,9 +185,9 @@ void split_llama3(const FragmentView& f, size_t begin, size_t end, int max_digit
     }
 }
 
-// §7.6 kimi-k2, in order: Han run; letter word (optional leading non-CR/LF/letter/digit
-// character, non-Han letters, optional contraction); digits in threes; " ?" + other characters
-// + CR/LF; whitespace; else one code point.
+// kimi-k2 (llama.cpp's unicode_regex_split_custom_kimi_k2), in order: Han run; letter word
+// (optional leading non-CR/LF/letter/digit character, non-Han letters, optional contraction);
+// digits in threes; " ?" + other characters + CR/LF; whitespace; else one code point.
 void split_kimi_k2(const FragmentView& f, size_t begin, size_t end, Pieces& out) {
     Cursor c{f, begin, end, begin, out};
     auto non_han_letter = [&](size_t p) { return c.letter(p) && !is_kimi_han(c.cp(p)); };

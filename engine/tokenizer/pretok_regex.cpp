@@ -1,5 +1,5 @@
 // The regex-list pre-tokenizers ("deepseek-v3", "default") as hand-written matchers with the
-// semantics llama.cpp gives them (GGUF_LAYOUT.md §7.6): each regex is applied in turn to every
+// semantics llama.cpp gives them (src/unicode.cpp): each regex is applied in turn to every
 // current piece; inside a piece its leftmost non-overlapping matches become pieces and so do
 // the unmatched stretches between them. Category classes (\p{L} ...) follow llama.cpp's
 // "collapsed" evaluation: an ASCII code point belongs to the ASCII members listed there, a
@@ -155,7 +155,7 @@ void collapse_classes(const uint32_t* cp, const CpFlags* flags, size_t n, uint8_
         cls[i] = collapsed_class(cp[i], flags[i]);
 }
 
-// deepseek-v3 (§7.6): \p{N}{1,3}; then [\x{4E00}-\x{9FA5}\x{3040}-\x{309F}\x{30A0}-\x{30FF}]+;
+// deepseek-v3: \p{N}{1,3}; then [\x{4E00}-\x{9FA5}\x{3040}-\x{309F}\x{30A0}-\x{30FF}]+;
 // then match_deepseek_words.
 void split_deepseek_v3(const FragmentView& f, size_t n, Pieces& tmp, Pieces& out) {
     out.assign(1, static_cast<uint32_t>(n));

@@ -1,6 +1,6 @@
 #pragma once
-// Special-token partition (GGUF_LAYOUT.md §7.5): before pre-tokenization the text is cut at
-// exact occurrences of special-token strings. Tokens are taken longest first (ties by id);
+// Special-token partition (llama.cpp's tokenizer_st_partition): before pre-tokenization the text is
+// cut at exact occurrences of special-token strings. Tokens are taken longest first (ties by id);
 // each claims its leftmost non-overlapping occurrences in the text that earlier tokens left
 // unclaimed. CONTROL and UNKNOWN tokens take part only when the caller parses specials;
 // USER_DEFINED tokens always do.

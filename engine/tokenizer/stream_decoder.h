@@ -1,5 +1,5 @@
 #pragma once
-// Streaming detokenization (GGUF_LAYOUT.md §7.7): fed token ids one at a time, it returns only
+// Streaming detokenization: fed token ids one at a time, it returns only
 // complete UTF-8 characters, holding back the bytes of a character split across tokens until
 // the rest arrives. Every string it returns is valid UTF-8: bytes that can never form a
 // character become U+FFFD.
@@ -21,7 +21,7 @@ class Tokenizer;
 class StreamDecoder {
 public:
     // `tokenizer` must outlive the decoder. `render_special`: CONTROL/UNKNOWN tokens show
-    // their text (§7.7).
+    // their text.
     explicit StreamDecoder(const Tokenizer& tokenizer, bool render_special = false)
         : tokenizer_(&tokenizer), render_special_(render_special) {}
 

@@ -65,7 +65,7 @@ void Tokenizer::encode_fragment(std::string_view text, EncodeState& st,
     pre_tokenize(pre_, st.cps, st.pre, st.pieces);
     size_t at = 0;
     for (uint32_t len : st.pieces) {
-        // Re-encoded from code points: invalid input bytes have become U+FFFD (§7.4 a).
+        // Re-encoded from code points: invalid input bytes have become U+FFFD.
         st.piece.clear();
         for (size_t i = at; i < at + len; ++i)
             utf8_append(st.piece, st.cps[i]);

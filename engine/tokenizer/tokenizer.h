@@ -1,5 +1,5 @@
 #pragma once
-// Byte-level BPE tokenizer loaded from GGUF metadata (GGUF_LAYOUT.md §7; MODEL_SPEC.md §9.1),
+// Byte-level BPE tokenizer loaded from GGUF metadata (llama.cpp's src/llama-vocab.cpp),
 // matching llama.cpp's `gpt2` vocabulary type token for token.
 //
 //   FOLIO_TRY(file, gguf::File::open(path));
@@ -28,7 +28,7 @@ class File;
 
 namespace folio::tokenizer {
 
-// `tokenizer.ggml.token_type` values (llama.cpp numbering, §7.1).
+// `tokenizer.ggml.token_type` values (llama.cpp numbering, llama_token_type).
 enum class TokenType : int32_t {
     Undefined = 0,
     Normal = 1,
@@ -49,13 +49,13 @@ public:
     // unknown `pre`, missing tokens or merges, token_type of the wrong length.
     static Expected<Tokenizer> from_gguf(const gguf::File& file);
 
-    // Tokenizes `text` (§7.4): special-token partition (§7.5; CONTROL/UNKNOWN tokens only with
+    // Tokenizes `text`: special-token partition (CONTROL/UNKNOWN tokens only with
     // `parse_special`), pre-tokenization, BPE. With `add_special`, bos is prepended when the
     // vocabulary's add_bos_token says so, and eos appended when add_eos_token says so.
     Expected<std::vector<int32_t>> encode(std::string_view text, bool add_special,
                                           bool parse_special) const;
 
-    // The bytes of one token (§7.7): NORMAL tokens decoded from the byte mapping, CONTROL and
+    // The bytes of one token: NORMAL tokens decoded from the byte mapping, CONTROL and
     // UNKNOWN tokens their text only with `render_special`, USER_DEFINED their text, UNUSED /
     // BYTE / undefined nothing. An id outside the vocabulary is an InvalidArgument error.
     Expected<std::string> token_to_piece(int32_t id, bool render_special) const;
@@ -72,15 +72,13 @@ public:
     int32_t unk() const { return unk_; }
     bool add_bos() const { return add_bos_; }
     bool add_eos() const { return add_eos_; }
-    // End of generation: eos, eot and the tokens llama.cpp detects by text (§7.2).
+    // End of generation: eos, eot and the tokens llama.cpp detects by text.
     bool is_eog(int32_t id) const;
-    std::span<const int32_t> eog_ids() const { return eog_; }
 
     bool valid(int32_t id) const { return id >= 0 && static_cast<size_t>(id) < texts_.size(); }
     // Type after llama.cpp's automatic detection (EOG texts become CONTROL). Undefined for
     // invalid ids.
     TokenType token_type(int32_t id) const;
-    bool is_control(int32_t id) const { return token_type(id) == TokenType::Control; }
     // Stored token string (mapped form for NORMAL tokens, raw text for special ones). Empty
     // for invalid ids.
     const std::string& token_text(int32_t id) const;

@@ -1,5 +1,5 @@
-// Tokenizer::from_gguf: the tokenizer.* keys (GGUF_LAYOUT.md §7.1) and llama.cpp's defaults and
-// automatic special-token detection (§7.2).
+// Tokenizer::from_gguf: the tokenizer.* keys and llama.cpp's defaults and
+// automatic special-token detection (src/llama-vocab.cpp, llama_vocab::impl::load).
 #include "tokenizer/tokenizer.h"
 
 #include "gguf/gguf_file.h"
@@ -104,7 +104,7 @@ Expected<Tokenizer> Tokenizer::from_gguf(const gguf::File& file) {
         return make_error(ErrorCode::NotFound, where + "tokenizer.ggml.merges is missing");
     t.bpe_ = BpeModel::build(t.text_to_id_, merges ? *merges : std::vector<std::string>{});
 
-    // Special ids: gpt2 defaults bos = eos = 11 (§7.2); ids outside the vocabulary are ignored.
+    // Special ids: gpt2 defaults bos = eos = 11; ids outside the vocabulary are ignored.
     auto read_id = [&](const char* key, int32_t& id) -> Status {
         FOLIO_TRY(v, file.get_u32(key));
         if (!v)
@@ -139,7 +139,7 @@ Expected<Tokenizer> Tokenizer::from_gguf(const gguf::File& file) {
     if (add_eos)
         t.add_eos_ = *add_eos;
 
-    // Automatic detection (§7.2): end-of-turn / end-of-generation / FIM-pad texts become
+    // Automatic detection: end-of-turn / end-of-generation / FIM-pad texts become
     // CONTROL tokens and end generation. Scanned in id order, so "first found" is the lowest id.
     std::vector<int32_t> eog;
     for (size_t i = 0; i < n; ++i) {
@@ -161,7 +161,7 @@ Expected<Tokenizer> Tokenizer::from_gguf(const gguf::File& file) {
     eog.erase(std::unique(eog.begin(), eog.end()), eog.end());
     t.eog_ = std::move(eog);
 
-    // What each token renders to (§7.7) and the special-token partition (§7.5).
+    // What each token renders to and the special-token partition.
     t.pieces_.resize(n);
     std::vector<SpecialToken> specials;
     for (size_t i = 0; i < n; ++i) {

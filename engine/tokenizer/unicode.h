@@ -1,6 +1,6 @@
 #pragma once
 // Unicode helpers of the tokenizer: lenient UTF-8 decoding as llama.cpp does it, UTF-8
-// encoding, and the character classes the pre-tokenizers test (GGUF_LAYOUT.md §7.4, §7.6).
+// encoding, and the character classes the pre-tokenizers test (as llama.cpp's src/unicode.cpp).
 
 #include "tokenizer/unicode_tables.h"
 
@@ -20,7 +20,7 @@ inline constexpr CpFlags kWhitespace = 0x100;
 
 CpFlags cp_flags(uint32_t cp);
 
-// Decodes UTF-8 to code points (§7.4 a): a byte that does not start a well-formed sequence
+// Decodes UTF-8 to code points: a byte that does not start a well-formed sequence
 // (bad lead byte, missing continuation byte, truncated) becomes U+FFFD and skips one byte.
 // Like llama.cpp, overlong forms and surrogates are accepted as decoded; values above
 // U+10FFFF become U+FFFD.
@@ -28,19 +28,6 @@ void utf8_decode(std::string_view text, std::vector<uint32_t>& out);
 
 // Appends the UTF-8 encoding of `cp` (U+FFFD for values above U+10FFFF).
 void utf8_append(std::string& out, uint32_t cp);
-
-// Length of the UTF-8 sequence that `lead` starts (1 for ASCII and stray bytes).
-inline int utf8_sequence_length(uint8_t lead) {
-    if (lead < 0x80)
-        return 1;
-    if ((lead & 0xE0) == 0xC0)
-        return 2;
-    if ((lead & 0xF0) == 0xE0)
-        return 3;
-    if ((lead & 0xF8) == 0xF0)
-        return 4;
-    return 1;
-}
 
 // Lower-case of an ASCII letter, every other code point unchanged (the contractions of the
 // splitters compare against ASCII letters only).

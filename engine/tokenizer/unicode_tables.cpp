@@ -1,7 +1,8 @@
 // GENERATED FILE - do not edit. Made by tools/unicode/gen_unicode_tables.py from the
 // Unicode Character Database 15.0.0 (Debian package unicode-data: UnicodeData.txt,
 // PropList.txt). General-category classes and White_Space as code point ranges
-// (spec/GGUF_LAYOUT.md §7.6); code points in no range are unassigned ("undefined").
+// (grouped as llama.cpp's src/unicode.cpp does); code points in no range are unassigned
+// ("undefined").
 #include "tokenizer/unicode_tables.h"
 
 namespace folio::tokenizer {

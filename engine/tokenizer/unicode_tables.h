@@ -9,7 +9,7 @@
 namespace folio::tokenizer {
 
 // One bit per class: the first letter of the Unicode general category, as llama.cpp groups
-// them (GGUF_LAYOUT.md §7.6). Unassigned code points have none of these bits ("undefined").
+// them (src/unicode.cpp). Unassigned code points have none of these bits ("undefined").
 enum UnicodeClass : uint8_t {
     kNumber = 0x01,      // \p{N}
     kLetter = 0x02,      // \p{L}

@@ -1,6 +1,6 @@
 #pragma once
-// Reads the llama.cpp conformance goldens (conformance README §2): per model a JSON index with
-// token sequences and greedy generations, and raw float32 logits per sequence.
+// Reads the llama.cpp conformance goldens (goldens/<model>.json + .f32): per model a JSON index
+// with token sequences and greedy generations, and raw float32 logits per sequence.
 
 #include <QString>
 #include <QVector>
@@ -56,7 +56,7 @@ std::vector<float> evaluateAll(const DecoderModel& m, const std::vector<int32_t>
                                std::shared_ptr<BlockPool> pool = nullptr,
                                KvType index_type = KvType::F32);
 
-// Greedy continuation as the goldens were made (README §2): the prompt as one batch, then
+// Greedy continuation as the goldens were made: the prompt as one batch, then
 // n_generate single-token steps taking the argmax. Empty on an evaluation error.
 std::vector<int32_t> greedyContinuation(const DecoderModel& m, const std::vector<int32_t>& prompt,
                                         size_t n_generate);

@@ -36,10 +36,6 @@ QString builtProgram(const QString& relativePath) {
     return QStringLiteral(FOLIO_TEST_BINARY_DIR) + QLatin1Char('/') + relativePath;
 }
 
-QString sourceDir() {
-    return QStringLiteral(FOLIO_SOURCE_DIR);
-}
-
 CliRun runCli(const QStringList& args, int timeoutMs) {
     QProcess p;
     p.start(builtProgram(QStringLiteral("app/folio-cli")), args);

@@ -21,8 +21,6 @@ QString scratchDir(const QString& name);
 // Path of a built program (e.g. "app/folio-cli") in the build tree.
 QString builtProgram(const QString& relativePath);
 
-QString sourceDir();
-
 // True in the tsan build. LLVM 14's ThreadSanitizer aborts in a child process started from a
 // threaded program (QProcess), so tests that start programs skip there.
 constexpr bool underThreadSanitizer() {

@@ -98,7 +98,7 @@ private slots:
         QTest::newRow("deepseek32") << QStringLiteral("deepseek32") << QStringLiteral("ds32-f32");
     }
     void tinyF32MatchesLlamaCppLayout() {
-        // Same shape as the conformance model (README §1): every tensor with the same ne, type
+        // Same shape as the conformance model: every tensor with the same ne, type
         // and dimension count, except the vocabulary dimension (320 there); every key with the
         // same value type.
         QFETCH(QString, arch);
@@ -118,7 +118,7 @@ private slots:
             QVERIFY2(t, rt.name.c_str());
             QCOMPARE(t->type, rt.type);
             // gguf-py keeps trailing 1-dims ([W, 1, P, 1] conv, [1, H, 1, 1] ssm_a); llama.cpp
-            // loads the trimmed form as well (GGUF_LAYOUT §5.2).
+            // loads the trimmed form as well.
             const bool trimmable = rt.name.find("ssm_conv1d") != std::string::npos ||
                                    rt.name.find("ssm_a") != std::string::npos;
             QVERIFY2(t->n_dims == rt.n_dims || trimmable, rt.name.c_str());

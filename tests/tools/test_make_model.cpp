@@ -124,7 +124,7 @@ private slots:
 
     void tinyF32MatchesLlamaCppLayout() {
         // ds2-qlora-f32.gguf was written by llama.cpp's gguf-py with the same shape as our tiny
-        // preset (README §1): every tensor must exist in our file with the same ne, except the
+        // preset: every tensor must exist in our file with the same ne, except the
         // vocabulary dimension (320 there).
         FOLIO_REQUIRE_CONFORMANCE(conf);
         const QString dir = test::scratchDir(QStringLiteral("make-model-layout"));
@@ -230,7 +230,7 @@ private slots:
         QCOMPARE(v.tokens[v.bos_id], std::string("[BOS]"));
         QCOMPARE(v.tokens[v.eos_id], std::string("[EOS]"));
         QCOMPARE(v.token_types[v.bos_id], 3);
-        QCOMPARE(v.tokens[0x20], std::string("\xC4\xA0")); // space -> U+0120 'Ġ' (§7.3)
+        QCOMPARE(v.tokens[0x20], std::string("\xC4\xA0")); // space -> U+0120 'Ġ' (GPT-2 bytes)
         QCOMPARE(v.tokens['a'], std::string("a"));
         QCOMPARE(v.token_types.back(), 5);
     }

@@ -3,8 +3,8 @@
 // type for every tensor (the fallbacks of rows that are not multiples of 256 included) and, for
 // the file types made without an importance matrix, the same bytes. The iq4_xs output also loads
 // and is about as close to llama.cpp's F32 logits as llama-quantize's own IQ4_XS file.
-#include "support/goldens.h"
 #include "quantize/quantize_model.h"
+#include "support/goldens.h"
 #include "support/test_support.h"
 
 #include "folio/model_info.h"

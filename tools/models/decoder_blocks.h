@@ -1,7 +1,7 @@
 #pragma once
 // Pieces shared by the decoder generators (deepseek2, deepseek32, kimi-linear, kimi-hybrid):
 // the MoE metadata keys and the FFN tensors of one block, in llama.cpp's names and ne order
-// (GGUF_LAYOUT.md §3.1, §3.4).
+// (src/llama-arch.cpp, src/llama-model.cpp).
 
 #include "gguf/gguf_writer.h"
 #include "make_model.h"

@@ -1,5 +1,5 @@
 // deepseek32 (DeepSeek-V3.2: MLA + DSA lightning indexer + MoE) random-weight models,
-// GGUF_LAYOUT.md §4.
+// in llama.cpp's layout (src/llama-model.cpp).
 #include "decoder_blocks.h"
 #include "model/tensor_names.h"
 #include "model_plans.h"
@@ -18,8 +18,8 @@ struct Deepseek32Shape {
 };
 
 // tiny: the conformance ds32-f32 shape (< 3 MB, top_k 32). small / bench: the deepseek2 presets
-// plus an indexer. llama.cpp needs indexer.key_length = 2·rope.dimension_count (conformance
-// README §6.2).
+// plus an indexer. llama.cpp needs indexer.key_length = 2·rope.dimension_count (its deepseek32
+// graph views the indexer heads' nope part at key_length - n_rot).
 Deepseek32Shape shape_for(const std::string& preset) {
     if (preset == "bench")
         return {32000, 400, 2048, 8,   1,    16, 384, 256,  64,     32,  64,
@@ -91,7 +91,7 @@ Status plan_deepseek32(const std::string& preset, gguf::Writer& w, std::vector<T
         add(b + tn::kAttnKB, {s.nope, s.kv_lora, H});
         add(b + tn::kAttnVB, {s.kv_lora, s.v_head, H});
         add(b + tn::kAttnOutput, {H * s.v_head, E});
-        // Every layer has an indexer (GGUF_LAYOUT §4.2); proj stays F32.
+        // Every layer has an indexer; proj stays F32.
         add(b + tn::kIndexerQB, {s.q_lora, s.index_heads * s.index_dim});
         add(b + tn::kIndexerK, {E, s.index_dim});
         add(b + tn::kIndexerKNorm, {s.index_dim}, I::Norm);

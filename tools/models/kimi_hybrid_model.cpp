@@ -16,7 +16,7 @@ struct IndexerShape {
 };
 
 // key_length = 2·rope.dimension_count of the kimi-linear preset, as llama.cpp's deepseek32
-// graph requires (conformance README §6.2).
+// graph requires (it views the indexer heads' nope part at key_length - n_rot).
 IndexerShape indexer_for(const std::string& preset) {
     if (preset == "bench")
         return {8, 64, 2048};

@@ -1,4 +1,5 @@
-// kimi-linear (Kimi-Linear: KDA + NoPE MLA + MoE) random-weight models, GGUF_LAYOUT.md §5.
+// kimi-linear (Kimi-Linear: KDA + NoPE MLA + MoE) random-weight models,
+// in llama.cpp's layout (src/llama-model.cpp).
 #include "decoder_blocks.h"
 #include "model/tensor_names.h"
 #include "model_plans.h"
@@ -26,7 +27,7 @@ KimiLinearShape shape_for(const std::string& preset) {
 }
 
 // Layer il is MLA iff il + 1 is a multiple of 4 or il is the last layer (Kimi-Linear's
-// full_attn_layers pattern, MODEL_SPEC §3.2), else KDA.
+// full_attn_layers pattern: 3 KDA : 1 MLA, the last layer MLA), else KDA.
 bool is_mla_layer(uint32_t il, uint32_t n_layer) {
     return (il + 1) % 4 == 0 || il + 1 == n_layer;
 }

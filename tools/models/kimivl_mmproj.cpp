@@ -1,4 +1,4 @@
-// kimivl mmproj generator (GGUF_LAYOUT.md §6.1-§6.2); see kimivl_mmproj.h.
+// kimivl mmproj generator; see kimivl_mmproj.h.
 #include "models/kimivl_mmproj.h"
 
 #include "gguf/gguf_writer.h"
@@ -20,7 +20,7 @@ struct MmprojShape {
 };
 
 constexpr uint32_t kPatch = 14;
-constexpr uint32_t kPosGrid = 64; // 64x64 learned position table (MODEL_SPEC.md §7.1)
+constexpr uint32_t kPosGrid = 64; // 64x64 learned position table (MoonViT, Kimi-VL)
 constexpr uint32_t kMerge = 2;
 
 enum class Init { Weight, Norm, Bias, Position };

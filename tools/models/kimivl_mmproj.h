@@ -1,6 +1,6 @@
 #pragma once
 // Random-weight kimivl mmproj files (`clip` / projector `kimivl`) in exactly llama.cpp's layout
-// (spec/GGUF_LAYOUT.md §6.1 keys, §6.2 tensors, all F32), the vision half of a Kimi-VL pair.
+// (tools/mtmd/clip.cpp's keys and tensors, all F32), the vision half of a Kimi-VL pair.
 //
 //   tiny:  E 64, FFN 128, 2 blocks, 2 heads: the shape of the conformance
 //          kimivl-mmproj-f32.gguf (same keys, key order, tensor names, shapes and types).

@@ -40,7 +40,7 @@ struct TensorPlan {
 };
 
 // Storage type of one tensor under a --type recipe, following llama.cpp's converter and
-// quantizer rules (GGUF_LAYOUT.md §2.9): norms, biases, routers and 1-D tensors stay F32.
+// quantizer rules (src/llama-quant.cpp): norms, biases, routers and 1-D tensors stay F32.
 DType tensor_type_for(const std::string& recipe, const TensorPlan& tensor);
 
 // Checks the options and writes the model; errors name the bad option.

@@ -12,13 +12,13 @@
 
 namespace folio::tools {
 
-// GGUF_LAYOUT.md §3: MLA (split attn_k_b / attn_v_b) + MoE with sigmoid routing.
+// deepseek2: MLA (split attn_k_b / attn_v_b) + MoE with sigmoid routing.
 Status plan_deepseek2(const std::string& preset, gguf::Writer& writer,
                       std::vector<TensorPlan>& plans);
-// GGUF_LAYOUT.md §4: deepseek2 + the DSA lightning indexer in every layer.
+// deepseek32: deepseek2 + the DSA lightning indexer in every layer.
 Status plan_deepseek32(const std::string& preset, gguf::Writer& writer,
                        std::vector<TensorPlan>& plans);
-// GGUF_LAYOUT.md §5: KDA layers + NoPE MLA layers (3:1 schedule) + MoE.
+// kimi-linear: KDA layers + NoPE MLA layers (3:1 schedule) + MoE.
 Status plan_kimi_linear(const std::string& preset, gguf::Writer& writer,
                         std::vector<TensorPlan>& plans);
 // docs/KIMI_HYBRID.md: kimi-linear whose MLA layers carry the deepseek32 indexer.

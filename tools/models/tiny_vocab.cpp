@@ -24,7 +24,7 @@ const char* const kCorpus =
     "previous year. Summarize the report: revenue rose while margins improved, and the balance "
     "sheet remained strong with net debt below one times earnings.";
 
-// Kimi special tokens in the order the conformance vocabulary uses (README §4).
+// Kimi special tokens in the order the conformance vocabulary uses.
 const char* const kSpecials[] = {"[BOS]",
                                  "[EOS]",
                                  "<|im_end|>",

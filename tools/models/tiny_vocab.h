@@ -1,7 +1,7 @@
 #pragma once
 // A small byte-level BPE vocabulary (tokenizer.ggml.model = "gpt2", pre "kimi-k2") for
 // generated models, laid out like the conformance models' vocabulary: ids 0-255 are the bytes
-// (GPT-2 byte-to-unicode mapping, GGUF_LAYOUT.md §7.3), then the learned merges, then the Kimi
+// (GPT-2 byte-to-unicode mapping), then the learned merges, then the Kimi
 // special tokens (CONTROL), then "[PAD{id}]" UNUSED entries up to the requested size.
 
 #include <cstdint>

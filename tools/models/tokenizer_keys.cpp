@@ -15,7 +15,8 @@ void write_tokenizer(gguf::Writer& w, const Vocab& v) {
     w.set_u32("tokenizer.ggml.unknown_token_id", v.unk_id);
     w.set_bool("tokenizer.ggml.add_bos_token", true);
     w.set_bool("tokenizer.ggml.add_eos_token", false);
-    // Contains the marker llama.cpp uses to pick its built-in "kimi-k2" template (§8).
+    // Contains the marker llama.cpp uses to pick its built-in "kimi-k2" template
+    // (src/llama-chat.cpp).
     w.set_string(
         "tokenizer.chat_template",
         "{%- for message in messages -%}"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generates engine/tokenizer/unicode_tables.cpp: the Unicode general-category classes and the
 White_Space property as compact code point ranges, for the byte-level BPE pre-tokenizers
-(spec/GGUF_LAYOUT.md §7.6).
+(grouped the way llama.cpp's src/unicode.cpp groups them).
 
 Input: the Unicode Character Database as Debian's package `unicode-data` installs it
 (/usr/share/unicode/UnicodeData.txt and PropList.txt). The output is committed, so building
@@ -107,7 +107,8 @@ def main():
     out.append("// GENERATED FILE - do not edit. Made by tools/unicode/gen_unicode_tables.py from the")
     out.append(f"// Unicode Character Database {version} (Debian package unicode-data: UnicodeData.txt,")
     out.append("// PropList.txt). General-category classes and White_Space as code point ranges")
-    out.append("// (spec/GGUF_LAYOUT.md §7.6); code points in no range are unassigned (\"undefined\").")
+    out.append("// (grouped as llama.cpp's src/unicode.cpp does); code points in no range are unassigned")
+    out.append("// (\"undefined\").")
     out.append("#include \"tokenizer/unicode_tables.h\"")
     out.append("")
     out.append("namespace folio::tokenizer {")

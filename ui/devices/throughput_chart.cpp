@@ -206,8 +206,4 @@ int ThroughputChart::prefillSegments() const {
     return countSegments(prefill_);
 }
 
-int ThroughputChart::decodeSegments() const {
-    return countSegments(decode_);
-}
-
 } // namespace folio::ui

@@ -27,7 +27,6 @@ public:
     int decodePoints() const;
     // Line segments holding points (a series broken over one gap has two).
     int prefillSegments() const;
-    int decodeSegments() const;
     // The axes (tests): the rate axes' maxima and tick steps.
     QValueAxis* decodeAxis() const { return axisY_; }
     QValueAxis* prefillAxis() const { return axisY2_; }

@@ -28,7 +28,7 @@ struct PrefixPageImage {
 struct PrefixDocument {
     QString fingerprint;
     QString title;
-    QString systemThrough; // the system turn with the documents up to this one
+    QString systemThrough;         // the system turn with the documents up to this one
     QList<PrefixPageImage> images; // the system turn's images up to this one, in order
     // Identifies what this document's part of the prefix depends on besides its contents:
     // fingerprint alone, or with the projector and canvas rule when its pages are images.

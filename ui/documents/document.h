@@ -26,8 +26,8 @@ struct Document {
     QSize imageSize;       // images only
     qint64 fileBytes = 0;
     QString fingerprint; // SHA-256 of the file's bytes (hex), set by the loader
-    QImage thumbnail; // the first page or the image, at most kThumbnailSize
-    QImage preview;   // images: at most kPreviewSize, for the Documents pane
+    QImage thumbnail;    // the first page or the image, at most kThumbnailSize
+    QImage preview;      // images: at most kPreviewSize, for the Documents pane
 
     // Rough prompt cost until the model's tokenizer is loaded: ~4 characters per token for
     // Latin text, one token per CJK character, and a fixed cost per image/scanned page.

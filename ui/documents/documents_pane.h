@@ -74,7 +74,6 @@ public:
     // that document is not a ready PDF with that page.
     bool showPage(int row, int page);
     // The page last shown for a citation (0: none) and the preview's page line.
-    int citedPage() const { return citedPage_; }
     QString pageLine() const;
     // The page the preview shows (1-based; 0 when it shows no PDF).
     int previewPage() const;

@@ -37,7 +37,6 @@ public:
     // Shows the bar with the search text selected and focused.
     void open();
     void findNext() { search(1); }
-    void findPrevious() { search(-1); }
     QLineEdit* edit() const { return edit_; }
     QString status() const;
 

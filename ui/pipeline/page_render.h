@@ -2,7 +2,7 @@
 // PDF pages as images for the vision projector: a page rendered through QtPdf (off the GUI
 // thread) straight onto the projector's working canvas, so the engine encodes it without
 // resizing. The canvas rule is the kimivl preprocessor's (engine/model/vision/image_preprocess.h,
-// spec/GGUF_LAYOUT.md §6.3): sides in multiples of a = patch_size · merge, at most max_tokens
+// after llama.cpp's tools/mtmd): sides in multiples of a = patch_size · merge, at most max_tokens
 // merged tokens (w/a · h/a). The page keeps its aspect ratio and is centred on a white canvas
 // (a page's own background), not stretched.
 

@@ -78,10 +78,4 @@ QString buildSystemPrompt(const QString& systemPrompt, const QList<SourceDocumen
     return docs.isEmpty() ? systemPrompt : systemPrompt + QStringLiteral("\n\n") + docs;
 }
 
-QString summaryQuestion() {
-    return QStringLiteral("Summarize the documents above for an analyst: the key figures, the "
-                          "main risks and the outlook, as Markdown with short sections and "
-                          "bullet lists. Cite pages as [p. N].");
-}
-
 } // namespace folio::ui

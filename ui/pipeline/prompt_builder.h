@@ -56,7 +56,5 @@ QString partialDocumentNote();
 // "Documents follow, each under [document N: title] with its pages as [page K]; cite a page as
 // [p. K], or as [doc N, p. K] when there are several documents."
 QString citationRule();
-// The question `folio-cli summarize` asks.
-QString summaryQuestion();
 
 } // namespace folio::ui

@@ -23,7 +23,7 @@ constexpr qint64 kSlack = 8;
 // The fewest tokens of document text a part's prompt must have room for.
 constexpr qint64 kMinRoom = 32;
 // A decoded token costs about as much time as this many prompt tokens (the ETA's work unit;
-// measured on the demo model: ~3,400 t/s prefill against ~200-400 t/s decode).
+// the demo model's prefill and decode rates, docs/NUMERICS.md).
 constexpr qint64 kDecodeWeight = 10;
 // "piece 999 of 999": the longest label a piece can get, counted while the pieces are cut.
 constexpr int kLabelPieces = 999;

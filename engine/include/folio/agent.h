@@ -16,7 +16,7 @@
 
 namespace folio {
 
-// An answer split into its words and its tool calls. Kimi-K2 format (MODEL_SPEC §9.2):
+// An answer split into its words and its tool calls. Kimi-K2's format:
 // <|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>
 // {json}<|tool_call_end|>...<|tool_calls_section_end|>. Tolerant of what models get wrong: a
 // missing section end, text around the section, whitespace; a call without its end marker or

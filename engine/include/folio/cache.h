@@ -1,5 +1,5 @@
 #pragma once
-// The KV cache as the rest of the program sees it (DESIGN.md "Memory model"): what the user
+// The KV cache as the rest of the program sees it (docs/KV_CACHE.md): what the user
 // chooses (storage types, RAM budget, shards, the disk tier's folder, prefix sharing) and what the
 // engine reports (bytes per device and category, blocks per tier, hits and misses, bytes moved,
 // and a compact block map per session for the cache view). std only.

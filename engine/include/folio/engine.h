@@ -25,8 +25,8 @@ namespace folio {
 // pressure and read them again). Ram: a private copy in RAM with 2 MiB pages whenever the
 // memory can be had (the file may then change or go away without harm; the memory stays taken).
 // Auto: the copy when the machine has transparent huge pages and at least twice the file's size
-// available, else mapped. The copy did not decode consistently faster on the 2-vCPU VMs (0.93-
-// 1.06x by file and minute), so it is not the default.
+// available, else mapped. Mapped is the default: the copy was not reliably faster at decode
+// (docs/NUMERICS.md, "Choices made by measurement").
 enum class WeightsMemory { Auto, Ram, Mapped };
 
 struct ModelSpec {

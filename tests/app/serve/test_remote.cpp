@@ -5,11 +5,11 @@
 #include <QProcess>
 #include <QtTest>
 
+#include "app/serve/request_bodies.h"
 #include "folio/engine.h"
 #include "folio/engine_backend.h"
 #include "folio/remote_backend.h"
 #include "model/vision/image_io.h"
-#include "app/serve/request_bodies.h"
 #include "remote/sse_parser.h"
 #include "serve/data_url.h"
 #include "support/server_process.h"
@@ -170,7 +170,7 @@ private slots:
     void healthModelsMetricsAnswer() {
         httplib::Client c(server_->url());
         c.set_read_timeout(120, 0); // slow under sanitizers on a loaded machine
-        auto h = c.Get("/health"); // no key needed
+        auto h = c.Get("/health");  // no key needed
         QVERIFY(h);
         QCOMPARE(h->status, 200);
         QVERIFY(h->body.find("ok") != std::string::npos);

@@ -80,7 +80,7 @@ private slots:
         QVERIFY(!info.cpu_model.empty());
     }
     void dtypeTableMatchesGgufSpec() {
-        // GGUF_LAYOUT.md §2.1: (id, block elements, block bytes)
+        // ggml_type (ggml/include/ggml.h): (id, block elements, block bytes)
         struct Row {
             uint32_t id, block, bytes;
         };

@@ -59,7 +59,8 @@ private slots:
             QTest::newRow(m) << QString::fromLatin1(m);
     }
     void quantizedModelsAreClose() {
-        // llama.cpp flips roundings between its own modes here (README §5.2): sanity bounds.
+        // llama.cpp flips roundings between its own modes here (its batch and token-by-token
+        // runs of ds2-qlora-q8_0 differ by up to 0.12): sanity bounds.
         QFETCH(QString, model);
         FOLIO_REQUIRE_CONFORMANCE(dir);
         test::Golden g = test::loadGolden(dir, model);
@@ -192,7 +193,7 @@ private slots:
     }
 
     void routerUsesBiasForSelectionOnly() {
-        // MODEL_SPEC §11.5 item 3: the bias picks experts 1 and 3, weights come from σ(logit).
+        // Routing bias: it picks experts 1 and 3, weights come from σ(logit).
         ModelConfig c;
         c.n_expert = 4;
         c.n_expert_used = 2;

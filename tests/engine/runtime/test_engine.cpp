@@ -345,7 +345,7 @@ private slots:
         r.messages = {m};
         engine.wait(engine.submit(s, r));
         QVERIFY2(out.errors.empty(), out.errors.empty() ? "" : out.errors[0].c_str());
-        QCOMPARE(out.stats.prompt_tokens, int64_t(92)); // 7 + 48 image rows + 37, README §3
+        QCOMPARE(out.stats.prompt_tokens, int64_t(92)); // 7 + 48 image rows + 37, the vision golden
         QCOMPARE(out.ids, expected);
         // Asking again about the same picture reuses its cached rows (content-hash keys).
         Collected again;

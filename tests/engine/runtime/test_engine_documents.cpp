@@ -157,7 +157,7 @@ private slots:
             int64_t expected; // -1: only equal to submit
         };
         const std::vector<Case> cases = {
-            // 7 + 48 image rows + 37 (conformance README §3; the vision golden's prompt)
+            // 7 + 48 image rows + 37 (the vision golden's prompt)
             {"path in a message",
              [&](Request& r) {
                  r.messages = {{"user", "What does this chart show?", {{chart, 0, 0, {}}}, {}}};

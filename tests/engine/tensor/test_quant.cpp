@@ -1,5 +1,5 @@
 // Block formats, fp16/bf16 conversions and quantizers against values derived by hand from
-// spec/GGUF_LAYOUT.md §2.
+// ggml's block layouts and reference quantizers (ggml/src/ggml-quants.c).
 #include <QtTest>
 
 #include "support/quant_rows.h"
@@ -144,7 +144,7 @@ private slots:
         }
     }
 
-    // MODEL_SPEC.md §11.3 test block: exact bytes and values.
+    // A hand-made MXFP4 block: exact bytes and values.
     void mxfp4SpecBlock() {
         const std::vector<float> x = {0,    .1f,   -.2f,  .3f,   .75f, -.75f, 1.75f, 3.5f,
                                       5,    6,     7.9f,  -7.9f, 1,    -1,    2,     -2.5f,
@@ -328,7 +328,7 @@ private slots:
         for (float v : yz)
             QCOMPARE(v, 0.0f);
         // One large value among zeros: the others stay exactly 0; the large one is kept within
-        // the type's precision (MXFP4 saturates: 1000 = 7.8·2^7 -> 6·2^7 = 768, §2.5).
+        // the type's precision (MXFP4 saturates: 1000 = 7.8·2^7 -> 6·2^7 = 768).
         std::vector<float> one(512, 0.0f);
         one[5] = 1000.0f;
         one[300] = -3.0f;

@@ -58,7 +58,7 @@ private slots:
                      std::string(dtype_name(t)).c_str());
             QVERIFY(dtype_traits(t).supported);
         }
-        // GGUF_LAYOUT.md §2.10 pairs.
+        // Activation formats: ggml-cpu's vec_dot_type of each weight type.
         QCOMPARE(activation_format(DType::Q4_1), DType::Q8_1);
         QCOMPARE(activation_format(DType::Q5_1), DType::Q8_1);
         QCOMPARE(activation_format(DType::Q5_0), DType::Q8_0);

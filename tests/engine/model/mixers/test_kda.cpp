@@ -1,7 +1,7 @@
-// Kimi Delta Attention: the chunked form (MODEL_SPEC §2.6) equals the recurrence (§2.4) on
+// Kimi Delta Attention (the Kimi Linear paper): the chunked form equals the recurrence on
 // outputs and final state, with a partial last chunk, a non-zero incoming state and strong
-// decays; the short convolution carries its state across calls (§2.3); MODEL_SPEC §11.1's tiny
-// construction.
+// decays; the short convolution carries its state across calls; a tiny construction
+// (d_k = 4, d_v = 3, T = 11) that float64 NumPy reproduces in a few lines.
 #include <QtTest>
 
 #include "model/mixers/kda_attention.h"
@@ -112,7 +112,7 @@ private slots:
     }
 
     void tinyConstructionOfSpec() {
-        // MODEL_SPEC §11.1: d_k = 4, d_v = 3, T = 11, chunk 4 (partial last chunk), non-zero state.
+        // d_k = 4, d_v = 3, T = 11, chunk 4 (partial last chunk), non-zero state.
         const Problem p = make_problem(11, 4, 3, 1.0f, 42u);
         std::vector<float> o_rec, o_chk;
         std::vector<float> s_rec = p.state, s_chk = p.state;
@@ -139,7 +139,8 @@ private slots:
     }
 
     void shortConvCarriesState() {
-        // §2.3: one call over 9 tokens equals 4 + 1 + 4 tokens with the state carried over.
+        // The short convolution: one call over 9 tokens equals 4 + 1 + 4 tokens with the state
+        // carried over.
         const int64_t T = 9, P = 5, W = 4;
         std::mt19937 rng(3);
         std::normal_distribution<float> n01;

@@ -1,6 +1,6 @@
 // The kimivl vision path (issue 8): image decoding and its refusals, llama.cpp's preprocessing
-// sizes (GGUF_LAYOUT.md §6.3), the encoder against llama.cpp's golden projector output
-// (conformance README §3), thread independence, and the mmproj generator's layout.
+// sizes (tools/mtmd), the encoder against llama.cpp's golden projector output
+// (the conformance data's vision pair), thread independence, and the mmproj generator's layout.
 #include <QtTest>
 
 #include "gguf/gguf_file.h"
@@ -130,13 +130,13 @@ std::string makeTinyMmproj(const std::string& dir, uint64_t seed = 3) {
 class TestVision : public QObject {
     Q_OBJECT
 private slots:
-    // GGUF_LAYOUT.md §6.3 step 2 with a = 28, min 8·28² = 6272, max 1024·28² = 802816 pixels.
+    // llama.cpp's kimivl target size with a = 28, min 8·28² = 6272, max 1024·28² = 802816 pixels.
     void targetSizes_data() {
         QTest::addColumn<int>("w");
         QTest::addColumn<int>("h");
         QTest::addColumn<int>("tw");
         QTest::addColumn<int>("th");
-        // Golden (conformance §3): round(230/28 = 8.21) = 8 → 224, round(170/28 = 6.07) = 6 → 168;
+        // The golden image: round(230/28 = 8.21) = 8 → 224, round(170/28 = 6.07) = 6 → 168;
         // 224·168 = 37632 is within the limits.
         QTest::newRow("230x170 golden") << 230 << 170 << 224 << 168;
         // Exact multiples inside the limits stay as they are.

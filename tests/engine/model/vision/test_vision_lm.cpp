@@ -1,4 +1,4 @@
-// Images in the text model's prompt (issue 8, MODEL_SPEC §7, conformance README §3): rows given
+// Images in the text model's prompt (issue 8, the conformance data's vision pair): rows given
 // as embeddings evaluate exactly like their tokens, prompts split at `<__media__>` as mtmd does,
 // and the kimivl pair reproduces llama.cpp's last logits and 24 greedy tokens, in-process and
 // through `folio-cli logits --mmproj --image` (direct evaluation) and `generate` (the Engine).
