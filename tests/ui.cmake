@@ -19,6 +19,8 @@ if(FOLIO_BUILD_UI)
     folio_add_test(test_devices_pane SOURCES ui/devices/test_devices_pane.cpp LIBS folio_ui LABELS ui TIMEOUT 120)
     folio_add_test(test_chat_controller SOURCES ui/chat/test_chat_controller.cpp LIBS folio_ui LABELS ui TIMEOUT 60)
     folio_add_test(test_chat_versions SOURCES ui/chat/test_chat_versions.cpp LIBS folio_ui LABELS ui TIMEOUT 60)
+    # Citations follow their document by fingerprint, not by its place (issue #48 §1).
+    folio_add_test(test_cited_documents SOURCES ui/chat/test_cited_documents.cpp LIBS folio_ui LABELS ui TIMEOUT 60)
     folio_add_test(test_chat_export SOURCES ui/export/test_chat_export.cpp LIBS folio_ui LABELS ui TIMEOUT 60)
     folio_add_test(test_chat_documents SOURCES ui/chat/test_chat_documents.cpp LIBS folio_ui LABELS ui TIMEOUT 300)
     add_dependencies(test_chat_documents folio_samples folio_demo_model)

@@ -424,6 +424,14 @@ void MainWindow::locateDocument(int row) {
 }
 
 void MainWindow::openCitation(int document, int page) {
+    if (document == kRemovedDocument) {
+        // Never another document in its place: the citation was written about that one.
+        statusBar()->showMessage(tr("The document this answer cites (page %1) is no longer in "
+                                    "this chat: add it again to follow the citation.")
+                                     .arg(page),
+                                 8000);
+        return;
+    }
     const bool shown =
         document >= 0 ? documents_->showPage(document, page) : documents_->showPage(page);
     if (!shown)

@@ -42,7 +42,6 @@ public:
     void pause();
     void resume();
     bool busy() const { return running_ != 0 || loading_ || saving_ || rendering_; }
-    SessionId readingSession() const { return session_; }
 
 Q_SIGNALS:
     // Of the document being read: prompt tokens read and to read, seconds left (engine ETA).

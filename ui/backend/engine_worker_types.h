@@ -15,9 +15,9 @@ struct ModelFactsQ {
     QString path, name, architecture, chatTemplate;
     qint64 contextLimit = 0, modelContext = 0, parameters = 0, activeParameters = 0, fileBytes = 0;
     int threads = 0;
-    bool remote = false;        // answered by an OpenAI-compatible server (path: its URL)
-    bool acceptsImages = false; // images attached to a question go with it
-    QString fingerprint;        // the model file's contents (ModelFacts::fingerprint); "" remote
+    bool remote = false;          // answered by an OpenAI-compatible server (path: its URL)
+    bool acceptsImages = false;   // images attached to a question go with it
+    QString fingerprint;          // the model file's contents (ModelFacts::fingerprint); "" remote
     QString projectorFingerprint; // the vision projector's; "" without one
 };
 

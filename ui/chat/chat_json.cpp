@@ -85,6 +85,14 @@ QJsonObject messageToJson(const ChatMessage& m) {
         o.insert(QStringLiteral("context"), m.contextNote);
     if (m.leftOutTurns > 0)
         o.insert(QStringLiteral("left_out_turns"), m.leftOutTurns);
+    if (!m.citedDocuments.isEmpty()) {
+        QJsonArray cited;
+        for (const CitedDocument& d : m.citedDocuments)
+            cited.append(QJsonObject{{QStringLiteral("fingerprint"), d.fingerprint},
+                                     {QStringLiteral("title"), d.title},
+                                     {QStringLiteral("pages"), d.pageCount}});
+        o.insert(QStringLiteral("cited_documents"), cited);
+    }
     return o;
 }
 
@@ -119,6 +127,12 @@ bool messageFromJson(const QJsonObject& o, ChatMessage& m) {
     m.leftOutTurns = o.contains(QStringLiteral("left_out_turns"))
                          ? o.value(QStringLiteral("left_out_turns")).toInt()
                          : legacyLeftOutTurns(m.contextNote);
+    for (const QJsonValue& v : o.value(QStringLiteral("cited_documents")).toArray()) {
+        const QJsonObject d = v.toObject();
+        m.citedDocuments.append({d.value(QStringLiteral("fingerprint")).toString(),
+                                 d.value(QStringLiteral("title")).toString(),
+                                 d.value(QStringLiteral("pages")).toInt()});
+    }
     return true;
 }
 

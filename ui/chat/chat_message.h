@@ -1,6 +1,7 @@
 #pragma once
 // A message of a chat transcript, with the figures of the answer that produced it.
 
+#include "chat/citations.h"
 #include "chat/question_image.h"
 #include "chat/tool_call.h"
 
@@ -48,6 +49,11 @@ struct ChatMessage {
     qint64 parentId = 0;
     // User messages: the images attached to this question (only these went with it).
     QList<QuestionImage> images = {};
+    // Assistant messages: the chat's PDFs in prompt order when the answer was asked for, so
+    // that its "[doc N, p. K]" keeps naming the document it was written about after the chat's
+    // documents are removed or reordered. Empty in chats saved before: the chat's documents
+    // as they are now.
+    QList<CitedDocument> citedDocuments = {};
 };
 
 QString roleName(ChatMessage::Role role);

@@ -401,6 +401,8 @@ void ChatPane::appendMessage(ChatMessage::Role role, const QString& text) {
         m.images = imagesBar_->take(); // only the images attached to this question go with it
     }
     ChatSession& chat = chats_[current_];
+    if (role == ChatMessage::Role::Assistant)
+        m.citedDocuments = citableDocuments(chat.documents);
     m.id = nextMessageId(chat);
     m.parentId = chat.messages.isEmpty() ? 0 : chat.messages.last().id;
     chat.messages.append(m);
@@ -606,8 +608,8 @@ void ChatPane::updateCitationDocuments() {
     for (qsizetype i = 0; i < documents.size(); ++i) {
         if (documents[i].isImage)
             continue;
-        docs.append(
-            {documents[i].title, QFileInfo(documents[i].path).fileName(), documents[i].pageCount});
+        docs.append({documents[i].title, QFileInfo(documents[i].path).fileName(),
+                     documents[i].pageCount, documents[i].fingerprint});
         rows << int(i);
     }
     transcript_->setCitationDocuments(docs, rows);

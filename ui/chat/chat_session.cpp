@@ -29,4 +29,12 @@ QString ChatSession::displayTitle() const {
     return QObject::tr("New chat");
 }
 
+QList<CitedDocument> citableDocuments(const QList<ChatDocument>& documents) {
+    QList<CitedDocument> out;
+    for (const ChatDocument& d : documents)
+        if (!d.isImage)
+            out.append({d.fingerprint, d.title, d.pageCount});
+    return out;
+}
+
 } // namespace folio::ui

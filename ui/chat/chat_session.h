@@ -56,4 +56,7 @@ struct ChatSession {
     QStringList activeDataSources() const { return toolsEnabled ? dataSources : QStringList(); }
 };
 
+// The documents an answer can cite: the chat's PDFs in prompt order ("doc 1" is the first).
+QList<CitedDocument> citableDocuments(const QList<ChatDocument>& documents);
+
 } // namespace folio::ui

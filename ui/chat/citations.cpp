@@ -201,8 +201,10 @@ QString linkCitations(const QString& markdown, const QList<CitationDocument>& do
         auto valid = [&](const QPair<int, int>& item) {
             if (item.first < 1 || item.second < item.first)
                 return false;
-            return documents.isEmpty() || (hasPage(documents[c.document], item.first) &&
-                                           hasPage(documents[c.document], item.second));
+            if (!documents.isEmpty() && !(hasPage(documents[c.document], item.first) &&
+                                          hasPage(documents[c.document], item.second)))
+                return false;
+            return !url(c.document, item.first).isEmpty(); // "": no link for it
         };
         int linked = 0;
         for (const auto& item : c.items)
@@ -258,6 +260,24 @@ int pageFromCitationUrl(const QString& url) {
     bool ok = false;
     const int page = url.mid(prefix.size()).toInt(&ok);
     return ok ? page : 0;
+}
+
+void resolveCitedDocuments(const QList<CitedDocument>& cited,
+                           const QList<CitationDocument>& current, const QList<int>& currentRows,
+                           QList<CitationDocument>* documents, QList<int>* rows) {
+    for (const CitedDocument& c : cited) {
+        qsizetype found = -1;
+        for (qsizetype i = 0; i < current.size() && found < 0; ++i)
+            if (!c.fingerprint.isEmpty() && current[i].fingerprint == c.fingerprint)
+                found = i;
+        if (found >= 0) {
+            documents->append(current[found]);
+            rows->append(currentRows.value(found, -1));
+        } else {
+            documents->append({c.title, QString(), c.pageCount, c.fingerprint});
+            rows->append(kRemovedDocument);
+        }
+    }
 }
 
 QString citationUrl(int document, int page) {

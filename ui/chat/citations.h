@@ -19,7 +19,24 @@ struct CitationDocument {
     QString title;
     QString fileName; // e.g. "report.pdf" ("" when not known)
     int pageCount = 0;
+    QString fingerprint = {}; // the document's contents ("" when not known)
 };
+
+// A document an answer could cite, as the chat had it when the answer was asked for.
+struct CitedDocument {
+    QString fingerprint; // the document's contents (ChatDocument::fingerprint)
+    QString title;
+    int pageCount = 0;
+    bool operator==(const CitedDocument& other) const = default;
+};
+
+// An answer's cited documents (its "doc N" order) found among the chat's documents now, by
+// fingerprint: appends to `documents` what citations resolve against and to `rows` each one's
+// row among the chat's documents (from `currentRows`), or kRemovedDocument (with the title and
+// pages it had) when it has left the chat.
+void resolveCitedDocuments(const QList<CitedDocument>& cited,
+                           const QList<CitationDocument>& current, const QList<int>& currentRows,
+                           QList<CitationDocument>* documents, QList<int>* rows);
 
 // One citation found in a text.
 struct Citation {
@@ -39,7 +56,7 @@ QList<Citation> findCitations(const QString& text, const QList<CitationDocument>
 // Returns `markdown` with the pages of each resolved citation turned into Markdown links whose
 // target is url(document, firstPageOfItem); the visible text is unchanged ("[p. 3, 5]" becomes
 // "[p. 3, 5]" with "3" and "5" each a link; a single item makes the whole citation the link).
-// Items whose pages are beyond their document's last page stay plain text.
+// Items whose pages are beyond their document's last page, or whose url is "", stay plain text.
 QString linkCitations(const QString& markdown, const QList<CitationDocument>& documents,
                       const std::function<QString(int document, int page)>& url);
 
@@ -54,7 +71,9 @@ int pageFromCitationUrl(const QString& url);
 
 inline constexpr const char* kCitationUrlPattern = "folio:page/%1";
 
-// The transcript's citation links: "folio:cite/<document>/<page>" (document 0-based).
+// The transcript's citation links: "folio:cite/<document>/<page>" (document 0-based; -1: a
+// citation that names no document; kRemovedDocument: one whose document left the chat).
+inline constexpr int kRemovedDocument = -2;
 QString citationUrl(int document, int page);
 // True for a link made by citationUrl, with its document and page.
 bool citationFromUrl(const QString& url, int* document, int* page);

@@ -16,7 +16,6 @@ public:
     explicit QuestionImageAttacher(QObject* parent = nullptr,
                                    QString dir = defaultQuestionImageDir());
 
-    void setRenderParams(const PageRenderParams& params) { params_ = params; }
     const QString& dir() const { return dir_; }
     // Attachments being prepared.
     int pending() const { return pending_; }

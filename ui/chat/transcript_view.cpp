@@ -194,7 +194,8 @@ void TranscriptView::setCitationDocuments(const QList<CitationDocument>& documen
         for (qsizetype i = 0; i < documents.size() && same; ++i)
             same = documents[i].title == citationDocuments_[i].title &&
                    documents[i].fileName == citationDocuments_[i].fileName &&
-                   documents[i].pageCount == citationDocuments_[i].pageCount;
+                   documents[i].pageCount == citationDocuments_[i].pageCount &&
+                   documents[i].fingerprint == citationDocuments_[i].fingerprint;
         if (same)
             return;
     }
@@ -315,7 +316,7 @@ void TranscriptView::insertMessage(QTextCursor& cursor, const ChatMessage& m, in
         if (m.text.isEmpty())
             cursor.insertText(generating_ && isLast ? QStringLiteral("…") : QString());
         else
-            insertAnswer(cursor, m.text);
+            insertAnswer(cursor, m);
         if (!m.interrupted.isEmpty()) {
             cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
             // No answer at all: what happened and what to do; else the answer was cut off.
@@ -377,17 +378,25 @@ void TranscriptView::insertMessage(QTextCursor& cursor, const ChatMessage& m, in
                                      .arg(footer, style::css(style::mutedText(palette()))));
 }
 
-void TranscriptView::insertAnswer(QTextCursor& cursor, const QString& answer) {
+void TranscriptView::insertAnswer(QTextCursor& cursor, const ChatMessage& m) {
     const int start = cursor.position();
-    const QString markdown = escapeRawHtml(answer); // "<" and "&" shown as written
-    if (citationDocuments_.isEmpty()) {
+    const QString markdown = escapeRawHtml(m.text); // "<" and "&" shown as written
+    // An answer names its documents as they were when it was asked for; older answers, as the
+    // chat's documents are now.
+    QList<CitationDocument> documents = citationDocuments_;
+    QList<int> rows = citationRows_;
+    if (!m.citedDocuments.isEmpty()) {
+        documents.clear();
+        rows.clear();
+        resolveCitedDocuments(m.citedDocuments, citationDocuments_, citationRows_, &documents,
+                              &rows);
+    }
+    if (documents.isEmpty()) {
         cursor.insertMarkdown(linkCitations(markdown, QString::fromLatin1(kCitationUrlPattern)));
     } else {
-        const QList<int> rows = citationRows_;
-        cursor.insertMarkdown(
-            linkCitations(markdown, citationDocuments_, [&rows](int document, int page) {
-                return citationUrl(rows.value(document, -1), page);
-            }));
+        cursor.insertMarkdown(linkCitations(markdown, documents, [&rows](int document, int page) {
+            return citationUrl(rows.value(document, -1), page);
+        }));
     }
     // Code blocks (fixed-pitch paragraphs) on a light grey background.
     for (QTextBlock b = document()->findBlock(start);

@@ -56,7 +56,8 @@ public:
     }
 
 Q_SIGNALS:
-    // `document`: the chat's document (-1: a citation that names none, e.g. in an old chat).
+    // `document`: the chat's document (-1: a citation that names none, e.g. in an old chat;
+    // kRemovedDocument: the document the answer cites has left the chat).
     void citationActivated(int document, int page);
     void actionActivated(folio::ui::TranscriptView::Action action, int messageIndex);
     // "‹" or "›" on message `messageIndex`: show its version `version` (0-based).
@@ -64,7 +65,7 @@ Q_SIGNALS:
 
 private:
     void insertMessage(QTextCursor& cursor, const ChatMessage& m, int index, bool isLast);
-    void insertAnswer(QTextCursor& cursor, const QString& markdown);
+    void insertAnswer(QTextCursor& cursor, const ChatMessage& m);
     void insertToolCall(QTextCursor& cursor, const ToolCallRecord& call, int messageIndex,
                         int index);
     void highlightCode(int from, int to);

@@ -24,21 +24,35 @@ QString answerMarkdown(const ChatMessage& m) {
 }
 
 // Citations of answers as links into the chat's documents ("file:///a/report.pdf#page=3"), or
-// into the one PDF of the export's context for a chat that keeps no documents.
-QString linkedAnswer(const ChatSession& chat, const QString& markdown, const QString& fallbackUrl,
-                     const QString& baseDir) {
+// into the one PDF of the export's context for a chat that keeps no documents. An answer names
+// its documents as they were when it was asked for (a citation of a document that has left the
+// chat stays plain text); older answers, as the chat's documents are now.
+QString linkedAnswer(const ChatSession& chat, const ChatMessage& m, const QString& markdown,
+                     const QString& fallbackUrl, const QString& baseDir) {
     if (chat.documents.isEmpty())
         return linkCitations(markdown, fallbackUrl);
-    QList<CitationDocument> docs;
-    QStringList paths;
-    for (const ChatDocument& d : chat.documents) {
+    QList<CitationDocument> current;
+    QList<int> rows;
+    for (qsizetype i = 0; i < chat.documents.size(); ++i) {
+        const ChatDocument& d = chat.documents[i];
         if (d.isImage)
             continue;
-        docs.append({d.title, QFileInfo(d.path).fileName(), d.pageCount});
-        paths << d.path;
+        current.append({d.title, QFileInfo(d.path).fileName(), d.pageCount, d.fingerprint});
+        rows << int(i);
     }
-    return linkCitations(markdown, docs, [&paths, &baseDir](int document, int page) {
-        return documentLink(paths.value(document), baseDir) + QStringLiteral("#page=%1").arg(page);
+    QList<CitationDocument> docs = current;
+    if (!m.citedDocuments.isEmpty()) {
+        docs.clear();
+        QList<int> cited;
+        resolveCitedDocuments(m.citedDocuments, current, rows, &docs, &cited);
+        rows = cited;
+    }
+    return linkCitations(markdown, docs, [&chat, &rows, &baseDir](int document, int page) {
+        const int row = rows.value(document, -1);
+        if (row < 0)
+            return QString(); // a document that has left the chat: no link
+        return documentLink(chat.documents.value(row).path, baseDir) +
+               QStringLiteral("#page=%1").arg(page);
     });
 }
 
@@ -83,7 +97,7 @@ QString messageHtml(const ChatSession& chat, const ChatMessage& m, const QString
             .arg(m.text.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
     QTextDocument doc;
     // "<" and "&" as written (not taken as HTML), then the citations as links.
-    doc.setMarkdown(linkedAnswer(chat, escapeRawHtml(answerMarkdown(m)), citationUrl, baseDir));
+    doc.setMarkdown(linkedAnswer(chat, m, escapeRawHtml(answerMarkdown(m)), citationUrl, baseDir));
     QString html = doc.toHtml();
     const qsizetype begin = html.indexOf(QStringLiteral("<body"));
     const qsizetype open = html.indexOf(QLatin1Char('>'), begin);
