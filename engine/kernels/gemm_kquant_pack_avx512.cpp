@@ -7,7 +7,8 @@
 //
 // Compiled with AVX-512 F/VL/BW/VNNI (engine/CMakeLists.txt), entered only when
 // gemm_kquant_available(). No inline functions with external linkage from shared headers (see
-// gemm_q8_0_avx512.cpp); quant_blocks.h's static inline helpers are safe.
+// gemm_q8_0_avx512.cpp); quant_blocks.h's static inline helpers and avx2_intrinsics.h's
+// internal-linkage ones are safe.
 #include "kernels/gemm_kquant.h"
 
 #include "tensor/quant_blocks.h"
@@ -15,13 +16,13 @@
 
 #include "kernels/avx512_intrinsics.h"
 
+#include "kernels/avx2_intrinsics.h"
+
 namespace folio::avx512 {
 
 namespace {
 
-inline float h2f(uint16_t h) {
-    return _cvtsh_ss(h);
-}
+using avx2::h2f;
 
 // Every 16-bit lane of the low 256 bits = lo, of the high 256 bits = hi (per-half shift counts).
 inline __m512i halves_epi16(int lo, int hi) {

@@ -5,22 +5,12 @@
 // loop had become a tenth of Q4_K_M prefill.
 #include "kernels/vec_dot_avx2.h"
 
+#include "kernels/avx2_intrinsics.h"
 #include "tensor/quant_blocks.h"
 
 #include <immintrin.h>
 
 namespace folio::avx2 {
-
-namespace {
-
-inline float hmax(__m256 v) {
-    __m128 m = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    m = _mm_max_ps(m, _mm_movehl_ps(m, m));
-    m = _mm_max_ss(m, _mm_movehdup_ps(m));
-    return _mm_cvtss_f32(m);
-}
-
-} // namespace
 
 void quantize_q8_k(const float* x, void* dst, int64_t n) {
     auto* out = static_cast<BlockQ8K*>(dst);

@@ -5,8 +5,10 @@
 // included.
 #include "kernels/vec_dot_avx2.h"
 
+#include "kernels/avx2_intrinsics.h"
 #include "kernels/decode_prefetch.h"
 #include "kernels/kernel_table.h"
+#include "kernels/nx_dispatch.h"
 #include "tensor/quant_blocks.h"
 #include "tensor/quant_blocks_more.h"
 
@@ -15,39 +17,6 @@
 namespace folio::avx2 {
 
 namespace {
-
-inline float hsum(__m256 v) {
-    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-    s = _mm_add_ss(s, _mm_movehdup_ps(s));
-    return _mm_cvtss_f32(s);
-}
-
-inline float h2f(uint16_t h) {
-    return _cvtsh_ss(h);
-}
-
-// 32 unsigned bytes × 32 signed bytes -> 8 int32 sums of 4 products each.
-inline __m256i dot_u8_i8(__m256i a, __m256i b) {
-    return _mm256_madd_epi16(_mm256_maddubs_epi16(a, b), _mm256_set1_epi16(1));
-}
-
-// 16 bytes of packed nibbles -> 32 bytes: low nibbles (elements 0..15) then high (16..31).
-inline __m256i unpack_nibbles(const uint8_t* qs) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(qs));
-    const __m128i m4 = _mm_set1_epi8(0x0F);
-    const __m128i lo = _mm_and_si128(v, m4);
-    const __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), m4);
-    return _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
-}
-
-inline __m256i load256(const void* p) {
-    return _mm256_loadu_si256(static_cast<const __m256i*>(p));
-}
-
-template <typename Block> const Block* x_row(const void* x, size_t xs, int j) {
-    return reinterpret_cast<const Block*>(static_cast<const uint8_t*>(x) + j * xs);
-}
 
 // ---- weights with 32-element blocks against Q8_0 activations ---------------------------------
 
@@ -72,14 +41,6 @@ constexpr float kE8m0Half[256] = {
 inline __m128 fp16x4(uint16_t a, uint16_t b, uint16_t c, uint16_t d) {
     return _mm_cvtph_ps(_mm_setr_epi16(static_cast<short>(a), static_cast<short>(b),
                                        static_cast<short>(c), static_cast<short>(d), 0, 0, 0, 0));
-}
-
-// Exact int32 sum of the 8 lanes.
-inline int hsum_i32(__m256i p) {
-    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(p), _mm256_extracti128_si256(p, 1));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
-    return _mm_cvtsi128_si32(s);
 }
 
 struct DecodeQ8_0 {
@@ -444,24 +405,6 @@ void dot_float_n(int64_t k, const void* w, const void* x, size_t xs, float* out,
         for (int64_t t = i; t < k; ++t)
             sum += load.scalar(w, t) * xr[j][t];
         out[j * os] = sum;
-    }
-}
-
-// Dispatches nx (1..4) to the unrolled templates.
-template <template <int> class Fn, typename... Args> void by_nx(int nx, Args... args) {
-    switch (nx) {
-    case 1:
-        Fn<1>::run(args...);
-        break;
-    case 2:
-        Fn<2>::run(args...);
-        break;
-    case 3:
-        Fn<3>::run(args...);
-        break;
-    default:
-        Fn<4>::run(args...);
-        break;
     }
 }
 

@@ -5,6 +5,8 @@
 // vec_dot_avx2.cpp: no AVX2 copy of a shared inline symbol may leak into generic code.
 #include "kernels/vec_dot_more_avx2.h"
 
+#include "kernels/avx2_intrinsics.h"
+#include "kernels/nx_dispatch.h"
 #include "tensor/quant_blocks.h"
 #include "tensor/quant_blocks_more.h"
 
@@ -13,35 +15,6 @@
 namespace folio::avx2 {
 
 namespace {
-
-inline float hsum(__m256 v) {
-    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-    s = _mm_add_ss(s, _mm_movehdup_ps(s));
-    return _mm_cvtss_f32(s);
-}
-
-inline float h2f(uint16_t h) {
-    return _cvtsh_ss(h);
-}
-
-inline __m256i load256(const void* p) {
-    return _mm256_loadu_si256(static_cast<const __m256i*>(p));
-}
-
-// 32 unsigned bytes × 32 signed bytes -> 8 int32 sums of 4 products each.
-inline __m256i dot_u8_i8(__m256i a, __m256i b) {
-    return _mm256_madd_epi16(_mm256_maddubs_epi16(a, b), _mm256_set1_epi16(1));
-}
-
-// 16 bytes of packed nibbles -> 32 bytes: low nibbles (elements 0..15) then high (16..31).
-inline __m256i unpack_nibbles(const uint8_t* qs) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(qs));
-    const __m128i m4 = _mm_set1_epi8(0x0F);
-    const __m128i lo = _mm_and_si128(v, m4);
-    const __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), m4);
-    return _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
-}
 
 // Byte i = 0x10 when bit i of the 32-bit little-endian qh is set, else 0 (Q5_0 / Q5_1).
 inline __m256i fifth_bits(const uint8_t* qh) {
@@ -60,10 +33,6 @@ inline __m256i fifth_bits(const uint8_t* qh) {
 inline __m256i iq4_table() {
     return _mm256_broadcastsi128_si256(
         _mm_loadu_si128(reinterpret_cast<const __m128i*>(kIq4nlValues)));
-}
-
-template <typename Block> const Block* x_row(const void* x, size_t xs, int j) {
-    return reinterpret_cast<const Block*>(static_cast<const uint8_t*>(x) + j * xs);
 }
 
 // ---- 32-element blocks ---------------------------------------------------------------------
@@ -375,24 +344,6 @@ void dot_iq4_xs_n(int64_t nb, const BlockIQ4XS* w, const void* x, size_t xs, flo
     }
     for (int j = 0; j < NX; ++j)
         out[j * os] = hsum(acc[j]);
-}
-
-// nx (1..4) -> the unrolled templates.
-template <template <int> class Fn, typename... Args> void by_nx(int nx, Args... args) {
-    switch (nx) {
-    case 1:
-        Fn<1>::run(args...);
-        break;
-    case 2:
-        Fn<2>::run(args...);
-        break;
-    case 3:
-        Fn<3>::run(args...);
-        break;
-    default:
-        Fn<4>::run(args...);
-        break;
-    }
 }
 
 template <typename Dec, typename Block> struct Dot32 {

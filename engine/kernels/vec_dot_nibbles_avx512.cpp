@@ -21,12 +21,14 @@
 //   scales, spread to their 4 lanes, and one FMA per 4 blocks adds the products.
 //
 // Compiled with AVX-512 F/VL/BW/VNNI (engine/CMakeLists.txt), entered only after the run-time CPU
-// check. No inline functions from shared headers (see gemm_q8_0_avx512.cpp); quant_blocks.h's
-// static inline helpers and kernel_table.h's static constexpr layout are safe.
+// check. No inline functions with external linkage from shared headers (see gemm_q8_0_avx512.cpp);
+// quant_blocks.h's static inline helpers, kernel_table.h's static constexpr layout and
+// nx_dispatch.h's internal-linkage templates are safe.
 #include "kernels/vec_dot_avx512.h"
 
 #include "kernels/decode_prefetch.h"
 #include "kernels/kernel_table.h"
+#include "kernels/nx_dispatch.h"
 
 #include "tensor/quant_blocks.h"
 #include "tensor/quant_blocks_more.h"
@@ -213,21 +215,6 @@ template <typename Fmt, int NX>
     }
     for (int j = 0; j < NX; ++j)
         out[j * os] = _mm512_reduce_add_ps(acc[j]) + tail[j];
-}
-
-// nx (1..4) -> f(integral_constant<int, nx>), for the kernels unrolled over activation rows (a
-// copy per kernel file, as vec_dot_avx512.cpp's: kernel files share no inline code).
-template <typename F> void by_nx(int nx, F&& f) {
-    switch (nx) {
-    case 1:
-        return f(std::integral_constant<int, 1>{});
-    case 2:
-        return f(std::integral_constant<int, 2>{});
-    case 3:
-        return f(std::integral_constant<int, 3>{});
-    default:
-        return f(std::integral_constant<int, 4>{});
-    }
 }
 
 template <typename Fmt>
