@@ -69,6 +69,11 @@ inline __m256i unpack_nibbles(const uint8_t* qs) {
     return _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
 }
 
+// Every 16-bit lane shifted right by n (a run-time count).
+inline __m256i shift_right16(__m256i v, int n) {
+    return _mm256_srl_epi16(v, _mm_cvtsi32_si128(n));
+}
+
 // Activation row j of a batch whose rows are xs bytes apart.
 template <typename Block> const Block* x_row(const void* x, size_t xs, int j) {
     return reinterpret_cast<const Block*>(static_cast<const uint8_t*>(x) + j * xs);

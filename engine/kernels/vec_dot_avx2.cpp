@@ -234,57 +234,6 @@ void dot_blocks32(int64_t k, const Decoder& dec, const void* x, size_t xs, float
     }
 }
 
-// ---- Q4_K × Q8_K -------------------------------------------------------------------------------
-template <int NX>
-void dot_q4_k_n(int64_t nb, const BlockQ4K* w, const void* x, size_t xs, float* out, int64_t os) {
-    const BlockQ8K* xr[NX];
-    __m256 acc[NX];
-    for (int j = 0; j < NX; ++j) {
-        xr[j] = x_row<BlockQ8K>(x, xs, j);
-        acc[j] = _mm256_setzero_ps();
-    }
-    const __m256i m4 = _mm256_set1_epi8(0x0F);
-    for (int64_t b = 0; b < nb; ++b) {
-        const BlockQ4K& wb = w[b];
-        prefetch_ahead<NX>(&wb, 3);
-        uint32_t u[4]; // §2.6 get_scale_min_k4: bytes 0..7 = scales, 8..15 = mins
-        q4k_scales_mins(wb.scales, u);
-        const __m128i sm = _mm_loadu_si128(reinterpret_cast<const __m128i*>(u));
-        // Scales as int16 in both 128-bit lanes; mins duplicated per pair of 16-element bsums.
-        const __m256i sc16 = _mm256_broadcastsi128_si256(_mm_cvtepu8_epi16(sm));
-        const __m256i mins16 = _mm256_cvtepu8_epi16(_mm_unpackhi_epi8(sm, sm));
-
-        __m256i isum[NX];
-        for (int j = 0; j < NX; ++j)
-            isum[j] = _mm256_setzero_si256();
-        for (int c = 0; c < 4; ++c) {
-            const __m256i q = load256(wb.qs + 32 * c);
-            const __m256i lo = _mm256_and_si256(q, m4);
-            const __m256i hi = _mm256_and_si256(_mm256_srli_epi16(q, 4), m4);
-            const __m256i s_lo = _mm256_shuffle_epi8(
-                sc16, _mm256_set1_epi16(static_cast<short>((4 * c + 1) << 8 | (4 * c))));
-            const __m256i s_hi = _mm256_shuffle_epi8(
-                sc16, _mm256_set1_epi16(static_cast<short>((4 * c + 3) << 8 | (4 * c + 2))));
-            for (int j = 0; j < NX; ++j) {
-                const int8_t* xq = xr[j][b].qs + 64 * c;
-                const __m256i p_lo = _mm256_madd_epi16(_mm256_maddubs_epi16(lo, load256(xq)), s_lo);
-                const __m256i p_hi =
-                    _mm256_madd_epi16(_mm256_maddubs_epi16(hi, load256(xq + 32)), s_hi);
-                isum[j] = _mm256_add_epi32(isum[j], _mm256_add_epi32(p_lo, p_hi));
-            }
-        }
-        const float dw = h2f(wb.d), dminw = h2f(wb.dmin);
-        for (int j = 0; j < NX; ++j) {
-            const __m256i msum = _mm256_madd_epi16(mins16, load256(xr[j][b].bsums));
-            const float dx = xr[j][b].d;
-            acc[j] = _mm256_fmadd_ps(_mm256_set1_ps(dx * dw), _mm256_cvtepi32_ps(isum[j]), acc[j]);
-            acc[j] = _mm256_fnmadd_ps(_mm256_set1_ps(dx * dminw), _mm256_cvtepi32_ps(msum), acc[j]);
-        }
-    }
-    for (int j = 0; j < NX; ++j)
-        out[j * os] = hsum(acc[j]);
-}
-
 // ---- Q6_K × Q8_K -------------------------------------------------------------------------------
 // Σ (q−32)·x·sc is computed as Σ q·x·sc − 32·Σ sc·bsum (q in 0..63 is unsigned for maddubs).
 template <int NX>
@@ -426,12 +375,6 @@ template <typename Block, typename Decoder> struct Nibbles32 {
     };
 };
 
-template <int NX> struct Q4KFn {
-    static void run(int64_t k, const void* w, const void* x, size_t xs, float* out, int64_t os) {
-        dot_q4_k_n<NX>(k / kQKK, static_cast<const BlockQ4K*>(w), x, xs, out, os);
-    }
-};
-
 template <int NX> struct Q6KFn {
     static void run(int64_t k, const void* w, const void* x, size_t xs, float* out, int64_t os) {
         dot_q6_k_n<NX>(k / kQKK, static_cast<const BlockQ6K*>(w), x, xs, out, os);
@@ -470,9 +413,6 @@ void dot_mxfp4(int64_t k, const void* w, const void* x, size_t xs, int nx, float
 void dot_iq4_nl(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out,
                 int64_t os) {
     by_nx<Nibbles32<BlockIQ4NL, DecodeIq4Nl>::Fn>(nx, k, w, x, xs, out, os);
-}
-void dot_q4_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
-    by_nx<Q4KFn>(nx, k, w, x, xs, out, os);
 }
 void dot_q6_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
     by_nx<Q6KFn>(nx, k, w, x, xs, out, os);

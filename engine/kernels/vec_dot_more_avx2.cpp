@@ -1,8 +1,9 @@
 // AVX2 + FMA + F16C dot products of the legacy 32-element types (Q4_1, Q5_0, Q5_1) and
-// of Q2_K, Q3_K, Q5_K, IQ4_XS (vec_dot_more_avx2.h). Integer sums per block or sub-block are
-// exact (maddubs on unsigned weights, or |w| against sign-adjusted activations for signed ones;
-// every int16 pair sum stays below 2^15), then scaled in fp32. Internal linkage only, like
-// vec_dot_avx2.cpp: no AVX2 copy of a shared inline symbol may leak into generic code.
+// of Q2_K, Q3_K, IQ4_XS (vec_dot_more_avx2.h; Q5_K is in vec_dot_q4k_q5k_avx2.cpp). Integer sums
+// per block or sub-block are exact (maddubs on unsigned weights, or |w| against sign-adjusted
+// activations for signed ones; every int16 pair sum stays below 2^15), then scaled in fp32.
+// Internal linkage only, like vec_dot_avx2.cpp: no AVX2 copy of a shared inline symbol may leak
+// into generic code.
 #include "kernels/vec_dot_more_avx2.h"
 
 #include "kernels/avx2_intrinsics.h"
@@ -105,10 +106,6 @@ inline __m256i scale_pair_u8(__m128i sc8, int s) {
 inline __m256i scale_pair_i8(__m128i sc8, int s) {
     const __m128i mask = _mm_set_epi64x(0x0101010101010101LL * (s + 1), 0x0101010101010101LL * s);
     return _mm256_cvtepi8_epi16(_mm_shuffle_epi8(sc8, mask));
-}
-
-inline __m256i shift_right16(__m256i v, int n) {
-    return _mm256_srl_epi16(v, _mm_cvtsi32_si128(n));
 }
 
 template <int NX>
@@ -217,60 +214,6 @@ void dot_q3_k_n(int64_t nb, const BlockQ3K* w, const void* x, size_t xs, float* 
         out[j * os] = hsum(acc[j]);
 }
 
-// ---- Q5_K ----------------------------------------------------------------------------------
-template <int NX>
-void dot_q5_k_n(int64_t nb, const BlockQ5K* w, const void* x, size_t xs, float* out, int64_t os) {
-    const BlockQ8K* xr[NX];
-    __m256 acc[NX];
-    for (int j = 0; j < NX; ++j) {
-        xr[j] = x_row<BlockQ8K>(x, xs, j);
-        acc[j] = _mm256_setzero_ps();
-    }
-    const __m256i m4 = _mm256_set1_epi8(0x0F);
-    const __m256i m1 = _mm256_set1_epi8(1);
-    for (int64_t b = 0; b < nb; ++b) {
-        const BlockQ5K& wb = w[b];
-        uint32_t u[4]; // §2.6 get_scale_min_k4: bytes 0..7 = scales, 8..15 = mins
-        q4k_scales_mins(wb.scales, u);
-        const __m128i sm = _mm_loadu_si128(reinterpret_cast<const __m128i*>(u));
-        const __m256i sc16 = _mm256_broadcastsi128_si256(_mm_cvtepu8_epi16(sm));
-        const __m256i mins16 = _mm256_cvtepu8_epi16(_mm_unpackhi_epi8(sm, sm));
-        const __m256i hb = load256(wb.qh);
-        __m256i isum[NX];
-        for (int j = 0; j < NX; ++j)
-            isum[j] = _mm256_setzero_si256();
-        for (int c = 0; c < 4; ++c) {
-            const __m256i q = load256(wb.qs + 32 * c);
-            const __m256i lo = _mm256_or_si256(
-                _mm256_and_si256(q, m4),
-                _mm256_slli_epi16(_mm256_and_si256(shift_right16(hb, 2 * c), m1), 4));
-            const __m256i hi = _mm256_or_si256(
-                _mm256_and_si256(_mm256_srli_epi16(q, 4), m4),
-                _mm256_slli_epi16(_mm256_and_si256(shift_right16(hb, 2 * c + 1), m1), 4));
-            const __m256i s_lo = _mm256_shuffle_epi8(
-                sc16, _mm256_set1_epi16(static_cast<short>((4 * c + 1) << 8 | (4 * c))));
-            const __m256i s_hi = _mm256_shuffle_epi8(
-                sc16, _mm256_set1_epi16(static_cast<short>((4 * c + 3) << 8 | (4 * c + 2))));
-            for (int j = 0; j < NX; ++j) {
-                const int8_t* xq = xr[j][b].qs + 64 * c;
-                const __m256i p_lo = _mm256_madd_epi16(_mm256_maddubs_epi16(lo, load256(xq)), s_lo);
-                const __m256i p_hi =
-                    _mm256_madd_epi16(_mm256_maddubs_epi16(hi, load256(xq + 32)), s_hi);
-                isum[j] = _mm256_add_epi32(isum[j], _mm256_add_epi32(p_lo, p_hi));
-            }
-        }
-        const float dw = h2f(wb.d), dminw = h2f(wb.dmin);
-        for (int j = 0; j < NX; ++j) {
-            const __m256i msum = _mm256_madd_epi16(mins16, load256(xr[j][b].bsums));
-            const float dx = xr[j][b].d;
-            acc[j] = _mm256_fmadd_ps(_mm256_set1_ps(dx * dw), _mm256_cvtepi32_ps(isum[j]), acc[j]);
-            acc[j] = _mm256_fnmadd_ps(_mm256_set1_ps(dx * dminw), _mm256_cvtepi32_ps(msum), acc[j]);
-        }
-    }
-    for (int j = 0; j < NX; ++j)
-        out[j * os] = hsum(acc[j]);
-}
-
 // ---- IQ4_XS --------------------------------------------------------------------------------
 // The 8 signed sub-block scales (iq4xs_scale − 32) as int16, in registers: low 4 bits from the
 // nibbles of scales_l (sub-block ib: byte ib / 2, nibble ib % 2), high 2 bits from scales_h
@@ -364,7 +307,6 @@ template <typename Dec, typename Block> struct Dot32 {
     };
 FOLIO_SUPER_BLOCK_FN(Q2KFn, BlockQ2K, dot_q2_k_n)
 FOLIO_SUPER_BLOCK_FN(Q3KFn, BlockQ3K, dot_q3_k_n)
-FOLIO_SUPER_BLOCK_FN(Q5KFn, BlockQ5K, dot_q5_k_n)
 FOLIO_SUPER_BLOCK_FN(IQ4XSFn, BlockIQ4XS, dot_iq4_xs_n)
 #undef FOLIO_SUPER_BLOCK_FN
 
@@ -384,9 +326,6 @@ void dot_q2_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float*
 }
 void dot_q3_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
     by_nx<Q3KFn>(nx, k, w, x, xs, out, os);
-}
-void dot_q5_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
-    by_nx<Q5KFn>(nx, k, w, x, xs, out, os);
 }
 void dot_iq4_xs(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out,
                 int64_t os) {
