@@ -103,9 +103,9 @@ void pack_q4_q5_k(const uint8_t* block, bool five_bits, int r, uint8_t* dst) {
     }
 }
 
-// §2.7 Q6_K super-block of row lane r: group g = elements 64g .. 64g+63 = half h = g/2, quarter
-// pair p = 2(g%2), 2(g%2)+1: low 4 bits = ql[64h .. 64h+63] (low nibbles for even g, high for
-// odd), high 2 bits = bits 2p of qh[32h + l] for the first 32, 2p + 2 for the next 32.
+// Q6_K super-block (block_q6_K) of row lane r: group g = elements 64g .. 64g+63 = half h = g/2,
+// quarter pair p = 2(g%2), 2(g%2)+1: low 4 bits = ql[64h .. 64h+63] (low nibbles for even g, high
+// for odd), high 2 bits = bits 2p of qh[32h + l] for the first 32, 2p + 2 for the next 32.
 void pack_q6_k(const uint8_t* block, int r, uint8_t* dst) {
     const auto* b = reinterpret_cast<const BlockQ6K*>(block);
     const __m512i m4 = _mm512_set1_epi8(0x0F), m3 = _mm512_set1_epi8(3);

@@ -1,4 +1,4 @@
-// AVX2 Q8_K activation quantizer (the activation format of the K-quant weights, spec §2.8,
+// AVX2 Q8_K activation quantizer (the activation format of the K-quant weights,
 // ggml-common.h block_q8_K), byte-identical to the reference quantize_row_q8_k for finite input:
 // the same fp32 operations, in the same order per element. Prefill quantizes every token's
 // activations once per weight format (and once per routed expert in MoE layers), so the scalar

@@ -20,7 +20,8 @@ namespace {
 
 // ---- weights with 32-element blocks against Q8_0 activations ---------------------------------
 
-// §2.5 half E8M0 scales 2^(e-128), built with the exact bit patterns of e8m0_to_fp32_half.
+// MXFP4's half E8M0 scales 2^(e-128) (ggml-impl.h ggml_e8m0_to_fp32_half), built with the exact bit
+// patterns of e8m0_to_fp32_half.
 constexpr float kE8m0Half[256] = {
 #define FOLIO_E8M0(e) __builtin_bit_cast(float, (e) < 2 ? (0x00200000u << (e)) : ((e)-1u) << 23)
 #define FOLIO_E8M0_8(e)                                                                            \
@@ -418,9 +419,9 @@ void dot_q6_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float*
     by_nx<Q6KFn>(nx, k, w, x, xs, out, os);
 }
 
-// §2.10 Q8_0 activation quantizer, bit-identical to quantize_row_q8_0_act: the same fp32
-// operations (max |x|, amax/127 -> fp16 with round-to-nearest-even, x·(127/amax) rounded half to
-// even).
+// Q8_0 activation quantizer (ggml-cpu's vec_dot_type of Q8_0 weights), bit-identical to
+// quantize_row_q8_0_act: the same fp32 operations (max |x|, amax/127 -> fp16 with
+// round-to-nearest-even, x·(127/amax) rounded half to even).
 void quantize_q8_0(const float* x, void* dst, int64_t n) {
     auto* out = static_cast<BlockQ8_0*>(dst);
     const __m256 sign = _mm256_set1_ps(-0.0f);

@@ -4,19 +4,16 @@
 // Q4_K × Q8_K: the AVX2 kernel (vec_dot_q4k_q5k_avx2.cpp dot_q4k_family_n) takes a super-block's
 // 128 bytes of nibbles 32 at a time: per 32 bytes two nibble masks, two scale shuffles and, per
 // activation row, maddubs + madd twice. Decode (one activation row) is bound by that instruction
-// count, not by memory (bench-kernels: Q4_K matvec at ~0.7 of the read bandwidth where Q8_0 reaches
-// 0.93). Here one 512-bit step takes chunks c and c+1 at once: its low 256 bits are chunk c, its
-// high 256 bits chunk c+1, the activations come in the matching order from the row's pairs area
-// (kernel_table.h Q8_KActLayout: written once per activation row; shuffling them here took 4 of
-// the step's ~16 shuffle-port operations: L2-hot, one thread, 4.65 -> 4.08 ns per super-block
-// at K = 2048, 5.18 -> 4.71 at K = 512), and each half gets its own sub-block scale. The int32 lane
-// sums of the two halves are added at the end of the super-block: lane l then holds exactly the
-// AVX2 kernel's lane l (integer sums, no rounding). The float steps are not the AVX2 kernel's two
-// dependent 256-bit FMAs (d·Σ, then dmin·Σmins) with their scalar scale products: the sums and
-// the mins' sums share one register, d and dmin another, one 512-bit FMA adds both, and the row's
-// result is Σ of the first eight lanes minus Σ of the last eight. Decode reads a Q4_K row at the
-// speed of these steps, not of memory, when the core is shared: L2-hot, one thread, K = 2048,
-// 4.08 -> 3.50 ns per super-block.
+// count, not by memory. Here one 512-bit step takes chunks c and c+1 at once: its low 256 bits are
+// chunk c, its high 256 bits chunk c+1, the activations come in the matching order from the row's
+// pairs area (kernel_table.h Q8_KActLayout: written once per activation row; shuffling them here
+// took 4 of the step's ~16 shuffle-port operations), and each half gets its own sub-block scale.
+// The int32 lane sums of the two halves are added at the end of the super-block: lane l then holds
+// exactly the AVX2 kernel's lane l (integer sums, no rounding). The float steps are not the AVX2
+// kernel's two dependent 256-bit FMAs (d·Σ, then dmin·Σmins) with their scalar scale products: the
+// sums and the mins' sums share one register, d and dmin another, one 512-bit FMA adds both, and
+// the row's result is Σ of the first eight lanes minus Σ of the last eight: decode reads a Q4_K row
+// at the speed of these steps, not of memory, when the core is shared. Timings: docs/NUMERICS.md.
 //
 // Compiled with -mavx512f -mavx512vl -mavx512bw -mavx512vnni (engine/CMakeLists.txt), entered only
 // after the run-time CPU check. No inline functions with external linkage from shared headers
@@ -44,10 +41,10 @@ namespace {
 
 using avx2::hsum; // the AVX2 kernels' reduction order
 
-// q4k_scales_mins (§2.6 get_scale_min_k4 for the 8 sub-blocks: bytes 0..7 = scales, 8..15 =
-// mins) in registers: the scalar version goes through memory (four 32-bit stores read back as
-// one 16-byte load, which store forwarding cannot serve). `scales` is followed by the block's
-// nibbles, so the 16-byte load stays inside the block.
+// q4k_scales_mins (ggml-quants.c get_scale_min_k4 for the 8 sub-blocks: bytes 0..7 = scales, 8..15
+// = mins) in registers: the scalar version goes through memory (four 32-bit stores read back as one
+// 16-byte load, which store forwarding cannot serve). `scales` is followed by the block's nibbles,
+// so the 16-byte load stays inside the block.
 inline __m128i q4k_scales_mins_v(const uint8_t* scales) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(scales)); // u0 u1 u2 .
     // Low bits: u0 & 0x3F.., u2 & 0x0F.., u1 & 0x3F.., (u2 >> 4) & 0x0F..
@@ -78,12 +75,10 @@ struct Q4KConsts {
 };
 
 // Q5_K (block_q5_K: Q4_K's d, dmin and scales, then qh[32], qs[128]) is Q4_K with a fifth bit
-// per value: qh bit 2c of byte l for value l of chunk c's low
-// nibbles, bit 2c + 1 for its high nibbles. Its step is Q4_K's with those bits added as 16 under
-// byte masks (one vptestmb of qh, broadcast to both halves, against the halves' bits), so its
-// int32 lanes are again the AVX2 kernel's (vec_dot_q4k_q5k_avx2.cpp with Q5KUnpack) and its float
-// steps Q4_K's. (The AVX2 kernel spent ~9.5 ns per super-block, L2-hot on one thread, where Q4_K's
-// AVX-512 step takes ~5.)
+// per value: qh bit 2c of byte l for value l of chunk c's low nibbles, bit 2c + 1 for its high
+// nibbles. Its step is Q4_K's with those bits added as 16 under byte masks (one vptestmb of qh,
+// broadcast to both halves, against the halves' bits), so its int32 lanes are again the AVX2
+// kernel's (vec_dot_q4k_q5k_avx2.cpp with Q5KUnpack) and its float steps Q4_K's.
 inline __m512i byte_halves(int lo, int hi) {
     return _mm512_inserti64x4(_mm512_set1_epi8(static_cast<char>(lo)),
                               _mm256_set1_epi8(static_cast<char>(hi)), 1);
@@ -100,8 +95,7 @@ struct Q5KConsts : Q4KConsts {
 // kernels' int32 lane sums, scaled by d into lanes 0-7 and by dmin (the mins' sums) into lanes
 // 8-15 (q4k_family_result takes the difference). Always inlined: GCC kept the step out of line (a
 // call per super-block, with vzeroupper, the constants reloaded and the accumulator through
-// memory), which cost a third of the one-row kernels' time (L2-hot, one thread: Q4_K 5.65 -> 4.4 ns
-// per super-block, Q6_K 5.55 -> 3.75).
+// memory), which cost a third of the one-row kernels' time (docs/NUMERICS.md).
 template <int NX, typename Block, typename Consts>
 [[gnu::always_inline]] inline void q4k_family_step(const Block& wb, const BlockQ8K* const* xr,
                                                    int64_t b, size_t pairs, const Consts& c,
@@ -257,7 +251,7 @@ template <int NX>
 // The AVX2 kernels (vec_dot_more_avx2.cpp dot_q2_k_n, dot_q3_k_n) take a super-block as 8 groups
 // of 32 values, one at a time: 2 low bits shifted out of qs (Q3_K: the hmask bit as 4, q_u = q + 4
 // in 0..7, unsigned for maddubs, the −4·Σ sc·Σx from the bsums), maddubs, madd by the scale pair
-// of the group's two 16-value sub-blocks, add: ~11-13 GB/s per thread, far below memory. Here one
+// of the group's two 16-value sub-blocks, add: far below memory. Here one
 // 512-bit step holds groups g and g+1 (the same qs bytes in both halves, shifted by per-half
 // counts; Q3_K's hmask bits as a vptestmb mask each half tests for its own bit, 4 added under it;
 // the activations of g and g+1 contiguous, one load), and vpdpwssd by the 4 scales spread as in

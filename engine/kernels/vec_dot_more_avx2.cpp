@@ -152,9 +152,9 @@ void dot_q2_k_n(int64_t nb, const BlockQ2K* w, const void* x, size_t xs, float* 
 
 // ---- Q3_K ----------------------------------------------------------------------------------
 // q3k_scales (quant_blocks_more.h) in registers: the scalar version built 16 bytes one at a time
-// and stored them for a 16-byte load, which store forwarding cannot serve; with it the kernel ran
-// at ~4 GB/s on one thread (bench-kernels). Low 4 bits: bytes 0..7 & 0xF, then bytes 0..7 >> 4;
-// high 2 bits: byte 8 + s % 4 shifted right by 2·(s / 4), one 32-bit lane per s / 4.
+// and stored them for a 16-byte load, which store forwarding cannot serve. Low 4 bits: bytes 0..7 &
+// 0xF, then bytes 0..7 >> 4; high 2 bits: byte 8 + s % 4 shifted right by 2·(s / 4), one 32-bit
+// lane per s / 4.
 inline __m128i q3k_scales_v(const uint8_t* scales) {
     const __m128i a = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(scales));
     const __m128i lo =
@@ -237,7 +237,7 @@ inline __m128i iq4xs_scales_v(const BlockIQ4XS& b) {
 // Two sub-blocks per step: one 32-byte load holds both sub-blocks' 16 bytes of nibbles, so the low
 // nibbles are [ib elements 0..15 | ib+1 elements 0..15] and the high nibbles the elements 16..31;
 // the activations are rearranged to match (two 128-bit lane permutes) and each half takes its
-// sub-block's scale. (One sub-block per step, as before: bench-kernels -t 1 14.3 GB/s.)
+// sub-block's scale (twice the work per load of one sub-block per step).
 template <int NX>
 void dot_iq4_xs_n(int64_t nb, const BlockIQ4XS* w, const void* x, size_t xs, float* out,
                   int64_t os) {

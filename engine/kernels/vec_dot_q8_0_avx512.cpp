@@ -27,8 +27,8 @@ using avx2::hsum; // the AVX2 kernels' reduction order
 // ---- Q8_0 × Q8_0 ------------------------------------------------------------------------------
 // The AVX2 kernel (vec_dot_avx2.cpp dot_blocks32) reduces each block's 32 products to one exact
 // int32 (sign, maddubs, madd, then a horizontal-add tree over 4 blocks), converts the 4 sums once
-// and adds them times d_w·d_x with one 128-bit FMA: ~25 GB/s per thread L2-hot, so two threads
-// were at the read bandwidth only on fast machines. Here two blocks go through one 512-bit
+// and adds them times d_w·d_x with one 128-bit FMA: too slow for two threads to reach the read
+// bandwidth but on fast machines. Here two blocks go through one 512-bit
 // register: |w| (vpabsb: -128 becomes 128 as an unsigned byte), the activations negated under
 // the weights' sign mask (vpmovb2m; Q8_0 activations lie in -127..127), one vpdpbusd (every
 // 4-byte sum exact, as maddubs + madd were), and a shuffle-add tree takes the 4 blocks' 8-lane
@@ -113,11 +113,11 @@ template <int NX>
 // ---- Q5_0 × Q8_0 ------------------------------------------------------------------------------
 // The AVX2 kernel (vec_dot_more_avx2.cpp dot32_n with DecQ5_0) builds the 32 signed weights
 // q = u − 16 (u = nibble | fifth bit << 4) per block and takes int32 lanes of 4 products each with
-// sign / maddubs / madd: ~20 instructions per 22-byte block, so it runs at ~0.3 of the read
-// bandwidth. Here two blocks go through one 512-bit register: the fifth bits are one masked move
-// (the two 32-bit qh words are the mask), and vpdpbusd gives Σ u·x per lane, from which 16·Σ x
-// (vpdpbusd of 16s) is taken: the AVX2 kernel's lane sums exactly. The float steps stay the AVX2
-// kernel's, block after block, so the results are equal bit for bit.
+// sign / maddubs / madd: ~20 instructions per 22-byte block, far below the read bandwidth. Here two
+// blocks go through one 512-bit register: the fifth bits are one masked move (the two 32-bit qh
+// words are the mask), and vpdpbusd gives Σ u·x per lane, from which 16·Σ x (vpdpbusd of 16s) is
+// taken: the AVX2 kernel's lane sums exactly. The float steps stay the AVX2 kernel's, block after
+// block, so the results are equal bit for bit.
 
 // u of blocks b, b+1 as [u_b | u_b+1], 32 bytes each (elements 0..15 low nibbles, 16..31 high).
 inline __m512i q5_0_pair(const BlockQ5_0& b0, const BlockQ5_0& b1) {
@@ -197,9 +197,8 @@ void dot_q5_0_n(int64_t nb, const BlockQ5_0* w, const void* x, size_t xs, float*
 // NW Q5_0 weight rows (w_stride bytes apart) against one activation row, each row's steps
 // dot_q5_0_n<1>'s: the activation blocks and their 16·Σx are loaded and formed once for all rows.
 // For decode's short rows (W_UK slices are K = dn: 64, two blocks, on the bench shape) the
-// per-call work was most of the time: deepseek2 Q4_K_M decode attention 0.42-0.44 -> 0.37
-// ms/token. (The same scheme for Q4_K, 2 or 4 rows per call, made the expert matvecs slower:
-// FFN 3.2-3.3 -> 4.3-4.6 ms/token; not used.)
+// per-call work was most of the time. (The same scheme for Q4_K made the expert matvecs slower
+// and is not used; docs/NUMERICS.md.)
 template <int NW>
 void dot_q5_0_rows_n(int64_t nb, const uint8_t* w, size_t w_stride, const BlockQ8_0* x,
                      float* out) {

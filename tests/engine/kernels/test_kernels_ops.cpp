@@ -147,8 +147,9 @@ private slots:
     }
 
     void yarnRamp() {
-        // GGUF_LAYOUT.md §3.3 / MODEL_SPEC.md §11.2: Kimi-K2 (base 5e4, d 64, L0 4096) with
-        // llama.cpp's β_f = 32, β_s = 1 -> low 8, high 20; DeepSeek-V3 (base 1e4) -> 10, 23.
+        // The YaRN ramp (arXiv:2309.00071; llama.cpp ggml_rope_yarn_corr_dims): Kimi-K2
+        // (base 5e4, d 64, L0 4096) with llama.cpp's β_f = 32, β_s = 1 -> low 8, high 20;
+        // DeepSeek-V3 (base 1e4) -> 10, 23.
         RopeParams p;
         p.n_dims = 64;
         p.freq_base = 50000.0f;
@@ -172,7 +173,7 @@ private slots:
     }
 
     void yarnFrequenciesMatchSpecTable() {
-        // MODEL_SPEC.md §11.2, Kimi-K2 (s = 32) with llama.cpp's β_f = 32: at position 1 the
+        // Kimi-K2's YaRN inverse frequencies (s = 32) with llama.cpp's β_f = 32: at position 1 the
         // angle of pair i is inv_freq[i]. attn_factor cancels the 1 + 0.1·ln s magnitude.
         RopeParams p;
         p.n_dims = 64;
@@ -236,7 +237,7 @@ private slots:
                 }
             }
         }
-        // NEOX on the de-interleaved vector equals NORM on the interleaved one (MODEL_SPEC §1.4).
+        // NEOX on the de-interleaved vector equals NORM on the interleaved one (ggml rope modes).
         std::vector<float> inter(n_dims), split(n_dims);
         auto v = random_normal(n_dims, 3);
         for (int64_t i = 0; i < n_dims / 2; ++i) {
