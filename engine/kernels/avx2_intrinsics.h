@@ -74,6 +74,22 @@ inline __m256i shift_right16(__m256i v, int n) {
     return _mm256_srl_epi16(v, _mm_cvtsi32_si128(n));
 }
 
+// Q3_K's 16 signed 6-bit scales (tensor/quant_blocks_more.h q3k_scales) in registers: the scalar
+// version built 16 bytes one at a time and stored them for a 16-byte load, which store
+// forwarding cannot serve. Low 4 bits: bytes 0..7 & 0xF, then bytes 0..7 >> 4; high 2 bits:
+// byte 8 + s % 4 shifted right by 2·(s / 4), one 32-bit lane per s / 4.
+inline __m128i q3k_scales_v(const uint8_t* scales) {
+    const __m128i a = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(scales));
+    const __m128i lo =
+        _mm_and_si128(_mm_unpacklo_epi64(a, _mm_srli_epi16(a, 4)), _mm_set1_epi8(0x0F));
+    uint32_t h;
+    __builtin_memcpy(&h, scales + 8, 4);
+    const __m128i hi = _mm_and_si128(
+        _mm_srlv_epi32(_mm_set1_epi32(static_cast<int>(h)), _mm_setr_epi32(0, 2, 4, 6)),
+        _mm_set1_epi8(3));
+    return _mm_sub_epi8(_mm_or_si128(lo, _mm_slli_epi16(hi, 4)), _mm_set1_epi8(32));
+}
+
 // Activation row j of a batch whose rows are xs bytes apart.
 template <typename Block> const Block* x_row(const void* x, size_t xs, int j) {
     return reinterpret_cast<const Block*>(static_cast<const uint8_t*>(x) + j * xs);

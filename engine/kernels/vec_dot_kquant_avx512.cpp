@@ -59,12 +59,6 @@ inline __m128i q4k_scales_mins_v(const uint8_t* scales) {
     return _mm_or_si128(low, high);
 }
 
-// lo in the 16 int16 lanes of the low 256 bits, hi in those of the high 256 bits.
-inline __m512i int16_halves(int lo, int hi) {
-    return _mm512_inserti64x4(_mm512_set1_epi16(static_cast<short>(lo)),
-                              _mm256_set1_epi16(static_cast<short>(hi)), 1);
-}
-
 // Constants of the Q4_K steps: int16 scale indices of the four (nibble half, chunk pair) steps,
 // sub-block 2c (+1 for the high nibbles) in the low 256 bits, 2c + 2 (+1) in the high 256 bits.
 struct Q4KConsts {
@@ -258,19 +252,7 @@ template <int NX>
 // Q6_K. The halves' int32 lanes are added at the end: lane l then holds the AVX2 kernel's lane l,
 // and the float steps are its own, so the results are equal bit for bit.
 
-// q3k_scales (quant_blocks_more.h) in registers: the 16 signed 6-bit scales (see the AVX2
-// kernel's copy for the layout; one copy per kernel file, as the file header says).
-inline __m128i q3k_scales_v(const uint8_t* scales) {
-    const __m128i a = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(scales));
-    const __m128i lo =
-        _mm_and_si128(_mm_unpacklo_epi64(a, _mm_srli_epi16(a, 4)), _mm_set1_epi8(0x0F));
-    uint32_t h;
-    __builtin_memcpy(&h, scales + 8, 4);
-    const __m128i hi = _mm_and_si128(
-        _mm_srlv_epi32(_mm_set1_epi32(static_cast<int>(h)), _mm_setr_epi32(0, 2, 4, 6)),
-        _mm_set1_epi8(3));
-    return _mm_sub_epi8(_mm_or_si128(lo, _mm_slli_epi16(hi, 4)), _mm_set1_epi8(32));
-}
+using avx2::q3k_scales_v;
 
 struct Q2KConsts {
     __m512i m3 = _mm512_set1_epi8(3);

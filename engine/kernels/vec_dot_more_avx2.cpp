@@ -151,22 +151,6 @@ void dot_q2_k_n(int64_t nb, const BlockQ2K* w, const void* x, size_t xs, float* 
 }
 
 // ---- Q3_K ----------------------------------------------------------------------------------
-// q3k_scales (quant_blocks_more.h) in registers: the scalar version built 16 bytes one at a time
-// and stored them for a 16-byte load, which store forwarding cannot serve. Low 4 bits: bytes 0..7 &
-// 0xF, then bytes 0..7 >> 4; high 2 bits: byte 8 + s % 4 shifted right by 2·(s / 4), one 32-bit
-// lane per s / 4.
-inline __m128i q3k_scales_v(const uint8_t* scales) {
-    const __m128i a = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(scales));
-    const __m128i lo =
-        _mm_and_si128(_mm_unpacklo_epi64(a, _mm_srli_epi16(a, 4)), _mm_set1_epi8(0x0F));
-    uint32_t h;
-    __builtin_memcpy(&h, scales + 8, 4);
-    const __m128i hi = _mm_and_si128(
-        _mm_srlv_epi32(_mm_set1_epi32(static_cast<int>(h)), _mm_setr_epi32(0, 2, 4, 6)),
-        _mm_set1_epi8(3));
-    return _mm_sub_epi8(_mm_or_si128(lo, _mm_slli_epi16(hi, 4)), _mm_set1_epi8(32));
-}
-
 // q − 4·[hmask bit clear] = q_u − 4 with q_u = low bits | hmask bit << 2 in 0..7 (unsigned for
 // maddubs); the −4·Σ sc·Σ x part comes from the bsums.
 template <int NX>
