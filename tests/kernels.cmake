@@ -1,6 +1,9 @@
 # Tensor types, quantizers and CPU kernels (engine/tensor/, engine/kernels/).
 folio_add_test(test_quant SOURCES engine/tensor/test_quant.cpp LIBS folio_engine_internal LABELS engine)
+# The kernel tests by topic: matmul and the activation quantizers, the AVX-512 decode dots, row ops.
 folio_add_test(test_kernels SOURCES engine/kernels/test_kernels.cpp LIBS folio_engine_internal LABELS engine)
+folio_add_test(test_kernels_avx512 SOURCES engine/kernels/test_kernels_avx512.cpp LIBS folio_engine_internal LABELS engine)
+folio_add_test(test_kernels_ops SOURCES engine/kernels/test_kernels_ops.cpp LIBS folio_engine_internal LABELS engine)
 folio_add_test(test_thread_balance SOURCES engine/kernels/test_thread_balance.cpp LIBS folio_engine_internal LABELS engine)
 folio_add_test(test_iquants SOURCES engine/tensor/test_iquants.cpp LIBS folio_engine_internal LABELS engine)
 folio_add_test(test_quant_more SOURCES engine/tensor/test_quant_more.cpp LIBS folio_engine_internal LABELS engine)

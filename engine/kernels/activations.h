@@ -1,6 +1,6 @@
 #pragma once
-// Element-wise activations (spec/MODEL_SPEC.md §1.3) over n contiguous floats, split across
-// ctx.n_threads threads. y may alias the inputs.
+// Element-wise activations (as ggml computes them: ggml-cpu vec.h) over n contiguous floats, split
+// across ctx.n_threads threads. y may alias the inputs.
 
 #include "kernels/kernel_context.h"
 

@@ -3,6 +3,7 @@
 // avx2_kernels_available().
 #include "kernels/flash_tile.h"
 
+#include "kernels/avx2_intrinsics.h"
 #include "kernels/exp_avx2.h"
 
 #include <immintrin.h>
@@ -13,23 +14,7 @@
 
 namespace folio::avx2 {
 
-namespace {
-
-inline float hmax(__m256 v) {
-    __m128 x = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    x = _mm_max_ps(x, _mm_movehl_ps(x, x));
-    x = _mm_max_ss(x, _mm_movehdup_ps(x));
-    return _mm_cvtss_f32(x);
-}
-
-inline float hsum(__m256 v) {
-    __m128 x = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    x = _mm_add_ps(x, _mm_movehl_ps(x, x));
-    x = _mm_add_ss(x, _mm_movehdup_ps(x));
-    return _mm_cvtss_f32(x);
-}
-
-} // namespace
+namespace {} // namespace
 
 void flash_tile(const FlashTile& t) {
     const __m256 vscale = _mm256_set1_ps(t.scale);

@@ -20,7 +20,7 @@ struct UnpackedSuperBlock {
     float dmn[16];
 };
 
-// §2.6 block_q4_K: sub-block j = low (j even) or high (j odd) nibbles of qs[32·(j/2) ..].
+// ggml-common.h block_q4_K: sub-block j = low (j even) or high (j odd) nibbles of qs[32·(j/2) ..].
 void unpack_q4_k(const uint8_t* block, UnpackedSuperBlock* u) {
     const auto& b = *reinterpret_cast<const BlockQ4K*>(block);
     const float d = fp16_to_fp32(b.d), dmin = fp16_to_fp32(b.dmin);
@@ -51,7 +51,7 @@ void unpack_q5_k(const uint8_t* block, UnpackedSuperBlock* u) {
     }
 }
 
-// §2.7 block_q6_K: per half n of 128 elements, ql[64n ..] holds the low 4 bits of elements
+// ggml-common.h block_q6_K: per half n of 128 elements, ql[64n ..] holds the low 4 bits of elements
 // l and l + 64 (low / high nibble of ql[l]) and l + 32, l + 96 (of ql[l + 32]); qh[32n + l] the
 // 2 high bits of l, l + 32, l + 64, l + 96 at bits 0, 2, 4, 6. w = d·sc·(q − 32).
 void unpack_q6_k(const uint8_t* block, UnpackedSuperBlock* u) {

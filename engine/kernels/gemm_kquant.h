@@ -2,7 +2,7 @@
 // Internal: the prefill GEMM for K-quant weights (Q4_K, Q5_K, Q6_K) and IQ4_XS × Q8_K activations
 // (matmul with many tokens on AVX-512 VNNI; the schedule is gemm_driver.h's).
 //
-// A K-quant super-block (spec/GGUF_LAYOUT.md §2.6-§2.8, ggml-common.h block_q4_K / block_q5_K /
+// A K-quant super-block (ggml-common.h block_q4_K / block_q5_K /
 // block_q6_K) holds 256 weights in sub-blocks of L elements, each with its own scale:
 //   Q4_K, Q5_K: L = 32, w = d·sc_j·q − dmin·m_j with q in 0..15 / 0..31, 6-bit sc_j and m_j
 //               (get_scale_min_k4), fp16 d and dmin;

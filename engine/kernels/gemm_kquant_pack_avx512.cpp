@@ -7,7 +7,8 @@
 //
 // Compiled with AVX-512 F/VL/BW/VNNI (engine/CMakeLists.txt), entered only when
 // gemm_kquant_available(). No inline functions with external linkage from shared headers (see
-// gemm_q8_0_avx512.cpp); quant_blocks.h's static inline helpers are safe.
+// gemm_q8_0_avx512.cpp); quant_blocks.h's static inline helpers and avx2_intrinsics.h's
+// internal-linkage ones are safe.
 #include "kernels/gemm_kquant.h"
 
 #include "tensor/quant_blocks.h"
@@ -15,19 +16,13 @@
 
 #include "kernels/avx512_intrinsics.h"
 
+#include "kernels/avx2_intrinsics.h"
+
 namespace folio::avx512 {
 
 namespace {
 
-inline float h2f(uint16_t h) {
-    return _cvtsh_ss(h);
-}
-
-// Every 16-bit lane of the low 256 bits = lo, of the high 256 bits = hi (per-half shift counts).
-inline __m512i halves_epi16(int lo, int hi) {
-    return _mm512_inserti64x4(_mm512_set1_epi16(static_cast<short>(lo)),
-                              _mm256_set1_epi16(static_cast<short>(hi)), 1);
-}
+using avx2::h2f;
 
 // Stores the 4 × 16 bytes of v at dst, dst + 64, dst + 128, dst + 192 (steps q of one row lane
 // block).
@@ -82,8 +77,8 @@ void pack_q4_q5_k(const uint8_t* block, bool five_bits, int r, uint8_t* dst) {
         if (qh) {
             // Bit j of qh[l] for sub-block j = 4g + i: lanes 0..31 of a take bit 4g, 32..63 bit
             // 4g+1; b bits 4g+2, 4g+3.
-            const __m512i sa = halves_epi16(4 * g, 4 * g + 1);
-            const __m512i sb = halves_epi16(4 * g + 2, 4 * g + 3);
+            const __m512i sa = int16_halves(4 * g, 4 * g + 1);
+            const __m512i sb = int16_halves(4 * g + 2, 4 * g + 3);
             a = _mm512_or_si512(
                 a, _mm512_slli_epi16(_mm512_and_si512(_mm512_srlv_epi16(h2, sa), one), 4));
             b = _mm512_or_si512(
@@ -102,9 +97,9 @@ void pack_q4_q5_k(const uint8_t* block, bool five_bits, int r, uint8_t* dst) {
     }
 }
 
-// §2.7 Q6_K super-block of row lane r: group g = elements 64g .. 64g+63 = half h = g/2, quarter
-// pair p = 2(g%2), 2(g%2)+1: low 4 bits = ql[64h .. 64h+63] (low nibbles for even g, high for
-// odd), high 2 bits = bits 2p of qh[32h + l] for the first 32, 2p + 2 for the next 32.
+// Q6_K super-block (block_q6_K) of row lane r: group g = elements 64g .. 64g+63 = half h = g/2,
+// quarter pair p = 2(g%2), 2(g%2)+1: low 4 bits = ql[64h .. 64h+63] (low nibbles for even g, high
+// for odd), high 2 bits = bits 2p of qh[32h + l] for the first 32, 2p + 2 for the next 32.
 void pack_q6_k(const uint8_t* block, int r, uint8_t* dst) {
     const auto* b = reinterpret_cast<const BlockQ6K*>(block);
     const __m512i m4 = _mm512_set1_epi8(0x0F), m3 = _mm512_set1_epi8(3);
@@ -114,7 +109,7 @@ void pack_q6_k(const uint8_t* block, int r, uint8_t* dst) {
         const __m512i low = _mm512_and_si512(g % 2 ? _mm512_srli_epi16(ql, 4) : ql, m4);
         const __m512i qh = _mm512_broadcast_i64x4(
             _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b->qh + 32 * h)));
-        const __m512i shift = halves_epi16(2 * p, 2 * p + 2);
+        const __m512i shift = int16_halves(2 * p, 2 * p + 2);
         const __m512i high = _mm512_and_si512(_mm512_srlv_epi16(qh, shift), m3);
         store_group16(dst + 256 * g + 16 * r, _mm512_or_si512(low, _mm512_slli_epi16(high, 4)));
     }

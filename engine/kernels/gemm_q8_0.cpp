@@ -12,7 +12,7 @@ namespace folio {
 namespace {
 
 // The other 32-element types with one fp16 scale whose values are int8 (ggml-common.h
-// block_q4_0, block_q5_0, block_iq4_nl; spec/GGUF_LAYOUT.md §2.4): block b of a row as the
+// block_q4_0, block_q5_0, block_iq4_nl): block b of a row as the
 // BlockQ8_0 with the same d and values, exactly.
 void q4_0_as_q8_0(const uint8_t* row, int64_t b, BlockQ8_0* out) {
     const auto& blk = reinterpret_cast<const BlockQ4_0*>(row)[b];
@@ -44,9 +44,9 @@ void iq4_nl_as_q8_0(const uint8_t* row, int64_t b, BlockQ8_0* out) {
     }
 }
 
-// MXFP4 (GGUF_LAYOUT §2.5): the values are kMxfp4Values (int8), the scale 2^(e-128), which fp16
-// cannot hold for every e. Its d slot carries the scale as bf16 bits instead, exact for every e
-// (bf16 has fp32's exponent range): gemm_q8_0 runs the kernel that reads bf16 scales.
+// MXFP4 (ggml-common.h block_mxfp4): the values are kMxfp4Values (int8), the scale 2^(e-128), which
+// fp16 cannot hold for every e. Its d slot carries the scale as bf16 bits instead, exact for every
+// e (bf16 has fp32's exponent range): gemm_q8_0 runs the kernel that reads bf16 scales.
 void mxfp4_as_q8_0(const uint8_t* row, int64_t b, BlockQ8_0* out) {
     const auto& blk = reinterpret_cast<const BlockMxfp4*>(row)[b];
     out->d = e8m0_half_as_bf16(blk.e);

@@ -1,5 +1,5 @@
 #pragma once
-// The DSA lightning-indexer score kernel (MODEL_SPEC.md §5.2):
+// The DSA lightning-indexer score kernel (DeepSeek-V3.2-Exp report; docs/KIMI_HYBRID.md):
 //   out[s] = Σ_h w[h] · ReLU(q_h · k_s)
 // over the cached index keys of one layer, for keys stored as f32, f16 or q8_0.
 //
@@ -7,7 +7,7 @@
 // kernels run "vertically" (one SIMD lane per key) and never reduce horizontally:
 //   F32   [dim][8] floats                      (value d of the 8 keys side by side)
 //   F16   [dim][8] IEEE halves
-//   Q8_0  the GGML q8_0 blocks of the 8 keys (32 int8 + fp16 scale, GGUF_LAYOUT §2.3), rearranged:
+//   Q8_0  the GGML q8_0 blocks of the 8 keys (32 int8 + fp16 scale, block_q8_0), rearranged:
 //         first [dim/4][8][4] int8 (4 consecutive values of each key side by side), then
 //         [dim/32][8] fp16 scales (block b of the 8 keys side by side). dim is a multiple of 32
 //         (keys are zero-padded).

@@ -1,7 +1,7 @@
 #pragma once
-// The in-chunk pairwise terms of KDA's chunked delta rule (MODEL_SPEC.md §2.6), for one chunk
-// of n tokens of one head with cumulative log-decays G (G_r = Σ_{t≤r} g_t, per channel, ≤ 0 and
-// non-increasing in r):
+// The in-chunk pairwise terms of KDA's chunked delta rule (the Kimi Linear report, Kimi Team
+// 2025; docs/KIMI_HYBRID.md), for one chunk of n tokens of one head with cumulative log-decays G
+// (G_r = Σ_{t≤r} g_t, per channel, ≤ 0 and non-increasing in r):
 //   A[r][i] = Σ_d q_r[d]·k_i[d]·exp(G_r[d] − G_i[d])          (i ≤ r, else 0)
 //   L[r][i] = β_r · Σ_d k_r[d]·k_i[d]·exp(G_r[d] − G_i[d])    (i < r, else 0)
 // Every exponent is ≤ 0, so no term can overflow; the exponent is formed directly per pair
@@ -34,9 +34,9 @@ using KdaPairsFn = void (*)(const KdaPairs& p);
 //   out[d·n + i] = exp(G_last[d] − G_i[d])·k_i[d]   (d < dk, i < n; G_last = row n−1)
 using KdaDecayKeysFn = void (*)(const KdaPairs& p, float* out);
 
-// The per-channel log-decay of one token (MODEL_SPEC §2.5), in place over a row of n_heads·dh
-// channels: x[c] ← a[c / dh] · softplus(x[c] + dt[c]), softplus with PyTorch's threshold 20
-// (MODEL_SPEC §1.3).
+// The per-channel log-decay of one token (Kimi Linear's KDA gate), in place over a row of
+// n_heads·dh channels: x[c] ← a[c / dh] · softplus(x[c] + dt[c]), softplus with PyTorch's threshold
+// 20 (torch.nn.functional.softplus).
 using KdaGateFn = void (*)(float* x, const float* dt, const float* a, int64_t n, int64_t dh);
 
 namespace ref {

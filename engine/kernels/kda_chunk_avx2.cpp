@@ -2,6 +2,7 @@
 // exp by exp_avx2.h's polynomial. The tail of dk is read with masked loads; masked lanes
 // load G = 0 and k = 0, so they add exp(0)·0 = 0. Compiled with -mavx2 -mfma, entered only
 // when avx2_kernels_available().
+#include "kernels/avx2_intrinsics.h"
 #include "kernels/exp_avx2.h"
 #include "kernels/kda_chunk.h"
 
@@ -10,19 +11,6 @@
 namespace folio::avx2 {
 
 namespace {
-
-// Mask with the first n (0..8) lanes set.
-inline __m256i tail_mask(int64_t n) {
-    const __m256i idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)), idx);
-}
-
-inline float hsum(__m256 v) {
-    __m128 x = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    x = _mm_add_ps(x, _mm_movehl_ps(x, x));
-    x = _mm_add_ss(x, _mm_movehdup_ps(x));
-    return _mm_cvtss_f32(x);
-}
 
 // log(y) for y ≥ 1 (finite): y = m·2^e with m in [√½, √2), then Cephes' logf polynomial in
 // m − 1.

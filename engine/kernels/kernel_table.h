@@ -30,7 +30,7 @@ inline constexpr int kMaxDotRows = 4;
 
 // Layout of a Q8_0 activation row as quantize_activations writes it for the matmul kernels
 // (nb = k/32 blocks; every area starts at a multiple of 32 bytes from the row start):
-//   blocks      nb BlockQ8_0 (the §2.10 activation blocks; all the reference kernels read)
+//   blocks      nb BlockQ8_0 (ggml's Q8_0 activation blocks; all the reference kernels read)
 //   scales      nb floats: fp32(d) of each block (exact copies of the fp16 scales)
 //   scales_dup  2·nb floats: each fp32(d) twice (d0 d0 d1 d1 ...)
 //   interleaved for each full group of 4 blocks b..b+3, 128 bytes: the low halves
@@ -63,7 +63,7 @@ static constexpr Q8_0ActLayout q8_0_act_layout(int64_t k) {
 }
 
 // Layout of a Q8_K activation row as quantize_activations writes it (nb = k/256 super-blocks):
-//   blocks  nb BlockQ8K (the §2.10 activation blocks; all the reference and AVX2 kernels read)
+//   blocks  nb BlockQ8K (ggml's block_q8_K; all the reference and AVX2 kernels read)
 //   pairs   from a multiple of 64 bytes, 256 bytes per super-block: for each half h (values
 //           128h .. 128h + 127) the low 32 values of its two 64-value chunks, then their high 32:
 //           qs[128h + 0..31], qs[128h + 64..95], qs[128h + 32..63], qs[128h + 96..127] — the

@@ -65,10 +65,8 @@ RowSet row_set(const KernelContext& ctx, const TensorView& w, int64_t i2, int64_
 }
 
 // Below this many weight bytes a matvec stays on one thread: the fork would cost more than the
-// second thread saves (a 108 KB Q4_K matrix of 2048 columns: one thread 5 µs, two 8-9 µs). Not
-// higher: rows whose dot is slower than their bytes (the W_UK slices, 64 Q5_0 values a row,
-// 180 KB per layer) still gain from the second thread (192 KB here: decode attention 0.40 ->
-// 0.60 ms/token on the bench file).
+// second thread saves. Not higher: rows whose dot is slower than their bytes (the W_UK slices,
+// 64 Q5_0 values a row, 180 KB per layer) still gain from the second thread (docs/NUMERICS.md).
 constexpr double kMinMatvecBytesForThreads = 64.0 * 1024;
 
 void matvec_sets(const KernelContext& ctx, int64_t k, std::span<const RowSet> sets) {

@@ -1,17 +1,17 @@
 #pragma once
 // Matrix × vector / matrix × matrix with weights of any supported type (F32 F16 BF16 Q8_0 Q4_0
 // Q4_K Q6_K MXFP4), f32 activations in and out. Semantics of ggml mul_mat
-// (spec/GGUF_LAYOUT.md §1.6): weight W with ne [K, N] (N rows of K elements), activations x with
-// ne [K, T] (T rows of K floats) -> y with ne [N, T]:
+// (GGUF spec, ggml docs/gguf.md: ne[0] is the row length): weight W with ne [K, N] (N rows of K
+// elements), activations x with ne [K, T] (T rows of K floats) -> y with ne [N, T]:
 //     y[t·y_stride + n] = Σ_k W[k, n] · x[t·x_stride + k]
 //
-// Arithmetic (as llama.cpp's CPU backend, GGUF_LAYOUT.md §2.10):
+// Arithmetic (as llama.cpp's CPU backend, ggml-cpu.c type_traits_cpu vec_dot_type):
 //  * Q8_0, Q4_0, MXFP4 weights: each activation row is first quantized to Q8_0 blocks the way the
 //    SIMD quantizer does it (d = amax/127 stored fp16, id = 127/amax, round half to even), then
 //    every block contributes (d_w·d_x)·Σ q_w·q_x with the integer sum exact (AVX2:
 //    maddubs/madd on |w| and sign-adjusted x). MXFP4 uses the doubled E2M1 table and the half
 //    E8M0 scale 2^(e-128).
-//  * Q4_K, Q6_K weights: activations quantized to Q8_K (§2.8); per super-block
+//  * Q4_K, Q6_K weights: activations quantized to Q8_K (block_q8_K); per super-block
 //    d_x·d·Σ sc_j·Σ q·q_x − d_x·dmin·Σ m_j·bsum_j (Q4_K) and d_x·d·Σ sc_s·Σ (q−32)·q_x (Q6_K),
 //    integer sums exact.
 //  * F32: pure f32 FMA. F16 / BF16: the weights are widened to f32 on the fly and multiplied with
@@ -75,7 +75,7 @@ Status matmul(const KernelContext& ctx, const TensorView& w, const QuantizedActi
 Status matmul_expert(const KernelContext& ctx, const TensorView& experts, int64_t e, const float* x,
                      int64_t x_stride, int64_t n_tokens, float* y, int64_t y_stride);
 // One token through every matrix of a 3-D tensor [K, N, H], each with its own activation row
-// (MLA's per-head W_UK and W_UV in decode, MODEL_SPEC §4.3): for h < H,
+// (MLA's per-head W_UK and W_UV in decode, DeepSeek-V2, arXiv:2405.04434): for h < H,
 //     y[h·y_stride + n] = Σ_k W_h[k, n] · x[h·x_stride + k].
 // The same numbers as matmul_expert(h) per slice, in one parallel region whose threads each
 // stream a contiguous share of the H·N rows, with the H activation rows converted at once.

@@ -1,8 +1,9 @@
 #pragma once
-// Multi-query attention of one query's heads over key rows given one by one (MODEL_SPEC §5.3:
-// the DSA-selected rows, read where they lie in the cache, no gather copy). All heads share the
+// Multi-query attention of one query's heads over key rows given one by one (DSA:
+// the selected rows, read where they lie in the cache, no gather copy). All heads share the
 // rows: keys are the first dqk floats of a row, values its first dv floats (MLA absorbed form,
-// §4.3). The kernel keeps a running softmax per head (the flash-decoding partial state):
+// DeepSeek-V2, arXiv:2405.04434). The kernel keeps a running softmax per head (the flash-decoding
+// partial state):
 //   m[h] = max_j s_hj, l[h] = Σ_j exp(s_hj − m[h]), o[h] = Σ_j exp(s_hj − m[h])·v_j,
 // with s_hj = scale·(q_h · k_j). Calling it again on more rows continues the same state, so the
 // keys can be split into ranges (threads) and the partials merged (mqa_rows_merge).

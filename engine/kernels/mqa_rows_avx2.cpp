@@ -6,6 +6,7 @@
 #include "kernels/mqa_rows.h"
 #include "kernels/row_prefetch.h"
 
+#include "kernels/avx2_intrinsics.h"
 #include "kernels/exp_avx2.h"
 
 #include <immintrin.h>
@@ -25,20 +26,6 @@ inline __m256 sum_lanes8(const __m256* a) {
     const __m256 t1 = _mm256_hadd_ps(_mm256_hadd_ps(a[4], a[5]), _mm256_hadd_ps(a[6], a[7]));
     return _mm256_add_ps(_mm256_permute2f128_ps(t0, t1, 0x20),
                          _mm256_permute2f128_ps(t0, t1, 0x31));
-}
-
-inline float hmax(__m256 v) {
-    __m128 x = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    x = _mm_max_ps(x, _mm_movehl_ps(x, x));
-    x = _mm_max_ss(x, _mm_shuffle_ps(x, x, 1));
-    return _mm_cvtss_f32(x);
-}
-
-inline float hsum(__m256 v) {
-    __m128 x = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    x = _mm_add_ps(x, _mm_movehl_ps(x, x));
-    x = _mm_add_ss(x, _mm_shuffle_ps(x, x, 1));
-    return _mm_cvtss_f32(x);
 }
 
 } // namespace

@@ -7,9 +7,9 @@
 //
 // Deep in a document this is decode's attention: every cached row, read once per token, goes
 // through all heads: 16 × (288 + 256) multiply-adds per row on the deepseek2 bench shape, so the
-// kernel is bound by FMA throughput, not by reading the rows (a plain read of them: 50-58 GB/s).
-// One thread, rows hot in L1: AVX2 331 ns per row, this kernel 236; 64K rows from memory 351 ->
-// 301. The flash tiles' GEMM (attention_flash.h) tried for the same decode was slower than both.
+// kernel is bound by FMA throughput, not by reading the rows; two heads per pass load each row
+// chunk once for both (timings: docs/NUMERICS.md). The flash tiles' GEMM (attention_flash.h)
+// tried for the same decode was slower than both kernels.
 //
 // Compiled with -mavx512f -mavx512vl -mavx512bw (engine/CMakeLists.txt), entered only after the
 // run-time CPU check. No inline functions from shared headers (see gemm_q8_0_avx512.cpp).

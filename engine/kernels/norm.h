@@ -1,6 +1,6 @@
 #pragma once
-// RMSNorm (spec/MODEL_SPEC.md §1.1) and L2 norm over rows of n floats, rows split across
-// ctx.n_threads threads. x and y may alias (in place).
+// RMSNorm (Zhang & Sennrich, arXiv:1910.07467; ggml_rms_norm) and L2 norm over rows of n floats,
+// rows split across ctx.n_threads threads. x and y may alias (in place).
 
 #include "kernels/kernel_context.h"
 

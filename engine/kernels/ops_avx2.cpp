@@ -3,6 +3,7 @@
 // stores so the vector formula (and its rounding) applies to every element.
 #include "kernels/ops_avx2.h"
 
+#include "kernels/avx2_intrinsics.h"
 #include "kernels/exp_avx2.h"
 
 #include <immintrin.h>
@@ -10,12 +11,6 @@
 namespace folio::avx2 {
 
 namespace {
-
-// Mask with the first n (0..8) lanes set.
-inline __m256i tail_mask(int64_t n) {
-    const __m256i idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)), idx);
-}
 
 inline __m256 load_n(const float* p, int64_t n) {
     return n >= 8 ? _mm256_loadu_ps(p) : _mm256_maskload_ps(p, tail_mask(n));

@@ -1,7 +1,7 @@
 #pragma once
 // AVX2 row kernels for norms, softmax, activations and RoPE (ops_avx2.cpp). Same contracts as
 // kernels/reference/ops_ref.h; exp/erf/tanh use polynomial approximations accurate to a few
-// float ulp (see the tolerances in tests/engine/kernels/test_kernels.cpp). Declarations only.
+// float ulp (see the tolerances in tests/engine/kernels/test_kernels_ops.cpp). Declarations only.
 
 #include <cstdint>
 

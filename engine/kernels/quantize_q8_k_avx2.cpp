@@ -1,26 +1,16 @@
-// AVX2 Q8_K activation quantizer (the activation format of the K-quant weights, spec §2.8,
+// AVX2 Q8_K activation quantizer (the activation format of the K-quant weights,
 // ggml-common.h block_q8_K), byte-identical to the reference quantize_row_q8_k for finite input:
 // the same fp32 operations, in the same order per element. Prefill quantizes every token's
 // activations once per weight format (and once per routed expert in MoE layers), so the scalar
 // loop had become a tenth of Q4_K_M prefill.
 #include "kernels/vec_dot_avx2.h"
 
+#include "kernels/avx2_intrinsics.h"
 #include "tensor/quant_blocks.h"
 
 #include <immintrin.h>
 
 namespace folio::avx2 {
-
-namespace {
-
-inline float hmax(__m256 v) {
-    __m128 m = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    m = _mm_max_ps(m, _mm_movehl_ps(m, m));
-    m = _mm_max_ss(m, _mm_movehdup_ps(m));
-    return _mm_cvtss_f32(m);
-}
-
-} // namespace
 
 void quantize_q8_k(const float* x, void* dst, int64_t n) {
     auto* out = static_cast<BlockQ8K*>(dst);

@@ -1,6 +1,6 @@
 #pragma once
-// Rotary position embedding with YaRN, as llama.cpp computes it (spec/GGUF_LAYOUT.md §3.3,
-// spec/MODEL_SPEC.md §1.4-§1.5; ggml rope_yarn):
+// Rotary position embedding with YaRN, as llama.cpp computes it (RoFormer, arXiv:2104.09864;
+// YaRN, arXiv:2309.00071; ggml-cpu ops.cpp rope_yarn):
 //   θ_extrap,i = p·base^(−2i/d), computed by repeated fp32 multiplication by base^(−2/d)
 //   θ_interp   = freq_scale·θ_extrap
 //   ext_factor ≠ 0: ramp_i = 1 − clamp((i − low)/max(0.001, high − low), 0, 1),

@@ -4,9 +4,8 @@
 // Decode splits every matvec into one contiguous share of rows per thread (contiguous streams
 // are what read fast; dynamic chunks made the FFN 1.6x slower, docs/ARCHITECTURE.md). Equal
 // shares assume equal threads, and they are not: on the 2-vCPU VMs one vCPU ran the Q4_K dot
-// 25 % slower than the other, hot in L2 (taskset, 6.1 vs 4.6 ns per super-block), and in the
-// bench file's FFN the faster thread waited ~50 of ~500 µs per layer at the barrier and ~30 at
-// the join. Desktop CPUs with performance and efficiency cores differ by more. So each thread
+// markedly slower than the other (docs/NUMERICS.md), and the faster thread waited at every
+// barrier. Desktop CPUs with performance and efficiency cores differ by more. So each thread
 // times its own share, and the next region's shares follow the measured speeds.
 //
 // Which thread computes a row never changes the row's bits (the same kernel on the same input),

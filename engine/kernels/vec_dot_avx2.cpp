@@ -5,8 +5,10 @@
 // included.
 #include "kernels/vec_dot_avx2.h"
 
+#include "kernels/avx2_intrinsics.h"
 #include "kernels/decode_prefetch.h"
 #include "kernels/kernel_table.h"
+#include "kernels/nx_dispatch.h"
 #include "tensor/quant_blocks.h"
 #include "tensor/quant_blocks_more.h"
 
@@ -16,42 +18,10 @@ namespace folio::avx2 {
 
 namespace {
 
-inline float hsum(__m256 v) {
-    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-    s = _mm_add_ss(s, _mm_movehdup_ps(s));
-    return _mm_cvtss_f32(s);
-}
-
-inline float h2f(uint16_t h) {
-    return _cvtsh_ss(h);
-}
-
-// 32 unsigned bytes × 32 signed bytes -> 8 int32 sums of 4 products each.
-inline __m256i dot_u8_i8(__m256i a, __m256i b) {
-    return _mm256_madd_epi16(_mm256_maddubs_epi16(a, b), _mm256_set1_epi16(1));
-}
-
-// 16 bytes of packed nibbles -> 32 bytes: low nibbles (elements 0..15) then high (16..31).
-inline __m256i unpack_nibbles(const uint8_t* qs) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(qs));
-    const __m128i m4 = _mm_set1_epi8(0x0F);
-    const __m128i lo = _mm_and_si128(v, m4);
-    const __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), m4);
-    return _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
-}
-
-inline __m256i load256(const void* p) {
-    return _mm256_loadu_si256(static_cast<const __m256i*>(p));
-}
-
-template <typename Block> const Block* x_row(const void* x, size_t xs, int j) {
-    return reinterpret_cast<const Block*>(static_cast<const uint8_t*>(x) + j * xs);
-}
-
 // ---- weights with 32-element blocks against Q8_0 activations ---------------------------------
 
-// §2.5 half E8M0 scales 2^(e-128), built with the exact bit patterns of e8m0_to_fp32_half.
+// MXFP4's half E8M0 scales 2^(e-128) (ggml-impl.h ggml_e8m0_to_fp32_half), built with the exact bit
+// patterns of e8m0_to_fp32_half.
 constexpr float kE8m0Half[256] = {
 #define FOLIO_E8M0(e) __builtin_bit_cast(float, (e) < 2 ? (0x00200000u << (e)) : ((e)-1u) << 23)
 #define FOLIO_E8M0_8(e)                                                                            \
@@ -72,14 +42,6 @@ constexpr float kE8m0Half[256] = {
 inline __m128 fp16x4(uint16_t a, uint16_t b, uint16_t c, uint16_t d) {
     return _mm_cvtph_ps(_mm_setr_epi16(static_cast<short>(a), static_cast<short>(b),
                                        static_cast<short>(c), static_cast<short>(d), 0, 0, 0, 0));
-}
-
-// Exact int32 sum of the 8 lanes.
-inline int hsum_i32(__m256i p) {
-    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(p), _mm256_extracti128_si256(p, 1));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
-    return _mm_cvtsi128_si32(s);
 }
 
 struct DecodeQ8_0 {
@@ -273,57 +235,6 @@ void dot_blocks32(int64_t k, const Decoder& dec, const void* x, size_t xs, float
     }
 }
 
-// ---- Q4_K × Q8_K -------------------------------------------------------------------------------
-template <int NX>
-void dot_q4_k_n(int64_t nb, const BlockQ4K* w, const void* x, size_t xs, float* out, int64_t os) {
-    const BlockQ8K* xr[NX];
-    __m256 acc[NX];
-    for (int j = 0; j < NX; ++j) {
-        xr[j] = x_row<BlockQ8K>(x, xs, j);
-        acc[j] = _mm256_setzero_ps();
-    }
-    const __m256i m4 = _mm256_set1_epi8(0x0F);
-    for (int64_t b = 0; b < nb; ++b) {
-        const BlockQ4K& wb = w[b];
-        prefetch_ahead<NX>(&wb, 3);
-        uint32_t u[4]; // §2.6 get_scale_min_k4: bytes 0..7 = scales, 8..15 = mins
-        q4k_scales_mins(wb.scales, u);
-        const __m128i sm = _mm_loadu_si128(reinterpret_cast<const __m128i*>(u));
-        // Scales as int16 in both 128-bit lanes; mins duplicated per pair of 16-element bsums.
-        const __m256i sc16 = _mm256_broadcastsi128_si256(_mm_cvtepu8_epi16(sm));
-        const __m256i mins16 = _mm256_cvtepu8_epi16(_mm_unpackhi_epi8(sm, sm));
-
-        __m256i isum[NX];
-        for (int j = 0; j < NX; ++j)
-            isum[j] = _mm256_setzero_si256();
-        for (int c = 0; c < 4; ++c) {
-            const __m256i q = load256(wb.qs + 32 * c);
-            const __m256i lo = _mm256_and_si256(q, m4);
-            const __m256i hi = _mm256_and_si256(_mm256_srli_epi16(q, 4), m4);
-            const __m256i s_lo = _mm256_shuffle_epi8(
-                sc16, _mm256_set1_epi16(static_cast<short>((4 * c + 1) << 8 | (4 * c))));
-            const __m256i s_hi = _mm256_shuffle_epi8(
-                sc16, _mm256_set1_epi16(static_cast<short>((4 * c + 3) << 8 | (4 * c + 2))));
-            for (int j = 0; j < NX; ++j) {
-                const int8_t* xq = xr[j][b].qs + 64 * c;
-                const __m256i p_lo = _mm256_madd_epi16(_mm256_maddubs_epi16(lo, load256(xq)), s_lo);
-                const __m256i p_hi =
-                    _mm256_madd_epi16(_mm256_maddubs_epi16(hi, load256(xq + 32)), s_hi);
-                isum[j] = _mm256_add_epi32(isum[j], _mm256_add_epi32(p_lo, p_hi));
-            }
-        }
-        const float dw = h2f(wb.d), dminw = h2f(wb.dmin);
-        for (int j = 0; j < NX; ++j) {
-            const __m256i msum = _mm256_madd_epi16(mins16, load256(xr[j][b].bsums));
-            const float dx = xr[j][b].d;
-            acc[j] = _mm256_fmadd_ps(_mm256_set1_ps(dx * dw), _mm256_cvtepi32_ps(isum[j]), acc[j]);
-            acc[j] = _mm256_fnmadd_ps(_mm256_set1_ps(dx * dminw), _mm256_cvtepi32_ps(msum), acc[j]);
-        }
-    }
-    for (int j = 0; j < NX; ++j)
-        out[j * os] = hsum(acc[j]);
-}
-
 // ---- Q6_K × Q8_K -------------------------------------------------------------------------------
 // Σ (q−32)·x·sc is computed as Σ q·x·sc − 32·Σ sc·bsum (q in 0..63 is unsigned for maddubs).
 template <int NX>
@@ -447,24 +358,6 @@ void dot_float_n(int64_t k, const void* w, const void* x, size_t xs, float* out,
     }
 }
 
-// Dispatches nx (1..4) to the unrolled templates.
-template <template <int> class Fn, typename... Args> void by_nx(int nx, Args... args) {
-    switch (nx) {
-    case 1:
-        Fn<1>::run(args...);
-        break;
-    case 2:
-        Fn<2>::run(args...);
-        break;
-    case 3:
-        Fn<3>::run(args...);
-        break;
-    default:
-        Fn<4>::run(args...);
-        break;
-    }
-}
-
 template <typename Block, typename Decoder> struct Blocks32 {
     template <int NX> struct Fn {
         static void run(int64_t k, const void* w, const void* x, size_t xs, float* out,
@@ -481,12 +374,6 @@ template <typename Block, typename Decoder> struct Nibbles32 {
             dot_nibbles32<NX>(k, Decoder{static_cast<const Block*>(w)}, x, xs, out, os);
         }
     };
-};
-
-template <int NX> struct Q4KFn {
-    static void run(int64_t k, const void* w, const void* x, size_t xs, float* out, int64_t os) {
-        dot_q4_k_n<NX>(k / kQKK, static_cast<const BlockQ4K*>(w), x, xs, out, os);
-    }
 };
 
 template <int NX> struct Q6KFn {
@@ -528,16 +415,13 @@ void dot_iq4_nl(int64_t k, const void* w, const void* x, size_t xs, int nx, floa
                 int64_t os) {
     by_nx<Nibbles32<BlockIQ4NL, DecodeIq4Nl>::Fn>(nx, k, w, x, xs, out, os);
 }
-void dot_q4_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
-    by_nx<Q4KFn>(nx, k, w, x, xs, out, os);
-}
 void dot_q6_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
     by_nx<Q6KFn>(nx, k, w, x, xs, out, os);
 }
 
-// §2.10 Q8_0 activation quantizer, bit-identical to quantize_row_q8_0_act: the same fp32
-// operations (max |x|, amax/127 -> fp16 with round-to-nearest-even, x·(127/amax) rounded half to
-// even).
+// Q8_0 activation quantizer (ggml-cpu's vec_dot_type of Q8_0 weights), bit-identical to
+// quantize_row_q8_0_act: the same fp32 operations (max |x|, amax/127 -> fp16 with
+// round-to-nearest-even, x·(127/amax) rounded half to even).
 void quantize_q8_0(const float* x, void* dst, int64_t n) {
     auto* out = static_cast<BlockQ8_0*>(dst);
     const __m256 sign = _mm256_set1_ps(-0.0f);

@@ -1,8 +1,9 @@
 #pragma once
-// AVX-512 (F/VL/BW) dot products for the decode path (vec_dot_avx512.cpp), same signature and
-// (but for the 4-bit Q8_0-activation dots) results as their AVX2 counterparts
-// (kernels/kernel_table.h VecDotFn). Declarations only: reached through weight_dot() under
-// KernelPath::Auto when avx512_vnni_kernels_available().
+// AVX-512 (F/VL/BW) dot products for the decode path (vec_dot_kquant_avx512.cpp: the k-quants;
+// vec_dot_q8_0_avx512.cpp: Q8_0 and short Q5_0 rows; vec_dot_nibbles_avx512.cpp: the 4-bit
+// Q8_0-activation formats and IQ4_XS), same signature and (but for the 4-bit Q8_0-activation dots)
+// results as their AVX2 counterparts (kernels/kernel_table.h VecDotFn). Declarations only: reached
+// through weight_dot() under KernelPath::Auto when avx512_vnni_kernels_available().
 
 #include <cstddef>
 #include <cstdint>

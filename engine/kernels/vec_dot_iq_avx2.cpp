@@ -7,6 +7,7 @@
 // through the AVX2 kernel table; every helper has internal linkage.
 #include "kernels/vec_dot_iq_avx2.h"
 
+#include "kernels/avx2_intrinsics.h"
 #include "tensor/iq_blocks.h"
 #include "tensor/iq_grids.h"
 #include "tensor/quant_blocks.h"
@@ -16,17 +17,6 @@
 namespace folio::avx2 {
 
 namespace {
-
-inline float hsum(__m256 v) {
-    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-    s = _mm_add_ss(s, _mm_movehdup_ps(s));
-    return _mm_cvtss_f32(s);
-}
-
-inline __m256i load256(const void* p) {
-    return _mm256_loadu_si256(static_cast<const __m256i*>(p));
-}
 
 inline uint32_t le32(const uint8_t* p) {
     uint32_t v;
@@ -108,10 +98,6 @@ inline __m256i grid32x8(const uint32_t* grid, const int* i) {
 
 inline Chunk signed_chunk(__m256i q, __m256i scale) {
     return {_mm256_abs_epi8(q), q, scale};
-}
-
-float h2f(uint16_t h) {
-    return _cvtsh_ss(h);
 }
 
 // ---- decoders (tensor/iq_decode.cpp has the plain form of each) --------------------------------

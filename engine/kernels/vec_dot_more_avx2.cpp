@@ -1,10 +1,13 @@
 // AVX2 + FMA + F16C dot products of the legacy 32-element types (Q4_1, Q5_0, Q5_1) and
-// of Q2_K, Q3_K, Q5_K, IQ4_XS (vec_dot_more_avx2.h). Integer sums per block or sub-block are
-// exact (maddubs on unsigned weights, or |w| against sign-adjusted activations for signed ones;
-// every int16 pair sum stays below 2^15), then scaled in fp32. Internal linkage only, like
-// vec_dot_avx2.cpp: no AVX2 copy of a shared inline symbol may leak into generic code.
+// of Q2_K, Q3_K, IQ4_XS (vec_dot_more_avx2.h; Q5_K is in vec_dot_q4k_q5k_avx2.cpp). Integer sums
+// per block or sub-block are exact (maddubs on unsigned weights, or |w| against sign-adjusted
+// activations for signed ones; every int16 pair sum stays below 2^15), then scaled in fp32.
+// Internal linkage only, like vec_dot_avx2.cpp: no AVX2 copy of a shared inline symbol may leak
+// into generic code.
 #include "kernels/vec_dot_more_avx2.h"
 
+#include "kernels/avx2_intrinsics.h"
+#include "kernels/nx_dispatch.h"
 #include "tensor/quant_blocks.h"
 #include "tensor/quant_blocks_more.h"
 
@@ -13,35 +16,6 @@
 namespace folio::avx2 {
 
 namespace {
-
-inline float hsum(__m256 v) {
-    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-    s = _mm_add_ss(s, _mm_movehdup_ps(s));
-    return _mm_cvtss_f32(s);
-}
-
-inline float h2f(uint16_t h) {
-    return _cvtsh_ss(h);
-}
-
-inline __m256i load256(const void* p) {
-    return _mm256_loadu_si256(static_cast<const __m256i*>(p));
-}
-
-// 32 unsigned bytes × 32 signed bytes -> 8 int32 sums of 4 products each.
-inline __m256i dot_u8_i8(__m256i a, __m256i b) {
-    return _mm256_madd_epi16(_mm256_maddubs_epi16(a, b), _mm256_set1_epi16(1));
-}
-
-// 16 bytes of packed nibbles -> 32 bytes: low nibbles (elements 0..15) then high (16..31).
-inline __m256i unpack_nibbles(const uint8_t* qs) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(qs));
-    const __m128i m4 = _mm_set1_epi8(0x0F);
-    const __m128i lo = _mm_and_si128(v, m4);
-    const __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), m4);
-    return _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
-}
 
 // Byte i = 0x10 when bit i of the 32-bit little-endian qh is set, else 0 (Q5_0 / Q5_1).
 inline __m256i fifth_bits(const uint8_t* qh) {
@@ -60,10 +34,6 @@ inline __m256i fifth_bits(const uint8_t* qh) {
 inline __m256i iq4_table() {
     return _mm256_broadcastsi128_si256(
         _mm_loadu_si128(reinterpret_cast<const __m128i*>(kIq4nlValues)));
-}
-
-template <typename Block> const Block* x_row(const void* x, size_t xs, int j) {
-    return reinterpret_cast<const Block*>(static_cast<const uint8_t*>(x) + j * xs);
 }
 
 // ---- 32-element blocks ---------------------------------------------------------------------
@@ -138,10 +108,6 @@ inline __m256i scale_pair_i8(__m128i sc8, int s) {
     return _mm256_cvtepi8_epi16(_mm_shuffle_epi8(sc8, mask));
 }
 
-inline __m256i shift_right16(__m256i v, int n) {
-    return _mm256_srl_epi16(v, _mm_cvtsi32_si128(n));
-}
-
 template <int NX>
 void dot_q2_k_n(int64_t nb, const BlockQ2K* w, const void* x, size_t xs, float* out, int64_t os) {
     const BlockQ8K* xr[NX];
@@ -185,22 +151,6 @@ void dot_q2_k_n(int64_t nb, const BlockQ2K* w, const void* x, size_t xs, float* 
 }
 
 // ---- Q3_K ----------------------------------------------------------------------------------
-// q3k_scales (quant_blocks_more.h) in registers: the scalar version built 16 bytes one at a time
-// and stored them for a 16-byte load, which store forwarding cannot serve; with it the kernel ran
-// at ~4 GB/s on one thread (bench-kernels). Low 4 bits: bytes 0..7 & 0xF, then bytes 0..7 >> 4;
-// high 2 bits: byte 8 + s % 4 shifted right by 2·(s / 4), one 32-bit lane per s / 4.
-inline __m128i q3k_scales_v(const uint8_t* scales) {
-    const __m128i a = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(scales));
-    const __m128i lo =
-        _mm_and_si128(_mm_unpacklo_epi64(a, _mm_srli_epi16(a, 4)), _mm_set1_epi8(0x0F));
-    uint32_t h;
-    __builtin_memcpy(&h, scales + 8, 4);
-    const __m128i hi = _mm_and_si128(
-        _mm_srlv_epi32(_mm_set1_epi32(static_cast<int>(h)), _mm_setr_epi32(0, 2, 4, 6)),
-        _mm_set1_epi8(3));
-    return _mm_sub_epi8(_mm_or_si128(lo, _mm_slli_epi16(hi, 4)), _mm_set1_epi8(32));
-}
-
 // q − 4·[hmask bit clear] = q_u − 4 with q_u = low bits | hmask bit << 2 in 0..7 (unsigned for
 // maddubs); the −4·Σ sc·Σ x part comes from the bsums.
 template <int NX>
@@ -248,60 +198,6 @@ void dot_q3_k_n(int64_t nb, const BlockQ3K* w, const void* x, size_t xs, float* 
         out[j * os] = hsum(acc[j]);
 }
 
-// ---- Q5_K ----------------------------------------------------------------------------------
-template <int NX>
-void dot_q5_k_n(int64_t nb, const BlockQ5K* w, const void* x, size_t xs, float* out, int64_t os) {
-    const BlockQ8K* xr[NX];
-    __m256 acc[NX];
-    for (int j = 0; j < NX; ++j) {
-        xr[j] = x_row<BlockQ8K>(x, xs, j);
-        acc[j] = _mm256_setzero_ps();
-    }
-    const __m256i m4 = _mm256_set1_epi8(0x0F);
-    const __m256i m1 = _mm256_set1_epi8(1);
-    for (int64_t b = 0; b < nb; ++b) {
-        const BlockQ5K& wb = w[b];
-        uint32_t u[4]; // §2.6 get_scale_min_k4: bytes 0..7 = scales, 8..15 = mins
-        q4k_scales_mins(wb.scales, u);
-        const __m128i sm = _mm_loadu_si128(reinterpret_cast<const __m128i*>(u));
-        const __m256i sc16 = _mm256_broadcastsi128_si256(_mm_cvtepu8_epi16(sm));
-        const __m256i mins16 = _mm256_cvtepu8_epi16(_mm_unpackhi_epi8(sm, sm));
-        const __m256i hb = load256(wb.qh);
-        __m256i isum[NX];
-        for (int j = 0; j < NX; ++j)
-            isum[j] = _mm256_setzero_si256();
-        for (int c = 0; c < 4; ++c) {
-            const __m256i q = load256(wb.qs + 32 * c);
-            const __m256i lo = _mm256_or_si256(
-                _mm256_and_si256(q, m4),
-                _mm256_slli_epi16(_mm256_and_si256(shift_right16(hb, 2 * c), m1), 4));
-            const __m256i hi = _mm256_or_si256(
-                _mm256_and_si256(_mm256_srli_epi16(q, 4), m4),
-                _mm256_slli_epi16(_mm256_and_si256(shift_right16(hb, 2 * c + 1), m1), 4));
-            const __m256i s_lo = _mm256_shuffle_epi8(
-                sc16, _mm256_set1_epi16(static_cast<short>((4 * c + 1) << 8 | (4 * c))));
-            const __m256i s_hi = _mm256_shuffle_epi8(
-                sc16, _mm256_set1_epi16(static_cast<short>((4 * c + 3) << 8 | (4 * c + 2))));
-            for (int j = 0; j < NX; ++j) {
-                const int8_t* xq = xr[j][b].qs + 64 * c;
-                const __m256i p_lo = _mm256_madd_epi16(_mm256_maddubs_epi16(lo, load256(xq)), s_lo);
-                const __m256i p_hi =
-                    _mm256_madd_epi16(_mm256_maddubs_epi16(hi, load256(xq + 32)), s_hi);
-                isum[j] = _mm256_add_epi32(isum[j], _mm256_add_epi32(p_lo, p_hi));
-            }
-        }
-        const float dw = h2f(wb.d), dminw = h2f(wb.dmin);
-        for (int j = 0; j < NX; ++j) {
-            const __m256i msum = _mm256_madd_epi16(mins16, load256(xr[j][b].bsums));
-            const float dx = xr[j][b].d;
-            acc[j] = _mm256_fmadd_ps(_mm256_set1_ps(dx * dw), _mm256_cvtepi32_ps(isum[j]), acc[j]);
-            acc[j] = _mm256_fnmadd_ps(_mm256_set1_ps(dx * dminw), _mm256_cvtepi32_ps(msum), acc[j]);
-        }
-    }
-    for (int j = 0; j < NX; ++j)
-        out[j * os] = hsum(acc[j]);
-}
-
 // ---- IQ4_XS --------------------------------------------------------------------------------
 // The 8 signed sub-block scales (iq4xs_scale − 32) as int16, in registers: low 4 bits from the
 // nibbles of scales_l (sub-block ib: byte ib / 2, nibble ib % 2), high 2 bits from scales_h
@@ -325,7 +221,7 @@ inline __m128i iq4xs_scales_v(const BlockIQ4XS& b) {
 // Two sub-blocks per step: one 32-byte load holds both sub-blocks' 16 bytes of nibbles, so the low
 // nibbles are [ib elements 0..15 | ib+1 elements 0..15] and the high nibbles the elements 16..31;
 // the activations are rearranged to match (two 128-bit lane permutes) and each half takes its
-// sub-block's scale. (One sub-block per step, as before: bench-kernels -t 1 14.3 GB/s.)
+// sub-block's scale (twice the work per load of one sub-block per step).
 template <int NX>
 void dot_iq4_xs_n(int64_t nb, const BlockIQ4XS* w, const void* x, size_t xs, float* out,
                   int64_t os) {
@@ -377,24 +273,6 @@ void dot_iq4_xs_n(int64_t nb, const BlockIQ4XS* w, const void* x, size_t xs, flo
         out[j * os] = hsum(acc[j]);
 }
 
-// nx (1..4) -> the unrolled templates.
-template <template <int> class Fn, typename... Args> void by_nx(int nx, Args... args) {
-    switch (nx) {
-    case 1:
-        Fn<1>::run(args...);
-        break;
-    case 2:
-        Fn<2>::run(args...);
-        break;
-    case 3:
-        Fn<3>::run(args...);
-        break;
-    default:
-        Fn<4>::run(args...);
-        break;
-    }
-}
-
 template <typename Dec, typename Block> struct Dot32 {
     template <int NX> struct Fn {
         static void run(int64_t k, const void* w, const void* x, size_t xs, float* out,
@@ -413,7 +291,6 @@ template <typename Dec, typename Block> struct Dot32 {
     };
 FOLIO_SUPER_BLOCK_FN(Q2KFn, BlockQ2K, dot_q2_k_n)
 FOLIO_SUPER_BLOCK_FN(Q3KFn, BlockQ3K, dot_q3_k_n)
-FOLIO_SUPER_BLOCK_FN(Q5KFn, BlockQ5K, dot_q5_k_n)
 FOLIO_SUPER_BLOCK_FN(IQ4XSFn, BlockIQ4XS, dot_iq4_xs_n)
 #undef FOLIO_SUPER_BLOCK_FN
 
@@ -433,9 +310,6 @@ void dot_q2_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float*
 }
 void dot_q3_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
     by_nx<Q3KFn>(nx, k, w, x, xs, out, os);
-}
-void dot_q5_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
-    by_nx<Q5KFn>(nx, k, w, x, xs, out, os);
 }
 void dot_iq4_xs(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out,
                 int64_t os) {

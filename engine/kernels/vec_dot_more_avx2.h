@@ -13,6 +13,7 @@ void dot_q5_0(int64_t k, const void* w, const void* x, size_t xs, int nx, float*
 void dot_q5_1(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
 void dot_q2_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
 void dot_q3_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
+// vec_dot_q4k_q5k_avx2.cpp: Q4_K's kernel with the fifth bits added.
 void dot_q5_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
 void dot_iq4_xs(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os);
 

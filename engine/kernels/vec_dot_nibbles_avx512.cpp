@@ -5,28 +5,30 @@
 //
 // The AVX2 kernel (vec_dot_avx2.cpp dot_nibbles32 with DecodeMxfp4) spends ~90 instructions on
 // 8 blocks: sign tricks around maddubs, int16 adds and madds, a horizontal add, and four scalar
-// scale lookups per 4 blocks. It runs at ~21 GB/s per thread with its data in L2, so two threads
-// could not keep up with the memory. A kernel equal to it bit for bit had to rebuild its 8-lane
-// half-block sums (measured: 4-10 % faster, not enough). This one keeps its own order of float
+// scale lookups per 4 blocks: too slow for two threads to keep up with the memory. A kernel equal
+// to it bit for bit had to rebuild its 8-lane half-block sums and gained too little
+// (docs/NUMERICS.md). This one keeps its own order of float
 // sums, checked against the reference within float rounding (test_kernels):
 // - 4 blocks per 512-bit register, [b | b+2 | b+1 | b+3] (four 16-byte loads); low and high
 //   nibbles meet the two 64-byte halves of the activation row's interleaved copy (kernel_table.h
 //   Q8_0ActLayout) as they are, so both land in the same int32 lanes: lanes 0-3 hold block b,
 //   4-7 b+2, 8-11 b+1, 12-15 b+3.
 // - vpdpbusd needs unsigned weights: the table gives value + offset (MXFP4: twice the E2M1 value
-//   is -12..12, MODEL_SPEC §2.5, offset 12; Q4_0 8; IQ4_NL 127) and offset·Σx comes off (a
-//   vpdpbusd of the activations with the offset).
+//   is -12..12, OCP MX v1.0 / ggml-common.h kvalues_mxfp4, offset 12; Q4_0 8; IQ4_NL 127) and
+//   offset·Σx comes off (a vpdpbusd of the activations with the offset).
 // - the block scales (2^(e-128) from MXFP4's exponent bytes, or the fp16 d) are built in
 //   registers 8 at a time (one word permute picks their fields), multiplied by the activation
 //   scales, spread to their 4 lanes, and one FMA per 4 blocks adds the products.
 //
 // Compiled with AVX-512 F/VL/BW/VNNI (engine/CMakeLists.txt), entered only after the run-time CPU
-// check. No inline functions from shared headers (see gemm_q8_0_avx512.cpp); quant_blocks.h's
-// static inline helpers and kernel_table.h's static constexpr layout are safe.
+// check. No inline functions with external linkage from shared headers (see gemm_q8_0_avx512.cpp);
+// quant_blocks.h's static inline helpers, kernel_table.h's static constexpr layout and
+// nx_dispatch.h's internal-linkage templates are safe.
 #include "kernels/vec_dot_avx512.h"
 
 #include "kernels/decode_prefetch.h"
 #include "kernels/kernel_table.h"
+#include "kernels/nx_dispatch.h"
 
 #include "tensor/quant_blocks.h"
 #include "tensor/quant_blocks_more.h"
@@ -43,11 +45,10 @@ namespace {
 // every value a u8 for vpdpbusd) and the block scale. scales8 gives 8 consecutive blocks' scales
 // from their first 128 bytes: the 16-bit words holding the scale fields are picked with one
 // two-register word permute (`words`, block i's field at byte i·sizeof(Block)).
-// (A gather was slower: 4.7 -> 5.6 ns per 8 MXFP4 blocks, L2-hot; scalar loads through an
-// array cost ~20 instructions.)
+// (A gather was slower, scalar loads through an array cost ~20 instructions.)
 struct FormatMxfp4 {
     using Block = BlockMxfp4;
-    static constexpr int kOffset = 12; // twice the E2M1 value: -12..12 (MODEL_SPEC §2.5)
+    static constexpr int kOffset = 12; // twice the E2M1 value: -12..12 (kvalues_mxfp4)
     static const int8_t* values() { return kMxfp4Values; }
     // Byte 17i is the low byte of word 17i/2 for even i, the high byte of word (17i-1)/2 for
     // odd i.
@@ -133,8 +134,7 @@ inline __m512 step4(const Unsigned4& u, const int8_t* xi, __m512 d, __m512 acc, 
     const __m512i zero = _mm512_setzero_si512();
     const __m512i uw = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(zero, u.lo, x_lo), u.hi, x_hi);
     // kOffset·Σx per lane. (Kept in the activation row instead, its fill cost the
-    // Q8_0-activation matmuls of every other weight type more than it saved here: prefill of
-    // the Q8_0 bench file 5-10 % slower.)
+    // Q8_0-activation matmuls of every other weight type more than it saved here.)
     const __m512i off = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(zero, offset, x_lo), offset, x_hi);
     return _mm512_fmadd_ps(d, _mm512_cvtepi32_ps(_mm512_sub_epi32(uw, off)), acc);
 }
@@ -215,21 +215,6 @@ template <typename Fmt, int NX>
         out[j * os] = _mm512_reduce_add_ps(acc[j]) + tail[j];
 }
 
-// nx (1..4) -> f(integral_constant<int, nx>), for the kernels unrolled over activation rows (a
-// copy per kernel file, as vec_dot_avx512.cpp's: kernel files share no inline code).
-template <typename F> void by_nx(int nx, F&& f) {
-    switch (nx) {
-    case 1:
-        return f(std::integral_constant<int, 1>{});
-    case 2:
-        return f(std::integral_constant<int, 2>{});
-    case 3:
-        return f(std::integral_constant<int, 3>{});
-    default:
-        return f(std::integral_constant<int, 4>{});
-    }
-}
-
 template <typename Fmt>
 void dot(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
     const auto* wb = static_cast<const typename Fmt::Block*>(w);
@@ -240,8 +225,7 @@ void dot(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out,
 
 // nw weight rows (w_stride bytes apart) against one activation row, each row's steps and bits
 // the one-row dot's. Decode's short rows (the MXFP4 experts' down projections: K = 512, 16
-// blocks, on the bench shape) paid a call, the constants and the layout per row: L2-hot, one
-// thread, MXFP4 took 12.3 ns per 256 values at K = 512 against 7.5 at K = 2048.
+// blocks, on the bench shape) paid a call, the constants and the layout per row.
 template <typename Fmt>
 void dot_rows(int64_t k, const void* w, size_t w_stride, int nw, const void* x, float* out) {
     const Consts<Fmt> c;

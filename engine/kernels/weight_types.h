@@ -5,7 +5,7 @@
 // quantize_row and dtype_is_computable all look types up here, so adding a weight type means
 // writing its own files (block struct, dequantizer, dots) plus one row in the table.
 //
-// Activation formats (spec/GGUF_LAYOUT.md §2.10, ggml-cpu's vec_dot_type) have a small registry
+// Activation formats (ggml-cpu's type_traits_cpu vec_dot_type, ggml-cpu.c) have a small registry
 // of their own: how long a converted row is, the quantizer per implementation, and the derived
 // areas some kernels read after the blocks (Q8_0, see kernel_table.h Q8_0ActLayout).
 
@@ -24,7 +24,7 @@ using DequantizeRowFn = void (*)(const void* src, float* dst, int64_t n);
 struct WeightType {
     DType type;
     DType activations;          // F32, Q8_0, Q8_1 or Q8_K: what activation rows become
-    DequantizeRowFn dequantize; // reference dequantizer (§2)
+    DequantizeRowFn dequantize; // reference dequantizer (tensor/)
     QuantizeRowFn quantize;     // reference weight quantizer (llama.cpp's *_ref rules), or null
     VecDotFn dot_ref;           // scalar reference dot (kernels/reference/)
     VecDotFn dot_avx2;          // AVX2 dot, or null: the reference dot on AVX2 CPUs too

@@ -1,5 +1,5 @@
 // Scalar reference of the K-quant prefill GEMM: the arithmetic of kernels/gemm_kquant.h on the
-// blocks as stored (spec/GGUF_LAYOUT.md §2.6-§2.8, ggml-common.h block_q4_K / block_q5_K /
+// blocks as stored (ggml-common.h block_q4_K / block_q5_K /
 // block_q6_K / block_iq4_xs / block_q8_K), with no packing.
 #include "kernels/reference/gemm_ref.h"
 

@@ -5,7 +5,7 @@
 
 namespace folio::ref {
 
-// MODEL_SPEC §1.1: rms = sqrt(mean(x²) + eps), y = (x / rms)·w. The sum of squares is
+// RMSNorm (arXiv:1910.07467): rms = sqrt(mean(x²) + eps), y = (x / rms)·w. The sum of squares is
 // accumulated in double (as ggml does), the scaling in fp32.
 void rms_norm(const float* x, const float* w, float* y, int64_t n, float eps) {
     double sum = 0;
@@ -50,7 +50,7 @@ void softmax(float* x, int64_t n, float scale, const float* mask) {
         x[i] *= inv;
 }
 
-// MODEL_SPEC §1.3.
+// SiLU x·σ(x), as ggml_vec_silu_f32.
 void silu(const float* x, float* y, int64_t n) {
     for (int64_t i = 0; i < n; ++i)
         y[i] = x[i] / (1.0f + std::exp(-x[i]));
@@ -75,7 +75,7 @@ void gelu_erf(const float* x, float* y, int64_t n) {
         y[i] = 0.5f * x[i] * (1.0f + std::erf(x[i] * kInvSqrt2));
 }
 
-// MODEL_SPEC §1.4 / GGUF_LAYOUT §3.3: NORM rotates (2i, 2i+1), NEOX rotates (i, i + n_dims/2).
+// ggml rope modes (ggml-cpu ops.cpp): NORM rotates (2i, 2i+1), NEOX rotates (i, i + n_dims/2).
 void rope(float* x, const float* cs, int64_t n_dims, bool neox) {
     const int64_t half = n_dims / 2;
     for (int64_t i = 0; i < half; ++i) {

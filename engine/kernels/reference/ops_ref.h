@@ -1,6 +1,6 @@
 #pragma once
-// Scalar reference row kernels for norms, softmax, activations and RoPE (spec/MODEL_SPEC.md
-// §1.1, §1.3, §1.4; see kernels/kernel_table.h for the contracts).
+// Scalar reference row kernels for norms, softmax, activations and RoPE (the formulas of ggml-cpu
+// ops.cpp / vec.h; see kernels/kernel_table.h for the contracts).
 
 #include <cstdint>
 

@@ -1,33 +1,35 @@
-// AVX-512 dot products of the decode path (kernels/vec_dot_avx512.h).
+// AVX-512 k-quant (Q2_K, Q3_K, Q4_K, Q5_K, Q6_K) × Q8_K dot products of the decode path
+// (kernels/vec_dot_avx512.h).
 //
-// Q4_K × Q8_K: the AVX2 kernel (vec_dot_avx2.cpp dot_q4_k_n) takes a super-block's 128 bytes of
-// nibbles 32 at a time: per 32 bytes two nibble masks, two scale shuffles and, per activation
-// row, maddubs + madd twice. Decode (one activation row) is bound by that instruction count, not
-// by memory (bench-kernels: Q4_K matvec at ~0.7 of the read bandwidth where Q8_0 reaches 0.93).
-// Here one 512-bit step takes chunks c and c+1 at once: its low 256 bits are chunk c, its high
-// 256 bits chunk c+1, the activations come in the matching order from the row's pairs area
-// (kernel_table.h Q8_KActLayout: written once per activation row; shuffling them here took 4 of
-// the step's ~16 shuffle-port operations: L2-hot, one thread, 4.65 -> 4.08 ns per super-block
-// at K = 2048, 5.18 -> 4.71 at K = 512), and each half gets its own sub-block scale. The int32 lane
-// sums of the two halves are added at the end of the super-block: lane l then holds exactly the
-// AVX2 kernel's lane l (integer sums, no rounding). The float steps are not the AVX2 kernel's two
-// dependent 256-bit FMAs (d·Σ, then dmin·Σmins) with their scalar scale products: the sums and
-// the mins' sums share one register, d and dmin another, one 512-bit FMA adds both, and the row's
-// result is Σ of the first eight lanes minus Σ of the last eight. Decode reads a Q4_K row at the
-// speed of these steps, not of memory, when the core is shared: L2-hot, one thread, K = 2048,
-// 4.08 -> 3.50 ns per super-block.
+// Q4_K × Q8_K: the AVX2 kernel (vec_dot_q4k_q5k_avx2.cpp dot_q4k_family_n) takes a super-block's
+// 128 bytes of nibbles 32 at a time: per 32 bytes two nibble masks, two scale shuffles and, per
+// activation row, maddubs + madd twice. Decode (one activation row) is bound by that instruction
+// count, not by memory. Here one 512-bit step takes chunks c and c+1 at once: its low 256 bits are
+// chunk c, its high 256 bits chunk c+1, the activations come in the matching order from the row's
+// pairs area (kernel_table.h Q8_KActLayout: written once per activation row; shuffling them here
+// took 4 of the step's ~16 shuffle-port operations), and each half gets its own sub-block scale.
+// The int32 lane sums of the two halves are added at the end of the super-block: lane l then holds
+// exactly the AVX2 kernel's lane l (integer sums, no rounding). The float steps are not the AVX2
+// kernel's two dependent 256-bit FMAs (d·Σ, then dmin·Σmins) with their scalar scale products: the
+// sums and the mins' sums share one register, d and dmin another, one 512-bit FMA adds both, and
+// the row's result is Σ of the first eight lanes minus Σ of the last eight: decode reads a Q4_K row
+// at the speed of these steps, not of memory, when the core is shared. Timings: docs/NUMERICS.md.
 //
 // Compiled with -mavx512f -mavx512vl -mavx512bw -mavx512vnni (engine/CMakeLists.txt), entered only
-// after the run-time CPU check. No inline functions from shared headers (see gemm_q8_0_avx512.cpp).
+// after the run-time CPU check. No inline functions with external linkage from shared headers
+// (see gemm_q8_0_avx512.cpp); avx2_intrinsics.h and nx_dispatch.h have internal linkage.
 #include "kernels/vec_dot_avx512.h"
 
 #include "kernels/decode_prefetch.h"
 #include "kernels/kernel_table.h"
+#include "kernels/nx_dispatch.h"
 
 #include "tensor/quant_blocks.h"
 #include "tensor/quant_blocks_more.h"
 
 #include "kernels/avx512_intrinsics.h"
+
+#include "kernels/avx2_intrinsics.h"
 
 #include <cstddef>
 #include <cstring>
@@ -37,17 +39,12 @@ namespace folio::avx512 {
 
 namespace {
 
-inline float hsum(__m256 v) { // the AVX2 kernel's reduction order
-    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-    s = _mm_add_ss(s, _mm_movehdup_ps(s));
-    return _mm_cvtss_f32(s);
-}
+using avx2::hsum; // the AVX2 kernels' reduction order
 
-// q4k_scales_mins (§2.6 get_scale_min_k4 for the 8 sub-blocks: bytes 0..7 = scales, 8..15 =
-// mins) in registers: the scalar version goes through memory (four 32-bit stores read back as
-// one 16-byte load, which store forwarding cannot serve). `scales` is followed by the block's
-// nibbles, so the 16-byte load stays inside the block.
+// q4k_scales_mins (ggml-quants.c get_scale_min_k4 for the 8 sub-blocks: bytes 0..7 = scales, 8..15
+// = mins) in registers: the scalar version goes through memory (four 32-bit stores read back as one
+// 16-byte load, which store forwarding cannot serve). `scales` is followed by the block's nibbles,
+// so the 16-byte load stays inside the block.
 inline __m128i q4k_scales_mins_v(const uint8_t* scales) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(scales)); // u0 u1 u2 .
     // Low bits: u0 & 0x3F.., u2 & 0x0F.., u1 & 0x3F.., (u2 >> 4) & 0x0F..
@@ -62,12 +59,6 @@ inline __m128i q4k_scales_mins_v(const uint8_t* scales) {
     return _mm_or_si128(low, high);
 }
 
-// lo in the 16 int16 lanes of the low 256 bits, hi in those of the high 256 bits.
-inline __m512i int16_halves(int lo, int hi) {
-    return _mm512_inserti64x4(_mm512_set1_epi16(static_cast<short>(lo)),
-                              _mm256_set1_epi16(static_cast<short>(hi)), 1);
-}
-
 // Constants of the Q4_K steps: int16 scale indices of the four (nibble half, chunk pair) steps,
 // sub-block 2c (+1 for the high nibbles) in the low 256 bits, 2c + 2 (+1) in the high 256 bits.
 struct Q4KConsts {
@@ -78,12 +69,10 @@ struct Q4KConsts {
 };
 
 // Q5_K (block_q5_K: Q4_K's d, dmin and scales, then qh[32], qs[128]) is Q4_K with a fifth bit
-// per value: qh bit 2c of byte l for value l of chunk c's low
-// nibbles, bit 2c + 1 for its high nibbles. Its step is Q4_K's with those bits added as 16 under
-// byte masks (one vptestmb of qh, broadcast to both halves, against the halves' bits), so its
-// int32 lanes are again the AVX2 kernel's (vec_dot_more_avx2.cpp dot_q5_k_n) and its float steps
-// Q4_K's. (The AVX2 kernel spent ~9.5 ns per super-block, L2-hot on one thread,
-// where Q4_K's AVX-512 step takes ~5.)
+// per value: qh bit 2c of byte l for value l of chunk c's low nibbles, bit 2c + 1 for its high
+// nibbles. Its step is Q4_K's with those bits added as 16 under byte masks (one vptestmb of qh,
+// broadcast to both halves, against the halves' bits), so its int32 lanes are again the AVX2
+// kernel's (vec_dot_q4k_q5k_avx2.cpp with Q5KUnpack) and its float steps Q4_K's.
 inline __m512i byte_halves(int lo, int hi) {
     return _mm512_inserti64x4(_mm512_set1_epi8(static_cast<char>(lo)),
                               _mm256_set1_epi8(static_cast<char>(hi)), 1);
@@ -100,8 +89,7 @@ struct Q5KConsts : Q4KConsts {
 // kernels' int32 lane sums, scaled by d into lanes 0-7 and by dmin (the mins' sums) into lanes
 // 8-15 (q4k_family_result takes the difference). Always inlined: GCC kept the step out of line (a
 // call per super-block, with vzeroupper, the constants reloaded and the accumulator through
-// memory), which cost a third of the one-row kernels' time (L2-hot, one thread: Q4_K 5.65 -> 4.4 ns
-// per super-block, Q6_K 5.55 -> 3.75).
+// memory), which cost a third of the one-row kernels' time (docs/NUMERICS.md).
 template <int NX, typename Block, typename Consts>
 [[gnu::always_inline]] inline void q4k_family_step(const Block& wb, const BlockQ8K* const* xr,
                                                    int64_t b, size_t pairs, const Consts& c,
@@ -257,26 +245,14 @@ template <int NX>
 // The AVX2 kernels (vec_dot_more_avx2.cpp dot_q2_k_n, dot_q3_k_n) take a super-block as 8 groups
 // of 32 values, one at a time: 2 low bits shifted out of qs (Q3_K: the hmask bit as 4, q_u = q + 4
 // in 0..7, unsigned for maddubs, the −4·Σ sc·Σx from the bsums), maddubs, madd by the scale pair
-// of the group's two 16-value sub-blocks, add: ~11-13 GB/s per thread, far below memory. Here one
+// of the group's two 16-value sub-blocks, add: far below memory. Here one
 // 512-bit step holds groups g and g+1 (the same qs bytes in both halves, shifted by per-half
 // counts; Q3_K's hmask bits as a vptestmb mask each half tests for its own bit, 4 added under it;
 // the activations of g and g+1 contiguous, one load), and vpdpwssd by the 4 scales spread as in
 // Q6_K. The halves' int32 lanes are added at the end: lane l then holds the AVX2 kernel's lane l,
 // and the float steps are its own, so the results are equal bit for bit.
 
-// q3k_scales (quant_blocks_more.h) in registers: the 16 signed 6-bit scales (see the AVX2
-// kernel's copy for the layout; one copy per kernel file, as the file header says).
-inline __m128i q3k_scales_v(const uint8_t* scales) {
-    const __m128i a = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(scales));
-    const __m128i lo =
-        _mm_and_si128(_mm_unpacklo_epi64(a, _mm_srli_epi16(a, 4)), _mm_set1_epi8(0x0F));
-    uint32_t h;
-    __builtin_memcpy(&h, scales + 8, 4);
-    const __m128i hi = _mm_and_si128(
-        _mm_srlv_epi32(_mm_set1_epi32(static_cast<int>(h)), _mm_setr_epi32(0, 2, 4, 6)),
-        _mm_set1_epi8(3));
-    return _mm_sub_epi8(_mm_or_si128(lo, _mm_slli_epi16(hi, 4)), _mm_set1_epi8(32));
-}
+using avx2::q3k_scales_v;
 
 struct Q2KConsts {
     __m512i m3 = _mm512_set1_epi8(3);
@@ -425,281 +401,7 @@ void kquant_dot_rows(int64_t nb, const void* w, size_t w_stride, int nw, const v
     }
 }
 
-// ---- Q8_0 × Q8_0 ------------------------------------------------------------------------------
-// The AVX2 kernel (vec_dot_avx2.cpp dot_blocks32) reduces each block's 32 products to one exact
-// int32 (sign, maddubs, madd, then a horizontal-add tree over 4 blocks), converts the 4 sums once
-// and adds them times d_w·d_x with one 128-bit FMA: ~25 GB/s per thread L2-hot, so two threads
-// were at the read bandwidth only on fast machines. Here two blocks go through one 512-bit
-// register: |w| (vpabsb: -128 becomes 128 as an unsigned byte), the activations negated under
-// the weights' sign mask (vpmovb2m; Q8_0 activations lie in -127..127), one vpdpbusd (every
-// 4-byte sum exact, as maddubs + madd were), and a shuffle-add tree takes the 4 blocks' 8-lane
-// sums to their 4 int32: the AVX2 kernel's exact block sums, then its float steps, so the
-// results are equal bit for bit.
-
-inline __m512i two_blocks_qs(const int8_t* a, const int8_t* b) {
-    return _mm512_inserti64x4(
-        _mm512_castsi256_si512(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a))),
-        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b)), 1);
-}
-
-// Σ over each block's 8 lanes: p01 holds blocks b (lanes 0-7) and b+1, p23 blocks b+2 and b+3.
-inline __m128i block_sums4(__m512i p01, __m512i p23, __m512i pick) {
-    const __m512i t = _mm512_add_epi32(_mm512_shuffle_i64x2(p01, p23, _MM_SHUFFLE(2, 0, 2, 0)),
-                                       _mm512_shuffle_i64x2(p01, p23, _MM_SHUFFLE(3, 1, 3, 1)));
-    const __m512i t2 = _mm512_add_epi32(t, _mm512_shuffle_epi32(t, _MM_PERM_BADC));
-    const __m512i t3 = _mm512_add_epi32(t2, _mm512_shuffle_epi32(t2, _MM_PERM_CDAB));
-    return _mm512_castsi512_si128(_mm512_permutexvar_epi32(pick, t3));
-}
-
-template <int NX>
-[[gnu::always_inline]] inline void dot_q8_0_n(int64_t k, const BlockQ8_0* w, const void* x,
-                                              size_t xs, float* out, int64_t os) {
-    const int64_t nb = k / 32;
-    const size_t scales_at = q8_0_act_layout(k).scales;
-    const BlockQ8_0* xb[NX];
-    const float* xd[NX];
-    __m128 acc[NX];
-    for (int j = 0; j < NX; ++j) {
-        xb[j] = reinterpret_cast<const BlockQ8_0*>(static_cast<const uint8_t*>(x) + j * xs);
-        xd[j] = reinterpret_cast<const float*>(reinterpret_cast<const uint8_t*>(xb[j]) + scales_at);
-        acc[j] = _mm_setzero_ps();
-    }
-    const __m512i zero = _mm512_setzero_si512();
-    const __m512i pick = _mm512_castsi128_si512(_mm_setr_epi32(0, 4, 8, 12));
-    int64_t b = 0;
-    for (; b + 4 <= nb; b += 4) {
-        prefetch_ahead<NX>(w + b, 3); // 136 bytes
-        const __m512i w01 = two_blocks_qs(w[b].qs, w[b + 1].qs);
-        const __m512i w23 = two_blocks_qs(w[b + 2].qs, w[b + 3].qs);
-        const __m512i a01 = _mm512_abs_epi8(w01), a23 = _mm512_abs_epi8(w23);
-        const __mmask64 neg01 = _mm512_movepi8_mask(w01), neg23 = _mm512_movepi8_mask(w23);
-        const __m128 dw = _mm_cvtph_ps(_mm_setr_epi16(
-            static_cast<short>(w[b].d), static_cast<short>(w[b + 1].d),
-            static_cast<short>(w[b + 2].d), static_cast<short>(w[b + 3].d), 0, 0, 0, 0));
-        for (int j = 0; j < NX; ++j) {
-            const __m512i x01 = two_blocks_qs(xb[j][b].qs, xb[j][b + 1].qs);
-            const __m512i x23 = two_blocks_qs(xb[j][b + 2].qs, xb[j][b + 3].qs);
-            const __m512i p01 =
-                _mm512_dpbusd_epi32(zero, a01, _mm512_mask_sub_epi8(x01, neg01, zero, x01));
-            const __m512i p23 =
-                _mm512_dpbusd_epi32(zero, a23, _mm512_mask_sub_epi8(x23, neg23, zero, x23));
-            const __m128 d = _mm_mul_ps(dw, _mm_loadu_ps(xd[j] + b));
-            acc[j] = _mm_fmadd_ps(d, _mm_cvtepi32_ps(block_sums4(p01, p23, pick)), acc[j]);
-        }
-    }
-    float tail[NX] = {};
-    for (; b < nb; ++b) {
-        const float dw = _cvtsh_ss(w[b].d);
-        const __m256i qw = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w[b].qs));
-        const __m256i aw = _mm256_abs_epi8(qw);
-        const __mmask32 neg = _mm256_movepi8_mask(qw);
-        for (int j = 0; j < NX; ++j) {
-            const __m256i xq = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xb[j][b].qs));
-            const __m256i z = _mm256_setzero_si256();
-            const __m256i p = _mm256_dpbusd_epi32(z, aw, _mm256_mask_sub_epi8(xq, neg, z, xq));
-            const __m128i h =
-                _mm_add_epi32(_mm256_castsi256_si128(p), _mm256_extracti128_si256(p, 1));
-            const __m128i h2 = _mm_add_epi32(h, _mm_shuffle_epi32(h, 0x4E));
-            const int isum = _mm_cvtsi128_si32(_mm_add_epi32(h2, _mm_shuffle_epi32(h2, 0xB1)));
-            tail[j] += dw * xd[j][b] * static_cast<float>(isum);
-        }
-    }
-    for (int j = 0; j < NX; ++j) {
-        __m128 s = _mm_add_ps(acc[j], _mm_movehl_ps(acc[j], acc[j]));
-        s = _mm_add_ss(s, _mm_movehdup_ps(s));
-        out[j * os] = _mm_cvtss_f32(s) + tail[j];
-    }
-}
-
-// ---- Q5_0 × Q8_0 ------------------------------------------------------------------------------
-// The AVX2 kernel (vec_dot_more_avx2.cpp dot32_n with DecQ5_0) builds the 32 signed weights
-// q = u − 16 (u = nibble | fifth bit << 4) per block and takes int32 lanes of 4 products each with
-// sign / maddubs / madd: ~20 instructions per 22-byte block, so it runs at ~0.3 of the read
-// bandwidth. Here two blocks go through one 512-bit register: the fifth bits are one masked move
-// (the two 32-bit qh words are the mask), and vpdpbusd gives Σ u·x per lane, from which 16·Σ x
-// (vpdpbusd of 16s) is taken: the AVX2 kernel's lane sums exactly. The float steps stay the AVX2
-// kernel's, block after block, so the results are equal bit for bit.
-
-// u of blocks b, b+1 as [u_b | u_b+1], 32 bytes each (elements 0..15 low nibbles, 16..31 high).
-inline __m512i q5_0_pair(const BlockQ5_0& b0, const BlockQ5_0& b1) {
-    const __m128i m4 = _mm_set1_epi8(0x0F);
-    const __m256i v = _mm256_inserti128_si256(
-        _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b0.qs))),
-        _mm_loadu_si128(reinterpret_cast<const __m128i*>(b1.qs)), 1);
-    const __m256i m4y = _mm256_broadcastsi128_si256(m4);
-    const __m256i lo = _mm256_and_si256(v, m4y);                       // lo_b | lo_b+1
-    const __m256i hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), m4y); // hi_b | hi_b+1
-    const __m512i z = _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
-    const __m512i nib = _mm512_shuffle_i64x2(z, z, _MM_SHUFFLE(3, 1, 2, 0)); // lo_b hi_b lo hi
-    uint32_t h0, h1;
-    __builtin_memcpy(&h0, b0.qh, 4);
-    __builtin_memcpy(&h1, b1.qh, 4);
-    const __mmask64 fifth = static_cast<__mmask64>(h0) | (static_cast<__mmask64>(h1) << 32);
-    return _mm512_or_si512(nib, _mm512_maskz_mov_epi8(fifth, _mm512_set1_epi8(0x10)));
-}
-
-// u of one block (the odd last one).
-inline __m256i q5_0_one(const BlockQ5_0& b) {
-    const __m128i m4 = _mm_set1_epi8(0x0F);
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.qs));
-    const __m256i nib = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_and_si128(v, m4)),
-                                                _mm_and_si128(_mm_srli_epi16(v, 4), m4), 1);
-    uint32_t h;
-    __builtin_memcpy(&h, b.qh, 4);
-    return _mm256_or_si256(
-        nib, _mm256_maskz_mov_epi8(static_cast<__mmask32>(h), _mm256_set1_epi8(0x10)));
-}
-
-template <int NX>
-void dot_q5_0_n(int64_t nb, const BlockQ5_0* w, const void* x, size_t xs, float* out, int64_t os) {
-    const BlockQ8_0* xr[NX];
-    __m256 acc[NX];
-    for (int j = 0; j < NX; ++j) {
-        xr[j] = reinterpret_cast<const BlockQ8_0*>(static_cast<const uint8_t*>(x) + j * xs);
-        acc[j] = _mm256_setzero_ps();
-    }
-    const __m512i sixteen = _mm512_set1_epi8(16);
-    int64_t b = 0;
-    for (; b + 2 <= nb; b += 2) {
-        const __m512i u = q5_0_pair(w[b], w[b + 1]);
-        const float dw0 = _cvtsh_ss(w[b].d), dw1 = _cvtsh_ss(w[b + 1].d);
-        for (int j = 0; j < NX; ++j) {
-            const __m512i xq = _mm512_inserti64x4(
-                _mm512_castsi256_si512(
-                    _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xr[j][b].qs))),
-                _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xr[j][b + 1].qs)), 1);
-            const __m512i zero = _mm512_setzero_si512();
-            const __m512i lanes = _mm512_sub_epi32(_mm512_dpbusd_epi32(zero, u, xq),
-                                                   _mm512_dpbusd_epi32(zero, sixteen, xq));
-            acc[j] = _mm256_fmadd_ps(_mm256_set1_ps(dw0 * _cvtsh_ss(xr[j][b].d)),
-                                     _mm256_cvtepi32_ps(_mm512_castsi512_si256(lanes)), acc[j]);
-            acc[j] =
-                _mm256_fmadd_ps(_mm256_set1_ps(dw1 * _cvtsh_ss(xr[j][b + 1].d)),
-                                _mm256_cvtepi32_ps(_mm512_extracti64x4_epi64(lanes, 1)), acc[j]);
-        }
-    }
-    if (b < nb) {
-        const __m256i u = q5_0_one(w[b]);
-        const float dw = _cvtsh_ss(w[b].d);
-        for (int j = 0; j < NX; ++j) {
-            const __m256i xq = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xr[j][b].qs));
-            const __m256i zero = _mm256_setzero_si256();
-            const __m256i lanes =
-                _mm256_sub_epi32(_mm256_dpbusd_epi32(zero, u, xq),
-                                 _mm256_dpbusd_epi32(zero, _mm256_set1_epi8(16), xq));
-            acc[j] = _mm256_fmadd_ps(_mm256_set1_ps(dw * _cvtsh_ss(xr[j][b].d)),
-                                     _mm256_cvtepi32_ps(lanes), acc[j]);
-        }
-    }
-    for (int j = 0; j < NX; ++j)
-        out[j * os] = hsum(acc[j]) + 0.0f; // as the AVX2 kernel (its min term is 0 for Q5_0)
-}
-
-// NW Q5_0 weight rows (w_stride bytes apart) against one activation row, each row's steps
-// dot_q5_0_n<1>'s: the activation blocks and their 16·Σx are loaded and formed once for all rows.
-// For decode's short rows (W_UK slices are K = dn: 64, two blocks, on the bench shape) the
-// per-call work was most of the time: deepseek2 Q4_K_M decode attention 0.42-0.44 -> 0.37
-// ms/token. (The same scheme for Q4_K, 2 or 4 rows per call, made the expert matvecs slower:
-// FFN 3.2-3.3 -> 4.3-4.6 ms/token; not used.)
-template <int NW>
-void dot_q5_0_rows_n(int64_t nb, const uint8_t* w, size_t w_stride, const BlockQ8_0* x,
-                     float* out) {
-    const BlockQ5_0* wr[NW];
-    __m256 acc[NW];
-    for (int r = 0; r < NW; ++r) {
-        wr[r] = reinterpret_cast<const BlockQ5_0*>(w + r * w_stride);
-        acc[r] = _mm256_setzero_ps();
-    }
-    const __m512i sixteen = _mm512_set1_epi8(16);
-    // Decode streams the NW rows (contiguous in a matvec): their lines kDecodePrefetchBytes
-    // ahead, spread over the steps.
-    const auto* ahead = w + kDecodePrefetchBytes;
-    const int64_t lines = (NW * static_cast<int64_t>(w_stride) + 63) / 64;
-    const int64_t per_step = (lines + (nb + 1) / 2 - 1) / ((nb + 1) / 2);
-    int64_t line = 0;
-    int64_t b = 0;
-    for (; b + 2 <= nb; b += 2) {
-        for (int64_t i = 0; i < per_step && line < lines; ++i, ++line)
-            _mm_prefetch(reinterpret_cast<const char*>(ahead + 64 * line), _MM_HINT_T0);
-        const __m512i xq = _mm512_inserti64x4(
-            _mm512_castsi256_si512(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x[b].qs))),
-            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x[b + 1].qs)), 1);
-        const __m512i zero = _mm512_setzero_si512();
-        const __m512i x16 = _mm512_dpbusd_epi32(zero, sixteen, xq);
-        const float dx0 = _cvtsh_ss(x[b].d), dx1 = _cvtsh_ss(x[b + 1].d);
-        for (int r = 0; r < NW; ++r) {
-            const __m512i lanes = _mm512_sub_epi32(
-                _mm512_dpbusd_epi32(zero, q5_0_pair(wr[r][b], wr[r][b + 1]), xq), x16);
-            acc[r] = _mm256_fmadd_ps(_mm256_set1_ps(_cvtsh_ss(wr[r][b].d) * dx0),
-                                     _mm256_cvtepi32_ps(_mm512_castsi512_si256(lanes)), acc[r]);
-            acc[r] =
-                _mm256_fmadd_ps(_mm256_set1_ps(_cvtsh_ss(wr[r][b + 1].d) * dx1),
-                                _mm256_cvtepi32_ps(_mm512_extracti64x4_epi64(lanes, 1)), acc[r]);
-        }
-    }
-    if (b < nb) {
-        for (; line < lines; ++line)
-            _mm_prefetch(reinterpret_cast<const char*>(ahead + 64 * line), _MM_HINT_T0);
-        const __m256i xq = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x[b].qs));
-        const __m256i zero = _mm256_setzero_si256();
-        const __m256i x16 = _mm256_dpbusd_epi32(zero, _mm256_set1_epi8(16), xq);
-        const float dx = _cvtsh_ss(x[b].d);
-        for (int r = 0; r < NW; ++r) {
-            const __m256i lanes =
-                _mm256_sub_epi32(_mm256_dpbusd_epi32(zero, q5_0_one(wr[r][b]), xq), x16);
-            acc[r] = _mm256_fmadd_ps(_mm256_set1_ps(_cvtsh_ss(wr[r][b].d) * dx),
-                                     _mm256_cvtepi32_ps(lanes), acc[r]);
-        }
-    }
-    for (int r = 0; r < NW; ++r)
-        out[r] = hsum(acc[r]) + 0.0f;
-}
-
-// nx (1..4) -> f(integral_constant<int, nx>), for the kernels unrolled over activation rows.
-template <typename F> void by_nx(int nx, F&& f) {
-    switch (nx) {
-    case 1:
-        return f(std::integral_constant<int, 1>{});
-    case 2:
-        return f(std::integral_constant<int, 2>{});
-    case 3:
-        return f(std::integral_constant<int, 3>{});
-    default:
-        return f(std::integral_constant<int, 4>{});
-    }
-}
-
 } // namespace
-
-void dot_q8_0(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
-    const auto* wb = static_cast<const BlockQ8_0*>(w);
-    by_nx(nx, [&](auto n) { dot_q8_0_n<n()>(k, wb, x, xs, out, os); });
-}
-
-void dot_q8_0_rows(int64_t k, const void* w, size_t w_stride, int nw, const void* x, float* out) {
-    for (int r = 0; r < nw; ++r)
-        dot_q8_0_n<1>(
-            k, reinterpret_cast<const BlockQ8_0*>(static_cast<const uint8_t*>(w) + r * w_stride), x,
-            0, out + r, 1);
-}
-
-void dot_q5_0(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
-    if (k >= kQ5_0Blocks4MinK)
-        return dot_q5_0_blocks4(k, w, x, xs, nx, out, os);
-    const auto* wb = static_cast<const BlockQ5_0*>(w);
-    by_nx(nx, [&](auto n) { dot_q5_0_n<n()>(k / 32, wb, x, xs, out, os); });
-}
-
-void dot_q5_0_rows(int64_t k, const void* w, size_t w_stride, int nw, const void* x, float* out) {
-    const auto* wr = static_cast<const uint8_t*>(w);
-    if (k >= kQ5_0Blocks4MinK) {
-        for (int r = 0; r < nw; ++r)
-            dot_q5_0_blocks4(k, wr + r * w_stride, x, 0, 1, out + r, 1);
-        return;
-    }
-    const auto* xb = static_cast<const BlockQ8_0*>(x);
-    by_nx(nw, [&](auto n) { dot_q5_0_rows_n<n()>(k / 32, wr, w_stride, xb, out); });
-}
 
 void dot_q4_k(int64_t k, const void* w, const void* x, size_t xs, int nx, float* out, int64_t os) {
     by_nx(nx, [&](auto n) { kquant_dot<Q4KKind, n()>(k / kQKK, w, x, xs, out, os); });
