@@ -27,20 +27,22 @@ Expected<std::unique_ptr<DecoderModel>> load_decoder(const std::string& path) {
 }
 
 DecoderState make_decoder_state(const ModelConfig& c, int64_t max_tokens,
-                                std::shared_ptr<BlockPool> pool, KvType index_type) {
+                                std::shared_ptr<BlockPool> pool, KvType token_row_type) {
     SequenceLayout layout;
+    layout.token_row_type = token_row_type;
     for (uint32_t il = 0; il < c.n_layer; ++il) {
         const LayerMixer& m = layer_mixer(c.mixer[il]);
         layout.cache_rows.push_back(m.keeps_cache_rows(c, il));
-        layout.index_keys.push_back(m.keeps_index_keys(c, il));
+        layout.token_rows.push_back(m.make_token_rows(c, il, max_tokens, token_row_type));
         layout.states.push_back(m.make_state(c, il));
     }
-    return DecoderState(c, std::move(layout), max_tokens, std::move(pool), index_type);
+    return DecoderState(c, std::move(layout), max_tokens, std::move(pool));
 }
 
 namespace {
 
-// One block (MODEL_SPEC §3.1): x += Mixer(RMSNorm(x)); x += FFN(RMSNorm(x)).
+// One block (the pre-norm residual layer of DeepSeek-V2, arXiv:2405.04434):
+// x += Mixer(RMSNorm(x)); x += FFN(RMSNorm(x)).
 Status eval_layer(const DecoderModel& model, uint32_t il, DecoderState& state, DecoderScratch& s,
                   int64_t n, const EvalOptions& opt) {
     const ModelConfig& c = model.config;
@@ -49,9 +51,8 @@ Status eval_layer(const DecoderModel& model, uint32_t il, DecoderState& state, D
     const int64_t E = c.n_embd;
     const LayerMixer& mixer_of_layer = layer_mixer(c.mixer[il]);
     const std::optional<StepPhase> phase = mixer_of_layer.phase();
-    PhaseTimer mixer(opt.profile, phase.value_or(StepPhase::KdaMixer));
-    if (!phase)
-        mixer.stop(); // the mixer times its own phases
+    // Without a phase the mixer times its own phases: this timer counts nothing.
+    PhaseTimer mixer(phase ? opt.profile : nullptr, phase.value_or(StepPhase{}));
     rms_norm(k, s.x.data(), static_cast<const float*>(L.attn_norm.data), s.xn.data(), E, n, E, E,
              c.rms_eps);
     FOLIO_CHECK(mixer_of_layer.eval(c, L, il, state, s.xn.data(), n, opt, s, s.ffn_out.data()));
@@ -93,7 +94,7 @@ Status check_tokens(const ModelConfig& c, const int32_t* tokens, int64_t n) {
     return {};
 }
 
-// The layer stack, final norm and output projection (MODEL_SPEC §3.1) on the n input rows
+// The layer stack, final norm and output projection on the n input rows
 // already in s.x ([n][n_embd]); the batch was checked by the caller.
 Status eval_rows(const DecoderModel& model, DecoderState& state, DecoderScratch& s, int64_t n,
                  const EvalOptions& options, std::vector<float>& logits) {
@@ -110,7 +111,7 @@ Status eval_rows(const DecoderModel& model, DecoderState& state, DecoderScratch&
     if (opt.profile)
         ++opt.profile->steps;
     PhaseTimer book(opt.profile, StepPhase::Bookkeeping);
-    BlockPool& pool = *state.mla().pool();
+    BlockPool& pool = *state.kv().pool();
     pool.next_step(); // blocks this call touches stay in RAM until it is done
     book.stop();
     for (uint32_t il = 0; il < c.n_layer; ++il) {

@@ -61,7 +61,7 @@ int64_t sequence_length(const DecoderSequence& s);
 size_t sequence_bytes(const DecoderSequence& s);
 // Evaluation buffers of the sequence (capacity).
 size_t sequence_scratch_bytes(const DecoderSequence& s);
-// Keeps the first n tokens (n <= length). Recurrent (KDA) states rewind only to 0, to the
+// Keeps the first n tokens (n <= length). Recurrent states rewind only to 0, to the
 // current length or to the last checkpoint: anything else is an error and changes nothing.
 bool sequence_can_truncate_to(const DecoderSequence& s, int64_t n);
 Status truncate_sequence(DecoderSequence& s, int64_t n);
