@@ -1,8 +1,10 @@
 #include "model/decoder_model.h"
 
+#include "backend/cpu_device.h"
 #include "kernels/get_rows.h"
 #include "kernels/matmul.h"
 #include "kernels/norm.h"
+#include "model/layer_needs.h"
 #include "model/mixers/mixer_registry.h"
 #include "model/moe_ffn.h"
 
@@ -10,20 +12,37 @@
 
 namespace folio {
 
-Expected<std::unique_ptr<DecoderModel>> load_decoder(const std::string& path) {
+Expected<std::unique_ptr<DecoderModel>> load_decoder(const std::string& path, KvType kv_type) {
     FOLIO_TRY(file, gguf::File::open(path));
     FOLIO_TRY(config, read_model_config(*file));
     const ModelConfig& c = config;
+    auto model = std::make_unique<DecoderModel>();
+    model->devices.push_back(std::make_unique<CpuDevice>());
+    std::vector<const Device*> offered;
+    for (const auto& d : model->devices)
+        offered.push_back(d.get());
+    FOLIO_TRY(plan,
+              plan_devices(plan_input_of(*file, c, kv_type, KvType::F32, c.n_ctx_train), offered));
+    for (const LayerPlacement& l : plan.layers)
+        if (l.kv != plan.layers.front().kv)
+            return make_error(ErrorCode::Unsupported,
+                              "the device plan splits the KV cache over devices; the cache has "
+                              "one block pool");
     FOLIO_TRY(weights,
-              bind_decoder_weights(*file, config,
+              bind_decoder_weights(*file, config, plan, model->devices,
                                    [&c](const WeightBinder& b, uint32_t il, DecoderLayer& L) {
                                        return layer_mixer(c.mixer[il]).bind(b, c, il, L);
                                    }));
-    auto model = std::make_unique<DecoderModel>();
     model->file = std::move(file);
     model->config = std::move(config);
     model->weights = std::move(weights);
+    model->placement = std::move(plan);
     return model;
+}
+
+const Device& decoder_kv_device(const DecoderModel& model) {
+    const DevicePlan& p = model.placement;
+    return *model.devices[p.layers.empty() ? p.io : p.layers.front().kv];
 }
 
 DecoderState make_decoder_state(const ModelConfig& c, int64_t max_tokens,

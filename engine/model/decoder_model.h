@@ -2,9 +2,12 @@
 // The decoder of every text architecture Folio runs (docs/ATTENTION_KINDS.md, the attention
 // kinds; docs/KIMI_HYBRID.md; llama.cpp's GGUF layout of deepseek2, deepseek32 and
 // kimi-linear): a stack of layers, each a token mixer (model/layer_mixer.h, one per attention
-// kind, model/mixers/) and the DeepSeek MoE or a dense FFN. Weights stay in the mmapped file;
-// per-sequence state lives in a DecoderState.
+// kind, model/mixers/) and the DeepSeek MoE or a dense FFN. Where each layer's weights, cache
+// rows and computation live is the device plan's (backend/device_plan.h); per-sequence state
+// lives in a DecoderState.
 
+#include "backend/device.h"
+#include "backend/device_plan.h"
 #include "folio/error.h"
 #include "gguf/gguf_file.h"
 #include "model/decoder_eval_types.h"
@@ -22,10 +25,19 @@ struct DecoderModel {
     std::unique_ptr<gguf::File> file;
     ModelConfig config;
     DecoderWeights weights;
+    std::vector<std::unique_ptr<Device>> devices; // what the plan was offered: the CPU today
+    DevicePlan placement;                         // which device holds what, per layer
 };
 
-// Opens and checks a model file (config, every tensor's shape and type).
-Expected<std::unique_ptr<DecoderModel>> load_decoder(const std::string& path);
+// Opens and checks a model file (config, every tensor's shape and type), plans where each
+// layer lives (backend/device_plan.h; its KV reserved for the trained context with cache rows
+// stored as kv_type) and places the weights through the devices the plan names.
+Expected<std::unique_ptr<DecoderModel>> load_decoder(const std::string& path,
+                                                     KvType kv_type = KvType::F32);
+
+// The device whose block pool holds every layer's cache rows (one pool: one row width,
+// docs/ATTENTION_KINDS.md).
+const Device& decoder_kv_device(const DecoderModel& model);
 
 // A fresh state for one sequence of at most max_tokens tokens.
 // pool: the shared block pool for its cache rows (null: a private unlimited f32 pool).

@@ -37,7 +37,7 @@ uint64_t model_fingerprint(const DecoderModel& m) {
 
 Expected<std::shared_ptr<DecoderHandle>> load_decoder_handle(const std::string& path,
                                                              const CacheOptions& cache) {
-    FOLIO_TRY(model, load_decoder(path));
+    FOLIO_TRY(model, load_decoder(path, cache.kv_type));
     FOLIO_TRY(tok, tokenizer::Tokenizer::from_gguf(*model->file));
     DecoderFacts facts;
     auto h = std::make_shared<DecoderHandle>(DecoderHandle{
@@ -45,7 +45,7 @@ Expected<std::shared_ptr<DecoderHandle>> load_decoder_handle(const std::string& 
     h->file_size = h->model->file->file_size();
     h->fingerprint = model_fingerprint(*h->model);
     const ModelConfig& c = h->model->config;
-    h->pool = std::make_shared<BlockPool>(pool_config_for(c, cache));
+    h->pool = decoder_kv_device(*h->model).make_kv_pool(pool_config_for(c, cache));
     const DecoderState probe = make_decoder_state(c, 1, cache.index_type);
     // Token rows are shared as whole tiles: blocks must hold whole tiles of them.
     if (cache.prefix_cache && cache.block_tokens % probe.token_row_tile() == 0) {
@@ -59,6 +59,7 @@ Expected<std::shared_ptr<DecoderHandle>> load_decoder_handle(const std::string& 
     h->facts.vocab_size = c.n_vocab;
     h->facts.context_length = c.n_ctx_train;
     h->facts.can_rollback = !probe.recurrent();
+    h->facts.placement = h->model->placement.describe();
     h->recurrent = !h->facts.can_rollback;
     return h;
 }

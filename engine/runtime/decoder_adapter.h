@@ -26,6 +26,8 @@ struct DecoderFacts {
     uint32_t vocab_size = 0;
     int64_t context_length = 0;
     bool can_rollback = true; // attention-only state: any suffix can be dropped (speculation)
+    // Where the layers live (backend/device_plan.h's DevicePlan::describe).
+    std::string placement;
 };
 
 // `cache`: the KV cache's storage type, RAM budget, disk tier and prefix sharing for every
