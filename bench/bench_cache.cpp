@@ -146,8 +146,8 @@ int decode_under_budget(const BenchCacheOptions& o, const DecoderModel& m, const
     }
     const double prefill_s = seconds_since(t0);
     const int64_t kv_bytes =
-        static_cast<int64_t>(state.mla().ram_bytes() + state.mla().disk_bytes()) +
-        static_cast<int64_t>(state.fixed_bytes() - state.kda_bytes());
+        static_cast<int64_t>(state.kv().ram_bytes() + state.kv().disk_bytes()) +
+        static_cast<int64_t>(state.fixed_bytes() - state.recurrent_bytes());
     auto decode = [&](double& tps) -> Status {
         int32_t next = argmax(logits);
         const auto t = Clock::now();

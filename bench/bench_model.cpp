@@ -313,11 +313,11 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
                      "  (state at depth %lld: %.1f MiB in RAM, %.1f MiB on disk; peak RSS %s MiB "
                      "after its prefill; index keys %s)\n",
                      static_cast<long long>(d.n), d.state->bytes() / 1048576.0,
-                     d.state->mla().disk_bytes() / 1048576.0,
+                     d.state->kv().disk_bytes() / 1048576.0,
                      d.peak_rss > 0
                          ? std::to_string(static_cast<long long>(d.peak_rss / 1048576.0)).c_str()
                          : "?",
-                     kv_type_name(d.state->index_keys().type()));
+                     kv_type_name(d.state->token_row_type()));
         print_phases("at depth " + std::to_string(d.n), d.profile);
     }
     // Decode speed at each depth relative to the first depth: the median of the per-round

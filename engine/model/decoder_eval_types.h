@@ -84,4 +84,7 @@ struct DecoderScratch {
     std::vector<int64_t> sel_offset; // per query of the batch: start in `selected` (-1 = dense)
 };
 
+// Bytes the buffers hold (capacity); a kind that adds buffers counts them here.
+size_t decoder_scratch_bytes(const DecoderScratch& d);
+
 } // namespace folio

@@ -1,8 +1,10 @@
 #include "model/decoder_model.h"
 
+#include "backend/cpu_device.h"
 #include "kernels/get_rows.h"
 #include "kernels/matmul.h"
 #include "kernels/norm.h"
+#include "model/layer_needs.h"
 #include "model/mixers/mixer_registry.h"
 #include "model/moe_ffn.h"
 
@@ -10,37 +12,56 @@
 
 namespace folio {
 
-Expected<std::unique_ptr<DecoderModel>> load_decoder(const std::string& path) {
+Expected<std::unique_ptr<DecoderModel>> load_decoder(const std::string& path, KvType kv_type) {
     FOLIO_TRY(file, gguf::File::open(path));
     FOLIO_TRY(config, read_model_config(*file));
     const ModelConfig& c = config;
+    auto model = std::make_unique<DecoderModel>();
+    model->devices.push_back(std::make_unique<CpuDevice>());
+    std::vector<const Device*> offered;
+    for (const auto& d : model->devices)
+        offered.push_back(d.get());
+    FOLIO_TRY(plan,
+              plan_devices(plan_input_of(*file, c, kv_type, KvType::F32, c.n_ctx_train), offered));
+    for (const LayerPlacement& l : plan.layers)
+        if (l.kv != plan.layers.front().kv)
+            return make_error(ErrorCode::Unsupported,
+                              "the device plan splits the KV cache over devices; the cache has "
+                              "one block pool");
     FOLIO_TRY(weights,
-              bind_decoder_weights(*file, config,
+              bind_decoder_weights(*file, config, plan, model->devices,
                                    [&c](const WeightBinder& b, uint32_t il, DecoderLayer& L) {
                                        return layer_mixer(c.mixer[il]).bind(b, c, il, L);
                                    }));
-    auto model = std::make_unique<DecoderModel>();
     model->file = std::move(file);
     model->config = std::move(config);
     model->weights = std::move(weights);
+    model->placement = std::move(plan);
     return model;
 }
 
+const Device& decoder_kv_device(const DecoderModel& model) {
+    const DevicePlan& p = model.placement;
+    return *model.devices[p.layers.empty() ? p.io : p.layers.front().kv];
+}
+
 DecoderState make_decoder_state(const ModelConfig& c, int64_t max_tokens,
-                                std::shared_ptr<BlockPool> pool, KvType index_type) {
+                                std::shared_ptr<BlockPool> pool, KvType token_row_type) {
     SequenceLayout layout;
+    layout.token_row_type = token_row_type;
     for (uint32_t il = 0; il < c.n_layer; ++il) {
         const LayerMixer& m = layer_mixer(c.mixer[il]);
         layout.cache_rows.push_back(m.keeps_cache_rows(c, il));
-        layout.index_keys.push_back(m.keeps_index_keys(c, il));
+        layout.token_rows.push_back(m.make_token_rows(c, il, max_tokens, token_row_type));
         layout.states.push_back(m.make_state(c, il));
     }
-    return DecoderState(c, std::move(layout), max_tokens, std::move(pool), index_type);
+    return DecoderState(c, std::move(layout), max_tokens, std::move(pool));
 }
 
 namespace {
 
-// One block (MODEL_SPEC §3.1): x += Mixer(RMSNorm(x)); x += FFN(RMSNorm(x)).
+// One block (the pre-norm residual layer of DeepSeek-V2, arXiv:2405.04434):
+// x += Mixer(RMSNorm(x)); x += FFN(RMSNorm(x)).
 Status eval_layer(const DecoderModel& model, uint32_t il, DecoderState& state, DecoderScratch& s,
                   int64_t n, const EvalOptions& opt) {
     const ModelConfig& c = model.config;
@@ -49,9 +70,8 @@ Status eval_layer(const DecoderModel& model, uint32_t il, DecoderState& state, D
     const int64_t E = c.n_embd;
     const LayerMixer& mixer_of_layer = layer_mixer(c.mixer[il]);
     const std::optional<StepPhase> phase = mixer_of_layer.phase();
-    PhaseTimer mixer(opt.profile, phase.value_or(StepPhase::KdaMixer));
-    if (!phase)
-        mixer.stop(); // the mixer times its own phases
+    // Without a phase the mixer times its own phases: this timer counts nothing.
+    PhaseTimer mixer(phase ? opt.profile : nullptr, phase.value_or(StepPhase{}));
     rms_norm(k, s.x.data(), static_cast<const float*>(L.attn_norm.data), s.xn.data(), E, n, E, E,
              c.rms_eps);
     FOLIO_CHECK(mixer_of_layer.eval(c, L, il, state, s.xn.data(), n, opt, s, s.ffn_out.data()));
@@ -93,7 +113,7 @@ Status check_tokens(const ModelConfig& c, const int32_t* tokens, int64_t n) {
     return {};
 }
 
-// The layer stack, final norm and output projection (MODEL_SPEC §3.1) on the n input rows
+// The layer stack, final norm and output projection on the n input rows
 // already in s.x ([n][n_embd]); the batch was checked by the caller.
 Status eval_rows(const DecoderModel& model, DecoderState& state, DecoderScratch& s, int64_t n,
                  const EvalOptions& options, std::vector<float>& logits) {
@@ -110,7 +130,7 @@ Status eval_rows(const DecoderModel& model, DecoderState& state, DecoderScratch&
     if (opt.profile)
         ++opt.profile->steps;
     PhaseTimer book(opt.profile, StepPhase::Bookkeeping);
-    BlockPool& pool = *state.mla().pool();
+    BlockPool& pool = *state.kv().pool();
     pool.next_step(); // blocks this call touches stay in RAM until it is done
     book.stop();
     for (uint32_t il = 0; il < c.n_layer; ++il) {

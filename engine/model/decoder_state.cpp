@@ -48,15 +48,47 @@ PoolConfig pool_config_for(const ModelConfig& c, const CacheOptions& o) {
 }
 
 DecoderState::DecoderState(const ModelConfig& c, SequenceLayout layout, int64_t max_tokens,
-                           std::shared_ptr<BlockPool> pool, KvType index_type)
-    : mla_(pool ? std::move(pool) : std::make_shared<BlockPool>(pool_config_for(c, CacheOptions{})),
-           std::move(layout.cache_rows), max_tokens),
-      index_keys_(c.n_layer, c.indexer_head_dim, max_tokens, index_type),
-      index_layers_(std::move(layout.index_keys)), states_(std::move(layout.states)) {
-    index_layers_.resize(c.n_layer, false);
+                           std::shared_ptr<BlockPool> pool)
+    : kv_(pool ? std::move(pool) : std::make_shared<BlockPool>(pool_config_for(c, CacheOptions{})),
+          std::move(layout.cache_rows), max_tokens),
+      token_rows_(std::move(layout.token_rows)), token_row_type_(layout.token_row_type),
+      states_(std::move(layout.states)) {
+    token_rows_.resize(c.n_layer);
     states_.resize(c.n_layer);
+    for (const auto& rows : token_rows_)
+        token_row_layers_ += rows != nullptr;
     for (const auto& st : states_)
         recurrent_ = recurrent_ || st != nullptr;
+}
+
+KvType DecoderState::token_row_type() const {
+    for (const auto& rows : token_rows_)
+        if (rows)
+            return rows->type();
+    return token_row_type_;
+}
+
+uint32_t DecoderState::token_row_values() const {
+    for (const auto& rows : token_rows_)
+        if (rows)
+            return rows->values_per_token();
+    return 0;
+}
+
+int64_t DecoderState::token_row_tile() const {
+    int64_t tile = 1;
+    for (const auto& rows : token_rows_)
+        if (rows)
+            tile = std::max(tile, rows->tile_tokens());
+    return tile;
+}
+
+void DecoderState::commit_token_rows(int64_t n) {
+    if (token_row_layers_ == 0)
+        return;
+    for (auto& rows : token_rows_)
+        if (rows)
+            rows->commit(n);
 }
 
 void DecoderState::reset_states() {
@@ -72,8 +104,8 @@ bool DecoderState::can_truncate_to(int64_t n) const {
 Status DecoderState::truncate(int64_t n) {
     if (!can_truncate_to(n))
         return make_error(ErrorCode::InvalidArgument,
-                          "cannot rewind the recurrent (KDA) state to position " +
-                              std::to_string(n) + " (possible: 0, " + std::to_string(size()) +
+                          "cannot rewind the recurrent state to position " + std::to_string(n) +
+                              " (possible: 0, " + std::to_string(size()) +
                               (checkpoint_pos_ >= 0
                                    ? " or the checkpoint " + std::to_string(checkpoint_pos_)
                                    : std::string()) +
@@ -86,8 +118,10 @@ Status DecoderState::truncate(int64_t n) {
     }
     if (checkpoint_pos_ > n || n <= 0)
         checkpoint_pos_ = -1;
-    mla_.truncate(n);
-    index_keys_.truncate(n);
+    kv_.truncate(n);
+    for (auto& rows : token_rows_)
+        if (rows)
+            rows->truncate(n);
     return {};
 }
 
@@ -95,8 +129,10 @@ void DecoderState::clear() {
     reset_states();
     checkpoint_.clear();
     checkpoint_pos_ = -1;
-    mla_.clear();
-    index_keys_.clear();
+    kv_.clear();
+    for (auto& rows : token_rows_)
+        if (rows)
+            rows->truncate(0);
 }
 
 void DecoderState::checkpoint() {
@@ -107,11 +143,19 @@ void DecoderState::checkpoint() {
 }
 
 size_t DecoderState::bytes() const {
-    return mla_.ram_bytes() + fixed_bytes();
+    return kv_.ram_bytes() + fixed_bytes();
+}
+
+size_t DecoderState::token_row_bytes() const {
+    size_t total = 0;
+    for (const auto& rows : token_rows_)
+        if (rows)
+            total += rows->bytes();
+    return total;
 }
 
 size_t DecoderState::fixed_bytes() const {
-    size_t total = index_keys_.bytes();
+    size_t total = token_row_bytes();
     for (const LayerStates* v : {&states_, &checkpoint_})
         for (const auto& st : *v)
             if (st)
@@ -120,8 +164,8 @@ size_t DecoderState::fixed_bytes() const {
 }
 
 void DecoderState::account_fixed_bytes() {
-    const size_t index = index_keys_.bytes();
-    mla_.set_fixed(static_cast<int64_t>(index), static_cast<int64_t>(fixed_bytes() - index));
+    const size_t rows = token_row_bytes();
+    kv_.set_fixed(static_cast<int64_t>(rows), static_cast<int64_t>(fixed_bytes() - rows));
 }
 
 std::shared_ptr<const LayerStates> DecoderState::recurrent_snapshot() const {
@@ -157,7 +201,7 @@ Expected<LayerStates> DecoderState::read_recurrent(SnapshotReader& r) const {
 void DecoderState::adopt_prefix(const std::vector<std::vector<BlockId>>& per_layer,
                                 int64_t n_tokens, const LayerStates* states) {
     clear();
-    mla_.adopt(per_layer, n_tokens);
+    kv_.adopt(per_layer, n_tokens);
     if (recurrent_ && states)
         states_ = clone_states(*states);
 }

@@ -5,21 +5,26 @@
 namespace folio {
 
 Expected<DecoderWeights> bind_decoder_weights(const gguf::File& file, const ModelConfig& c,
+                                              const DevicePlan& plan,
+                                              const std::vector<std::unique_ptr<Device>>& devices,
                                               const BindMixer& bind_mixer) {
     namespace tn = tensor_name;
-    WeightBinder b{file};
+    if (plan.layers.size() != c.n_layer)
+        return make_error(ErrorCode::Internal, "the device plan does not cover every layer");
+    WeightBinder io{file, *devices[plan.io]};
     DecoderWeights w;
     const bool kimi = c.arch == "kimi-linear" || c.arch == "kimi-hybrid";
     const int64_t E = c.n_embd, V = c.n_vocab;
-    FOLIO_TRY(tok, b.get(tn::kTokenEmbd, {E, V}));
+    FOLIO_TRY(tok, io.get(tn::kTokenEmbd, {E, V}));
     w.token_embd = tok;
-    FOLIO_TRY(onorm, b.get_f32(tn::kOutputNorm, {E}));
+    FOLIO_TRY(onorm, io.get_f32(tn::kOutputNorm, {E}));
     w.output_norm = onorm;
-    FOLIO_TRY(out, b.get(tn::kOutput, {E, V}, !kimi)); // kimi-linear: required (trap 20)
+    FOLIO_TRY(out, io.get(tn::kOutput, {E, V}, !kimi)); // kimi-linear: required (trap 20)
     w.output = out.data ? out : tok;
 
     for (uint32_t il = 0; il < c.n_layer; ++il) {
         const std::string p = tn::layer_prefix(il);
+        const WeightBinder b{file, *devices[plan.layers[il].weights]};
         DecoderLayer L;
         FOLIO_TRY(an, b.get_f32(p + tn::kAttnNorm, {E}));
         L.attn_norm = an;

@@ -1,10 +1,12 @@
 #pragma once
-// The tensors of a decoder model (deepseek2, deepseek32, kimi-linear, kimi-hybrid) as views into
-// the mmapped GGUF file, with every shape checked against the config at load (GGUF_LAYOUT.md
-// §3.4, §4.2, §5.2, docs/KIMI_HYBRID.md). A missing tensor or a shape that contradicts the
-// metadata is an error naming the tensor. The token mixer's tensors are bound by the layer's
-// mixer (model/mixers/); everything else here.
+// The tensors of a decoder model (deepseek2, deepseek32, kimi-linear, kimi-hybrid) as views the
+// devices of the plan compute with (on the CPU: into the mmapped GGUF file), with every shape
+// checked against the config at load (llama.cpp's GGUF layout, docs/KIMI_HYBRID.md). A missing
+// tensor or a shape that contradicts the metadata is an error naming the tensor. The token mixer's
+// tensors are bound by the layer's mixer (model/mixers/); everything else here.
 
+#include "backend/device.h"
+#include "backend/device_plan.h"
 #include "folio/error.h"
 #include "gguf/gguf_file.h"
 #include "model/mixer_weights.h"
@@ -41,7 +43,11 @@ struct DecoderWeights {
 // Binds the mixer tensors of layer il (its mixer's LayerMixer::bind).
 using BindMixer = std::function<Status(const WeightBinder&, uint32_t il, DecoderLayer&)>;
 
+// Each layer's tensors are placed through the device `plan` gives its weights, the rest through
+// the plan's io device.
 Expected<DecoderWeights> bind_decoder_weights(const gguf::File& file, const ModelConfig& c,
+                                              const DevicePlan& plan,
+                                              const std::vector<std::unique_ptr<Device>>& devices,
                                               const BindMixer& bind_mixer);
 
 } // namespace folio

@@ -1,9 +1,10 @@
 #pragma once
 // One kind of token mixer ("attention") of a decoder layer, behind one interface, as llama.cpp
 // keeps each memory kind behind llama_memory_i: it binds its tensors, says what it keeps per
-// sequence (rows in the paged KV cache, DSA index keys, a recurrent LayerState that snapshots
-// and the prefix cache save and restore), and evaluates the layer. One object per kind, stateless,
-// registered in mixers/mixer_registry.cpp; docs/ATTENTION_KINDS.md says how to add one.
+// sequence (rows in the paged KV cache, other per-token rows in RAM (TokenRows), a recurrent
+// LayerState that snapshots and the prefix cache save and restore), and evaluates the layer. One
+// object per kind, stateless, registered in mixers/mixer_registry.cpp; docs/ATTENTION_KINDS.md says
+// how to add one.
 
 #include "folio/error.h"
 #include "model/decoder_eval_types.h"
@@ -12,6 +13,7 @@
 #include "model/layer_state.h"
 #include "model/model_config.h"
 #include "model/step_profile.h"
+#include "model/token_rows.h"
 #include "model/weight_binder.h"
 
 #include <cstdint>
@@ -30,10 +32,16 @@ public:
     virtual Status bind(const WeightBinder& b, const ModelConfig& c, uint32_t il,
                         DecoderLayer& L) const = 0;
 
-    // Per-sequence state: whether layer il keeps a row per token in the paged KV cache and a DSA
-    // index key per token, and its recurrent state (zeros; null when it has none).
+    // Per-sequence state: whether layer il keeps a row per token in the paged KV cache, its
+    // other rows per token (empty, for at most max_tokens tokens stored as `type`; null when it
+    // keeps none) and their bytes per token, and its recurrent state (zeros; null when it has
+    // none).
     virtual bool keeps_cache_rows(const ModelConfig& c, uint32_t il) const = 0;
-    virtual bool keeps_index_keys(const ModelConfig& c, uint32_t il) const = 0;
+    virtual std::unique_ptr<TokenRows> make_token_rows(const ModelConfig&, uint32_t, int64_t,
+                                                       KvType) const {
+        return nullptr;
+    }
+    virtual size_t token_row_bytes(const ModelConfig&, uint32_t, KvType) const { return 0; }
     virtual std::unique_ptr<LayerState> make_state(const ModelConfig& c, uint32_t il) const = 0;
 
     // Evaluation. xn: [T][n_embd] normalized input rows; out: [T][n_embd]. Appends the layer's

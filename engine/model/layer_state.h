@@ -1,9 +1,10 @@
 #pragma once
-// The recurrent per-sequence state of one decoder layer, as its mixer defines it (KDA: the
-// delta-rule state and the short-convolution tail). Constant in the sequence length, cannot be
-// rewound token by token: DecoderState keeps a copy at the checkpoint, the prefix cache keeps
-// copies at block boundaries, snapshots save it as sections (llama.cpp's recurrent memory,
-// llama_memory_recurrent). Layers whose state is only their KV-cache rows have none.
+// The recurrent per-sequence state of one decoder layer, as its mixer defines it (e.g. a
+// linear-attention layer's recurrent matrix and convolution tail, model/mixers/). Constant in
+// the sequence length, cannot be rewound token by token: DecoderState keeps a copy at the
+// checkpoint, the prefix cache keeps copies at block boundaries, snapshots save it as sections
+// (llama.cpp's recurrent memory, llama_memory_recurrent). Layers whose state is only their
+// KV-cache rows have none.
 
 #include "cache/snapshot_file.h"
 #include "folio/error.h"

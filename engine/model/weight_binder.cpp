@@ -39,7 +39,7 @@ Expected<TensorView> WeightBinder::get(const std::string& name, std::vector<int6
         return make_error(ErrorCode::Unsupported, f.path() + ": tensor '" + name + "' has type " +
                                                       std::string(dtype_name(t->type)) +
                                                       ", which Folio cannot compute with yet");
-    return tensor_view_of(*t);
+    return device.place_weight(tensor_view_of(*t), t->size_bytes);
 }
 
 Expected<TensorView> WeightBinder::get_f32(const std::string& name, std::vector<int64_t> expect,

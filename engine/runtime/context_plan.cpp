@@ -3,11 +3,8 @@
 // context a machine's RAM budget plus disk tier can hold.
 #include "folio/context_plan.h"
 
-#include "cache/kv_codec.h"
 #include "gguf/gguf_file.h"
-#include "model/layer_mixer.h"
-#include "model/layer_state.h"
-#include "model/mixers/mixer_registry.h"
+#include "model/layer_needs.h"
 #include "model/model_config.h"
 
 #include <algorithm>
@@ -24,17 +21,11 @@ Expected<KvFootprint> kv_footprint(const std::string& gguf, KvType kv_type, KvTy
     FOLIO_TRY(config, read_model_config(*file));
     const ModelConfig& c = config;
     KvFootprint f;
-    const int64_t row = static_cast<int64_t>(kv_row_bytes(kv_type, c.kv_lora_rank + c.qk_rope));
-    const int64_t key =
-        c.has_indexer() ? static_cast<int64_t>(kv_row_bytes(index_type, c.indexer_head_dim)) : 0;
     for (uint32_t il = 0; il < c.n_layer; ++il) {
-        const LayerMixer& m = layer_mixer(c.mixer[il]);
-        if (m.keeps_cache_rows(c, il))
-            f.bytes_per_token += row;
-        if (m.keeps_index_keys(c, il))
-            f.ram_bytes_per_token += key;
-        if (auto state = m.make_state(c, il))
-            f.fixed_bytes += static_cast<int64_t>(state->bytes());
+        const LayerKvBytes b = layer_kv_bytes(c, il, kv_type, index_type);
+        f.bytes_per_token += b.cache_row;
+        f.ram_bytes_per_token += b.token_row;
+        f.fixed_bytes += b.fixed;
     }
     f.trained_context = c.n_ctx_train;
     std::error_code ec;

@@ -14,7 +14,7 @@ namespace folio {
 
 namespace {
 
-constexpr int64_t kRecurrentCheckpointTokens = 512; // prefill steps end here on KDA models
+constexpr int64_t kRecurrentCheckpointTokens = 512; // prefill steps end here on recurrent models
 constexpr int64_t kDefaultPrefixBudget = int64_t{2} << 30;
 
 // Identifies a model file for snapshots: its size, layout and samples of its weights (the first
@@ -37,7 +37,7 @@ uint64_t model_fingerprint(const DecoderModel& m) {
 
 Expected<std::shared_ptr<DecoderHandle>> load_decoder_handle(const std::string& path,
                                                              const CacheOptions& cache) {
-    FOLIO_TRY(model, load_decoder(path));
+    FOLIO_TRY(model, load_decoder(path, cache.kv_type));
     FOLIO_TRY(tok, tokenizer::Tokenizer::from_gguf(*model->file));
     DecoderFacts facts;
     auto h = std::make_shared<DecoderHandle>(DecoderHandle{
@@ -45,9 +45,10 @@ Expected<std::shared_ptr<DecoderHandle>> load_decoder_handle(const std::string& 
     h->file_size = h->model->file->file_size();
     h->fingerprint = model_fingerprint(*h->model);
     const ModelConfig& c = h->model->config;
-    h->pool = std::make_shared<BlockPool>(pool_config_for(c, cache));
-    // Index keys are shared as whole tiles: blocks must hold whole tiles of them.
-    if (cache.prefix_cache && (!c.has_indexer() || cache.block_tokens % kIndexTile == 0)) {
+    h->pool = decoder_kv_device(*h->model).make_kv_pool(pool_config_for(c, cache));
+    const DecoderState probe = make_decoder_state(c, 1, cache.index_type);
+    // Token rows are shared as whole tiles: blocks must hold whole tiles of them.
+    if (cache.prefix_cache && cache.block_tokens % probe.token_row_tile() == 0) {
         const int64_t budget = cache.ram_budget >= 0 && !h->pool->has_disk() ? cache.ram_budget / 2
                                                                              : kDefaultPrefixBudget;
         h->prefix = std::make_unique<PrefixIndex>(h->pool, budget);
@@ -57,7 +58,8 @@ Expected<std::shared_ptr<DecoderHandle>> load_decoder_handle(const std::string& 
     h->facts.name = name && *name ? **name : std::filesystem::path(path).stem().string();
     h->facts.vocab_size = c.n_vocab;
     h->facts.context_length = c.n_ctx_train;
-    h->facts.can_rollback = !make_decoder_state(c, 1).recurrent();
+    h->facts.can_rollback = !probe.recurrent();
+    h->facts.placement = h->model->placement.describe();
     h->recurrent = !h->facts.can_rollback;
     return h;
 }
@@ -117,29 +119,7 @@ size_t sequence_bytes(const DecoderSequence& s) {
     return s.state.bytes();
 }
 size_t sequence_scratch_bytes(const DecoderSequence& s) {
-    const DecoderScratch& d = s.scratch;
-    size_t floats = 0;
-    for (const std::vector<float>* v : {&d.x,          &d.xn,
-                                        &d.q,          &d.qa,
-                                        &d.kv,         &d.qabs,
-                                        &d.obar,       &d.o,
-                                        &d.scores,     &d.tmp,
-                                        &d.ffn.g,      &d.ffn.u,
-                                        &d.ffn_out,    &d.router,
-                                        &d.logits_in,  &d.kq,
-                                        &d.kk,         &d.kv_,
-                                        &d.kg,         &d.kbeta,
-                                        &d.kgate,      &d.klow,
-                                        &d.ko,         &d.iq,
-                                        &d.iw,         &d.index_select.scores,
-                                        &d.expert_rows})
-        floats += v->capacity();
-    for (const MlaHeadScratch& h : d.mla_heads)
-        floats += h.floats();
-    for (const ExpertScratch& e : d.experts)
-        floats += e.x.capacity() + e.out.capacity() + e.ffn.g.capacity() + e.ffn.u.capacity();
-    return floats * sizeof(float) + d.selected.capacity() * sizeof(int32_t) +
-           d.sel_offset.capacity() * sizeof(int64_t);
+    return decoder_scratch_bytes(s.scratch);
 }
 
 bool sequence_can_truncate_to(const DecoderSequence& s, int64_t n) {
@@ -147,7 +127,7 @@ bool sequence_can_truncate_to(const DecoderSequence& s, int64_t n) {
 }
 Status truncate_sequence(DecoderSequence& s, int64_t n) {
     FOLIO_CHECK(s.state.truncate(n));
-    const size_t full = static_cast<size_t>(s.state.size() / s.state.mla().block_tokens());
+    const size_t full = static_cast<size_t>(s.state.size() / s.state.kv().block_tokens());
     if (s.block_hashes.size() > full)
         s.block_hashes.resize(full);
     return {};
@@ -178,7 +158,7 @@ int64_t adopt_cached_prefix(const DecoderHandle& h, DecoderSequence& s, const ui
     // A recurrent model resumes only at the end of a block that kept its state.
     while (recurrent && !found.empty() && !found.back()->recurrent)
         found.pop_back();
-    const int64_t bt = s.state.mla().block_tokens();
+    const int64_t bt = s.state.kv().block_tokens();
     const int64_t n = static_cast<int64_t>(found.size());
     if (n * bt <= min_tokens)
         return 0;
@@ -189,23 +169,23 @@ int64_t adopt_cached_prefix(const DecoderHandle& h, DecoderSequence& s, const ui
     const auto* states =
         recurrent ? static_cast<const LayerStates*>(found.back()->recurrent.get()) : nullptr;
     s.state.adopt_prefix(per_layer, n * bt, states);
-    IndexKeyCache& ik = s.state.index_keys();
-    bool has_index = false;
+    bool has_rows = false;
     for (uint32_t il = 0; il < h.model->config.n_layer; ++il) {
-        if (found.front()->side.size() <= il || found.front()->side[il].empty())
+        TokenRows* rows = s.state.token_rows(il);
+        if (found.front()->side.size() <= il || found.front()->side[il].empty() || !rows)
             continue;
         std::vector<uint8_t> tiles;
         for (const PrefixEntry* e : found)
             tiles.insert(tiles.end(), e->side[il].begin(), e->side[il].end());
-        if (!ik.append_raw(il, tiles.data(), n * bt)) {
+        if (!rows->append_raw(tiles.data(), n * bt)) {
             s.state.clear();
             s.block_hashes.clear();
             return 0;
         }
-        has_index = true;
+        has_rows = true;
     }
-    if (has_index)
-        ik.commit(n * bt);
+    if (has_rows)
+        s.state.commit_token_rows(n * bt);
     s.state.checkpoint(); // the request may rewind here
     s.block_hashes.clear();
     for (const PrefixEntry* e : found)
@@ -216,7 +196,7 @@ int64_t adopt_cached_prefix(const DecoderHandle& h, DecoderSequence& s, const ui
 void register_prefix(const DecoderHandle& h, DecoderSequence& s, const uint64_t* keys) {
     if (!h.prefix)
         return;
-    const PagedKv& kv = s.state.mla();
+    const PagedKv& kv = s.state.kv();
     const int64_t bt = kv.block_tokens();
     const int64_t full = s.state.size() / bt;
     const bool at_boundary = s.state.size() % bt == 0;
@@ -235,13 +215,12 @@ void register_prefix(const DecoderHandle& h, DecoderSequence& s, const uint64_t*
             if (kv.layer_has_rows(il))
                 blocks[il] = kv.blocks(il)[b];
         std::vector<std::vector<uint8_t>> side;
-        const IndexKeyCache& ik = s.state.index_keys();
-        if (h.model->config.has_indexer()) {
+        if (s.state.has_token_rows()) {
             side.resize(L);
             for (uint32_t il = 0; il < L; ++il)
-                if (s.state.layer_has_index_keys(il)) {
-                    const uint8_t* t = ik.tiles(il);
-                    side[il].assign(t + ik.bytes_for(b * bt), t + ik.bytes_for((b + 1) * bt));
+                if (const TokenRows* rows = s.state.token_rows(il)) {
+                    const uint8_t* t = rows->raw();
+                    side[il].assign(t + rows->bytes_for(b * bt), t + rows->bytes_for((b + 1) * bt));
                 }
         }
         std::shared_ptr<const void> state;
@@ -264,7 +243,7 @@ void fill_cache_stats(const DecoderHandle& h, CacheStats& out) {
 }
 
 void sequence_block_map(const DecoderSequence& s, SessionBlockMap& out) {
-    const PagedKv& kv = s.state.mla();
+    const PagedKv& kv = s.state.kv();
     const BlockPool& pool = *kv.pool();
     const int64_t bt = kv.block_tokens();
     out.tokens = s.state.size();

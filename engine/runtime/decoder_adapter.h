@@ -26,6 +26,8 @@ struct DecoderFacts {
     uint32_t vocab_size = 0;
     int64_t context_length = 0;
     bool can_rollback = true; // attention-only state: any suffix can be dropped (speculation)
+    // Where the layers live (backend/device_plan.h's DevicePlan::describe).
+    std::string placement;
 };
 
 // `cache`: the KV cache's storage type, RAM budget, disk tier and prefix sharing for every
@@ -61,7 +63,7 @@ int64_t sequence_length(const DecoderSequence& s);
 size_t sequence_bytes(const DecoderSequence& s);
 // Evaluation buffers of the sequence (capacity).
 size_t sequence_scratch_bytes(const DecoderSequence& s);
-// Keeps the first n tokens (n <= length). Recurrent (KDA) states rewind only to 0, to the
+// Keeps the first n tokens (n <= length). Recurrent states rewind only to 0, to the
 // current length or to the last checkpoint: anything else is an error and changes nothing.
 bool sequence_can_truncate_to(const DecoderSequence& s, int64_t n);
 Status truncate_sequence(DecoderSequence& s, int64_t n);

@@ -19,12 +19,12 @@ struct DecoderHandle {
     tokenizer::Tokenizer tok;
     DecoderFacts facts;
     CacheOptions cache;
-    std::shared_ptr<BlockPool> pool;     // every sequence's MLA blocks
+    std::shared_ptr<BlockPool> pool;     // every sequence's cache-row blocks
     std::unique_ptr<PrefixIndex> prefix; // null when prefix sharing is off or unsupported
     std::string path;
     uint64_t file_size = 0;
     uint64_t fingerprint = 0; // checksum of the file's first MiB (header, metadata, tensor infos)
-    bool recurrent = false; // some layer keeps a recurrent state (KDA): rewinds only to checkpoints
+    bool recurrent = false;   // some layer keeps a recurrent state: rewinds only to checkpoints
 };
 
 struct DecoderSequence {

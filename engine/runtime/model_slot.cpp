@@ -68,6 +68,7 @@ ModelFacts facts_of(const ModelSpec& spec, const LoadedModel& loaded) {
                     : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
     f.draft_name = loaded.draft ? decoder_facts(*loaded.draft).name : "";
     f.weights_in_ram = decoder_weights_in_ram(*loaded.model);
+    f.placement = df.placement;
     if (auto fp = gguf::file_fingerprint(spec.gguf))
         f.fingerprint = *fp;
     if (!spec.mmproj.empty())

@@ -21,10 +21,10 @@ struct Header {
     uint64_t row_floats = 0;
     uint64_t row_bytes = 0;
     uint64_t n_tokens = 0;
-    uint64_t index_dim = 0;  // values per index key (DSA), 0 without an indexer
-    uint32_t index_type = 0; // KvType of the index keys
+    uint64_t token_row_values = 0; // values per token row (TokenRows), 0 without any
+    uint32_t token_row_type = 0;   // their KvType
     uint32_t reserved = 0;
-    uint64_t kda_bytes = 0; // recurrent state bytes, 0 without recurrent (KDA) layers
+    uint64_t recurrent_bytes = 0; // recurrent state bytes, 0 without recurrent layers
     char arch[32] = {};
 };
 
@@ -48,9 +48,9 @@ Header make_header(const DecoderHandle& h, const DecoderSequence& s) {
     hd.row_floats = static_cast<uint64_t>(pc.row_floats);
     hd.row_bytes = h.pool->row_bytes();
     hd.n_tokens = static_cast<uint64_t>(saved_tokens(s));
-    hd.index_dim = c.has_indexer() ? c.indexer_head_dim : 0;
-    hd.index_type = static_cast<uint32_t>(s.state.index_keys().type());
-    hd.kda_bytes = s.state.recurrent_bytes();
+    hd.token_row_values = s.state.token_row_values();
+    hd.token_row_type = static_cast<uint32_t>(s.state.token_row_type());
+    hd.recurrent_bytes = s.state.recurrent_bytes();
     std::strncpy(hd.arch, c.arch.c_str(), sizeof hd.arch - 1);
     return hd;
 }
@@ -60,7 +60,7 @@ Header make_header(const DecoderHandle& h, const DecoderSequence& s) {
 Expected<SnapshotStats> save_sequence_snapshot(const DecoderHandle& h, const DecoderSequence& s,
                                                const uint64_t* keys, const std::string& path) {
     const ModelConfig& c = h.model->config;
-    const PagedKv& kv = s.state.mla();
+    const PagedKv& kv = s.state.kv();
     const BlockPool& pool = *kv.pool();
     const Header hd = make_header(h, s);
     const int64_t n = saved_tokens(s);
@@ -76,9 +76,8 @@ Expected<SnapshotStats> save_sequence_snapshot(const DecoderHandle& h, const Dec
             FOLIO_CHECK(w->section(pool.data(kv.blocks(il)[b]), pool.block_bytes()));
     }
     for (uint32_t il = 0; il < c.n_layer; ++il)
-        if (hd.index_dim > 0 && s.state.layer_has_index_keys(il))
-            FOLIO_CHECK(
-                w->section(s.state.index_keys().tiles(il), s.state.index_keys().bytes_for(n)));
+        if (const TokenRows* rows = s.state.token_rows(il))
+            FOLIO_CHECK(w->section(rows->raw(), rows->bytes_for(n)));
     FOLIO_CHECK(s.state.save_recurrent(*w, at_checkpoint));
     FOLIO_CHECK(w->commit());
     return SnapshotStats{w->bytes_written(), n};
@@ -107,7 +106,7 @@ Expected<SnapshotStats> load_sequence_snapshot(const DecoderHandle& h, DecoderSe
                       std::to_string(hd.model_size) + " bytes) than " + h.path);
     if (hd.block_tokens != want.block_tokens || hd.kv_type != want.kv_type ||
         hd.row_floats != want.row_floats || hd.row_bytes != want.row_bytes ||
-        hd.index_dim != want.index_dim || hd.index_type != want.index_type)
+        hd.token_row_values != want.token_row_values || hd.token_row_type != want.token_row_type)
         return refuse(std::string("the snapshot was saved with kv type ") +
                       kv_type_name(static_cast<KvType>(hd.kv_type & 3)) + " and " +
                       std::to_string(hd.block_tokens) + "-token blocks; this cache uses " +
@@ -118,7 +117,7 @@ Expected<SnapshotStats> load_sequence_snapshot(const DecoderHandle& h, DecoderSe
         return refuse("the snapshot holds " + std::to_string(n) +
                       " tokens; the session's context holds " +
                       std::to_string(s.state.max_tokens()));
-    if (s.state.recurrent() && hd.kda_bytes != want.kda_bytes)
+    if (s.state.recurrent() && hd.recurrent_bytes != want.recurrent_bytes)
         return refuse("recurrent state size differs");
 
     // Check every section before anything changes.
@@ -126,7 +125,7 @@ Expected<SnapshotStats> load_sequence_snapshot(const DecoderHandle& h, DecoderSe
     const int64_t bt = hd.block_tokens, nb = (n + bt - 1) / bt;
     std::vector<std::vector<const uint8_t*>> blocks(c.n_layer);
     for (uint32_t il = 0; il < c.n_layer; ++il) {
-        if (!s.state.mla().layer_has_rows(il))
+        if (!s.state.kv().layer_has_rows(il))
             continue;
         for (int64_t b = 0; b < nb; ++b) {
             FOLIO_TRY(p, r->section(pool.block_bytes(),
@@ -134,12 +133,12 @@ Expected<SnapshotStats> load_sequence_snapshot(const DecoderHandle& h, DecoderSe
             blocks[il].push_back(p);
         }
     }
-    std::vector<const uint8_t*> index_rows(c.n_layer, nullptr);
+    std::vector<const uint8_t*> token_rows(c.n_layer, nullptr);
     for (uint32_t il = 0; il < c.n_layer; ++il)
-        if (hd.index_dim > 0 && s.state.layer_has_index_keys(il)) {
-            FOLIO_TRY(p, r->section(s.state.index_keys().bytes_for(n),
-                                    "layer " + std::to_string(il) + " index keys"));
-            index_rows[il] = p;
+        if (const TokenRows* rows = s.state.token_rows(il)) {
+            FOLIO_TRY(
+                p, r->section(rows->bytes_for(n), "layer " + std::to_string(il) + " token rows"));
+            token_rows[il] = p;
         }
     FOLIO_TRY(states, s.state.read_recurrent(*r));
     FOLIO_CHECK(r->finish());
@@ -164,10 +163,9 @@ Expected<SnapshotStats> load_sequence_snapshot(const DecoderHandle& h, DecoderSe
     s.state.adopt_prefix(ids, n, s.state.recurrent() ? &states : nullptr);
     release_all(); // the sequence holds them now
     for (uint32_t il = 0; il < c.n_layer; ++il)
-        if (index_rows[il])
-            FOLIO_CHECK(s.state.index_keys().append_raw(il, index_rows[il], n));
-    if (hd.index_dim > 0)
-        s.state.index_keys().commit(n);
+        if (token_rows[il])
+            FOLIO_CHECK(s.state.token_rows(il)->append_raw(token_rows[il], n));
+    s.state.commit_token_rows(n);
     s.state.checkpoint();
     s.block_hashes.clear();
     keys.assign(reinterpret_cast<const uint64_t*>(kp), reinterpret_cast<const uint64_t*>(kp) + n);

@@ -63,6 +63,9 @@ struct ModelFacts {
     std::string fingerprint;
     std::string projector_fingerprint; // the same of ModelSpec::mmproj, "" without one
     bool weights_in_ram = false;       // copied into RAM (WeightsMemory), not mapped from the file
+    // Which device holds which layers' weights and KV, one line per device (e.g. "cpu: layers
+    // 0-26, embeddings and output; weights 1.20 GiB, KV 3.4 GiB at 163840 tokens").
+    std::string placement;
 };
 
 struct Sampling {

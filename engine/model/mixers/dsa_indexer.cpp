@@ -32,10 +32,9 @@ void layer_norm_rows(float* x, int64_t n, int64_t rows, const float* w, const fl
 
 } // namespace
 
-Expected<int64_t> dsa_index(const ModelConfig& c, const IndexerWeights& ix, uint32_t il,
-                            IndexKeyCache& keys, const float* q_in, int64_t q_in_dim,
-                            const float* xn, int64_t T, int64_t pos0, const KernelContext& kctx,
-                            DecoderScratch& s) {
+Expected<int64_t> dsa_index(const ModelConfig& c, const IndexerWeights& ix, IndexKeyCache& keys,
+                            const float* q_in, int64_t q_in_dim, const float* xn, int64_t T,
+                            int64_t pos0, const KernelContext& kctx, DecoderScratch& s) {
     const int64_t E = c.n_embd, HI = c.indexer_heads, dI = c.indexer_head_dim,
                   top_k = c.indexer_top_k;
 
@@ -48,7 +47,7 @@ Expected<int64_t> dsa_index(const ModelConfig& c, const IndexerWeights& ix, uint
     layer_norm_rows(rows.data(), dI, T, static_cast<const float*>(ix.k_norm.data),
                     static_cast<const float*>(ix.k_norm_bias.data), c.indexer_eps);
     FOLIO_CHECK(rope(kctx, c.indexer_rope, rows.data(), dI, 1, T, dI, dI, positions.data()));
-    FOLIO_CHECK(keys.append(il, rows.data(), T));
+    FOLIO_CHECK(keys.append(0, rows.data(), T));
 
     const int64_t n_dense = std::clamp<int64_t>(top_k - pos0, 0, T);
     if (n_dense == T)
@@ -72,7 +71,7 @@ Expected<int64_t> dsa_index(const ModelConfig& c, const IndexerWeights& ix, uint
         s.sel_offset[t] = (t - n_dense) * top_k;
     s.selected.resize(static_cast<size_t>(ns * top_k));
     const IndexQueries queries{s.iq.data(), s.iw.data(), ns, HI, dI, pos0 + n_dense + 1};
-    select_index_keys(keys.format(), keys.tiles(il), queries, top_k, kctx, s.index_select,
+    select_index_keys(keys.format(), keys.tiles(0), queries, top_k, kctx, s.index_select,
                       s.selected.data());
     return n_dense;
 }

@@ -21,13 +21,13 @@
 
 namespace folio {
 
-// Appends the index keys of the T new tokens to `keys` (layer il) and selects the keys of every
+// Appends the index keys of the T new tokens to `keys` (the layer's own, a one-layer cache:
+// mixers/dsa_index_keys.h) and selects the keys of every
 // query that sees more than top_k of them: for t ≥ the returned n_dense, query t attends to
 // s.selected[s.sel_offset[t] .. s.sel_offset[t + 1]) (ascending positions). q_in: the rows that
 // feed indexer.attn_q_b (q-LoRA latents, q_in_dim floats each); xn: the normalized hidden rows.
-Expected<int64_t> dsa_index(const ModelConfig& c, const IndexerWeights& ix, uint32_t il,
-                            IndexKeyCache& keys, const float* q_in, int64_t q_in_dim,
-                            const float* xn, int64_t T, int64_t pos0, const KernelContext& kctx,
-                            DecoderScratch& s);
+Expected<int64_t> dsa_index(const ModelConfig& c, const IndexerWeights& ix, IndexKeyCache& keys,
+                            const float* q_in, int64_t q_in_dim, const float* xn, int64_t T,
+                            int64_t pos0, const KernelContext& kctx, DecoderScratch& s);
 
 } // namespace folio

@@ -13,7 +13,6 @@ public:
     Status bind(const WeightBinder& b, const ModelConfig& c, uint32_t il,
                 DecoderLayer& L) const override;
     bool keeps_cache_rows(const ModelConfig&, uint32_t) const override { return false; }
-    bool keeps_index_keys(const ModelConfig&, uint32_t) const override { return false; }
     std::unique_ptr<LayerState> make_state(const ModelConfig& c, uint32_t il) const override;
     Status eval(const ModelConfig& c, const DecoderLayer& L, uint32_t il, DecoderState& state,
                 const float* xn, int64_t T, const EvalOptions& opt, DecoderScratch& s,

@@ -7,6 +7,7 @@
 #include "kernels/rope.h"
 #include "model/attention_core.h"
 #include "model/attention_flash.h"
+#include "model/mixers/dsa_index_keys.h"
 #include "model/mixers/dsa_indexer.h"
 #include "model/mixers/mla_weights.h"
 #include "tensor/quantize.h"
@@ -279,7 +280,7 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t i
     const MlaWeights& L = mixer_weights_of<MlaWeights>(layer);
     const KernelContext& kctx = opt.kernels;
     const MlaForm form = opt.mla;
-    PagedKv& cache = state.mla();
+    PagedKv& cache = state.kv();
     const int64_t E = c.n_embd, H = c.n_head[il], kr = c.kv_lora_rank, dr = c.qk_rope,
                   dn = c.qk_nope, dk = c.qk_head(), dv = c.v_head;
     const int64_t pos0 = cache.size();
@@ -332,7 +333,7 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t i
         PhaseTimer index(opt.profile, StepPhase::Indexer);
         const float* q_in = c.q_lora_rank > 0 ? s.qa.data() : xn;
         const int64_t q_in_dim = c.q_lora_rank > 0 ? c.q_lora_rank : E;
-        FOLIO_TRY(n, dsa_index(c, L.indexer, il, state.index_keys(), q_in, q_in_dim, xn, T, pos0,
+        FOLIO_TRY(n, dsa_index(c, L.indexer, index_keys_of(state, il), q_in, q_in_dim, xn, T, pos0,
                                kctx, s));
         n_dense = n;
     }

@@ -1,5 +1,7 @@
 #include "model/mixers/mla_mixer.h"
 
+#include "cache/kv_codec.h"
+#include "model/mixers/dsa_index_keys.h"
 #include "model/mixers/mla_attention.h"
 #include "model/mixers/mla_weights.h"
 #include "model/tensor_names.h"
@@ -53,6 +55,17 @@ Status MlaMixer::bind(const WeightBinder& b, const ModelConfig& c, uint32_t il,
         ix.proj = ip;
     }
     return {};
+}
+
+std::unique_ptr<TokenRows> MlaMixer::make_token_rows(const ModelConfig& c, uint32_t,
+                                                     int64_t max_tokens, KvType type) const {
+    if (!c.has_indexer())
+        return nullptr;
+    return std::make_unique<DsaIndexKeys>(c.indexer_head_dim, max_tokens, type);
+}
+
+size_t MlaMixer::token_row_bytes(const ModelConfig& c, uint32_t, KvType type) const {
+    return c.has_indexer() ? kv_row_bytes(type, c.indexer_head_dim) : 0;
 }
 
 Status MlaMixer::eval(const ModelConfig& c, const DecoderLayer& L, uint32_t il, DecoderState& state,

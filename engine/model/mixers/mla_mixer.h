@@ -14,7 +14,10 @@ public:
     Status bind(const WeightBinder& b, const ModelConfig& c, uint32_t il,
                 DecoderLayer& L) const override;
     bool keeps_cache_rows(const ModelConfig&, uint32_t) const override { return true; }
-    bool keeps_index_keys(const ModelConfig& c, uint32_t) const override { return c.has_indexer(); }
+    // With the indexer: one index key per token (mixers/dsa_index_keys.h).
+    std::unique_ptr<TokenRows> make_token_rows(const ModelConfig& c, uint32_t il,
+                                               int64_t max_tokens, KvType type) const override;
+    size_t token_row_bytes(const ModelConfig& c, uint32_t il, KvType type) const override;
     std::unique_ptr<LayerState> make_state(const ModelConfig&, uint32_t) const override {
         return nullptr;
     }

@@ -58,6 +58,8 @@ private slots:
             auto facts = engine.load_sync(spec);
             QVERIFY2(facts.has_value(), name);
             QCOMPARE(facts->architecture, std::string("deepseek2"));
+            // The device plan (backend/device_plan.h): everything on the CPU.
+            QVERIFY2(facts->placement.rfind("cpu: layers 0-", 0) == 0, facts->placement.c_str());
             const SessionId s = engine.create_session();
             for (const auto& c : greedyCases(dir, QLatin1String(name))) {
                 for (SpeculationMode mode : {SpeculationMode::Off, SpeculationMode::PromptLookup}) {
