@@ -1,6 +1,6 @@
 #pragma once
 // Scaled-dot-product attention in f32, shared by both MLA forms
-// (MODEL_SPEC.md §4.2, §4.3) and the DSA top-k restriction (§5.3):
+// (naive and absorbed) and the DSA top-k restriction:
 //  * attend_causal: one head over a block of queries, O = softmax(Q·Kᵀ·scale + causal mask)·V;
 //    query i sits at position pos0 + i and sees keys 0 .. pos0 + i.
 //  * attend_mqa_causal: the same for heads sharing their keys (MLA's absorbed form).
@@ -37,8 +37,8 @@ struct AttentionBlock {
 // heads and query blocks.
 void attend_causal(const AttentionBlock& b, std::vector<float>& scores);
 
-// Multi-query form (all heads share K and V, as MLA's absorbed form, MODEL_SPEC §4.3 and
-// §11.6): n_rows contiguous query rows, rows_per_query of them (heads) per query position;
+// Multi-query form (all heads share K and V, as MLA's absorbed form):
+// n_rows contiguous query rows, rows_per_query of them (heads) per query position;
 // row r belongs to the query at position pos0 + r / rows_per_query. The keys are read once for
 // all rows instead of once per head. Keys are the cached rows (dqk floats, read block by block);
 // values are their first dv floats.

@@ -16,12 +16,12 @@
 
 namespace folio {
 
-// Which MLA form computes attention (§4.2 / §4.3). Auto: naive for batches of more than one
+// Which MLA form computes attention. Auto: naive for batches of more than one
 // token (cheaper for long prefill), absorbed for single-token decode. Both read the same cache.
 // Queries whose keys the DSA indexer thins out always use the absorbed form.
 enum class MlaForm { Auto, Naive, Absorbed };
 
-// Which KDA form runs (MODEL_SPEC §2.4 / §2.6). Auto: chunked for batches, recurrent for decode.
+// Which KDA form runs. Auto: chunked for batches, recurrent for decode.
 enum class KdaForm { Auto, Recurrent, Chunked };
 
 struct EvalOptions {

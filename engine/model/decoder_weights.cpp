@@ -19,7 +19,7 @@ Expected<DecoderWeights> bind_decoder_weights(const gguf::File& file, const Mode
     w.token_embd = tok;
     FOLIO_TRY(onorm, io.get_f32(tn::kOutputNorm, {E}));
     w.output_norm = onorm;
-    FOLIO_TRY(out, io.get(tn::kOutput, {E, V}, !kimi)); // kimi-linear: required (trap 20)
+    FOLIO_TRY(out, io.get(tn::kOutput, {E, V}, !kimi)); // kimi-linear: required
     w.output = out.data ? out : tok;
 
     for (uint32_t il = 0; il < c.n_layer; ++il) {

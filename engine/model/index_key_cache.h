@@ -1,5 +1,5 @@
 #pragma once
-// The DSA index keys of one sequence (MODEL_SPEC.md §5.4): per indexer layer one key of d_I
+// The DSA index keys of one sequence: per indexer layer one key of d_I
 // values per token, stored as f32, f16 or q8_0 (folio::KvType, CacheOptions::index_type) in one
 // contiguous array per layer, in the tile layout the score kernels read (kernels/index_score.h:
 // tiles of 8 keys). Always in RAM. Same append / commit / size / truncate / bytes rules as

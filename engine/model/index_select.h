@@ -1,5 +1,5 @@
 #pragma once
-// The DSA indexer's selection (MODEL_SPEC.md §5.2): every query of a batch scores the cached index
+// The DSA indexer's selection (DeepSeek-V3.2-Exp): every query of a batch scores the cached index
 // keys it can see (kernels/index_score.h) and keeps its top_k (model/top_k_select.h).
 //
 // Prefill (at least one query per thread): blocks of queries per task, each block walking the

@@ -1,5 +1,5 @@
 #pragma once
-// Evaluation of a prompt with images (MODEL_SPEC §7, conformance README §3): text chunks go
+// Evaluation of a prompt with images (Kimi-VL, arXiv:2504.07491): text chunks go
 // through decoder_eval, each image chunk through decoder_eval_embeddings with the image's
 // projector output, one position per embedding row, in chunk order (as llama.cpp's mtmd does).
 

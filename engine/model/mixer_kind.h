@@ -12,7 +12,7 @@ namespace folio {
 enum class MixerKind : uint8_t { Mla, Kda };
 
 // The mixer of a layer with `n_head_kv` KV heads in an `arch` file: kimi-linear and kimi-hybrid
-// mark a KDA (recurrent) layer with head_count_kv 0 (GGUF_LAYOUT trap 15); everything else is
+// mark a KDA (recurrent) layer with head_count_kv 0 (an INT32 array per layer); everything else is
 // MLA.
 inline MixerKind mixer_kind_of_layer(const std::string& arch, uint32_t n_head_kv) {
     const bool kimi = arch == "kimi-linear" || arch == "kimi-hybrid";

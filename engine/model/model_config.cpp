@@ -33,7 +33,7 @@ struct Reader {
             return *fallback;
         return missing(key);
     }
-    // A per-layer key: a UINT32 scalar or an INT32/UINT32 array of n_layer elements (§1.8).
+    // A per-layer key: a UINT32 scalar or an INT32/UINT32 array of n_layer elements.
     Expected<std::vector<uint32_t>> per_layer(const std::string& name, uint32_t n_layer,
                                               std::optional<uint32_t> fallback = {}) const {
         const std::string key = prefix + name;
@@ -76,8 +76,8 @@ Status check(bool ok, const gguf::File& f, const std::string& what) {
     return make_error(ErrorCode::Format, f.path() + ": " + what);
 }
 
-// RoPE / YaRN as llama.cpp sets it up for deepseek2 / deepseek32 (GGUF_LAYOUT §3.3); returns the
-// softmax multiplier mscale (before squaring). `m_is_one`: deepseek32 always uses m = 1 (§4.1).
+// RoPE / YaRN as llama.cpp sets it up for deepseek2 / deepseek32 (src/llama-model.cpp); returns the
+// softmax multiplier mscale (before squaring). `m_is_one`: deepseek32 always uses m = 1.
 Expected<float> read_rope(const Reader& r, uint32_t n_ctx, uint32_t rope_dims, bool m_is_one,
                           ModelConfig& c) {
     const gguf::File& file = r.f;
@@ -97,7 +97,7 @@ Expected<float> read_rope(const Reader& r, uint32_t n_ctx, uint32_t rope_dims, b
     rp.layout = RopeLayout::Norm;
     rp.freq_base = base;
     rp.n_ctx_orig = static_cast<int>(orig_ctx);
-    rp.beta_fast = 32.0f; // llama.cpp's fixed values for deepseek2 / deepseek32 (trap 8)
+    rp.beta_fast = 32.0f; // llama.cpp's fixed values for deepseek2 / deepseek32
     rp.beta_slow = 1.0f;
     const std::string type = scaling_type.value_or("linear");
     const float s = factor > 0.0f ? factor : 1.0f;
@@ -105,7 +105,7 @@ Expected<float> read_rope(const Reader& r, uint32_t n_ctx, uint32_t rope_dims, b
     float mscale = 1.0f; // softmax scale multiplier (before squaring)
     if (type == "yarn") {
         rp.ext_factor = 1.0f;
-        // m_all = yarn_log_multiplier / 0.1 (trap 7); ggml multiplies cos/sin by
+        // m_all = yarn_log_multiplier / 0.1 (the file stores 0.1·m_all); ggml multiplies cos/sin by
         // attn_factor·(1 + 0.1 ln s), so attn_factor divides that back out when the key exists.
         const float m_all = log_mul ? *log_mul / 0.1f : 0.0f;
         const float m = m_is_one ? 1.0f : m_all;
@@ -122,7 +122,7 @@ Expected<float> read_rope(const Reader& r, uint32_t n_ctx, uint32_t rope_dims, b
     return mscale;
 }
 
-// deepseek32 / kimi-hybrid indexer keys (GGUF_LAYOUT §4.1, docs/KIMI_HYBRID.md).
+// deepseek32 / kimi-hybrid indexer keys (src/llama-model.cpp, docs/KIMI_HYBRID.md).
 Status read_indexer(const Reader& r, ModelConfig& c) {
     const gguf::File& file = r.f;
     FOLIO_TRY(heads, r.u32("attention.indexer.head_count"));
@@ -136,7 +136,7 @@ Status read_indexer(const Reader& r, ModelConfig& c) {
     c.indexer_head_dim = dim;
     c.indexer_top_k = top_k;
     c.indexer_rope = c.rope;
-    c.indexer_rope.layout = RopeLayout::Neox; // rope part first, NEOX pairs (trap 12)
+    c.indexer_rope.layout = RopeLayout::Neox; // rope part first, NEOX pairs
     return {};
 }
 
@@ -161,7 +161,7 @@ Expected<ModelConfig> read_model_config(const gguf::File& file) {
     c.n_embd = n_embd;
     c.n_layer_file = block_count;
     FOLIO_CHECK(check(block_count > 0 && block_count <= 4096, file, "block_count out of range"));
-    // deepseek32: block_count includes the MTP layers, which the decoder skips (trap 14).
+    // deepseek32: block_count includes the MTP layers, which the decoder skips.
     FOLIO_CHECK(check(!ds32 || nextn < block_count, file, "nextn_predict_layers >= block_count"));
     const uint32_t n_layer = ds32 ? block_count - nextn : block_count;
     c.n_layer = n_layer;
@@ -191,8 +191,9 @@ Expected<ModelConfig> read_model_config(const gguf::File& file) {
     }
 
     if (ds2) {
-        // The "lite" rule (§3.2): 26/27-layer files (and 48 layers with vocab 128256) never read
-        // q_lora_rank; every other deepseek2 file must carry the key (0 = no q-LoRA).
+        // llama.cpp's "lite" rule (src/llama-model.cpp): 26/27-layer files (and 48 layers with
+        // vocab 128256) never read q_lora_rank; every other deepseek2 file must carry the key
+        // (0 = no q-LoRA).
         const bool lite = n_layer == 26 || n_layer == 27 || (n_layer == 48 && c.n_vocab == 128256);
         if (lite) {
             c.q_lora_rank = 0;
@@ -201,13 +202,13 @@ Expected<ModelConfig> read_model_config(const gguf::File& file) {
             c.q_lora_rank = q_lora;
         }
     } else if (ds32) {
-        FOLIO_TRY(q_lora, r.u32("attention.q_lora_rank")); // no lite path (§4.1)
+        FOLIO_TRY(q_lora, r.u32("attention.q_lora_rank")); // no lite path
         FOLIO_CHECK(
             check(q_lora > 0, file, "deepseek32 requires q-LoRA (attention.q_lora_rank > 0)"));
         c.q_lora_rank = q_lora;
     } else {
-        // kimi-linear does not read q_lora_rank: q-LoRA is detected by attn_q_a_norm (trap 18,
-        // conformance README §6.3); its rank is that tensor's length.
+        // kimi-linear does not read q_lora_rank: q-LoRA is detected by attn_q_a_norm (as
+        // llama.cpp does); its rank is that tensor's length.
         for (uint32_t il = 0; il < n_layer && c.q_lora_rank == 0; ++il) {
             if (c.is_kda_layer(il))
                 continue;
@@ -222,7 +223,7 @@ Expected<ModelConfig> read_model_config(const gguf::File& file) {
                           "kda.head_dim / ssm.conv_kernel out of range"));
         c.kda_head_dim = head_dim;
         c.conv_kernel = conv;
-        c.mla_rope = false; // NoPE MLA (MODEL_SPEC §3.3)
+        c.mla_rope = false; // NoPE MLA (Kimi Linear)
     }
     FOLIO_TRY(kv_lora, r.u32("attention.kv_lora_rank"));
     c.kv_lora_rank = kv_lora;
@@ -263,7 +264,7 @@ Expected<ModelConfig> read_model_config(const gguf::File& file) {
     FOLIO_TRY(scale, r.f32("expert_weights_scale", 0.0f));
     c.expert_weights_scale = scale;
     FOLIO_TRY(norm, file.get_bool(r.prefix + "expert_weights_norm"));
-    // kimi-linear ignores the key and always normalizes (trap 20).
+    // kimi-linear ignores the key and always normalizes (src/llama-model.cpp).
     c.expert_weights_norm = kimi ? true : norm.value_or(false);
     FOLIO_TRY(gating, r.u32("expert_gating_func", 1u));
     FOLIO_CHECK(check(gating >= 1 && gating <= 3, file,
@@ -273,7 +274,7 @@ Expected<ModelConfig> read_model_config(const gguf::File& file) {
     FOLIO_TRY(mscale, read_rope(r, n_ctx, rope_dims, ds32, c));
     c.kq_scale = mscale * mscale / std::sqrt(static_cast<float>(c.qk_head()));
     if (kimi)
-        c.kq_scale = 1.0f / std::sqrt(static_cast<float>(c.qk_head())); // no RoPE, no mscale (§5.3)
+        c.kq_scale = 1.0f / std::sqrt(static_cast<float>(c.qk_head())); // no RoPE, no mscale
     if (ds32 || arch == "kimi-hybrid")
         FOLIO_CHECK(read_indexer(r, c));
     return c;

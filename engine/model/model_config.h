@@ -1,8 +1,9 @@
 #pragma once
 // Hyper-parameters of a decoder model, read from GGUF metadata with llama.cpp's rules and traps
-// (spec/GGUF_LAYOUT.md §3-§5, §9): the "lite" q_lora rule, YaRN with the 0.1 log multiplier and
-// fixed β_fast/β_slow, per-layer arrays, expert routing options, the deepseek32 indexer keys,
-// the kimi-linear per-layer KDA/MLA pattern, and our kimi-hybrid (docs/KIMI_HYBRID.md).
+// (src/llama-model.cpp, src/llama-hparams.h): the "lite" q_lora rule, YaRN with the 0.1 log
+// multiplier and fixed β_fast/β_slow, per-layer arrays, expert routing options, the deepseek32
+// indexer keys, the kimi-linear per-layer KDA/MLA pattern, and our kimi-hybrid
+// (docs/KIMI_HYBRID.md).
 
 #include "folio/error.h"
 #include "gguf/gguf_file.h"
@@ -19,7 +20,7 @@ enum class GatingFunc : uint32_t { Softmax = 1, Sigmoid = 2, SoftmaxWeights = 3 
 
 struct ModelConfig {
     std::string arch;          // "deepseek2", "deepseek32", "kimi-linear" or "kimi-hybrid"
-    uint32_t n_layer_file = 0; // block_count (deepseek32: includes the MTP layers, trap 14)
+    uint32_t n_layer_file = 0; // block_count (deepseek32: includes the MTP layers)
     uint32_t n_vocab = 0;
     uint32_t n_embd = 0;
     uint32_t n_layer = 0; // layers the decoder runs
@@ -30,15 +31,15 @@ struct ModelConfig {
     std::vector<uint32_t> n_ff;      // dense FFN size per layer
     float rms_eps = 1e-6f;
 
-    // MLA (§3.1): q_lora_rank 0 = no q compression (attn_q).
+    // MLA (DeepSeek-V2, arXiv:2405.04434): q_lora_rank 0 = no q compression (attn_q).
     uint32_t q_lora_rank = 0;
-    bool mla_rope = true; // false: NoPE MLA of kimi-linear / kimi-hybrid (MODEL_SPEC §3.3)
+    bool mla_rope = true; // false: NoPE MLA of kimi-linear / kimi-hybrid
     uint32_t kv_lora_rank = 0;
     uint32_t qk_nope = 0; // dn = key_length_mla - rope dims
     uint32_t qk_rope = 0; // dr
     uint32_t v_head = 0;  // dv
 
-    // MoE (§3.6)
+    // MoE (src/llama-graph.cpp, build_moe_ffn)
     uint32_t n_expert = 0;
     uint32_t n_expert_used = 0;
     uint32_t n_expert_shared = 0;
@@ -50,11 +51,11 @@ struct ModelConfig {
     bool expert_weights_norm = false;
     GatingFunc gating = GatingFunc::Softmax;
 
-    // KDA (MODEL_SPEC §2, GGUF_LAYOUT §5.1): heads = n_head[il], d_k = d_v = kda_head_dim.
+    // KDA (Kimi Linear): heads = n_head[il], d_k = d_v = kda_head_dim.
     uint32_t kda_head_dim = 0;
     uint32_t conv_kernel = 0; // W of the short convolution
 
-    // DSA lightning indexer (MODEL_SPEC §5, GGUF_LAYOUT §4): top_k 0 = no indexer.
+    // DSA lightning indexer (DeepSeek-V3.2-Exp): top_k 0 = no indexer.
     uint32_t indexer_heads = 0;
     uint32_t indexer_head_dim = 0;
     uint32_t indexer_top_k = 0;
@@ -64,7 +65,7 @@ struct ModelConfig {
     // RoPE as the kernels take it (NORM layout, YaRN parameters) and the attention scale.
     RopeParams rope;
     float kq_scale = 1.0f;
-    // The file's YaRN β keys (informative: llama.cpp ignores them for deepseek2, §3.3).
+    // The file's YaRN β keys (informative: llama.cpp ignores them for deepseek2).
     float yarn_beta_fast_file = 0.0f;
     float yarn_beta_slow_file = 0.0f;
 

@@ -32,7 +32,7 @@ ExpertChoice route_token(const ModelConfig& c, const float* logits, const float*
     } else { // SoftmaxWeights: select on the raw logits, softmax over the selected ones below
         std::copy(logits, logits + X, probs.begin());
     }
-    // Selection scores: probabilities plus the correction bias (selection only, §6.1).
+    // Selection scores: probabilities plus the correction bias (selection only).
     std::vector<float> sel(probs);
     if (bias)
         for (int64_t e = 0; e < X; ++e)

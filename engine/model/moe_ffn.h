@@ -1,7 +1,7 @@
 #pragma once
 // Feed-forward sub-layers of the decoder: the dense SwiGLU MLP of the leading layers and the MoE
 // with sigmoid routing, selection bias, group-limited top-k, weight normalization and scaling,
-// and shared experts (MODEL_SPEC.md §6, GGUF_LAYOUT.md §3.6).
+// and shared experts (src/llama-graph.cpp, build_moe_ffn).
 
 #include "folio/error.h"
 #include "model/decoder_eval_types.h"

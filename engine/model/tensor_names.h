@@ -1,6 +1,6 @@
 #pragma once
 // Every GGUF tensor name of the decoder architectures, in one table (llama.cpp's
-// LLM_TENSOR_NAMES; spec/GGUF_LAYOUT.md §3.4, §4.2, §5.2, docs/KIMI_HYBRID.md). Layer tensors
+// LLM_TENSOR_NAMES in src/llama-arch.cpp; docs/KIMI_HYBRID.md). Layer tensors
 // are named "blk.<il>." + the name below (layer_tensor()). The engine's weight binding, the
 // random-weight generators (tools/models/) and the tests spell them only through this table.
 
@@ -19,7 +19,7 @@ inline constexpr const char* kAttnNorm = "attn_norm.weight";
 inline constexpr const char* kAttnOutput = "attn_output.weight"; // the mixer's output projection
 inline constexpr const char* kFfnNorm = "ffn_norm.weight";
 
-// MLA (GGUF_LAYOUT §3.4).
+// MLA.
 inline constexpr const char* kAttnQ = "attn_q.weight"; // also KDA's q projection
 inline constexpr const char* kAttnQA = "attn_q_a.weight";
 inline constexpr const char* kAttnQANorm = "attn_q_a_norm.weight";
@@ -29,14 +29,14 @@ inline constexpr const char* kAttnKvANorm = "attn_kv_a_norm.weight";
 inline constexpr const char* kAttnKB = "attn_k_b.weight";
 inline constexpr const char* kAttnVB = "attn_v_b.weight";
 
-// The DSA lightning indexer of an MLA layer (GGUF_LAYOUT §4.2).
+// The DSA lightning indexer of an MLA layer.
 inline constexpr const char* kIndexerQB = "indexer.attn_q_b.weight";
 inline constexpr const char* kIndexerK = "indexer.attn_k.weight";
 inline constexpr const char* kIndexerKNorm = "indexer.k_norm.weight";
 inline constexpr const char* kIndexerKNormBias = "indexer.k_norm.bias";
 inline constexpr const char* kIndexerProj = "indexer.proj.weight";
 
-// KDA (GGUF_LAYOUT §5.2).
+// KDA.
 inline constexpr const char* kKdaK = "attn_k.weight";
 inline constexpr const char* kKdaV = "attn_v.weight";
 inline constexpr const char* kKdaConvQ = "ssm_conv1d_q.weight";
@@ -51,7 +51,7 @@ inline constexpr const char* kKdaGA = "ssm_g_a.weight";
 inline constexpr const char* kKdaGB = "ssm_g_b.weight";
 inline constexpr const char* kKdaNorm = "ssm_norm.weight";
 
-// Dense FFN and MoE (GGUF_LAYOUT §3.6).
+// Dense FFN and MoE.
 inline constexpr const char* kFfnGate = "ffn_gate.weight";
 inline constexpr const char* kFfnUp = "ffn_up.weight";
 inline constexpr const char* kFfnDown = "ffn_down.weight";

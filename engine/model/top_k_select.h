@@ -1,5 +1,5 @@
 #pragma once
-// Top-k selection over the DSA indexer's scores (MODEL_SPEC.md §5.2): which past keys a query
+// Top-k selection over the DSA indexer's scores (DeepSeek-V3.2-Exp): which past keys a query
 // attends to. O(n) per query, with a plain reference of the same rule for the tests.
 
 #include <cstdint>

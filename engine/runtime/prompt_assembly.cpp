@@ -16,7 +16,7 @@ namespace {
 using ImageProgress = std::function<void(int, int)>;
 
 // Replaces each image placeholder token of `ids` by the image's embedding rows (one position
-// per row), between the media start/end tokens the template wrote (GGUF_LAYOUT.md §6.6).
+// per row), between the media start/end tokens the template wrote (as llama.cpp's tools/mtmd does).
 Status expand_images(AssembledPrompt& prompt, const std::vector<int32_t>& ids,
                      const std::vector<const ImageInput*>& images, const DecoderHandle& model,
                      ImageEmbeddingCache& cache, int threads, const ImageProgress& progress) {

@@ -135,7 +135,7 @@ private slots:
                 kv.key.find("head_count_kv") != std::string::npos)
                 QVERIFY2(mine->value.array->ints == kv.value.array->ints, kv.key.c_str());
         }
-        // ssm_a holds −exp(A_log) < 0 (trap 16).
+        // ssm_a holds −exp(A_log) < 0 (as llama.cpp's converter writes it).
         if (arch == QStringLiteral("kimi-linear")) {
             const gguf::TensorInfo* a = ours->find_tensor("blk.0.ssm_a");
             const float* v = reinterpret_cast<const float*>(a->data);

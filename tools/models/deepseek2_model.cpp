@@ -53,7 +53,7 @@ Status plan_deepseek2(const std::string& preset, gguf::Writer& w, std::vector<Te
     w.set_u32(a + "attention.value_length_mla", s.v_head);
     w.set_u32(a + "rope.dimension_count", s.rope);
     if (s.yarn) {
-        // As Kimi-K2 writes them; yarn_log_multiplier = 0.1 * mscale_all_dim (trap 7).
+        // As Kimi-K2 writes them; yarn_log_multiplier = 0.1 * mscale_all_dim.
         w.set_string(a + "rope.scaling.type", "yarn");
         w.set_f32(a + "rope.scaling.factor", 32.0f);
         w.set_u32(a + "rope.scaling.original_context_length", 4096);

@@ -46,7 +46,7 @@ Status plan_kimi_linear(const std::string& preset, gguf::Writer& w,
     w.set_u32(a + "feed_forward_length", s.ff_dense);
     w.set_u32(a + "block_count", s.layers);
     w.set_u32(a + "attention.head_count", s.heads);
-    // 0 = KDA (recurrent) layer, 1 = MLA layer, as an INT32 array (trap 15).
+    // 0 = KDA (recurrent) layer, 1 = MLA layer, as an INT32 array.
     std::vector<int64_t> kv;
     for (uint32_t l = 0; l < s.layers; ++l)
         kv.push_back(is_mla_layer(l, s.layers) ? 1 : 0);
@@ -92,7 +92,7 @@ Status plan_kimi_linear(const std::string& preset, gguf::Writer& w,
             add(b + tn::kKdaFA, {E, D});
             add(b + tn::kKdaFB, {D, P});
             add(b + tn::kKdaBeta, {E, H});
-            add(b + tn::kKdaA, {1, H, 1, 1}, I::NegativeDecay); // −exp(A_log) (trap 16)
+            add(b + tn::kKdaA, {1, H, 1, 1}, I::NegativeDecay); // −exp(A_log)
             add(b + tn::kKdaDtBias, {P}, I::SmallBias);
             add(b + tn::kKdaGA, {E, D});
             add(b + tn::kKdaGB, {D, P});

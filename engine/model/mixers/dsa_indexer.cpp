@@ -12,7 +12,7 @@ namespace folio {
 
 namespace {
 
-// LayerNorm over rows of n floats with weight and bias (MODEL_SPEC §1.2), in place.
+// LayerNorm over rows of n floats with weight and bias, in place.
 void layer_norm_rows(float* x, int64_t n, int64_t rows, const float* w, const float* b, float eps) {
     for (int64_t r = 0; r < rows; ++r) {
         float* v = x + r * n;

@@ -1,6 +1,6 @@
 #pragma once
-// The DSA lightning indexer of an MLA layer (MODEL_SPEC.md §5, GGUF_LAYOUT.md §4.3 and the
-// conformance README §6.2, as llama.cpp computes it):
+// The DSA lightning indexer of an MLA layer (DeepSeek-V3.2-Exp), as llama.cpp
+// computes it:
 //   k^I_s  = LayerNorm_{1e-6}(attn_k·x_s)·w + b                     (one d_I key per token, cached)
 //   q^I_t  = indexer.attn_q_b · (q-LoRA latent of t)  → H_I heads of d_I
 //   both split [rope | nope] with the rope part FIRST, NEOX RoPE at their positions

@@ -17,7 +17,7 @@ namespace folio {
 
 namespace {
 
-constexpr int64_t kChunk = 64; // chunk length of the chunked form (MODEL_SPEC §2.6)
+constexpr int64_t kChunk = 64; // chunk length of the chunked form
 
 } // namespace
 
@@ -78,7 +78,7 @@ Status kda_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t i
         FOLIO_CHECK(matmul(k, L.beta, xn, E, T, s.kbeta.data(), H));
     }
 
-    // Short convolution + SiLU (§2.3), then per-head L2 norm of q and k; q also gets d_k^−1/2.
+    // Short convolution + SiLU, then per-head L2 norm of q and k; q also gets d_k^−1/2.
     std::vector<float>& ext = s.tmp;
     short_conv(s.kq.data(), T, P, static_cast<const float*>(L.conv_q.data), W, st.conv_q.data(),
                ext);
@@ -110,7 +110,7 @@ Status kda_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t i
     for (float& b : s.kbeta)
         b = 1.0f / (1.0f + std::exp(-b));
 
-    // The delta rule, heads in parallel (§2.4 decode / §2.6 prefill).
+    // The delta rule, heads in parallel (recurrent for decode, chunked for prefill).
     s.ko.resize(TP);
     const bool chunked = opt.kda == KdaForm::Chunked || (opt.kda == KdaForm::Auto && T > 1);
     const int threads = static_cast<int>(std::min<int64_t>(std::max(1, k.n_threads), H));
@@ -144,7 +144,7 @@ Status kda_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t i
         }
     }
 
-    // Output (§2.5): RMSNorm per head · o_norm, times σ(g_b·(g_a·x)), then attn_output.
+    // Output: RMSNorm per head · o_norm, times σ(g_b·(g_a·x)), then attn_output.
     s.kgate.resize(TP);
     FOLIO_CHECK(matmul(k, L.g_b, s.kglow.data(), D, T, s.kgate.data(), P));
     rms_norm(k, s.ko.data(), static_cast<const float*>(L.o_norm.data), s.ko.data(), D, T * H, D, D,

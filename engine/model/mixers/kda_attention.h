@@ -1,9 +1,9 @@
 #pragma once
-// The KDA token mixer of a kimi-linear / kimi-hybrid layer (MODEL_SPEC.md §2, GGUF_LAYOUT.md
-// §5.3): q/k/v projections, depthwise causal short convolution with its decode state, SiLU,
-// per-head L2 norm (x / max(‖x‖, rms_norm_eps), as llama.cpp), the decay gate
-// g = ssm_a·softplus(f_b·f_a·x + dt_bias), β = σ(ssm_beta·x), the gated delta rule, the gated
-// RMSNorm output and the output projection.
+// The KDA token mixer of a kimi-linear / kimi-hybrid layer (Kimi Linear, as
+// llama.cpp builds it): q/k/v projections, depthwise causal short convolution with its decode
+// state, SiLU, per-head L2 norm (x / max(‖x‖, rms_norm_eps), as llama.cpp), the decay gate g =
+// ssm_a·softplus(f_b·f_a·x + dt_bias), β = σ(ssm_beta·x), the gated delta rule, the gated RMSNorm
+// output and the output projection.
 
 #include "folio/error.h"
 #include "model/decoder_eval_types.h"
@@ -17,7 +17,7 @@ Status kda_attention(const ModelConfig& c, const DecoderLayer& L, uint32_t il, D
                      const float* xn, int64_t T, const EvalOptions& opt, DecoderScratch& s,
                      float* out);
 
-// The causal depthwise convolution of §2.3 on T rows of P channels, in place on x (raw
+// The causal depthwise short convolution (kernel W) on T rows of P channels, in place on x (raw
 // projections in, convolved values out, no activation). conv_state holds the W−1 previous raw
 // rows (oldest first) and is advanced to the last W−1 raw rows. weight: [P][W], tap W−1 = the
 // current token. `ext` is scratch.

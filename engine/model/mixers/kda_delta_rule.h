@@ -1,10 +1,11 @@
 #pragma once
-// The gated delta rule of Kimi Delta Attention for one head (MODEL_SPEC.md §2.4, §2.6), fp32.
+// The gated delta rule of Kimi Delta Attention for one head (Kimi Linear), fp32.
 // State S is a row-major d_k × d_v matrix (S[i][j], i = key channel). Per token t:
 //   S ← diag(exp(g_t))·S ;  u = β_t·(v_t − Sᵀk_t) ;  S ← S + k_t·uᵀ ;  o_t = Sᵀq_t
 // (q already L2-normed and scaled by d_k^−1/2, k L2-normed, g ≤ 0 the per-channel log-decay).
 // Two forms that compute the same function: the recurrence (decode) and the chunked form
-// (prefill), which only ever exponentiates non-positive numbers (the pairwise form of §2.6).
+// (prefill), which only ever exponentiates non-positive numbers (decays enter as pairwise
+// differences g_i − g_j, i ≥ j).
 
 #include <cstdint>
 #include <vector>
@@ -26,7 +27,7 @@ struct KdaSequence {
     int64_t out_stride = 0;
 };
 
-// Token by token (§2.4). S is read and updated in place.
+// Token by token. S is read and updated in place.
 void kda_recurrent(const KdaSequence& seq, float* S);
 
 struct KdaChunkScratch {
@@ -34,7 +35,7 @@ struct KdaChunkScratch {
 };
 
 // Chunks of `chunk` tokens aligned to the start of the sequence, the last one possibly shorter
-// (§2.6). S is read and updated in place.
+// S is read and updated in place.
 void kda_chunked(const KdaSequence& seq, int64_t chunk, float* S, KdaChunkScratch& scratch);
 
 } // namespace folio

@@ -7,8 +7,8 @@
 
 namespace folio {
 
-// Layer il's KDA tensors (GGUF_LAYOUT §5.2; conv weights and ssm_a are F32, trap 16/17: the
-// short convolution and the decay read them as floats).
+// Layer il's KDA tensors (src/llama-model.cpp; conv weights and ssm_a, which already holds
+// −exp(A_log), are F32: the short convolution and the decay read them as floats).
 Status KdaMixer::bind(const WeightBinder& b, const ModelConfig& c, uint32_t il,
                       DecoderLayer& L) const {
     namespace tn = tensor_name;

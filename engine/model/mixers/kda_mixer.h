@@ -1,5 +1,5 @@
 #pragma once
-// KDA, the gated delta rule of Kimi Linear (MODEL_SPEC.md §2): a recurrent layer with no cache
+// KDA, the gated delta rule of Kimi Linear: a recurrent layer with no cache
 // rows; its per-sequence state is a KdaLayerState. Evaluation: model/kda_attention.cpp,
 // model/kda_delta_rule.cpp.
 

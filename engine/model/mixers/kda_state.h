@@ -1,5 +1,5 @@
 #pragma once
-// The recurrent state of one KDA layer (MODEL_SPEC.md §2.7): per head the delta-rule state S, a
+// The recurrent state of one KDA layer: per head the delta-rule state S, a
 // row-major [d_k][d_v] matrix S[i][j] (i = key channel), and per projection (q, k, v) the short
 // convolution's last W−1 raw rows of P floats, oldest first. Snapshot sections: s, conv_q,
 // conv_k, conv_v (docs/KV_CACHE.md "Snapshots").

@@ -1,5 +1,5 @@
 #pragma once
-// The tensors of a KDA layer (GGUF_LAYOUT.md §5.2), as views into the mapped file: P = H·D.
+// The tensors of a KDA layer (src/llama-model.cpp), as views into the mapped file: P = H·D.
 
 #include "model/mixer_weights.h"
 #include "tensor/tensor_view.h"
@@ -11,7 +11,7 @@ struct KdaWeights : MixerWeights {
     TensorView conv_q, conv_k, conv_v; // [W, 1, P], F32
     TensorView f_a, f_b;               // [E, D], [D, P]
     TensorView dt_bias;                // [P], F32
-    TensorView a;                      // [1, H], F32, already −exp(A_log) (trap 16)
+    TensorView a;                      // [1, H], F32, already −exp(A_log)
     TensorView beta;                   // [E, H]
     TensorView g_a, g_b;               // [E, D], [D, P]
     TensorView o_norm;                 // [D], F32

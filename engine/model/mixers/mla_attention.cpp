@@ -62,7 +62,7 @@ template <typename Fn> Status for_each_head(const KernelContext& ctx, int64_t H,
     return {};
 }
 
-// Query t of the batch (all heads: absorbed form, MODEL_SPEC §4.3) over the cached rows `keys`.
+// Query t of the batch (all heads: absorbed form) over the cached rows `keys`.
 SelectedAttention selected_query(DecoderScratch& s, int64_t H, int64_t row, int64_t kr, float scale,
                                  const KvView& cache_rows, int64_t t, const int32_t* keys,
                                  int64_t n_keys, KernelPath path) {
@@ -160,7 +160,7 @@ Status attend_decode_by_heads(const MlaWeights& L, int64_t dk, int64_t dn, int64
 }
 
 // Queries [t0, T) attend to their selected keys only (absorbed form, all heads at once: the
-// selected latent rows are shared by the heads, MODEL_SPEC §5.3).
+// selected latent rows are shared by the heads).
 void attend_sparse(DecoderScratch& s, int64_t H, int64_t row, int64_t kr, float scale,
                    const KvView& cache_rows, int64_t t0, int64_t T, const KernelContext& ctx) {
     auto query = [&](int64_t t) {
@@ -184,7 +184,7 @@ void attend_sparse(DecoderScratch& s, int64_t H, int64_t row, int64_t kr, float 
     }
 }
 
-// §4.2, the naive form: per head K_h = [W_UK,h·c | k_pe], V_h = W_UV,h·c over every cached row,
+// The naive form: per head K_h = [W_UK,h·c | k_pe], V_h = W_UV,h·c over every cached row,
 // then standard causal attention of all T queries. The heads are the tasks: a thread builds one
 // head's K_h and V_h and uses them at once, so the scratch is one head's n_kv rows per thread
 // (not all heads' at once: 16 heads at depth 128K would be 1.3 GB), the rows are still in cache
@@ -316,7 +316,7 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t i
              c.rms_eps);
 
     // RoPE (NORM pairs, YaRN) on q_pe of every head and on the shared k_pe, at their positions;
-    // kimi-linear's MLA layers use no position encoding at all (MODEL_SPEC §3.3).
+    // kimi-linear's MLA layers use no position encoding at all (NoPE).
     std::vector<int32_t> positions(static_cast<size_t>(T));
     std::iota(positions.begin(), positions.end(), static_cast<int32_t>(pos0));
     if (c.mla_rope) {
@@ -325,7 +325,7 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t i
     }
     FOLIO_CHECK(cache.store(il, rows, T));
 
-    // DSA (MODEL_SPEC §5.3): queries that see more than top_k keys attend only to the keys the
+    // DSA (DeepSeek-V3.2-Exp): queries that see more than top_k keys attend only to the keys the
     // indexer selects; the first n_dense queries see at most top_k keys and stay dense.
     int64_t n_dense = T;
     project.stop();
@@ -369,8 +369,8 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t i
                                                   all_keys(s, pos0 + 1), pos0 + 1, kctx.path),
                                    kctx, s));
     } else {
-        // §4.3: q_abs,h = W_UK,hᵀ·q_nope,h (mul_mat with the [dn, kr] slice h), attention over
-        // the cached rows with keys [c | k_pe] and values c, then o_h = W_UV,h·ō_h.
+        // Absorbed form: q_abs,h = W_UK,hᵀ·q_nope,h (mul_mat with the [dn, kr] slice h), attention
+        // over the cached rows with keys [c | k_pe] and values c, then o_h = W_UV,h·ō_h.
         s.qabs.resize(static_cast<size_t>(T * H * row));
         if (T == 1) { // decode: all heads' slices in one region
             FOLIO_CHECK(matmul_slices(kctx, L.k_b, s.q.data(), dk, s.qabs.data(), row));

@@ -1,5 +1,5 @@
 #pragma once
-// The MLA attention sub-layer (MODEL_SPEC.md §4, GGUF_LAYOUT.md §3.5, §4.3, §5.3): q / kv
+// The MLA attention sub-layer (DeepSeek-V2, arXiv:2405.04434; src/llama-graph.cpp): q / kv
 // projections, RMSNorm of the latents, RoPE (none in kimi-linear's NoPE layers), the KV cache
 // rows, attention in the naive or the absorbed form, the DSA top-k restriction when the layer
 // carries an indexer, and the output projection.

@@ -8,7 +8,7 @@
 
 namespace folio {
 
-// Layer il's MLA tensors (GGUF_LAYOUT §3.4, §5.2) and, with an indexer, §4.2's.
+// Layer il's MLA tensors and, with an indexer, the indexer's (src/llama-model.cpp).
 Status MlaMixer::bind(const WeightBinder& b, const ModelConfig& c, uint32_t il,
                       DecoderLayer& layer) const {
     namespace tn = tensor_name;

@@ -1,8 +1,8 @@
 #pragma once
-// MLA attention (MODEL_SPEC.md §4) and, when the config has indexer keys, DSA: MLA whose
-// queries attend to the top_k keys its lightning indexer selects (§5). Keeps one cache row
-// [normalized latent c | k_pe] per token and, with the indexer, one index key per token.
-// Evaluation: model/mla_attention.cpp, model/dsa_indexer.cpp.
+// MLA attention (DeepSeek-V2, arXiv:2405.04434) and, when the config has indexer keys, DSA: MLA
+// whose queries attend to the top_k keys its lightning indexer selects (DeepSeek-V3.2-Exp). Keeps
+// one cache row [normalized latent c | k_pe] per token and, with the indexer, one index key per
+// token. Evaluation: model/mla_attention.cpp, model/dsa_indexer.cpp.
 
 #include "model/layer_mixer.h"
 

@@ -1,6 +1,6 @@
 #pragma once
-// The tensors of an MLA layer (GGUF_LAYOUT.md §3.4, §5.2) and of its optional DSA lightning
-// indexer (§4.2), as views into the mapped file.
+// The tensors of an MLA layer and of its optional DSA lightning indexer (names as in
+// src/llama-arch.cpp, shapes as src/llama-model.cpp loads them), as views into the mapped file.
 
 #include "model/mixer_weights.h"
 #include "tensor/tensor_view.h"

@@ -10,7 +10,7 @@ namespace folio::vision {
 
 namespace {
 
-// MODEL_SPEC.md §1.3 tanh form, in float as ggml_gelu_f32.
+// The tanh form of GELU, in float as ggml_gelu_f32.
 float gelu_tanh_f32(float x) {
     constexpr float kSqrt2OverPi = 0.79788456080286535587989211986876f;
     constexpr float kCoefA = 0.044715f;

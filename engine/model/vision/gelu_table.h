@@ -1,5 +1,5 @@
 #pragma once
-// GELU as llama.cpp's CPU backend evaluates it (spec/GGUF_LAYOUT.md §2.10, §6.4): the input is
+// GELU as llama.cpp's CPU backend evaluates it (ggml/src/ggml-cpu/vec.h): the input is
 // rounded to fp16 and looked up in a 65536-entry table holding fp16(gelu(h)) for every fp16 h;
 // x <= -10 gives 0 and x >= 10 gives x. The table belongs to the model that uses it (no global
 // state). Tanh form (clip.use_gelu = true) or quick form x·σ(1.702x) (use_gelu absent/false).
@@ -24,7 +24,7 @@ GeluTable make_gelu_table(GeluKind kind);
 void gelu_fp16(const KernelContext& ctx, const GeluTable& table, const float* x, float* y,
                int64_t n);
 
-// The same function evaluated in f32 without the table (tanh form: MODEL_SPEC.md §1.3).
+// The same function evaluated in f32 without the table (tanh form).
 void gelu_f32(const KernelContext& ctx, GeluKind kind, const float* x, float* y, int64_t n);
 
 } // namespace folio::vision

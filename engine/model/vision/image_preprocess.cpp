@@ -1,4 +1,4 @@
-// GGUF_LAYOUT.md §6.3: llama.cpp's kimivl preprocessing. The float expressions mirror the order
+// llama.cpp's kimivl preprocessing (tools/mtmd/clip.cpp). The float expressions mirror the order
 // and types of llama.cpp's arithmetic so that target sizes and resized pixels come out the same.
 #include "model/vision/image_preprocess.h"
 
@@ -144,7 +144,7 @@ Expected<PreprocessedImage> preprocess_image(const RgbImage& image, const Prepro
                     static_cast<size_t>(src.width) * 3,
                     rgb.data() + ((static_cast<size_t>(y + l.offset_y)) * cw + l.offset_x) * 3);
 
-    // §6.3 step 4: planar R, G, B.
+    // Normalize into planar R, G, B.
     out.planar.resize(3 * cw * ch);
     for (size_t c = 0; c < 3; ++c) {
         float* plane = out.planar.data() + c * cw * ch;

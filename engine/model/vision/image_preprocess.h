@@ -1,6 +1,6 @@
 #pragma once
 // Image preprocessing for kimivl exactly as llama.cpp's "dyn_size" preprocessor does it
-// (spec/GGUF_LAYOUT.md §6.3): a target canvas in multiples of a = patch_size·merge within the
+// (tools/mtmd/clip.cpp): a target canvas in multiples of a = patch_size·merge within the
 // token limits, an aspect-preserving bilinear resize of the image, letterboxing (black, centred)
 // onto the canvas, and (x/255 − mean_c)/std_c into planar R, G, B floats.
 
@@ -28,12 +28,12 @@ struct ImageSize {
     bool operator==(const ImageSize&) const = default;
 };
 
-// §6.3 step 2 (llama.cpp calc_size_preserved_ratio with min/max pixels, in its float
+// The target size (llama.cpp calc_size_preserved_ratio with min/max pixels, in its float
 // arithmetic). One deviation: for extreme aspect ratios llama.cpp's rule can exceed max_tokens
 // (e.g. 64000x10 → 2560 tokens); we then shrink the long side to fit max_tokens.
 Expected<ImageSize> target_size(int width, int height, const PreprocessParams& params);
 
-// Where the resized image goes on the canvas (§6.3 step 3).
+// Where the resized image goes on the canvas (centred).
 struct Letterbox {
     ImageSize canvas;
     ImageSize content; // size of the resized image

@@ -1,5 +1,5 @@
 #pragma once
-// LayerNorm (spec/MODEL_SPEC.md §1.2) as ggml_norm + ggml_mul + ggml_add compute it: mean and
+// LayerNorm as ggml_norm + ggml_mul + ggml_add compute it: mean and
 // population variance accumulated in double, y = (x − mean)·(1/sqrt(var + eps)) in float, then
 // ·w and +b. Rows are split across ctx.n_threads threads; x and y may alias.
 

@@ -1,6 +1,6 @@
 #pragma once
-// Resizing the learned position-embedding table to the patch grid (spec/GGUF_LAYOUT.md §6.4
-// step 2): bilinear interpolation with antialiasing and half-pixel centres, i.e.
+// Resizing the learned position-embedding table to the patch grid (tools/mtmd/clip.cpp):
+// bilinear interpolation with antialiasing and half-pixel centres, i.e.
 // F.interpolate(mode="bilinear", align_corners=False, antialias=True), computed the way ggml's
 // CPU upscale op does it (triangle filter widened by 1/scale when shrinking, weights
 // renormalised per output cell, float arithmetic).

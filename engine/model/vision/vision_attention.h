@@ -1,6 +1,6 @@
 #pragma once
 // The attention of a MoonViT block as llama.cpp's kimivl graph computes it
-// (spec/GGUF_LAYOUT.md §6.4 step 3, §6.5): 2D RoPE in llama.cpp's split layout and full
+// (tools/mtmd/clip.cpp): 2D RoPE in llama.cpp's split layout and full
 // bidirectional softmax attention over all patches of one image.
 
 #include "folio/error.h"
@@ -10,7 +10,7 @@
 
 namespace folio::vision {
 
-// §6.5, in place on x = n_tokens rows of n_head·head_dim floats: per head, elements
+// 2D RoPE, in place on x = n_tokens rows of n_head·head_dim floats: per head, elements
 // [0, head_dim/2) are rotated in adjacent pairs by cols[t]·θ^(−2i/(head_dim/2)) and elements
 // [head_dim/2, head_dim) by rows[t]·θ^(−2i/(head_dim/2)).
 Status rope_2d(const KernelContext& ctx, float* x, int64_t n_tokens, int64_t n_head,

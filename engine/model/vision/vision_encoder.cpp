@@ -1,4 +1,4 @@
-// The kimivl graph of llama.cpp, step by step (spec/GGUF_LAYOUT.md §6.4).
+// The kimivl graph of llama.cpp, step by step (tools/mtmd/clip.cpp).
 #include "model/vision/vision_encoder.h"
 
 #include "kernels/matmul.h"
@@ -17,7 +17,7 @@ namespace folio::vision {
 
 namespace {
 
-// The projector's LayerNorm eps is hard-coded in llama.cpp (§6.4 step 6, trap 24).
+// The projector's LayerNorm eps is hard-coded in llama.cpp (tools/mtmd/clip.cpp).
 constexpr float kProjectorNormEps = 1e-5f;
 
 // y = W·x + b for n rows (row strides = the matrix sizes).
@@ -40,7 +40,7 @@ void add_into(const KernelContext& ctx, float* x, const float* d, int64_t n_rows
     });
 }
 
-// §6.4 step 1: the 14x14 stride-14 convolution as a matmul over patch vectors in (c, ky, kx)
+// Patch embedding: the 14x14 stride-14 convolution as a matmul over patch vectors in (c, ky, kx)
 // order (ggml im2col order), patches row-major.
 std::vector<float> patch_vectors(const KernelContext& ctx, const PreprocessedImage& img, int p,
                                  int grid_w, int grid_h) {
@@ -59,7 +59,7 @@ std::vector<float> patch_vectors(const KernelContext& ctx, const PreprocessedIma
     return out;
 }
 
-// §6.4 step 5: output token (b, a) = patches (2b,2a), (2b,2a+1), (2b+1,2a), (2b+1,2a+1).
+// 2x2 patch merge: output token (b, a) = patches (2b,2a), (2b,2a+1), (2b+1,2a), (2b+1,2a+1).
 std::vector<float> merge_2x2(const float* x, int64_t e, int grid_w, int grid_h) {
     const int mw = grid_w / 2, mh = grid_h / 2;
     std::vector<float> out(static_cast<size_t>(4 * e) * mw * mh);

@@ -1,5 +1,5 @@
 #pragma once
-// MoonViT + the kimivl projector (spec/GGUF_LAYOUT.md §6.3-§6.5, spec/MODEL_SPEC.md §7): image
+// MoonViT + the kimivl projector (Kimi-VL, arXiv:2504.07491; tools/mtmd/clip.cpp): image
 // → preprocessing → patch embedding + resized position table → blocks with 2D RoPE → post-norm
 // → 2x2 merge → projector, giving one embedding of the LM's hidden size per merged token.
 
@@ -25,7 +25,7 @@ struct EncodeInfo {
 };
 
 // Arithmetic switches. The defaults reproduce llama.cpp's CPU backend, which the conformance
-// goldens come from (spec/GGUF_LAYOUT.md §2.10): its conv_2d builds the patch matrix (im2col) in
+// goldens come from: its conv_2d builds the patch matrix (im2col) in
 // F16 and so multiplies F16-rounded pixels by an F16-rounded kernel, and its GELU goes through
 // the fp16 table. Both off = plain f32 math (differs from llama.cpp by ~1e-3 on the golden).
 struct EncodeOptions {

@@ -1,4 +1,4 @@
-// Loading a kimivl mmproj file (spec/GGUF_LAYOUT.md §6.1 keys, §6.2 tensors).
+// Loading a kimivl mmproj file (keys and tensors as llama.cpp's tools/mtmd/clip.cpp reads them).
 #include "model/vision/vision_model.h"
 
 #include "tensor/fp16.h"
@@ -166,7 +166,7 @@ Status read_hparams(const Loader& l, VisionHParams* hp) {
         return make_error(
             ErrorCode::Format,
             path + ": head size embedding_length/head_count = " + std::to_string(n_embd) + "/" +
-                std::to_string(n_head) + " must be a multiple of 4 (2D RoPE, §6.5)");
+                std::to_string(n_head) + " must be a multiple of 4 (2D RoPE)");
     if (hp->merge != 2)
         return make_error(ErrorCode::Unsupported, path + ": clip.vision.projector.scale_factor = " +
                                                       std::to_string(hp->merge) +
@@ -280,7 +280,7 @@ Expected<VisionModel> load_vision_model(const std::string& path) {
     m.mm2_w = mm2_w;
     m.mm2_b = std::move(mm2_b);
 
-    // The ViT MLP follows clip.use_gelu; the kimivl projector always uses the tanh GELU (§6.4).
+    // The ViT MLP follows clip.use_gelu; the kimivl projector always uses the tanh GELU.
     m.gelu_tanh = make_gelu_table(GeluKind::Tanh);
     if (!hp.use_gelu)
         m.gelu_quick = make_gelu_table(GeluKind::Quick);

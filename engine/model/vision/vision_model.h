@@ -1,8 +1,8 @@
 #pragma once
 // A kimivl mmproj file (`general.architecture = clip`, `clip.projector_type = kimivl`): MoonViT
-// and the projector, loaded with the keys, tensor names and shapes of spec/GGUF_LAYOUT.md
-// §6.1-§6.2. Matrices stay in the file's mapping (any type the matmul kernels take); norms,
-// biases and the position table are converted to f32 at load time.
+// and the projector, loaded with the keys, tensor names and shapes of llama.cpp's
+// tools/mtmd/clip.cpp. Matrices stay in the file's mapping (any type the matmul kernels take);
+// norms, biases and the position table are converted to f32 at load time.
 
 #include "folio/error.h"
 #include "gguf/gguf_file.h"
@@ -28,12 +28,12 @@ struct VisionHParams {
     uint32_t n_embd_text = 0; // T: clip.vision.projection_dim, the LM hidden size
     uint32_t merge = 0;       // clip.vision.projector.scale_factor (2)
     uint32_t pos_grid = 0;    // side of the learned position table (64)
-    float eps = 1e-5f;        // ViT LayerNorm eps (projector norm: 1e-5 fixed, §6.4 step 6)
+    float eps = 1e-5f;        // ViT LayerNorm eps (projector norm: 1e-5 fixed in llama.cpp)
     bool use_gelu = false;    // tanh GELU (true) or quick GELU
     float rope_theta = 10000.0f;
     std::array<float, 3> image_mean{};
     std::array<float, 3> image_std{};
-    int min_tokens = 8; // llama.cpp's kimivl token limits (§6.3)
+    int min_tokens = 8; // llama.cpp's kimivl token limits
     int max_tokens = 1024;
 
     uint32_t head_dim() const { return n_head ? n_embd / n_head : 0; }
@@ -63,7 +63,7 @@ struct VisionModel {
     const GeluTable& ffn_gelu() const { return hp.use_gelu ? gelu_tanh : gelu_quick; }
 
     PreprocessParams preprocess_params() const;
-    // How many prompt positions (merged tokens) an image of this size becomes (§6.3: the target
+    // How many prompt positions (merged tokens) an image of this size becomes (the target
     // canvas in multiples of patch_size·merge, one row per merge×merge patches).
     Expected<int64_t> image_rows(int width, int height) const;
 };

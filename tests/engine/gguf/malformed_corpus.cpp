@@ -1,4 +1,4 @@
-// The malformed corpus of test_gguf (GGUF_LAYOUT.md §1): truncations, header fields,
+// The malformed corpus of test_gguf (ggml's docs/gguf.md): truncations, header fields,
 // key/value records, tensor infos and payload placement, each with the words its error names.
 #include "malformed_corpus.h"
 
@@ -144,7 +144,7 @@ std::vector<MalformedCase> malformed_corpus() {
     add("type without block table", mutate([&](Bytes& b) { poke<int32_t>(b, tb.type, 40); }),
         {"('tensor_b')", "ggml type 40 (nvfp4)", "byte " + QString::number(tb.type)});
 
-    // Placement of the payloads (§1.5: offsets are the running sum of padded sizes).
+    // Placement of the payloads (offsets are the running sum of padded sizes).
     add("overlapping offsets", mutate([&](Bytes& b) { poke<uint64_t>(b, tb.offset, 0); }),
         {"tensor 'tensor_b' has offset 0, expected 128", "byte " + QString::number(tb.offset)});
     add("out-of-order offsets", mutate([&](Bytes& b) {

@@ -1,4 +1,4 @@
-// GGUF reader and writer (GGUF_LAYOUT.md §1, §2.1) on hand-made files: round trips, the
+// GGUF reader and writer (ggml's docs/gguf.md) on hand-made files: round trips, the
 // writer, the malformed corpus and fuzzing, and copying the weights into memory. The
 // conformance files, inspect_model and `folio-cli info` are test_gguf_conformance.
 #include <QtTest>
@@ -246,7 +246,7 @@ void TestGguf::getterStrictness() {
 
 void TestGguf::writerMatchesHandAssembly() {
     // The base corpus file, written by the writer, equals the bytes assembled by hand from
-    // §1.1 (header + payloads each padded to 32).
+    // The GGUF byte layout (header + payloads each padded to 32).
     const std::string path = scratch("hand") + "/base.gguf";
     Status s = base_writer().write(path);
     QVERIFY(s);
@@ -377,7 +377,7 @@ void TestGguf::writerReportsIoErrors() {
 }
 
 void TestGguf::readsVersion2() {
-    // v2 and v3 share the little-endian layout (§1.1); only the version field differs.
+    // v2 and v3 share the little-endian layout; only the version field differs.
     Bytes b = base_file_bytes();
     poke<uint32_t>(b, 4, 2);
     const std::string path = scratch("v2") + "/v2.gguf";

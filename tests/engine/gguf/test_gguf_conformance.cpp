@@ -1,4 +1,4 @@
-// The llama.cpp conformance files through the GGUF reader (GGUF_LAYOUT.md §1): every file
+// The llama.cpp conformance files through the GGUF reader (ggml's docs/gguf.md): every file
 // opens, inspect_model's figures (parameters, experts, types, metadata) on ds2-qlora, the
 // quantized files' tensor types, and `folio-cli info` on a good and a truncated file.
 #include <QtTest>

@@ -1,6 +1,6 @@
-// Chat templates (engine/tokenizer/chat_template; GGUF_LAYOUT.md §8, conformance README
-// §2-§3): the rendered Kimi-K2, Kimi-VL and DeepSeek-V3 conversations, errors and detection,
-// and the prompts of the greedy and vision goldens tokenized to llama.cpp's ids.
+// Chat templates (engine/tokenizer/chat_template; conformance README §2-§3): the rendered Kimi-K2,
+// Kimi-VL and DeepSeek-V3 conversations, errors and detection, and the prompts of the greedy and
+// vision goldens tokenized to llama.cpp's ids.
 #include <QtTest>
 
 #include "support/test_support.h"

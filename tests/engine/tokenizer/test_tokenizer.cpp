@@ -1,5 +1,5 @@
-// The tokenizer (engine/tokenizer; GGUF_LAYOUT.md §7, MODEL_SPEC.md §9, conformance README
-// §4): exact agreement with llama.cpp's ids, round trips, streaming detokenization,
+// The tokenizer (engine/tokenizer; src/llama-vocab.cpp, conformance README §4):
+// exact agreement with llama.cpp's ids, round trips, streaming detokenization,
 // pre-tokenizer pieces and load errors. The chat templates are test_chat_template.
 #include <QtTest>
 
@@ -111,7 +111,7 @@ private slots:
         QCOMPARE(passed, total);
     }
 
-    // §7.5: a user typing "<|im_end|>" gets plain text unless special parsing is asked for.
+    // A user typing "<|im_end|>" gets plain text unless special parsing is asked for.
     void special_text_stays_text() {
         FOLIO_REQUIRE_CONFORMANCE(dir);
         QVERIFY(need_vocabs());
@@ -135,7 +135,7 @@ private slots:
         QVERIFY(tiny_->add_bos());
         QVERIFY(!tiny_->add_eos());
         QCOMPARE(tiny_->eot(), 266);       // <|im_end|>
-        for (int32_t id : {265, 266, 273}) // [EOS], <|im_end|>, [PAD] (§7.2)
+        for (int32_t id : {265, 266, 273}) // [EOS], <|im_end|>, [PAD]
             QVERIFY2(tiny_->is_eog(id), qPrintable(QString::number(id)));
         for (int32_t id : {264, 267, 100, 319, -1, 320})
             QVERIFY(!tiny_->is_eog(id));
@@ -268,7 +268,7 @@ private slots:
         QCOMPARE(cps, (std::vector<uint32_t>{'a', 0x4E2D, 'b', 0xFFFD, 0xFFFD, 0xFFFD}));
     }
 
-    // Piece boundaries of each pre-tokenizer (§7.6) on inputs whose splits the regexes fix.
+    // Piece boundaries of each llama.cpp pre-tokenizer on inputs whose splits the regexes fix.
     void pre_tokenizer_pieces_data() {
         QTest::addColumn<int>("type");
         QTest::addColumn<QString>("text");
@@ -307,7 +307,8 @@ private slots:
         QCOMPARE(qlist(pieces_of(static_cast<PreType>(type), text.toStdString())), pieces);
     }
 
-    // Merge order (§7.4 d) and llama-bpe's whole-piece lookup, on a hand-made vocabulary.
+    // Merge order (lowest rank first) and llama-bpe's whole-piece lookup, on a hand-made
+    // vocabulary.
     void bpe_merges() {
         const QString dir = scratchDir("tokenizer-bpe");
         // ids 256 "bc", 257 "ab", 258 "abc"; merge "b c" ranks before "a b".
@@ -374,7 +375,7 @@ private slots:
         QVERIFY(!r.has_value());
         QVERIFY(q(r.error().message).contains("token_type"));
 
-        // Without bos/eos keys gpt2 vocabularies default to id 11 (§7.2), if it exists.
+        // Without bos/eos keys gpt2 vocabularies default to id 11 (as llama.cpp), if it exists.
         w.set_int_array("tokenizer.ggml.token_type", gguf::ValueType::I32, {1, 1});
         r = open_and_load(w, (dir + "/tiny.gguf").toStdString());
         QVERIFY(r.has_value());
