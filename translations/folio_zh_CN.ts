@@ -674,14 +674,6 @@
         <translation>定位…</translation>
     </message>
     <message>
-        <source>Waiting for</source>
-        <translation>正在等待</translation>
-    </message>
-    <message>
-        <source>Waited for</source>
-        <translation>已等待</translation>
-    </message>
-    <message>
         <source>Stopped waiting for the documents: the question was not sent.</source>
         <translation>已停止等待文档：问题未发送。</translation>
     </message>
@@ -704,6 +696,10 @@
     <message>
         <source>Undo</source>
         <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Waited for %1 to finish loading.</source>
+        <translation>已等待 %1 加载完成。</translation>
     </message>
 </context>
 <context>
@@ -1315,10 +1311,6 @@ longer than the %1-token context: the pages that go in are chosen for each quest
         <translation>说明</translation>
     </message>
     <message>
-        <source>Model weights, mapped</source>
-        <translation>模型权重（已映射）</translation>
-    </message>
-    <message>
         <source>Model weights, resident</source>
         <translation>模型权重（常驻）</translation>
     </message>
@@ -1341,14 +1333,6 @@ longer than the %1-token context: the pages that go in are chosen for each quest
     <message>
         <source>Folio process in RAM</source>
         <translation>Folio 进程占用内存</translation>
-    </message>
-    <message>
-        <source>The model file is mapped read-only: this much address space, not RAM.</source>
-        <translation>模型文件以只读方式映射：这是地址空间大小，而非内存占用。</translation>
-    </message>
-    <message>
-        <source>The pages of the model file in RAM now (measured every few seconds); the system may drop them and read them again.</source>
-        <translation>模型文件当前在内存中的页面（每隔几秒测量一次）；系统可能会丢弃并重新读取它们。</translation>
     </message>
     <message>
         <source>Attention blocks (and index keys) held in RAM; this is what the KV RAM budget limits, with the recurrent state.</source>
@@ -1377,10 +1361,6 @@ longer than the %1-token context: the pages that go in are chosen for each quest
     <message>
         <source>no model loaded</source>
         <translation>尚未加载模型</translation>
-    </message>
-    <message>
-        <source>address space, not RAM</source>
-        <translation>地址空间，非内存</translation>
     </message>
     <message>
         <source>%L1 % of the file</source>
@@ -1417,6 +1397,37 @@ longer than the %1-token context: the pages that go in are chosen for each quest
     <message>
         <source>&lt;b&gt;Machine&lt;/b&gt; (all programs): used %1 · available %2 · total %3. Used leaves out the page cache; it moves with every program.</source>
         <translation>&lt;b&gt;本机&lt;/b&gt;（所有程序）：已用 %1 · 可用 %2 · 总计 %3。已用不含页面缓存；它随每个程序变化。</translation>
+    </message>
+    <message>
+        <source>Model weights</source>
+        <translation>模型权重</translation>
+    </message>
+    <message>
+        <source>The model file&apos;s size. Mapped read-only, it is address space, not RAM; copied into RAM (Settings, Model weights), it stays in memory and is safe from the file changing.</source>
+        <translation>模型文件的大小。以只读方式映射时，它占用的是地址空间而非内存；复制到内存后（设置 → 模型权重），它常驻内存，且不受文件变化的影响。</translation>
+    </message>
+    <message>
+        <source>The model&apos;s bytes in RAM now: all of a copy; of a mapped file, the pages the system holds (measured every few seconds; it may drop them and read them again).</source>
+        <translation>模型当前在内存中的字节数：复制时为全部；映射文件时为系统持有的页面（每隔几秒测量一次；系统可能丢弃这些页面并重新读取）。</translation>
+    </message>
+    <message>
+        <source>copied into RAM, 2 MiB pages</source>
+        <translation>已复制到内存，2 MiB 页</translation>
+    </message>
+    <message>
+        <source>mapped from the file: address space</source>
+        <translation>从文件映射：地址空间</translation>
+    </message>
+    <message>
+        <source>all of it, until unloaded</source>
+        <translation>全部，直到卸载</translation>
+    </message>
+</context>
+<context>
+    <name>folio::ui::JobRequest</name>
+    <message>
+        <source>the request ended with an error</source>
+        <translation>请求因错误而结束</translation>
     </message>
 </context>
 <context>
@@ -1676,6 +1687,10 @@ Choose a GGUF model file with File → Open model….</source>
     <message>
         <source>This chat has no summary: make one with File → Summarize document.</source>
         <translation>此对话没有摘要：请通过“文件 → 摘要文档”生成。</translation>
+    </message>
+    <message>
+        <source>The document this answer cites (page %1) is no longer in this chat: add it again to follow the citation.</source>
+        <translation>此回答引用的文档（第 %1 页）已不在本对话中：重新添加该文档即可跳转到引用处。</translation>
     </message>
 </context>
 <context>
@@ -2168,6 +2183,26 @@ The server has not reported token usage.</source>
         <source>A key entered here is kept in the system keyring where one runs.</source>
         <translation>在此输入的密钥会保存在系统密钥环中（如有运行的密钥环）。</translation>
     </message>
+    <message>
+        <source>Map from the file</source>
+        <translation>从文件映射</translation>
+    </message>
+    <message>
+        <source>Copy into RAM when it fits</source>
+        <translation>内存足够时复制到内存</translation>
+    </message>
+    <message>
+        <source>Always copy into RAM</source>
+        <translation>始终复制到内存</translation>
+    </message>
+    <message>
+        <source>Mapped, the system may drop pages of the model under memory pressure and read them from disk again. A copy in RAM (2 MiB pages) stays in memory and is safe from the file changing, but its memory stays taken until the model is unloaded; &quot;when it fits&quot; copies when half the available memory holds the file.</source>
+        <translation>映射时，系统在内存紧张时可能丢弃模型的页面，并从磁盘重新读取。复制到内存（2 MiB 页）的副本常驻内存，且不受文件变化的影响，但其占用的内存会保持到模型卸载为止；“内存足够时”表示可用内存的一半能容纳该文件时才复制。</translation>
+    </message>
+    <message>
+        <source>Model weights</source>
+        <translation>模型权重</translation>
+    </message>
 </context>
 <context>
     <name>folio::ui::SummaryRunner</name>
@@ -2190,10 +2225,6 @@ The server has not reported token usage.</source>
     <message>
         <source>Summarizing “%1” (%2 pages)…</source>
         <translation>正在摘要“%1”（%2 页）…</translation>
-    </message>
-    <message>
-        <source>the request ended with an error</source>
-        <translation>请求因错误而结束</translation>
     </message>
     <message>
         <source>Summarizing “%1”: %2</source>

@@ -159,8 +159,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         chat_->setDocuments(documents_->chatDocuments());
         onDocumentsChanged();
     });
-    connect(chat_, &ChatPane::currentChatChanged, this,
-            [this] { documents_->setDocuments(chat_->currentChat().documents); });
+    // Another chat: its documents, and what depends on them (the question's chips, pinned
+    // pages, the read-ahead) follow at once, not at the next document that loads.
+    connect(chat_, &ChatPane::currentChatChanged, this, [this] {
+        documents_->setDocuments(chat_->currentChat().documents);
+        onDocumentsChanged();
+    });
     connect(documents_, &DocumentsPane::problemsChanged, this,
             &MainWindow::onDocumentProblemsChanged);
     connect(documents_, &DocumentsPane::locateRequested, this, &MainWindow::locateDocument);

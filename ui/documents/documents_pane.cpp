@@ -100,9 +100,7 @@ DocumentsPane::DocumentsPane(QWidget* parent) : QWidget(parent) {
     previewLayout->addWidget(pageLabel_);
     preview_ = new QStackedWidget(previewBox);
     previewLayout->addWidget(preview_, 1);
-    emptyLabel_ = new QLabel(tr("Open a PDF report or a chart image (File → Open document…), "
-                                "or drop files here."),
-                             preview_);
+    emptyLabel_ = new QLabel(emptyHint(), preview_);
     emptyLabel_->setWordWrap(true);
     emptyLabel_->setAlignment(Qt::AlignCenter);
     emptyLabel_->setObjectName(QStringLiteral("documentsEmptyLabel"));
@@ -508,8 +506,16 @@ void DocumentsPane::setTokenLine(const QString& fingerprint, const QString& text
             refreshItem(i);
 }
 
+QString DocumentsPane::emptyHint() const {
+    return tr("Open a PDF report or a chart image (File → Open document…), or drop files here.");
+}
+
 void DocumentsPane::showPreview(int row) {
     if (row < 0 || row >= documents_.size()) {
+        // Nothing to show: the hint, not the last document's "Opening …" (a preview still
+        // opening for it is dropped when it arrives).
+        requestedPdf_.clear();
+        emptyLabel_->setText(emptyHint());
         preview_->setCurrentWidget(emptyLabel_);
         updatePageLabel();
         return;

@@ -134,6 +134,8 @@ private:
     void addAttachActions(QMenu& menu, int row, int page);
     void updatePageLabel();
     void showPreview(int row);
+    // What the preview says when there is nothing to show.
+    QString emptyHint() const;
     void refreshItem(int row);
     void refreshSummary();
     void loadPdfPreview(const QString& path);
