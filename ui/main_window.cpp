@@ -335,6 +335,9 @@ void MainWindow::onModelLoaded(const ModelFactsQ& f) {
     setState(tr("ready"));
     if (!f.remote && f.threads > 0)
         threadsLabel_->setText(tr("threads: %1").arg(f.threads));
+    // Where the engine put each layer's weights and KV (engine/backend's plan).
+    if (!f.remote && !f.placement.isEmpty())
+        devices_->setModelFact(tr("placement"), f.placement);
     loadEnded();
 }
 

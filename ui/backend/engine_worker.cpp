@@ -239,6 +239,7 @@ void EngineWorker::loadModel(const LoadOptions& options) {
             f.threads = r->threads;
             f.fingerprint = q(r->fingerprint);
             f.projectorFingerprint = q(r->projector_fingerprint);
+            f.placement = q(r->placement);
             f.acceptsImages = hasVision_; // loaded with a projector
             QMetaObject::invokeMethod(
                 reader_.get(),

@@ -198,6 +198,18 @@ void DevicesPane::setModelFacts(const QList<QPair<QString, QString>>& facts) {
         new QTreeWidgetItem(model_, {key, value});
 }
 
+void DevicesPane::setModelFact(const QString& key, const QString& value) {
+    for (int i = 0; i < model_->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* item = model_->topLevelItem(i);
+        if (item->text(0) == key) {
+            item->setText(1, value);
+            return;
+        }
+    }
+    auto* item = new QTreeWidgetItem(model_, {key, value});
+    item->setToolTip(1, value);
+}
+
 void DevicesPane::setThroughputTable(bool table) {
     if (tableAction_->isChecked() != table)
         tableAction_->setChecked(table); // calls back here once

@@ -40,6 +40,8 @@ public:
 
     // Facts about the loaded model, shown as "key: value" lines (empty list: no model).
     void setModelFacts(const QList<QPair<QString, QString>>& facts);
+    // Sets one row of the model's facts (replaced when `key` is there, else added at the end).
+    void setModelFact(const QString& key, const QString& value);
     // Live figures from the engine (2-4 Hz).
     void setEngineStats(const EngineStatsQ& stats);
     // Remote mode on (with the server's URL, model id and context length if known) or off.

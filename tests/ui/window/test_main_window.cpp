@@ -152,6 +152,13 @@ private slots:
         QVERIFY2(keys.contains(QStringLiteral("architecture")) &&
                      keys.contains(QStringLiteral("experts")),
                  qPrintable(keys.join(QLatin1Char(','))));
+        // The engine's placement plan, once loaded: every layer of the demo model on the CPU.
+        QTRY_VERIFY_WITH_TIMEOUT(w.modelReady(), 30000);
+        QString placement;
+        for (int i = 0; i < facts->topLevelItemCount(); ++i)
+            if (facts->topLevelItem(i)->text(0) == QLatin1String("placement"))
+                placement = facts->topLevelItem(i)->text(1);
+        QVERIFY2(placement.startsWith(QStringLiteral("cpu: layers 0-")), qPrintable(placement));
 
         // A broken model file: a clear notice, and the window keeps working.
         const QString dir = folio::test::scratchDir(QStringLiteral("bad-model"));
