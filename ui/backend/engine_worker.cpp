@@ -255,12 +255,16 @@ void EngineWorker::loadModel(const LoadOptions& options) {
         [this](double fraction) { Q_EMIT loadProgress(fraction); });
 }
 
-void EngineWorker::submit(qint64 requestId, const QList<ChatTurn>& turns,
-                          const GenerationSettings& s, const QStringList& dataSources) {
+Request EngineWorker::requestFor(const QList<ChatTurn>& turns, const GenerationSettings& s) const {
     // Images go as the embedded engine takes them: to a server that accepts them (RemoteBackend
     // sends them as base64 data URLs), to the engine when a vision projector is loaded.
     const bool images = remote_ ? remoteImages_ : hasVision_;
-    Request r = buildRequest(turns, s, images, speculation_ && !remote_);
+    return buildRequest(turns, s, images, speculation_ && !remote_);
+}
+
+void EngineWorker::submit(qint64 requestId, const QList<ChatTurn>& turns,
+                          const GenerationSettings& s, const QStringList& dataSources) {
+    Request r = requestFor(turns, s);
     if (!dataSources.isEmpty()) {
         submitAgentTurn(requestId, std::move(r), dataSources);
         return;
@@ -270,8 +274,7 @@ void EngineWorker::submit(qint64 requestId, const QList<ChatTurn>& turns,
 
 void EngineWorker::submitJob(qint64 requestId, const QList<ChatTurn>& turns,
                              const GenerationSettings& s) {
-    const bool images = remote_ ? remoteImages_ : hasVision_;
-    submitTo(jobBackend(), requestId, buildRequest(turns, s, images, speculation_ && !remote_));
+    submitTo(jobBackend(), requestId, requestFor(turns, s));
 }
 
 ChatBackend& EngineWorker::jobBackend() {

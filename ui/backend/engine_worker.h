@@ -114,6 +114,8 @@ private:
     void replaceBackend(std::unique_ptr<ChatBackend> backend, bool remote);
     void useEngine();
     void submitAgentTurn(qint64 requestId, Request request, const QStringList& dataSources);
+    // The engine request of `turns`, as this backend takes images and speculation.
+    Request requestFor(const QList<ChatTurn>& turns, const GenerationSettings& settings) const;
     void submitTo(ChatBackend& backend, qint64 requestId, Request request);
     ChatBackend& jobBackend();
     void requestEnded(qint64 requestId, bool counted);

@@ -13,7 +13,6 @@
 
 #include <QClipboard>
 #include <QFile>
-#include <QFileInfo>
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QInputDialog>
@@ -602,17 +601,7 @@ void ChatPane::setDocuments(const QList<ChatDocument>& documents) {
 
 void ChatPane::updateCitationDocuments() {
     // Citations count the chat's PDFs in order, as the prompt labels them.
-    QList<CitationDocument> docs;
-    QList<int> rows;
-    const auto& documents = chats_[current_].documents;
-    for (qsizetype i = 0; i < documents.size(); ++i) {
-        if (documents[i].isImage)
-            continue;
-        docs.append({documents[i].title, QFileInfo(documents[i].path).fileName(),
-                     documents[i].pageCount, documents[i].fingerprint});
-        rows << int(i);
-    }
-    transcript_->setCitationDocuments(docs, rows);
+    transcript_->setCitationTargets(citationTargets(chats_[current_].documents));
 }
 
 void ChatPane::setDocumentProblems(const QList<QPair<int, QString>>& problems) {

@@ -2,6 +2,7 @@
 
 #include "pipeline/prompt_builder.h"
 
+#include <QFileInfo>
 #include <QObject>
 #include <QUuid>
 
@@ -27,6 +28,18 @@ QString ChatSession::displayTitle() const {
         }
     }
     return QObject::tr("New chat");
+}
+
+CitationTargets citationTargets(const QList<ChatDocument>& documents) {
+    CitationTargets out;
+    for (qsizetype i = 0; i < documents.size(); ++i) {
+        const ChatDocument& d = documents[i];
+        if (d.isImage)
+            continue;
+        out.documents.append({d.title, QFileInfo(d.path).fileName(), d.pageCount, d.fingerprint});
+        out.rows << int(i);
+    }
+    return out;
 }
 
 QList<CitedDocument> citableDocuments(const QList<ChatDocument>& documents) {

@@ -58,5 +58,7 @@ struct ChatSession {
 
 // The documents an answer can cite: the chat's PDFs in prompt order ("doc 1" is the first).
 QList<CitedDocument> citableDocuments(const QList<ChatDocument>& documents);
+// The same PDFs as citations resolve against them, with their rows among `documents`.
+CitationTargets citationTargets(const QList<ChatDocument>& documents);
 
 } // namespace folio::ui

@@ -262,22 +262,25 @@ int pageFromCitationUrl(const QString& url) {
     return ok ? page : 0;
 }
 
-void resolveCitedDocuments(const QList<CitedDocument>& cited,
-                           const QList<CitationDocument>& current, const QList<int>& currentRows,
-                           QList<CitationDocument>* documents, QList<int>* rows) {
+CitationTargets resolveCitedDocuments(const QList<CitedDocument>& cited,
+                                      const CitationTargets& current) {
+    if (cited.isEmpty())
+        return current;
+    CitationTargets out;
     for (const CitedDocument& c : cited) {
         qsizetype found = -1;
-        for (qsizetype i = 0; i < current.size() && found < 0; ++i)
-            if (!c.fingerprint.isEmpty() && current[i].fingerprint == c.fingerprint)
+        for (qsizetype i = 0; i < current.documents.size() && found < 0; ++i)
+            if (!c.fingerprint.isEmpty() && current.documents[i].fingerprint == c.fingerprint)
                 found = i;
         if (found >= 0) {
-            documents->append(current[found]);
-            rows->append(currentRows.value(found, -1));
+            out.documents.append(current.documents[found]);
+            out.rows.append(current.rows.value(found, -1));
         } else {
-            documents->append({c.title, QString(), c.pageCount, c.fingerprint});
-            rows->append(kRemovedDocument);
+            out.documents.append({c.title, QString(), c.pageCount, c.fingerprint});
+            out.rows.append(kRemovedDocument);
         }
     }
+    return out;
 }
 
 QString citationUrl(int document, int page) {

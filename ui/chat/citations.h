@@ -20,6 +20,7 @@ struct CitationDocument {
     QString fileName; // e.g. "report.pdf" ("" when not known)
     int pageCount = 0;
     QString fingerprint = {}; // the document's contents ("" when not known)
+    bool operator==(const CitationDocument& other) const = default;
 };
 
 // A document an answer could cite, as the chat had it when the answer was asked for.
@@ -30,13 +31,19 @@ struct CitedDocument {
     bool operator==(const CitedDocument& other) const = default;
 };
 
-// An answer's cited documents (its "doc N" order) found among the chat's documents now, by
-// fingerprint: appends to `documents` what citations resolve against and to `rows` each one's
-// row among the chat's documents (from `currentRows`), or kRemovedDocument (with the title and
-// pages it had) when it has left the chat.
-void resolveCitedDocuments(const QList<CitedDocument>& cited,
-                           const QList<CitationDocument>& current, const QList<int>& currentRows,
-                           QList<CitationDocument>* documents, QList<int>* rows);
+// What citations resolve against: documents in "doc N" order, and each one's row among the
+// chat's documents (kRemovedDocument: it has left the chat).
+struct CitationTargets {
+    QList<CitationDocument> documents;
+    QList<int> rows;
+    bool operator==(const CitationTargets& other) const = default;
+};
+
+// An answer's targets: its cited documents (its "doc N" order) found among the chat's documents
+// now (`current`), by fingerprint; one that has left the chat keeps the title and pages it had,
+// with row kRemovedDocument. An answer that recorded none (saved before) gets `current`.
+CitationTargets resolveCitedDocuments(const QList<CitedDocument>& cited,
+                                      const CitationTargets& current);
 
 // One citation found in a text.
 struct Citation {

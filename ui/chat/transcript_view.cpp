@@ -187,20 +187,10 @@ void TranscriptView::collapseToolCalls() {
     expanded_.clear();
 }
 
-void TranscriptView::setCitationDocuments(const QList<CitationDocument>& documents,
-                                          const QList<int>& rows) {
-    if (citationRows_ == rows && citationDocuments_.size() == documents.size()) {
-        bool same = true;
-        for (qsizetype i = 0; i < documents.size() && same; ++i)
-            same = documents[i].title == citationDocuments_[i].title &&
-                   documents[i].fileName == citationDocuments_[i].fileName &&
-                   documents[i].pageCount == citationDocuments_[i].pageCount &&
-                   documents[i].fingerprint == citationDocuments_[i].fingerprint;
-        if (same)
-            return;
-    }
-    citationDocuments_ = documents;
-    citationRows_ = rows;
+void TranscriptView::setCitationTargets(const CitationTargets& targets) {
+    if (citations_ == targets)
+        return;
+    citations_ = targets;
     if (!messages_.isEmpty()) {
         const int scroll = verticalScrollBar()->value();
         showMessages(messages_, generating_);
@@ -381,22 +371,15 @@ void TranscriptView::insertMessage(QTextCursor& cursor, const ChatMessage& m, in
 void TranscriptView::insertAnswer(QTextCursor& cursor, const ChatMessage& m) {
     const int start = cursor.position();
     const QString markdown = escapeRawHtml(m.text); // "<" and "&" shown as written
-    // An answer names its documents as they were when it was asked for; older answers, as the
-    // chat's documents are now.
-    QList<CitationDocument> documents = citationDocuments_;
-    QList<int> rows = citationRows_;
-    if (!m.citedDocuments.isEmpty()) {
-        documents.clear();
-        rows.clear();
-        resolveCitedDocuments(m.citedDocuments, citationDocuments_, citationRows_, &documents,
-                              &rows);
-    }
-    if (documents.isEmpty()) {
+    // An answer names its documents as they were when it was asked for.
+    const CitationTargets targets = resolveCitedDocuments(m.citedDocuments, citations_);
+    if (targets.documents.isEmpty()) {
         cursor.insertMarkdown(linkCitations(markdown, QString::fromLatin1(kCitationUrlPattern)));
     } else {
-        cursor.insertMarkdown(linkCitations(markdown, documents, [&rows](int document, int page) {
-            return citationUrl(rows.value(document, -1), page);
-        }));
+        cursor.insertMarkdown(
+            linkCitations(markdown, targets.documents, [&targets](int document, int page) {
+                return citationUrl(targets.rows.value(document, -1), page);
+            }));
     }
     // Code blocks (fixed-pitch paragraphs) on a light grey background.
     for (QTextBlock b = document()->findBlock(start);

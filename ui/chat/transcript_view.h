@@ -47,7 +47,7 @@ public:
     void collapseToolCalls();
     // The documents citations point at (the chat's PDFs in prompt order) and, for each, its
     // place among the chat's documents (what citationActivated reports). Lays out again.
-    void setCitationDocuments(const QList<CitationDocument>& documents, const QList<int>& rows);
+    void setCitationTargets(const CitationTargets& targets);
     // Where message `index` stands among its versions (ChatPane: message_versions.h); a message
     // with more than one shows "‹ 2/3 ›" in its footer, the arrows asking for its neighbours
     // (versionRequested).
@@ -78,8 +78,7 @@ private:
     void insertQuestionImages(QTextCursor& cursor, const QList<QuestionImage>& images);
 
     QTimer* throttle_ = nullptr;
-    QList<CitationDocument> citationDocuments_;
-    QList<int> citationRows_;
+    CitationTargets citations_;
     std::function<VersionPosition(int)> versions_;
     QList<ChatMessage> messages_; // what is shown (laid out again when a block opens or closes)
     QSet<quint64> expanded_;      // (message index << 32) | call index

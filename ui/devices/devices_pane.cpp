@@ -206,8 +206,7 @@ void DevicesPane::setModelFact(const QString& key, const QString& value) {
             return;
         }
     }
-    auto* item = new QTreeWidgetItem(model_, {key, value});
-    item->setToolTip(1, value);
+    new QTreeWidgetItem(model_, {key, value});
 }
 
 void DevicesPane::setThroughputTable(bool table) {

@@ -5,7 +5,6 @@
 #include "pipeline/markdown_literal.h"
 
 #include <QDir>
-#include <QFileInfo>
 #include <QJsonArray>
 #include <QTextDocument>
 #include <QUrl>
@@ -31,24 +30,10 @@ QString linkedAnswer(const ChatSession& chat, const ChatMessage& m, const QStrin
                      const QString& fallbackUrl, const QString& baseDir) {
     if (chat.documents.isEmpty())
         return linkCitations(markdown, fallbackUrl);
-    QList<CitationDocument> current;
-    QList<int> rows;
-    for (qsizetype i = 0; i < chat.documents.size(); ++i) {
-        const ChatDocument& d = chat.documents[i];
-        if (d.isImage)
-            continue;
-        current.append({d.title, QFileInfo(d.path).fileName(), d.pageCount, d.fingerprint});
-        rows << int(i);
-    }
-    QList<CitationDocument> docs = current;
-    if (!m.citedDocuments.isEmpty()) {
-        docs.clear();
-        QList<int> cited;
-        resolveCitedDocuments(m.citedDocuments, current, rows, &docs, &cited);
-        rows = cited;
-    }
-    return linkCitations(markdown, docs, [&chat, &rows, &baseDir](int document, int page) {
-        const int row = rows.value(document, -1);
+    const CitationTargets targets =
+        resolveCitedDocuments(m.citedDocuments, citationTargets(chat.documents));
+    return linkCitations(markdown, targets.documents, [&](int document, int page) {
+        const int row = targets.rows.value(document, -1);
         if (row < 0)
             return QString(); // a document that has left the chat: no link
         return documentLink(chat.documents.value(row).path, baseDir) +

@@ -54,10 +54,9 @@ private slots:
             {QStringLiteral("C"), QStringLiteral("C.pdf"), 9, QStringLiteral("fp-C")}};
         const QList<CitedDocument> cited{{QStringLiteral("fp-A"), QStringLiteral("A"), 12},
                                          {QStringLiteral("fp-B"), QStringLiteral("B"), 40}};
-        QList<CitationDocument> docs;
-        QList<int> rows;
-        resolveCitedDocuments(cited, current, {3, 5}, &docs, &rows);
-        QCOMPARE(rows, (QList<int>{kRemovedDocument, 3}));
+        const CitationTargets resolved = resolveCitedDocuments(cited, {current, {3, 5}});
+        const QList<CitationDocument>& docs = resolved.documents;
+        QCOMPARE(resolved.rows, (QList<int>{kRemovedDocument, 3}));
         QCOMPARE(docs.size(), 2);
         QCOMPARE(docs[0].title, QStringLiteral("A"));
         QCOMPARE(docs[0].pageCount, 12);

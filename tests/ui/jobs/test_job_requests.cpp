@@ -10,12 +10,13 @@
 
 #include "backend/engine_worker.h"
 #include "chat/chat_pane.h"
-#include "documents/documents_pane.h"
 #include "jobs/summary_runner.h"
 #include "jobs/table_extractor.h"
 #include "jobs/table_request.h"
 #include "main_window.h"
 #include "support/test_support.h"
+#include "ui/window_fixture.h"
+#include "ui/workbench_parts.h"
 
 #include <condition_variable>
 #include <map>
@@ -158,26 +159,14 @@ class TestJobRequests : public QObject {
 
     void useBackend(HoldingBackend* backend) {
         backend_ = backend;
-        EngineWorker* worker = window_->engineWorker();
-        ModelFactsQ facts;
-        facts.name = QStringLiteral("scripted");
-        facts.contextLimit = 8192;
+        ModelFactsQ facts = folio::test::scriptedFacts();
         facts.acceptsImages = true;
-        QMetaObject::invokeMethod(
-            worker,
-            [worker, backend, facts] {
-                worker->setBackend(std::unique_ptr<ChatBackend>(backend), facts);
-            },
-            Qt::BlockingQueuedConnection);
-        QTRY_VERIFY(window_->modelReady());
+        folio::test::useWindowBackend(*window_, backend, facts);
     }
 
     void newChatWithReport() {
-        window_->chatPane()->newChat();
-        QSignalSpy loaded(window_->documentsPane(), &DocumentsPane::documentLoaded);
-        window_->documentsPane()->openFiles(
-            {folio::test::builtProgram(QStringLiteral("generated/samples/long-report-300.pdf"))});
-        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, 60000);
+        folio::test::newChatWith(*window_, folio::test::builtProgram(QStringLiteral(
+                                               "generated/samples/long-report-300.pdf")));
     }
 
     // Starts the summary and waits until its first request streams and is held.
@@ -191,12 +180,8 @@ class TestJobRequests : public QObject {
 
 private slots:
     void initTestCase() {
-        const QString xdg = folio::test::scratchDir(QStringLiteral("job-requests-xdg"));
-        qputenv("XDG_CONFIG_HOME", (xdg + QStringLiteral("/config")).toUtf8());
-        qputenv("XDG_DATA_HOME", (xdg + QStringLiteral("/data")).toUtf8());
-        qputenv("XDG_CACHE_HOME", (xdg + QStringLiteral("/cache")).toUtf8());
-        QCoreApplication::setOrganizationName(QStringLiteral("FolioTests"));
-        QCoreApplication::setApplicationName(QStringLiteral("test_job_requests"));
+        folio::test::useScratchSettings(QStringLiteral("job-requests-xdg"),
+                                        QStringLiteral("test_job_requests"));
         window_ = std::make_unique<MainWindow>();
         window_->resize(1400, 900);
         window_->show();

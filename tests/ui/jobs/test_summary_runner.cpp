@@ -10,10 +10,10 @@
 
 #include "backend/engine_worker.h"
 #include "chat/chat_pane.h"
-#include "documents/documents_pane.h"
 #include "jobs/summary_runner.h"
 #include "main_window.h"
 #include "support/test_support.h"
+#include "ui/window_fixture.h"
 
 #include <condition_variable>
 #include <memory>
@@ -101,17 +101,7 @@ class TestSummaryRunner : public QObject {
 
     void useBackend(ScriptedBackend* backend) {
         backend_ = backend;
-        EngineWorker* worker = window_->engineWorker();
-        ModelFactsQ facts;
-        facts.name = QStringLiteral("scripted");
-        facts.contextLimit = 8192;
-        QMetaObject::invokeMethod(
-            worker,
-            [worker, backend, facts] {
-                worker->setBackend(std::unique_ptr<ChatBackend>(backend), facts);
-            },
-            Qt::BlockingQueuedConnection);
-        QTRY_VERIFY(window_->modelReady());
+        folio::test::useWindowBackend(*window_, backend, folio::test::scriptedFacts());
     }
 
     QAction* summarizeAction() const {
@@ -121,11 +111,8 @@ class TestSummaryRunner : public QObject {
 private:
     // Documents belong to a chat: each test's new chat opens the report.
     void newChatWithReport() {
-        window_->chatPane()->newChat();
-        QSignalSpy loaded(window_->documentsPane(), &DocumentsPane::documentLoaded);
-        window_->documentsPane()->openFiles(
-            {folio::test::builtProgram(QStringLiteral("generated/samples/long-report-300.pdf"))});
-        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, 60000);
+        folio::test::newChatWith(*window_, folio::test::builtProgram(QStringLiteral(
+                                               "generated/samples/long-report-300.pdf")));
     }
 
 private slots:

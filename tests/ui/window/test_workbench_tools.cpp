@@ -24,6 +24,7 @@
 #include "support/finance_db.h"
 #include "support/test_support.h"
 #include "ui/transcript_probe.h"
+#include "ui/window_fixture.h"
 
 #include <sqlite3.h>
 
@@ -152,19 +153,8 @@ class TestWorkbenchTools : public QObject {
 
     // Puts a scripted backend behind the main window's worker (on the worker's thread).
     void useScript(ScriptedBackend::Script script) {
-        auto* backend = new ScriptedBackend(std::move(script));
-        backend_ = backend;
-        EngineWorker* worker = window_->engineWorker();
-        ModelFactsQ facts;
-        facts.name = QStringLiteral("scripted");
-        facts.contextLimit = 8192;
-        QMetaObject::invokeMethod(
-            worker,
-            [worker, backend, facts] {
-                worker->setBackend(std::unique_ptr<ChatBackend>(backend), facts);
-            },
-            Qt::BlockingQueuedConnection);
-        QTRY_VERIFY(window_->modelReady());
+        backend_ = new ScriptedBackend(std::move(script));
+        folio::test::useWindowBackend(*window_, backend_, folio::test::scriptedFacts());
     }
 
     void askAndWait(const QString& question) {
