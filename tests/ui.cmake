@@ -21,10 +21,13 @@ if(FOLIO_BUILD_UI)
     folio_add_test(test_chat_versions SOURCES ui/chat/test_chat_versions.cpp LIBS folio_ui LABELS ui TIMEOUT 60)
     # Citations follow their document by fingerprint, not by its place (issue #48 §1).
     folio_add_test(test_cited_documents SOURCES ui/chat/test_cited_documents.cpp LIBS folio_ui LABELS ui TIMEOUT 60)
-    folio_add_test(test_chat_export SOURCES ui/export/test_chat_export.cpp LIBS folio_ui LABELS ui TIMEOUT 60)
+    folio_add_test(test_chat_export SOURCES core/export/test_chat_export.cpp LIBS folio_ui LABELS ui TIMEOUT 60)
     # A new chat starts without the last chat's documents (issue #48 §3).
     folio_add_test(test_chat_switch SOURCES ui/window/test_chat_switch.cpp LIBS folio_ui LABELS ui TIMEOUT 120)
     add_dependencies(test_chat_switch folio_samples)
+    folio_add_test(test_document_visits SOURCES ui/window/test_document_visits.cpp LIBS folio_ui
+                   LABELS ui TIMEOUT 180)
+    add_dependencies(test_document_visits folio_samples)
     folio_add_test(test_chat_documents SOURCES ui/chat/test_chat_documents.cpp LIBS folio_ui LABELS ui TIMEOUT 300)
     add_dependencies(test_chat_documents folio_samples folio_demo_model)
     set_tests_properties(test_chat_documents PROPERTIES RUN_SERIAL TRUE)

@@ -2,15 +2,15 @@
 # its exports, PDF pages rendered at the projector's resolution, the image token count of a
 # rendered page against the engine's run, and "Extract table" end to end with a scripted model.
 if(FOLIO_BUILD_UI)
-    folio_add_test(test_markdown_table SOURCES ui/pipeline/test_markdown_table.cpp
+    folio_add_test(test_markdown_table SOURCES core/pipeline/test_markdown_table.cpp
                    LIBS folio_core LABELS ui TIMEOUT 60)
-    folio_add_test(test_page_render SOURCES ui/pipeline/test_page_render.cpp
+    folio_add_test(test_page_render SOURCES core/pipeline/test_page_render.cpp
                    LIBS folio_core LABELS ui TIMEOUT 120)
     add_dependencies(test_page_render folio_samples)
-    folio_add_test(test_page_image_tokens SOURCES ui/pipeline/test_page_image_tokens.cpp
+    folio_add_test(test_page_image_tokens SOURCES core/pipeline/test_page_image_tokens.cpp
                    LIBS folio_core folio_engine folio_engine_internal LABELS ui engine TIMEOUT 300)
     add_dependencies(test_page_image_tokens folio_samples)
-    folio_add_test(test_scanned_pages SOURCES ui/pipeline/test_scanned_pages.cpp
+    folio_add_test(test_scanned_pages SOURCES core/pipeline/test_scanned_pages.cpp
                    LIBS folio_ui LABELS ui engine TIMEOUT 300)
     add_dependencies(test_scanned_pages folio_samples)
     folio_add_test(test_table_extraction SOURCES ui/jobs/test_table_extraction.cpp

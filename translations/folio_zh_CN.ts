@@ -2,6 +2,21 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>ExportFileDialog</name>
+    <message>
+        <source>Exporting to %1…</source>
+        <translation>正在导出到 %1…</translation>
+    </message>
+    <message>
+        <source>Exported to %1</source>
+        <translation>已导出到 %1</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+</context>
+<context>
     <name>HumanFormat</name>
     <message>
         <source>%L1 s</source>
@@ -529,6 +544,17 @@
         <source>it did not keep the key</source>
         <translation>它未能保存密钥</translation>
     </message>
+    <message>
+        <source>No system keyring could keep the API key (%1): it is stored in plain text in %2, which other users may be able to read. Restrict the file (chmod 600), or start a keyring and enter the key again in Settings.</source>
+        <translation>没有系统密钥环可以保存 API 密钥（%1）：它以明文保存在 %2 中，其他用户可能可以读取。请限制该文件的权限（chmod 600），或启动密钥环后在“设置”中重新输入密钥。</translation>
+    </message>
+</context>
+<context>
+    <name>folio::ui::AttachmentChips</name>
+    <message>
+        <source>Remove %1 from this chat</source>
+        <translation>从此对话中移除 %1</translation>
+    </message>
 </context>
 <context>
     <name>folio::ui::BlockMapView</name>
@@ -581,6 +607,24 @@
     </message>
 </context>
 <context>
+    <name>folio::ui::ChatDocumentsSync</name>
+    <message>
+        <source>Locate %1</source>
+        <translation>定位 %1</translation>
+    </message>
+    <message>
+        <source>Documents (*.pdf *.png *.jpg *.jpeg *.bmp *.gif);;All files (*)</source>
+        <translation>文档 (*.pdf *.png *.jpg *.jpeg *.bmp *.gif);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>folio::ui::ChatLibrary</name>
+    <message>
+        <source>Cannot save the chat: %1</source>
+        <translation>无法保存对话：%1</translation>
+    </message>
+</context>
+<context>
     <name>folio::ui::ChatMessage</name>
     <message>
         <source>System</source>
@@ -610,10 +654,6 @@
         <translation>对话设置…</translation>
     </message>
     <message>
-        <source>context: no model</source>
-        <translation>上下文：无模型</translation>
-    </message>
-    <message>
         <source>Send</source>
         <translation>发送</translation>
     </message>
@@ -624,10 +664,6 @@
     <message>
         <source>No model loaded. Open a GGUF model (File → Open model…) to ask questions; documents can be opened and read meanwhile.</source>
         <translation>尚未加载模型。请打开 GGUF 模型（文件 → 打开模型…）后提问；在此期间可以打开并读取文档。</translation>
-    </message>
-    <message>
-        <source>Cannot save the chat: %1</source>
-        <translation>无法保存对话：%1</translation>
     </message>
     <message>
         <source>%1 · %2 messages</source>
@@ -648,26 +684,6 @@
     <message>
         <source>Delete</source>
         <translation>删除</translation>
-    </message>
-    <message>
-        <source>Preparing the prompt…</source>
-        <translation>正在准备提示…</translation>
-    </message>
-    <message>
-        <source>reading the prompt: %L1 / %L2 tokens · %3 left</source>
-        <translation>正在读取提示：%L1 / %L2 个词元 · 剩余 %3</translation>
-    </message>
-    <message>
-        <source>Encoding page images %1/%2…</source>
-        <translation>正在编码页面图像 %1/%2…</translation>
-    </message>
-    <message>
-        <source>context: %L1 / %L2 tokens (%3%)</source>
-        <translation>上下文：%L1 / %L2 个词元（%3%）</translation>
-    </message>
-    <message>
-        <source>Remove %1 from this chat</source>
-        <translation>从此对话中移除 %1</translation>
     </message>
     <message>
         <source>Locate…</source>
@@ -743,6 +759,29 @@
     <message>
         <source>Prompt-lookup speculation</source>
         <translation>提示查找推测解码</translation>
+    </message>
+</context>
+<context>
+    <name>folio::ui::ContextGauge</name>
+    <message>
+        <source>context: no model</source>
+        <translation>上下文：无模型</translation>
+    </message>
+    <message>
+        <source>context: %L1 / %L2 tokens (%3%)</source>
+        <translation>上下文：%L1 / %L2 个词元（%3%）</translation>
+    </message>
+    <message>
+        <source>Preparing the prompt…</source>
+        <translation>正在准备提示…</translation>
+    </message>
+    <message>
+        <source>Encoding page images %1/%2…</source>
+        <translation>正在编码页面图像 %1/%2…</translation>
+    </message>
+    <message>
+        <source>reading the prompt: %L1 / %L2 tokens · %3 left</source>
+        <translation>正在读取提示：%L1 / %L2 个词元 · 剩余 %3</translation>
     </message>
 </context>
 <context>
@@ -1227,6 +1266,17 @@ longer than the %1-token context: the pages that go in are chosen for each quest
     </message>
 </context>
 <context>
+    <name>folio::ui::ExportChatAction</name>
+    <message>
+        <source>&amp;Export chat…</source>
+        <translation>导出对话(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Export chat</source>
+        <translation>导出对话</translation>
+    </message>
+</context>
+<context>
     <name>folio::ui::ExtractTableAction</name>
     <message>
         <source>Extract &amp;table from image</source>
@@ -1247,6 +1297,17 @@ longer than the %1-token context: the pages that go in are chosen for each quest
     <message>
         <source>The model cannot see images: load a vision projector with the model (Settings → Vision projector, or --mmproj), or use a server that takes images.</source>
         <translation>该模型无法识别图像：请随模型加载视觉投影器（设置 → 视觉投影器，或 --mmproj），或使用支持图像的服务器。</translation>
+    </message>
+</context>
+<context>
+    <name>folio::ui::FindActions</name>
+    <message>
+        <source>&amp;Find…</source>
+        <translation>查找(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Find &amp;next</source>
+        <translation>查找下一个(&amp;N)</translation>
     </message>
 </context>
 <context>
@@ -1431,6 +1492,13 @@ longer than the %1-token context: the pages that go in are chosen for each quest
     </message>
 </context>
 <context>
+    <name>folio::ui::LoadedDocuments</name>
+    <message>
+        <source>%1: reading was cancelled</source>
+        <translation>%1：读取已取消</translation>
+    </message>
+</context>
+<context>
     <name>folio::ui::MainWindow</name>
     <message>
         <source>Folio</source>
@@ -1465,52 +1533,12 @@ longer than the %1-token context: the pages that go in are chosen for each quest
         <translation>部分对话无法读取：%1</translation>
     </message>
     <message>
-        <source>loading model %1%</source>
-        <translation>正在加载模型 %1%</translation>
-    </message>
-    <message>
         <source>generating…</source>
         <translation>正在生成…</translation>
     </message>
     <message>
-        <source>Remote: %1 at %2</source>
-        <translation>远程：%1，位于 %2</translation>
-    </message>
-    <message>
-        <source>model</source>
-        <translation>模型</translation>
-    </message>
-    <message>
-        <source>server</source>
-        <translation>服务器</translation>
-    </message>
-    <message>
-        <source>context</source>
-        <translation>上下文</translation>
-    </message>
-    <message>
-        <source>not reported</source>
-        <translation>未报告</translation>
-    </message>
-    <message>
         <source>ready</source>
         <translation>就绪</translation>
-    </message>
-    <message>
-        <source>Not connected</source>
-        <translation>未连接</translation>
-    </message>
-    <message>
-        <source>Cannot use the server: %1. Check File → Settings…</source>
-        <translation>无法使用服务器：%1。请检查“文件 → 设置…”</translation>
-    </message>
-    <message>
-        <source>The model could not be loaded: %1</source>
-        <translation>无法加载模型：%1</translation>
-    </message>
-    <message>
-        <source>Locate %1</source>
-        <translation>定位 %1</translation>
     </message>
     <message>
         <source>Documents (*.pdf *.png *.jpg *.jpeg *.bmp *.gif);;All files (*)</source>
@@ -1545,10 +1573,6 @@ longer than the %1-token context: the pages that go in are chosen for each quest
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <source>Summari&amp;ze document</source>
-        <translation>摘要文档(&amp;Z)</translation>
-    </message>
-    <message>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
@@ -1559,14 +1583,6 @@ longer than the %1-token context: the pages that go in are chosen for each quest
     <message>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
-    </message>
-    <message>
-        <source>&amp;Find…</source>
-        <translation>查找(&amp;F)…</translation>
-    </message>
-    <message>
-        <source>Find &amp;next</source>
-        <translation>查找下一个(&amp;N)</translation>
     </message>
     <message>
         <source>&amp;View</source>
@@ -1589,22 +1605,6 @@ longer than the %1-token context: the pages that go in are chosen for each quest
         <translation>关于 Qt(&amp;Q)</translation>
     </message>
     <message>
-        <source>Inspecting %1…</source>
-        <translation>正在检查 %1…</translation>
-    </message>
-    <message>
-        <source>Model: %1</source>
-        <translation>模型：%1</translation>
-    </message>
-    <message>
-        <source>Loading %1 (%2)…</source>
-        <translation>正在加载 %1（%2）…</translation>
-    </message>
-    <message>
-        <source>Loading with %1, KV %2</source>
-        <translation>加载参数：%1，KV %2</translation>
-    </message>
-    <message>
         <source>loading…</source>
         <translation>加载中…</translation>
     </message>
@@ -1621,26 +1621,6 @@ longer than the %1-token context: the pages that go in are chosen for each quest
         <translation>GGUF 模型 (*.gguf);;所有文件 (*)</translation>
     </message>
     <message>
-        <source>Export summary</source>
-        <translation>导出摘要</translation>
-    </message>
-    <message>
-        <source>Exporting to %1…</source>
-        <translation>正在导出到 %1…</translation>
-    </message>
-    <message>
-        <source>Exported to %1</source>
-        <translation>已导出到 %1</translation>
-    </message>
-    <message>
-        <source>Export failed</source>
-        <translation>导出失败</translation>
-    </message>
-    <message>
-        <source>Connecting to %1…</source>
-        <translation>正在连接 %1…</translation>
-    </message>
-    <message>
         <source>About Folio</source>
         <translation>关于 Folio</translation>
     </message>
@@ -1653,40 +1633,6 @@ longer than the %1-token context: the pages that go in are chosen for each quest
 Check that the file opens in another viewer (or save it again as PDF), then open it with File → Open document….</source>
         <translation>无法打开文档：%1
 请确认该文件能在其他查看器中打开（或重新另存为 PDF），然后通过“文件 → 打开文档…”打开。</translation>
-    </message>
-    <message>
-        <source>Cannot use the server: %1
-Check its address and API key in File → Settings… and that the server is running, then connect again.</source>
-        <translation>无法使用服务器：%1
-请在“文件 → 设置…”中检查其地址和 API 密钥，并确认服务器正在运行，然后重新连接。</translation>
-    </message>
-    <message>
-        <source>Cannot load the model: %1
-Choose another GGUF file with File → Open model…, or lower the context or memory settings in File → Settings….</source>
-        <translation>无法加载模型：%1
-请通过“文件 → 打开模型…”选择其他 GGUF 文件，或在“文件 → 设置…”中降低上下文或内存设置。</translation>
-    </message>
-    <message>
-        <source>&amp;Export chat…</source>
-        <translation>导出对话(&amp;E)…</translation>
-    </message>
-    <message>
-        <source>Export s&amp;ummary…</source>
-        <translation>导出摘要(&amp;U)…</translation>
-    </message>
-    <message>
-        <source>Cannot open the model: %1
-Choose a GGUF model file with File → Open model….</source>
-        <translation>无法打开模型：%1
-请通过“文件 → 打开模型…”选择 GGUF 模型文件。</translation>
-    </message>
-    <message>
-        <source>Export chat</source>
-        <translation>导出对话</translation>
-    </message>
-    <message>
-        <source>This chat has no summary: make one with File → Summarize document.</source>
-        <translation>此对话没有摘要：请通过“文件 → 摘要文档”生成。</translation>
     </message>
     <message>
         <source>The document this answer cites (page %1) is no longer in this chat: add it again to follow the citation.</source>
@@ -1754,6 +1700,95 @@ Choose a GGUF model file with File → Open model….</source>
     <message>
         <source>No cache devices reported yet</source>
         <translation>尚未报告缓存设备</translation>
+    </message>
+</context>
+<context>
+    <name>folio::ui::ModelController</name>
+    <message>
+        <source>No model loaded</source>
+        <translation>尚未加载模型</translation>
+    </message>
+    <message>
+        <source>loading model %1%</source>
+        <translation>正在加载模型 %1%</translation>
+    </message>
+    <message>
+        <source>Remote: %1 at %2</source>
+        <translation>远程：%1，位于 %2</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>context</source>
+        <translation>上下文</translation>
+    </message>
+    <message>
+        <source>not reported</source>
+        <translation>未报告</translation>
+    </message>
+    <message>
+        <source>ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <source>placement</source>
+        <translation>放置位置</translation>
+    </message>
+    <message>
+        <source>Not connected</source>
+        <translation>未连接</translation>
+    </message>
+    <message>
+        <source>Cannot use the server: %1. Check File → Settings…</source>
+        <translation>无法使用服务器：%1。请检查“文件 → 设置…”</translation>
+    </message>
+    <message>
+        <source>Cannot use the server: %1
+Check its address and API key in File → Settings… and that the server is running, then connect again.</source>
+        <translation>无法使用服务器：%1
+请在“文件 → 设置…”中检查其地址和 API 密钥，并确认服务器正在运行，然后重新连接。</translation>
+    </message>
+    <message>
+        <source>The model could not be loaded: %1</source>
+        <translation>无法加载模型：%1</translation>
+    </message>
+    <message>
+        <source>Cannot load the model: %1
+Choose another GGUF file with File → Open model…, or lower the context or memory settings in File → Settings….</source>
+        <translation>无法加载模型：%1
+请通过“文件 → 打开模型…”选择其他 GGUF 文件，或在“文件 → 设置…”中降低上下文或内存设置。</translation>
+    </message>
+    <message>
+        <source>Inspecting %1…</source>
+        <translation>正在检查 %1…</translation>
+    </message>
+    <message>
+        <source>Model: %1</source>
+        <translation>模型：%1</translation>
+    </message>
+    <message>
+        <source>Loading %1 (%2)…</source>
+        <translation>正在加载 %1（%2）…</translation>
+    </message>
+    <message>
+        <source>Loading with %1, KV %2</source>
+        <translation>加载参数：%1，KV %2</translation>
+    </message>
+    <message>
+        <source>Cannot open the model: %1
+Choose a GGUF model file with File → Open model….</source>
+        <translation>无法打开模型：%1
+请通过“文件 → 打开模型…”选择 GGUF 模型文件。</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>正在连接 %1…</translation>
     </message>
 </context>
 <context>
@@ -2202,6 +2237,25 @@ The server has not reported token usage.</source>
     <message>
         <source>Model weights</source>
         <translation>模型权重</translation>
+    </message>
+</context>
+<context>
+    <name>folio::ui::SummarizeAction</name>
+    <message>
+        <source>Export s&amp;ummary…</source>
+        <translation>导出摘要(&amp;U)…</translation>
+    </message>
+    <message>
+        <source>Export summary</source>
+        <translation>导出摘要</translation>
+    </message>
+    <message>
+        <source>Summari&amp;ze document</source>
+        <translation>摘要文档(&amp;Z)</translation>
+    </message>
+    <message>
+        <source>This chat has no summary: make one with File → Summarize document.</source>
+        <translation>此对话没有摘要：请通过“文件 → 摘要文档”生成。</translation>
     </message>
 </context>
 <context>

@@ -1,7 +1,7 @@
 #include "export_job.h"
 
-#include "chat/chat_json.h"
-#include "export/export_chat.h"
+#include "core/chat/chat_json.h"
+#include "core/export/export_chat.h"
 
 #include <QFile>
 #include <QFileInfo>

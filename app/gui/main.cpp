@@ -5,7 +5,7 @@
 // With --screenshot, the window is saved once it is shown and every document has loaded (with
 // --ask: once the answer is complete), then the program exits (used by tests, docs and bug
 // reports). Without --model, the model of the last session is loaded again.
-#include "chat/ask_when_idle.h"
+#include "ask_when_idle.h"
 #include "chat/question_image_attacher.h"
 #include "i18n/translations.h"
 #include "main_window.h"

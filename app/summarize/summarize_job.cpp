@@ -1,12 +1,12 @@
 #include "summarize_job.h"
 
-#include "documents/document_loader.h"
-#include "pipeline/page_images.h"
-#include "pipeline/page_ranges.h"
-#include "pipeline/page_render.h"
-#include "pipeline/summary_plan.h"
-#include "pipeline/token_counter.h"
-#include "storage/atomic_write.h"
+#include "core/documents/document_loader.h"
+#include "core/pipeline/page_images.h"
+#include "core/pipeline/page_ranges.h"
+#include "core/pipeline/page_render.h"
+#include "core/pipeline/summary_plan.h"
+#include "core/pipeline/token_counter.h"
+#include "core/storage/atomic_write.h"
 
 #include "folio/engine.h"
 

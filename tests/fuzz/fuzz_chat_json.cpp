@@ -1,7 +1,7 @@
-// libFuzzer target: any bytes as a chat file (ui/chat/chat_json.h, what ChatStore reads at
+// libFuzzer target: any bytes as a chat file (core/chat/chat_json.h, what ChatStore reads at
 // start-up). Must be refused with a message or read; what is read must write back to JSON that
 // reads again to the same chat (a saved chat never turns into one that cannot be opened).
-#include "chat/chat_json.h"
+#include "core/chat/chat_json.h"
 
 #include <QByteArray>
 #include <QJsonDocument>

@@ -6,7 +6,7 @@
 #include <QSet>
 #include <QtTest>
 
-#include "documents/document_loader.h"
+#include "core/documents/document_loader.h"
 #include "support/test_support.h"
 
 using folio::ui::Document;

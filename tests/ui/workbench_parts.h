@@ -6,7 +6,7 @@
 #include <QDateTime>
 #include <QLocale>
 
-#include "chat/chat_session.h"
+#include "core/chat/chat_session.h"
 #include "support/test_support.h"
 
 namespace folio::test {

@@ -5,7 +5,7 @@
 // it happens through the sinks (which run on the runner's thread). Not a QObject: EngineWorker
 // turns the sinks into queued signals.
 
-#include "backend/tool_call_record.h"
+#include "core/chat/tool_call_record.h"
 #include "folio/agent.h"
 #include "folio/chat_backend.h"
 

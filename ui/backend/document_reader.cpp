@@ -1,6 +1,6 @@
 #include "backend/document_reader.h"
 
-#include "pipeline/page_images.h"
+#include "core/pipeline/page_images.h"
 
 #include <QFile>
 #include <QFutureWatcher>

@@ -16,13 +16,13 @@
 #include "backend/backend_status_q.h"
 #include "backend/engine_stats_q.h"
 #include "backend/engine_worker_types.h"
-#include "backend/generation_settings.h"
 #include "backend/load_options.h"
-#include "backend/tool_call_record.h"
+#include "core/chat/generation_settings.h"
+#include "core/chat/tool_call_record.h"
+#include "core/pipeline/token_counter.h"
 #include "doc_cache/document_prefix.h"
 #include "folio/chat_backend.h"
 #include "folio/engine.h"
-#include "pipeline/token_counter.h"
 
 #include <QHash>
 #include <QList>

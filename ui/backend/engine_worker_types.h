@@ -2,8 +2,8 @@
 // The values EngineWorker exchanges with the GUI through queued signals: a turn of the
 // conversation, the facts of the model that answers, and the figures of one answer.
 
+#include "core/pipeline/chat_turn.h"
 #include "folio/engine.h"
-#include "pipeline/chat_turn.h"
 
 #include <QMetaType>
 #include <QString>

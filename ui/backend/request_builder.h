@@ -3,7 +3,7 @@
 // embedded engine and a remote server, and for every round of a tool-using turn.
 
 #include "backend/engine_worker_types.h"
-#include "backend/generation_settings.h"
+#include "core/chat/generation_settings.h"
 #include "folio/engine.h"
 
 #include <QList>

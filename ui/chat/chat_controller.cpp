@@ -2,7 +2,7 @@
 
 #include "chat/chat_pane.h"
 #include "chat/context_fit.h"
-#include "pipeline/page_images.h"
+#include "core/pipeline/page_images.h"
 
 #include <QDebug>
 #include <QFutureWatcher>

@@ -12,9 +12,9 @@
 
 #include "backend/engine_worker.h"
 #include "chat/conversation_prompt.h"
-#include "documents/document.h"
-#include "pipeline/page_selection.h"
-#include "pipeline/token_counter.h"
+#include "core/documents/document.h"
+#include "core/pipeline/page_selection.h"
+#include "core/pipeline/token_counter.h"
 
 #include <QList>
 #include <QObject>

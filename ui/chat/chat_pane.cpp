@@ -1,18 +1,19 @@
 #include "chat/chat_pane.h"
 
+#include "chat/attachment_chips.h"
 #include "chat/chat_settings_dialog.h"
-#include "chat/citations.h"
+#include "chat/context_gauge.h"
 #include "chat/data_sources_bar.h"
-#include "chat/message_versions.h"
 #include "chat/question_images_bar.h"
 #include "chat/send_keys.h"
 #include "chat/transcript_view.h"
+#include "core/chat/chat_edits.h"
+#include "core/chat/citations.h"
+#include "core/chat/message_versions.h"
 #include "notifications/notification_area.h"
-#include "pipeline/human_format.h"
 #include "style/palette_colors.h"
 
 #include <QClipboard>
-#include <QFile>
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QInputDialog>
@@ -21,11 +22,9 @@
 #include <QListWidget>
 #include <QMenu>
 #include <QPlainTextEdit>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QShortcut>
 #include <QSplitter>
-#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <utility>
@@ -33,7 +32,8 @@
 namespace folio::ui {
 
 ChatPane::ChatPane(QWidget* parent) : QWidget(parent) {
-    chats_.append(ChatSession::create());
+    library_ = new ChatLibrary(this);
+    connect(library_, &ChatLibrary::storageFailed, this, &ChatPane::storageFailed);
     auto* outer = new QHBoxLayout(this);
     outer->setContentsMargins(6, 6, 6, 6);
     auto* splitter = new QSplitter(Qt::Horizontal, this);
@@ -80,7 +80,8 @@ ChatPane::ChatPane(QWidget* parent) : QWidget(parent) {
 
     transcript_ = new TranscriptView(main);
     transcript_->setObjectName(QStringLiteral("chatTranscript"));
-    transcript_->setVersionLookup([this](int index) { return versionOf(chats_[current_], index); });
+    transcript_->setVersionLookup(
+        [this](int index) { return versionOf(library_->current(), index); });
     connect(transcript_, &TranscriptView::versionRequested, this, &ChatPane::showVersion);
     layout->addWidget(transcript_, 1);
     connect(transcript_, &TranscriptView::citationActivated, this, &ChatPane::citationActivated);
@@ -99,12 +100,9 @@ ChatPane::ChatPane(QWidget* parent) : QWidget(parent) {
                 }
             });
 
-    chips_ = new QWidget(main);
+    chips_ = new AttachmentChips(main);
     chips_->setObjectName(QStringLiteral("attachmentChips"));
-    chipsLayout_ = new QHBoxLayout(chips_);
-    chipsLayout_->setContentsMargins(0, 0, 0, 0);
-    chipsLayout_->addStretch(1);
-    chips_->hide();
+    connect(chips_, &AttachmentChips::removeRequested, this, &ChatPane::documentRemoveRequested);
     layout->addWidget(chips_);
     imagesBar_ = new QuestionImagesBar(main);
     imagesBar_->setObjectName(QStringLiteral("questionImages"));
@@ -115,10 +113,8 @@ ChatPane::ChatPane(QWidget* parent) : QWidget(parent) {
     connect(dataBar_, &DataSourcesBar::sourcesChanged, this, &ChatPane::setDataSources);
     layout->addWidget(dataBar_);
 
-    contextGauge_ = new QProgressBar(main);
+    contextGauge_ = new ContextGauge(main);
     contextGauge_->setObjectName(QStringLiteral("contextGauge"));
-    contextGauge_->setFormat(tr("context: no model"));
-    contextGauge_->setValue(0);
     layout->addWidget(contextGauge_);
 
     editBar_ = new QWidget(main);
@@ -159,7 +155,7 @@ ChatPane::ChatPane(QWidget* parent) : QWidget(parent) {
     connect(newButton_, &QPushButton::clicked, this, &ChatPane::newChat);
     connect(settingsButton_, &QPushButton::clicked, this, &ChatPane::editSettings);
     connect(list_, &QListWidget::currentRowChanged, this, [this](int row) {
-        if (row >= 0 && row != current_)
+        if (row >= 0 && row != library_->currentIndex())
             selectChat(row);
     });
     connect(sendButton_, &QPushButton::clicked, this, &ChatPane::send);
@@ -184,8 +180,6 @@ ChatPane::ChatPane(QWidget* parent) : QWidget(parent) {
     style::followPalette(this, [this] {
         modelNotice_->setStyleSheet(style::labelStyle(palette(), style::Tone::Warning));
         problems_->setStyleSheet(style::labelStyle(palette(), style::Tone::Negative));
-        for (QLabel* chip : chips_->findChildren<QLabel*>(QStringLiteral("attachmentChip")))
-            chip->setStyleSheet(chipStyle());
     });
 
     setModelReady(false, tr("No model loaded. Open a GGUF model (File → Open model…) to ask "
@@ -196,39 +190,15 @@ ChatPane::ChatPane(QWidget* parent) : QWidget(parent) {
 ChatPane::~ChatPane() = default;
 
 QStringList ChatPane::openStore(const QString& dir) {
-    store_ = std::make_unique<ChatStore>(dir);
-    store_->emptyTrash(ChatStore::kTrashDays);
-    QStringList errors;
-    QList<ChatSession> loaded = store_->loadAll(&errors);
-    if (!loaded.isEmpty()) {
-        chats_ = loaded;
-        current_ = 0;
-    }
+    const QStringList errors = library_->open(dir);
     showCurrent();
     return errors;
-}
-
-void ChatPane::save() {
-    if (!store_)
-        return;
-    ChatSession& chat = chats_[current_];
-    if (chat.messages.isEmpty() && chat.otherVersions.isEmpty() && chat.dataSources.isEmpty() &&
-        chat.documents.isEmpty()) {
-        store_->remove(chat.id); // an empty chat is not worth a file (one with documents is)
-        return;
-    }
-    chat.updated = QDateTime::currentDateTime();
-    // Serialized here, written (and synced) by the store's writer thread.
-    store_->saveAsync(chat, this, [this](const QString& error) {
-        if (!error.isEmpty())
-            Q_EMIT storageFailed(tr("Cannot save the chat: %1").arg(error));
-    });
 }
 
 void ChatPane::refreshList() {
     const QSignalBlocker block(list_);
     list_->clear();
-    for (const ChatSession& c : chats_) {
+    for (const ChatSession& c : library_->chats()) {
         auto* item =
             new QListWidgetItem(c.displayTitle() + QLatin1Char('\n') +
                                     tr("%1 · %2 messages")
@@ -237,23 +207,23 @@ void ChatPane::refreshList() {
                                 list_);
         item->setToolTip(c.systemPrompt);
     }
-    list_->setCurrentRow(current_);
+    list_->setCurrentRow(library_->currentIndex());
 }
 
 void ChatPane::showCurrent() {
     refreshList();
     updateCitationDocuments();
-    dataBar_->setSources(chats_[current_].dataSources, chats_[current_].toolsEnabled);
-    transcript_->showMessages(chats_[current_].messages, generating_);
+    dataBar_->setSources(library_->current().dataSources, library_->current().toolsEnabled);
+    transcript_->showMessages(library_->current().messages, generating_);
     // The gauge shows what the chat's last answer used.
     qint64 used = 0;
-    const auto& messages = chats_[current_].messages;
+    const auto& messages = library_->current().messages;
     for (auto it = messages.crbegin(); it != messages.crend() && used == 0; ++it)
         if (it->role == ChatMessage::Role::Assistant)
             used = it->stats.promptTokens + it->stats.generatedTokens;
-    setContextUsage(used, contextLimit_);
-    if (shownChatId_ != chats_[current_].id) {
-        shownChatId_ = chats_[current_].id;
+    contextGauge_->showUsage(used, contextGauge_->limit());
+    if (shownChatId_ != library_->current().id) {
+        shownChatId_ = library_->current().id;
         if (isEditing())
             cancelEdit();
         Q_EMIT currentChatChanged();
@@ -263,80 +233,38 @@ void ChatPane::showCurrent() {
 void ChatPane::newChat() {
     if (generating_ || isWaiting())
         return;
-    // Reuse an empty chat rather than piling them up.
-    for (qsizetype i = 0; i < chats_.size(); ++i) {
-        if (chats_[i].messages.isEmpty() && chats_[i].documents.isEmpty()) {
-            selectChat(int(i));
-            return;
-        }
-    }
-    chats_.prepend(ChatSession::create());
-    current_ = 0;
+    library_->newChat();
     showCurrent();
 }
 
 void ChatPane::selectChat(int index) {
-    if (generating_ || isWaiting() || index < 0 || index >= chats_.size())
+    if (generating_ || isWaiting() || !library_->isValid(index))
         return;
-    if (index != current_)
+    if (index != library_->currentIndex())
         transcript_->collapseToolCalls();
-    current_ = index;
+    library_->select(index);
     showCurrent();
 }
 
 void ChatPane::deleteChat(int index) {
-    if (generating_ || isWaiting() || index < 0 || index >= chats_.size())
+    if (generating_ || isWaiting() || !library_->isValid(index))
         return;
-    // The chat deleted before stays in the trash; only the last one is offered back here.
-    if (deleted_)
-        notifications_->dismiss(deleted_->notification);
-    Deleted d;
-    d.chat = chats_[index];
-    d.index = index;
-    if (store_)
-        store_->moveToTrash(d.chat.id);
-    chats_.removeAt(index);
-    if (chats_.isEmpty())
-        chats_.append(ChatSession::create());
-    current_ = qBound(0, index < current_ ? current_ - 1 : current_, int(chats_.size()) - 1);
-    d.notification = notifications_->post(
-        NotificationArea::Kind::Info, tr("Deleted “%1”.").arg(d.chat.displayTitle()), tr("Undo"),
+    if (undoNotification_)
+        notifications_->dismiss(undoNotification_);
+    const QString title = library_->remove(index);
+    undoNotification_ = notifications_->post(
+        NotificationArea::Kind::Info, tr("Deleted “%1”.").arg(title), tr("Undo"),
         [this] { undoDelete(); }, kUndoDeleteMs);
-    deleted_ = std::move(d);
     showCurrent();
 }
 
 bool ChatPane::undoDelete() {
-    if (!deleted_)
-        return false;
-    Deleted d = std::move(*deleted_);
-    deleted_.reset();
-    notifications_->dismiss(d.notification);
-    if (store_)
-        store_->restoreFromTrash(d.chat.id);
+    notifications_->dismiss(std::exchange(undoNotification_, 0));
     // While a question is answered (or waits) its chat stays the current one: the chat comes
-    // back into the list beside it. Otherwise it is shown, and the empty chat put in its place
-    // when it was the only one goes again.
+    // back into the list beside it. Otherwise it is shown.
     const bool busy = generating_ || isWaiting();
-    if (!busy && chats_.size() == 1 && chats_[0].messages.isEmpty() &&
-        chats_[0].otherVersions.isEmpty() && chats_[0].documents.isEmpty() &&
-        chats_[0].dataSources.isEmpty())
-        chats_.clear();
-    const int index = qBound(0, d.index, int(chats_.size()));
-    chats_.insert(index, d.chat);
-    if (busy)
-        current_ += index <= current_ ? 1 : 0;
-    else
-        current_ = index;
-    const bool worthAFile = !d.chat.messages.isEmpty() || !d.chat.otherVersions.isEmpty() ||
-                            !d.chat.documents.isEmpty() || !d.chat.dataSources.isEmpty();
-    if (store_ && worthAFile && !QFile::exists(store_->pathFor(d.chat.id))) {
-        // It had no file yet, or the trash lost it: written from memory.
-        store_->saveAsync(d.chat, this, [this](const QString& error) {
-            if (!error.isEmpty())
-                Q_EMIT storageFailed(tr("Cannot save the chat: %1").arg(error));
-        });
-    }
+    if (!library_->restoreDeleted(busy))
+        return false;
     if (busy)
         refreshList();
     else
@@ -345,13 +273,7 @@ bool ChatPane::undoDelete() {
 }
 
 void ChatPane::renameChat(int index, const QString& title) {
-    if (index < 0 || index >= chats_.size())
-        return;
-    const int previous = current_;
-    current_ = index;
-    chats_[index].title = title.trimmed();
-    save();
-    current_ = previous;
+    library_->rename(index, title);
     refreshList();
 }
 
@@ -364,7 +286,7 @@ void ChatPane::showListMenu(const QPoint& pos) {
         bool ok = false;
         const QString title =
             QInputDialog::getText(this, tr("Rename chat"), tr("Title"), QLineEdit::Normal,
-                                  chats_[row].displayTitle(), &ok);
+                                  library_->chats().at(row).displayTitle(), &ok);
         if (ok)
             renameChat(row, title);
     });
@@ -373,9 +295,7 @@ void ChatPane::showListMenu(const QPoint& pos) {
 }
 
 void ChatPane::setChatSettings(const QString& systemPrompt, const GenerationSettings& settings) {
-    chats_[current_].systemPrompt = systemPrompt;
-    chats_[current_].settings = settings;
-    save();
+    library_->setSettings(systemPrompt, settings);
     refreshList();
 }
 
@@ -396,25 +316,20 @@ void ChatPane::appendMessage(ChatMessage::Role role, const QString& text) {
     m.text = text;
     m.time = QDateTime::currentDateTime();
     if (role == ChatMessage::Role::User) {
-        m.attachments = attachments_;
+        m.attachments = chips_->names();
         m.images = imagesBar_->take(); // only the images attached to this question go with it
     }
-    ChatSession& chat = chats_[current_];
-    if (role == ChatMessage::Role::Assistant)
-        m.citedDocuments = citableDocuments(chat.documents);
-    m.id = nextMessageId(chat);
-    m.parentId = chat.messages.isEmpty() ? 0 : chat.messages.last().id;
-    chat.messages.append(m);
-    transcript_->appendLast(chats_[current_].messages,
+    folio::ui::appendMessage(library_->current(), std::move(m));
+    transcript_->appendLast(library_->current().messages,
                             generating_ || role == ChatMessage::Role::Assistant);
     if (role != ChatMessage::Role::Assistant) {
-        save();
+        library_->save();
         refreshList();
     }
 }
 
 void ChatPane::appendToLast(const QString& text) {
-    auto& messages = chats_[current_].messages;
+    auto& messages = library_->current().messages;
     if (messages.isEmpty())
         return;
     messages.last().text += text;
@@ -423,26 +338,23 @@ void ChatPane::appendToLast(const QString& text) {
 }
 
 void ChatPane::setLastStats(const MessageStats& stats) {
-    auto& messages = chats_[current_].messages;
+    auto& messages = library_->current().messages;
     if (messages.isEmpty())
         return;
     messages.last().stats = stats;
-    save();
+    library_->save();
     refreshList();
     if (!generating_)
         transcript_->finishLast(messages.last());
 }
 
 void ChatPane::setDataSources(const QStringList& paths, bool toolsEnabled) {
-    ChatSession& chat = chats_[current_];
-    chat.dataSources = paths;
-    chat.toolsEnabled = toolsEnabled;
+    library_->setDataSources(paths, toolsEnabled);
     dataBar_->setSources(paths, toolsEnabled);
-    save();
 }
 
 void ChatPane::setToolCall(int index, const ToolCallRecord& call) {
-    auto& messages = chats_[current_].messages;
+    auto& messages = library_->current().messages;
     if (messages.isEmpty() || index < 0)
         return;
     auto& calls = messages.last().toolCalls;
@@ -453,7 +365,7 @@ void ChatPane::setToolCall(int index, const ToolCallRecord& call) {
 }
 
 void ChatPane::resetLastText() {
-    auto& messages = chats_[current_].messages;
+    auto& messages = library_->current().messages;
     if (messages.isEmpty())
         return;
     messages.last().text.clear();
@@ -461,7 +373,7 @@ void ChatPane::resetLastText() {
 }
 
 void ChatPane::setLastText(const QString& text) {
-    auto& messages = chats_[current_].messages;
+    auto& messages = library_->current().messages;
     if (messages.isEmpty() || messages.last().text == text)
         return;
     messages.last().text = text;
@@ -469,7 +381,7 @@ void ChatPane::setLastText(const QString& text) {
 }
 
 void ChatPane::setLastInterrupted(const QString& reason) {
-    auto& messages = chats_[current_].messages;
+    auto& messages = library_->current().messages;
     if (messages.isEmpty())
         return;
     messages.last().interrupted = reason;
@@ -482,8 +394,8 @@ void ChatPane::setGenerating(bool generating) {
     stopButton_->setEnabled(generating);
     list_->setEnabled(!generating);
     newButton_->setEnabled(!generating);
-    if (!generating && !chats_[current_].messages.isEmpty())
-        transcript_->finishLast(chats_[current_].messages.last());
+    if (!generating && !library_->current().messages.isEmpty())
+        transcript_->finishLast(library_->current().messages.last());
     if (!generating) {
         const QStringList notices = std::exchange(pendingNotices_, {});
         for (const QString& notice : notices)
@@ -492,39 +404,22 @@ void ChatPane::setGenerating(bool generating) {
 }
 
 void ChatPane::setPreparingPrompt() {
-    contextGauge_->setRange(0, 1000);
-    contextGauge_->setValue(0);
-    contextGauge_->setFormat(tr("Preparing the prompt…"));
+    contextGauge_->showPreparing();
 }
 
 void ChatPane::setQuestionContextNote(const QString& note, int leftOutTurns) {
-    auto& messages = chats_[current_].messages;
-    for (qsizetype i = messages.size() - 1; i >= 0; --i) {
-        if (messages[i].role != ChatMessage::Role::User)
-            continue;
-        if (messages[i].contextNote == note && messages[i].leftOutTurns == leftOutTurns)
-            return;
-        messages[i].contextNote = note;
-        messages[i].leftOutTurns = leftOutTurns;
-        transcript_->showMessages(messages, generating_);
-        save();
+    if (!folio::ui::setQuestionContextNote(library_->current(), note, leftOutTurns))
         return;
-    }
+    transcript_->showMessages(library_->current().messages, generating_);
+    library_->save();
 }
 
 void ChatPane::setPrefillProgress(qint64 done, qint64 total, double etaSeconds) {
-    contextGauge_->setRange(0, 1000);
-    contextGauge_->setValue(total > 0 ? static_cast<int>(done * 1000 / total) : 0);
-    contextGauge_->setFormat(tr("reading the prompt: %L1 / %L2 tokens · %3 left")
-                                 .arg(done)
-                                 .arg(total)
-                                 .arg(humanEta(etaSeconds)));
+    contextGauge_->showPrefillProgress(done, total, etaSeconds);
 }
 
 void ChatPane::setImageProgress(int done, int total) {
-    contextGauge_->setRange(0, 1000);
-    contextGauge_->setValue(total > 0 ? done * 1000 / total : 0);
-    contextGauge_->setFormat(tr("Encoding page images %1/%2…").arg(done).arg(total));
+    contextGauge_->showImageProgress(done, total);
 }
 
 void ChatPane::setModelReady(bool ready, const QString& reason) {
@@ -535,73 +430,21 @@ void ChatPane::setModelReady(bool ready, const QString& reason) {
 }
 
 void ChatPane::setContextUsage(qint64 used, qint64 limit) {
-    contextLimit_ = limit;
-    if (limit <= 0) {
-        contextGauge_->setFormat(tr("context: no model"));
-        contextGauge_->setValue(0);
-        return;
-    }
-    contextGauge_->setRange(0, 1000);
-    contextGauge_->setValue(static_cast<int>(qMin<qint64>(1000, used * 1000 / limit)));
-    contextGauge_->setFormat(tr("context: %L1 / %L2 tokens (%3%)")
-                                 .arg(used)
-                                 .arg(limit)
-                                 .arg(used * 100.0 / limit, 0, 'f', 1));
-}
-
-QString ChatPane::chipStyle() const {
-    return style::labelStyle(palette(), style::Tone::Accent, 9, QStringLiteral("1px 8px"));
+    contextGauge_->showUsage(used, limit);
 }
 
 void ChatPane::setAttachments(const QStringList& names, const QList<int>& rows) {
-    attachments_ = names;
-    while (chipsLayout_->count() > 1) {
-        QLayoutItem* item = chipsLayout_->takeAt(0);
-        delete item->widget();
-        delete item;
-    }
-    for (qsizetype i = 0; i < names.size(); ++i) {
-        const QString& name = names[i];
-        auto* box = new QWidget(chips_);
-        auto* boxLayout = new QHBoxLayout(box);
-        boxLayout->setContentsMargins(0, 0, 0, 0);
-        boxLayout->setSpacing(0);
-        // A long title is shortened in the middle (whole in the tooltip): the chips' row sets
-        // the chat's narrowest width.
-        auto* chip = new QLabel(box);
-        chip->setText(chip->fontMetrics().elidedText(name, Qt::ElideMiddle, 240));
-        chip->setToolTip(name);
-        chip->setObjectName(QStringLiteral("attachmentChip"));
-        chip->setStyleSheet(chipStyle());
-        boxLayout->addWidget(chip);
-        if (i < rows.size()) {
-            auto* remove = new QToolButton(box);
-            remove->setObjectName(QStringLiteral("attachmentChipRemove"));
-            remove->setText(QStringLiteral("×"));
-            remove->setAutoRaise(true);
-            remove->setToolTip(tr("Remove %1 from this chat").arg(name));
-            const int row = rows[i];
-            connect(remove, &QToolButton::clicked, this,
-                    [this, row] { Q_EMIT documentRemoveRequested(row); });
-            boxLayout->addWidget(remove);
-        }
-        chipsLayout_->insertWidget(chipsLayout_->count() - 1, box);
-    }
-    chips_->setVisible(!names.isEmpty());
+    chips_->setAttachments(names, rows);
 }
 
 void ChatPane::setDocuments(const QList<ChatDocument>& documents) {
-    ChatSession& chat = chats_[current_];
-    if (chat.documents == documents)
-        return;
-    chat.documents = documents;
-    updateCitationDocuments();
-    save();
+    if (library_->setDocuments(documents))
+        updateCitationDocuments();
 }
 
 void ChatPane::updateCitationDocuments() {
     // Citations count the chat's PDFs in order, as the prompt labels them.
-    transcript_->setCitationTargets(citationTargets(chats_[current_].documents));
+    transcript_->setCitationTargets(citationTargets(library_->current().documents));
 }
 
 void ChatPane::setDocumentProblems(const QList<QPair<int, QString>>& problems) {
@@ -625,26 +468,12 @@ void ChatPane::releaseWaitingQuestion() {
     if (loadingDocuments_ && !loadingDocuments_().isEmpty())
         return;
     const QString question = std::exchange(waitingQuestion_, QString());
-    // The question goes last again (the prompt takes the last user message as the question),
-    // with the documents it waited for; the notice stays above it, saying what happened.
-    auto& messages = chats_[current_].messages;
-    if (messages.size() >= 2 && messages.last().role == ChatMessage::Role::Notice &&
-        messages[messages.size() - 2].role == ChatMessage::Role::User) {
-        ChatMessage notice = messages.takeLast();
-        // One whole sentence per state: translations cannot be edited in fragments.
-        notice.text = tr("Waited for %1 to finish loading.").arg(waitingFor_);
-        messages.last().attachments = attachments_;
-        messages.insert(messages.size() - 1, notice);
-        // Linked in the new order; earlier versions of the question stay its siblings.
-        ChatSession& chat = chats_[current_];
-        const qint64 oldParent = messages.last().parentId;
-        const qint64 noticeId = messages[messages.size() - 2].id;
-        for (ChatMessage& other : chat.otherVersions)
-            if (other.parentId == oldParent && other.role == ChatMessage::Role::User)
-                other.parentId = noticeId;
-        linkMessages(chat);
-        transcript_->showMessages(messages, false);
-        save();
+    // One whole sentence per state: translations cannot be edited in fragments.
+    if (moveWaitingQuestionLast(library_->current(),
+                                tr("Waited for %1 to finish loading.").arg(waitingFor_),
+                                chips_->names())) {
+        transcript_->showMessages(library_->current().messages, false);
+        library_->save();
     }
     stopButton_->setEnabled(false);
     setGenerating(false);
@@ -673,7 +502,7 @@ void ChatPane::send() {
         return;
     if (isEditing()) {
         // The edited question and what followed it become another branch; this is its sibling.
-        ChatSession& chat = chats_[current_];
+        ChatSession& chat = library_->current();
         for (qsizetype i = 0; i < chat.messages.size(); ++i) {
             if (chat.messages[i].id == editingId_) {
                 branchAt(chat, int(i));
@@ -702,13 +531,13 @@ void ChatPane::send() {
 }
 
 void ChatPane::copyMessage(int index) {
-    const auto& messages = chats_[current_].messages;
+    const auto& messages = library_->current().messages;
     if (index >= 0 && index < messages.size())
         QGuiApplication::clipboard()->setText(messages[index].text);
 }
 
 void ChatPane::editAndResend(int index) {
-    const auto& messages = chats_[current_].messages;
+    const auto& messages = library_->current().messages;
     if (generating_ || isWaiting() || index < 0 || index >= messages.size() ||
         messages[index].role != ChatMessage::Role::User)
         return;
@@ -727,28 +556,11 @@ void ChatPane::cancelEdit() {
 }
 
 void ChatPane::regenerate() {
-    ChatSession& chat = chats_[current_];
-    auto& messages = chat.messages;
-    if (generating_ || isWaiting() || !modelReady_)
+    if (generating_ || isWaiting() || !modelReady_ || !prepareRegenerate(library_->current()))
         return;
-    int question = -1;
-    for (qsizetype i = messages.size() - 1; i >= 0 && question < 0; --i)
-        if (messages[i].role == ChatMessage::Role::User)
-            question = int(i);
-    if (question < 0)
-        return;
-    // The answer (and what followed it) is kept as a version when there is something in it.
-    bool keep = false;
-    for (qsizetype i = question + 1; i < messages.size(); ++i)
-        keep = keep || (messages[i].role == ChatMessage::Role::Assistant &&
-                        (!messages[i].text.isEmpty() || !messages[i].toolCalls.isEmpty()));
-    if (keep)
-        branchAt(chat, question + 1);
-    else
-        messages.erase(messages.begin() + question + 1, messages.end());
-    save();
+    library_->save();
     showCurrent();
-    Q_EMIT sendRequested(messages.last().text);
+    Q_EMIT sendRequested(library_->current().messages.last().text);
 }
 
 void ChatPane::showVersion(int index, int version) {
@@ -756,9 +568,9 @@ void ChatPane::showVersion(int index, int version) {
         return;
     if (isEditing())
         cancelEdit();
-    if (!switchVersion(chats_[current_], index, version))
+    if (!switchVersion(library_->current(), index, version))
         return;
-    save();
+    library_->save();
     showCurrent();
 }
 

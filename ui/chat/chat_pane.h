@@ -1,28 +1,26 @@
 #pragma once
-// The Chat pane: the list of chats (each kept on disk by a ChatStore), the transcript of the
-// current one, the documents attached to the next question (chips), the context gauge with
+// The Chat pane: a view of the workbench's chats (ChatLibrary): their list, the transcript of
+// the current one, the documents attached to the next question (chips), the context gauge with
 // prefill progress, and the input with Send / Stop (Esc). Answers come through a ChatController,
 // which takes sendRequested / stopRequested.
 
-#include "chat/chat_session.h"
-#include "chat/chat_store.h"
+#include "core/chat/chat_library.h"
 
 #include <QList>
 #include <QWidget>
 
 #include <functional>
-#include <memory>
-#include <optional>
 
 class QLabel;
 class QListWidget;
 class QPlainTextEdit;
-class QProgressBar;
 class QPushButton;
 class QHBoxLayout;
 
 namespace folio::ui {
 
+class AttachmentChips;
+class ContextGauge;
 class DataSourcesBar;
 class QuestionImagesBar;
 class NotificationArea;
@@ -39,18 +37,16 @@ public:
     // Returns one line per unreadable file.
     QStringList openStore(const QString& dir);
 
-    const QList<ChatSession>& chats() const { return chats_; }
-    const ChatSession& currentChat() const { return chats_[current_]; }
-    int currentIndex() const { return current_; }
-    const QList<ChatMessage>& messages() const { return chats_[current_].messages; }
+    ChatLibrary* library() const { return library_; }
+    const QList<ChatSession>& chats() const { return library_->chats(); }
+    const ChatSession& currentChat() const { return library_->current(); }
+    int currentIndex() const { return library_->currentIndex(); }
+    const QList<ChatMessage>& messages() const { return library_->current().messages; }
 
     // Writes the current chat now (e.g. when the window closes).
-    void saveCurrent() { save(); }
+    void saveCurrent() { library_->save(); }
     // Blocks until queued saves are on disk (tests, shutdown).
-    void waitForSaves() {
-        if (store_)
-            store_->waitForSaves();
-    }
+    void waitForSaves() { library_->waitForSaves(); }
     void newChat();
     void selectChat(int index);
     // Removes a chat (the list keeps at least one, empty, chat); its file goes to the store's
@@ -152,19 +148,14 @@ Q_SIGNALS:
 
 private:
     void send();
-    void save();
     void showCurrent();
     void refreshList();
     void editSettings();
     void showListMenu(const QPoint& pos);
     void stopWaiting();
     void updateCitationDocuments();
-    QString chipStyle() const;
 
-    std::unique_ptr<ChatStore> store_;
-    QList<ChatSession> chats_;
-    int current_ = 0;
-    QStringList attachments_;
+    ChatLibrary* library_ = nullptr;
     QStringList pendingNotices_; // notices that arrived while an answer was streaming
     QString shownChatId_;
     QString waitingQuestion_; // held until the chat's documents have loaded
@@ -173,30 +164,23 @@ private:
     QLabel* problems_ = nullptr;
     NotificationArea* notifications_ = nullptr;
     QWidget* editBar_ = nullptr;
-    qint64 editingId_ = 0; // the question being edited (its message id), 0: none
-    struct Deleted {
-        ChatSession chat;
-        int index = 0;
-        int notification = 0;
-    };
-    std::optional<Deleted> deleted_; // the chat deleted last, while it can be undone
+    qint64 editingId_ = 0;     // the question being edited (its message id), 0: none
+    int undoNotification_ = 0; // "Undo" of the chat deleted last, while it can be undone
 
     QListWidget* list_ = nullptr;
     QPushButton* newButton_ = nullptr;
     QPushButton* settingsButton_ = nullptr;
     TranscriptView* transcript_ = nullptr;
     DataSourcesBar* dataBar_ = nullptr;
-    QWidget* chips_ = nullptr;
-    QHBoxLayout* chipsLayout_ = nullptr;
+    AttachmentChips* chips_ = nullptr;
     QuestionImagesBar* imagesBar_ = nullptr;
     QPlainTextEdit* input_ = nullptr;
     QPushButton* sendButton_ = nullptr;
     QPushButton* stopButton_ = nullptr;
     QLabel* modelNotice_ = nullptr;
-    QProgressBar* contextGauge_ = nullptr;
+    ContextGauge* contextGauge_ = nullptr;
     bool modelReady_ = false;
     bool generating_ = false;
-    qint64 contextLimit_ = 0;
 };
 
 } // namespace folio::ui

@@ -1,7 +1,7 @@
 #pragma once
 // Edits one chat's system prompt and sampling settings.
 
-#include "backend/generation_settings.h"
+#include "core/chat/generation_settings.h"
 
 #include <QDialog>
 

@@ -10,9 +10,9 @@
 // never fails for size. Slow with an exact counter on long documents: run it off the GUI
 // thread.
 
-#include "pipeline/chat_turn.h"
-#include "pipeline/page_selection.h"
-#include "pipeline/token_counter.h"
+#include "core/pipeline/chat_turn.h"
+#include "core/pipeline/page_selection.h"
+#include "core/pipeline/token_counter.h"
 
 #include <QList>
 #include <QString>

@@ -1,10 +1,10 @@
 #include "chat/conversation_prompt.h"
 
-#include "chat/citations.h"
 #include "chat/context_fit.h"
-#include "pipeline/page_images.h"
-#include "pipeline/page_ranges.h"
-#include "pipeline/prompt_builder.h"
+#include "core/chat/citations.h"
+#include "core/pipeline/page_images.h"
+#include "core/pipeline/page_ranges.h"
+#include "core/pipeline/prompt_builder.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>

@@ -6,11 +6,11 @@
 // (context_fit.h), and a note for the question saying what was left out.
 
 #include "backend/engine_worker_types.h"
-#include "chat/chat_session.h"
-#include "documents/document.h"
-#include "pipeline/page_render.h"
-#include "pipeline/page_selection.h"
-#include "pipeline/token_counter.h"
+#include "core/chat/chat_session.h"
+#include "core/documents/document.h"
+#include "core/pipeline/page_render.h"
+#include "core/pipeline/page_selection.h"
+#include "core/pipeline/token_counter.h"
 
 #include <QHash>
 #include <QList>

@@ -3,7 +3,7 @@
 // page — into a stored QuestionImage in the thread pool (rendering a page at the projector's
 // resolution takes a moment), then reports it or says what went wrong.
 
-#include "chat/question_image.h"
+#include "core/chat/question_image.h"
 
 #include <QFuture>
 #include <QObject>

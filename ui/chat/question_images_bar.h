@@ -3,7 +3,7 @@
 // thumbnail and a label each ("chart.png", "report.pdf p. 12 (part)"), with a remove button.
 // Only these go with the question; sending takes them.
 
-#include "chat/question_image.h"
+#include "core/chat/question_image.h"
 
 #include <QList>
 #include <QWidget>

@@ -1,8 +1,8 @@
 #include "chat/transcript_view.h"
 
-#include "chat/citations.h"
-#include "chat/question_image.h"
-#include "pipeline/markdown_literal.h"
+#include "core/chat/citations.h"
+#include "core/chat/question_image.h"
+#include "core/pipeline/markdown_literal.h"
 #include "style/palette_colors.h"
 
 #include <QRegularExpression>

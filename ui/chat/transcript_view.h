@@ -8,9 +8,9 @@
 // table (cut to a readable size). An answer cut off by an error ends with "[answer interrupted:
 // ...]".
 
-#include "chat/chat_message.h"
-#include "chat/citations.h"
-#include "chat/message_versions.h"
+#include "core/chat/chat_message.h"
+#include "core/chat/citations.h"
+#include "core/chat/message_versions.h"
 
 #include <QList>
 #include <QSet>

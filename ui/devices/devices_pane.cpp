@@ -2,13 +2,13 @@
 
 #include "backend/engine_stats_q.h"
 #include "backend/engine_worker_types.h"
+#include "core/pipeline/human_format.h"
 #include "devices/block_map_view.h"
 #include "devices/folio_memory_view.h"
 #include "devices/memory_bars.h"
 #include "devices/server_panel.h"
 #include "devices/throughput_chart.h"
 #include "folio/system_info.h"
-#include "pipeline/human_format.h"
 #include "style/palette_colors.h"
 
 #include <QAction>

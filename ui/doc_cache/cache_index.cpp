@@ -1,6 +1,6 @@
 #include "doc_cache/cache_index.h"
 
-#include "storage/atomic_write.h"
+#include "core/storage/atomic_write.h"
 
 #include <QCryptographicHash>
 #include <QDir>

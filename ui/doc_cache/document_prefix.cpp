@@ -1,7 +1,7 @@
 #include "doc_cache/document_prefix.h"
 
-#include "pipeline/page_images.h"
-#include "pipeline/prompt_builder.h"
+#include "core/pipeline/page_images.h"
+#include "core/pipeline/prompt_builder.h"
 
 namespace folio::ui {
 

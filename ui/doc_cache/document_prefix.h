@@ -6,8 +6,8 @@
 // Scanned pages go in as images exactly as the question's prompt puts them
 // (chat/conversation_prompt): same places, same files (pipeline/page_images).
 
-#include "documents/document.h"
-#include "pipeline/page_render.h"
+#include "core/documents/document.h"
+#include "core/pipeline/page_render.h"
 
 #include <QList>
 #include <QMetaType>

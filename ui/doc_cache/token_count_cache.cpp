@@ -1,8 +1,8 @@
 #include "doc_cache/token_count_cache.h"
 
+#include "core/pipeline/prompt_builder.h"
+#include "core/storage/atomic_write.h"
 #include "doc_cache/cache_index.h"
-#include "pipeline/prompt_builder.h"
-#include "storage/atomic_write.h"
 
 #include <QDir>
 #include <QFile>

@@ -5,8 +5,8 @@
 // pipeline/prompt_builder documentContext) counted with the loaded model's tokenizer, off the
 // GUI thread. Lives on the GUI thread.
 
-#include "documents/document.h"
-#include "pipeline/token_counter.h"
+#include "core/documents/document.h"
+#include "core/pipeline/token_counter.h"
 
 #include <QHash>
 #include <QObject>

@@ -1,6 +1,7 @@
 #include "documents/documents_pane.h"
 
-#include "documents/document_loader.h"
+#include "core/documents/document_loader.h"
+#include "core/documents/loaded_documents.h"
 #include "style/palette_colors.h"
 
 #include <QKeySequence>
@@ -8,8 +9,6 @@
 
 #include <algorithm>
 
-#include <QDragEnterEvent>
-#include <QDropEvent>
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
@@ -17,7 +16,6 @@
 #include <QListWidget>
 #include <QLocale>
 #include <QMenu>
-#include <QMimeData>
 #include <QPdfDocument>
 #include <QPdfPageNavigator>
 #include <QPdfView>
@@ -32,7 +30,10 @@
 namespace folio::ui {
 
 DocumentsPane::DocumentsPane(QWidget* parent) : QWidget(parent) {
-    setAcceptDrops(true);
+    loaded_ = new LoadedDocuments(this);
+    connect(loaded_, &LoadedDocuments::progress, this, &DocumentsPane::onReadProgress);
+    connect(loaded_, &LoadedDocuments::finished, this,
+            [this](const QString& path, const Document& doc) { onReadFinished(path, doc); });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
 
@@ -180,23 +181,33 @@ void DocumentsPane::startLoad(const QString& path, const ChatDocument& saved, bo
     list_->addItem(QString());
     refreshItem(int(documents_.size() - 1));
     updateBusy();
-    auto* watcher = new QFutureWatcher<Document>(this);
-    connect(watcher, &QFutureWatcher<Document>::progressValueChanged, this,
-            [this, watcher, id](int done) {
-                const int index = rowOf(id);
-                if (index < 0)
-                    return;
-                progress_[index] = done;
-                if (documents_[index].state == Document::State::Loading) {
-                    documents_[index].pageCount = watcher->progressMaximum();
-                    refreshItem(index);
-                }
-            });
-    connect(watcher, &QFutureWatcher<Document>::finished, this, [this, watcher, id] {
-        onLoaded(id, watcher->result());
-        watcher->deleteLater();
-    });
-    watcher->setFuture(loadDocumentAsync(path));
+    if (const std::optional<Document> read = loaded_->find(path)) {
+        // Read before (in another chat, or at an earlier visit): ready without reading again,
+        // once the caller has set up every row.
+        QMetaObject::invokeMethod(
+            this, [this, id, doc = *read] { onLoaded(id, doc); }, Qt::QueuedConnection);
+        return;
+    }
+    loaded_->read(path);
+}
+
+void DocumentsPane::onReadProgress(const QString& path, int done, int total) {
+    for (int i = 0; i < documents_.size(); ++i) {
+        if (documents_[i].path != path || documents_[i].state != Document::State::Loading)
+            continue;
+        progress_[i] = done;
+        documents_[i].pageCount = total;
+        refreshItem(i);
+    }
+}
+
+void DocumentsPane::onReadFinished(const QString& path, const Document& doc) {
+    QList<quint64> waiting;
+    for (int i = 0; i < documents_.size(); ++i)
+        if (documents_[i].path == path && documents_[i].state == Document::State::Loading)
+            waiting << entries_[i].id;
+    for (quint64 id : waiting)
+        onLoaded(id, doc);
 }
 
 int DocumentsPane::rowOf(quint64 id) const {
@@ -583,21 +594,6 @@ void DocumentsPane::loadPdfPreview(const QString& path) {
         doc->moveToThread(gui);
         return doc;
     }));
-}
-
-void DocumentsPane::dragEnterEvent(QDragEnterEvent* event) {
-    if (event->mimeData()->hasUrls())
-        event->acceptProposedAction();
-}
-
-void DocumentsPane::dropEvent(QDropEvent* event) {
-    QStringList paths;
-    for (const QUrl& url : event->mimeData()->urls())
-        if (url.isLocalFile())
-            paths << url.toLocalFile();
-    if (!paths.isEmpty())
-        Q_EMIT filesDropped(paths); // the window opens them (and remembers them as recent)
-    event->acceptProposedAction();
 }
 
 } // namespace folio::ui

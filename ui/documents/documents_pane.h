@@ -5,8 +5,8 @@
 // removed (button, Delete, context menu) and reordered (buttons, context menu) here; every
 // change is reported by documentsEdited() so the window can keep the chat's list in step.
 
-#include "chat/chat_session.h"
-#include "documents/document.h"
+#include "core/documents/chat_document.h"
+#include "core/documents/document.h"
 
 #include <QHash>
 #include <QList>
@@ -22,12 +22,16 @@ class QStackedWidget;
 
 namespace folio::ui {
 
+class LoadedDocuments;
+
 class PageCropDialog;
 
 class DocumentsPane : public QWidget {
     Q_OBJECT
 public:
     explicit DocumentsPane(QWidget* parent = nullptr);
+    // Every file this pane has read, for every chat (read once, kept while unchanged).
+    LoadedDocuments* loadedDocuments() const { return loaded_; }
 
     // What is wrong with a document the chat had kept.
     enum class Problem { None, Missing, Changed, Unreadable };
@@ -101,7 +105,6 @@ Q_SIGNALS:
     void busyChanged(bool busy);
     void openRequested(); // the pane's "Open…" button
     void recentChosen(const QString& path);
-    void filesDropped(const QStringList& paths);
     // The list of documents changed (opened, removed, moved, pinned, located, or loaded with
     // its fingerprint and page count): the chat should keep chatDocuments().
     void documentsEdited();
@@ -114,10 +117,6 @@ Q_SIGNALS:
     void attachImageRequested(const QString& imagePath);
     void attachPageRequested(const QString& pdfPath, int page, const QRectF& region);
 
-protected:
-    void dragEnterEvent(QDragEnterEvent* event) override;
-    void dropEvent(QDropEvent* event) override;
-
 private:
     struct Entry {
         quint64 id = 0;
@@ -128,6 +127,8 @@ private:
     void startLoad(const QString& path, const ChatDocument& saved, bool restored);
     int rowOf(quint64 id) const;
     void onLoaded(quint64 id, const Document& doc);
+    void onReadProgress(const QString& path, int done, int total);
+    void onReadFinished(const QString& path, const Document& doc);
     void updateBusy();
     void showListMenu(const QPoint& pos);
     void showPreviewMenu(const QPoint& pos);
@@ -155,6 +156,7 @@ private:
     QList<int> progress_;  // pages read so far, while loading
     QList<Entry> entries_; // per document: its place in the chat
     quint64 nextId_ = 1;
+    LoadedDocuments* loaded_ = nullptr; // every file read once, for every chat
     bool busy_ = false;
     QString requestedPdf_; // being opened for the preview
     QString shownPdf_;     // in pdfDocument_

@@ -3,8 +3,9 @@
 // (loading, preview, sizes) is in documents_pane.cpp.
 #include "documents/documents_pane.h"
 
+#include "core/documents/loaded_documents.h"
+#include "core/pipeline/page_ranges.h"
 #include "documents/page_crop_dialog.h"
-#include "pipeline/page_ranges.h"
 
 #include <QCursor>
 #include <QFileInfo>
@@ -21,6 +22,9 @@ void DocumentsPane::removeDocument(int row) {
         return;
     const bool hadProblem = entries_[row].problem != Problem::None;
     const int current = list_->currentRow();
+    // A read no chat waits for any more stops (another chat that needs it reads it again).
+    if (documents_[row].state == Document::State::Loading)
+        loaded_->cancel(documents_[row].path);
     documents_.removeAt(row);
     progress_.removeAt(row);
     entries_.removeAt(row);

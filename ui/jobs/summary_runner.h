@@ -8,10 +8,10 @@
 // too), then the summary as an assistant message whose "Parts" section names the page ranges.
 // Stop in the chat pane cancels it.
 
-#include "documents/document.h"
+#include "core/documents/document.h"
+#include "core/pipeline/summary_plan.h"
+#include "core/pipeline/token_counter.h"
 #include "jobs/job_request.h"
-#include "pipeline/summary_plan.h"
-#include "pipeline/token_counter.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>

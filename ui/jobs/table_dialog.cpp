@@ -1,6 +1,6 @@
 #include "jobs/table_dialog.h"
 
-#include "storage/atomic_write.h"
+#include "core/storage/atomic_write.h"
 
 #include <QApplication>
 #include <QClipboard>

@@ -4,7 +4,7 @@
 // image it says so; an answer that is not a table (or a ragged one) is reported in words with
 // the model's text below it, never laid out as cells.
 
-#include "pipeline/markdown_table.h"
+#include "core/pipeline/markdown_table.h"
 
 #include <QDialog>
 #include <QString>

@@ -3,8 +3,8 @@
 // engine with a vision projector, or a server that takes images — on the jobs' session) and
 // parses the answer with parseMarkdownTable.
 
+#include "core/pipeline/markdown_table.h"
 #include "jobs/job_request.h"
-#include "pipeline/markdown_table.h"
 
 #include <QObject>
 #include <QString>

@@ -3,8 +3,8 @@
 // attached and an instruction that pins the answer to a strict Markdown pipe table (what
 // pipeline/markdown_table parses), answered greedily.
 
-#include "backend/generation_settings.h"
-#include "pipeline/chat_turn.h"
+#include "core/chat/generation_settings.h"
+#include "core/pipeline/chat_turn.h"
 
 #include <QList>
 #include <QString>

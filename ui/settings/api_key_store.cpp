@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 #include <QEventLoop>
+#include <QFile>
 #include <QSettings>
 #include <QTimer>
 
@@ -104,13 +105,30 @@ void setSecretStoreForTesting(SecretStore* store) {
 
 namespace {
 
-QString plainWarning(const QSettings& settings, const QString& why) {
+QString plainWarning(QSettings& settings, const QString& why) {
+    if (!keepSettingsPrivate(settings))
+        return tr("No system keyring could keep the API key (%1): it is stored in plain text in "
+                  "%2, which other users may be able to read. Restrict the file (chmod 600), "
+                  "or start a keyring and enter the key again in Settings.")
+            .arg(why, settings.fileName());
     return tr("No system keyring could keep the API key (%1): it is stored in plain text in %2, "
               "readable by your user account only.")
         .arg(why, settings.fileName());
 }
 
 } // namespace
+
+bool keepSettingsPrivate(QSettings& settings) {
+    settings.sync();
+    if (settings.status() != QSettings::NoError)
+        return false;
+    return QFile::setPermissions(settings.fileName(),
+                                 QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+}
+
+QString environmentApiKey() {
+    return qEnvironmentVariable("FOLIO_API_KEY").trimmed();
+}
 
 ApiKeyLocation loadApiKey(QSettings& settings) {
     const QString plain = settings.value(QStringLiteral("apiKey")).toString();

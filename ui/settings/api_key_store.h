@@ -41,5 +41,12 @@ struct ApiKeyLocation {
 ApiKeyLocation loadApiKey(QSettings& settings);
 // Stores `key` ("" removes it); returns where it went.
 ApiKeyLocation saveApiKey(QSettings& settings, const QString& key);
+// A key kept in plain text makes its settings file readable and writable by its owner only
+// (mode 0600): written out now and its mode set; later writes keep the mode (QSettings replaces
+// the file through QSaveFile, which keeps it). False when the mode could not be set.
+bool keepSettingsPrivate(QSettings& settings);
+// The key from the environment (FOLIO_API_KEY, as folio-cli reads it) for a server whose
+// settings keep none; "" when unset.
+QString environmentApiKey();
 
 } // namespace folio::ui

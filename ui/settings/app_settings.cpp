@@ -129,7 +129,8 @@ BackendConfig AppSettings::backendConfig() const {
     BackendConfig c;
     c.kind = backend;
     c.url = remoteUrl.trimmed();
-    c.apiKey = remoteApiKey;
+    // A key in the settings wins; without one, FOLIO_API_KEY (as folio-cli reads it).
+    c.apiKey = remoteApiKey.isEmpty() ? environmentApiKey() : remoteApiKey;
     c.model = remoteModel.trimmed();
     return c;
 }

@@ -5,7 +5,7 @@
 #include <QRegularExpression>
 #include <QtTest>
 
-#include "documents/document_loader.h"
+#include "core/documents/document_loader.h"
 #include "support/test_support.h"
 
 namespace {

@@ -7,7 +7,7 @@
 #include <QRegularExpression>
 #include <QtTest>
 
-#include "pipeline/summary_plan.h"
+#include "core/pipeline/summary_plan.h"
 
 using namespace folio::ui;
 

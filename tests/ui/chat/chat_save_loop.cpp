@@ -2,7 +2,7 @@
 // save path) as fast as it can, forever, until it is killed. Each save of chat k at round n
 // holds n messages whose texts say which round and message they are, so a reader can tell a
 // whole file from a torn one.
-#include "chat/chat_store.h"
+#include "core/chat/chat_store.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

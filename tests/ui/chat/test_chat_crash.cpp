@@ -7,7 +7,7 @@
 #include <QRegularExpression>
 #include <QtTest>
 
-#include "chat/chat_store.h"
+#include "core/chat/chat_store.h"
 #include "support/test_support.h"
 
 #include <random>

@@ -20,13 +20,13 @@
 #include <QToolButton>
 #include <QtTest>
 
-#include "chat/chat_json.h"
 #include "chat/chat_pane.h"
-#include "chat/chat_store.h"
-#include "chat/citations.h"
 #include "chat/transcript_view.h"
+#include "core/chat/chat_json.h"
+#include "core/chat/chat_store.h"
+#include "core/chat/citations.h"
+#include "core/export/transcript_export.h"
 #include "documents/documents_pane.h"
-#include "export/transcript_export.h"
 #include "main_window.h"
 #include "support/test_support.h"
 #include "ui/transcript_probe.h"

@@ -10,7 +10,7 @@
 #include "backend/engine_worker.h"
 #include "chat/chat_controller.h"
 #include "chat/chat_pane.h"
-#include "pipeline/page_ranges.h"
+#include "core/pipeline/page_ranges.h"
 #include "support/test_support.h"
 
 #include <atomic>

@@ -2,9 +2,9 @@
 // first, and the prompt plan holds the documents' pages, the charts attached and the questions.
 #include <QtTest>
 
-#include "chat/citations.h"
 #include "chat/context_fit.h"
 #include "chat/conversation_prompt.h"
+#include "core/chat/citations.h"
 
 #include "support/test_support.h"
 #include "ui/workbench_parts.h"

@@ -14,11 +14,11 @@
 
 #include "backend/engine_worker.h"
 #include "chat/chat_controller.h"
-#include "chat/chat_json.h"
 #include "chat/chat_pane.h"
-#include "chat/message_versions.h"
 #include "chat/transcript_view.h"
-#include "export/export_chat.h"
+#include "core/chat/chat_json.h"
+#include "core/chat/message_versions.h"
+#include "core/export/export_chat.h"
 #include "notifications/notification_area.h"
 #include "support/test_support.h"
 

@@ -10,11 +10,11 @@
 #include <QTextBlock>
 #include <QtTest>
 
-#include "chat/chat_json.h"
 #include "chat/chat_pane.h"
-#include "chat/citations.h"
 #include "chat/transcript_view.h"
-#include "export/transcript_export.h"
+#include "core/chat/chat_json.h"
+#include "core/chat/citations.h"
+#include "core/export/transcript_export.h"
 #include "support/test_support.h"
 
 using namespace folio::ui;

@@ -13,15 +13,15 @@
 #include <QSignalSpy>
 #include <QtTest>
 
-#include "chat/ask_when_idle.h"
+#include "ask_when_idle.h"
 #include "chat/chat_controller.h"
-#include "chat/chat_json.h"
 #include "chat/chat_pane.h"
 #include "chat/conversation_prompt.h"
-#include "chat/question_image.h"
 #include "chat/question_image_attacher.h"
 #include "chat/question_images_bar.h"
 #include "chat/transcript_view.h"
+#include "core/chat/chat_json.h"
+#include "core/chat/question_image.h"
 #include "documents/documents_pane.h"
 #include "documents/page_crop_dialog.h"
 #include "main_window.h"

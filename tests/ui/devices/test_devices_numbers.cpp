@@ -6,13 +6,13 @@
 // from /proc/self/smaps.
 
 #include "backend/engine_stats_q.h"
+#include "core/pipeline/human_format.h"
 #include "devices/block_map_view.h"
 #include "devices/devices_pane.h"
 #include "devices/folio_memory_view.h"
 #include "devices/memory_bars.h"
 #include "devices/throughput_chart.h"
 #include "devices/throughput_rates.h"
-#include "pipeline/human_format.h"
 #include "runtime/engine_statistics.h"
 #include "runtime/mapped_residency.h"
 #include "support/test_support.h"

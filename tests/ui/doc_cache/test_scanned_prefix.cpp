@@ -9,12 +9,12 @@
 
 #include "backend/engine_worker.h"
 #include "backend/request_builder.h"
-#include "chat/chat_session.h"
 #include "chat/conversation_prompt.h"
+#include "core/chat/chat_session.h"
+#include "core/documents/document_loader.h"
+#include "core/pipeline/prompt_builder.h"
 #include "doc_cache/cache_index.h"
 #include "doc_cache/document_prefix.h"
-#include "documents/document_loader.h"
-#include "pipeline/prompt_builder.h"
 #include "support/test_support.h"
 
 using namespace folio;

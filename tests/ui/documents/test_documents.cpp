@@ -4,9 +4,9 @@
 #include <QImage>
 #include <QtTest>
 
-#include "documents/document_loader.h"
-#include "export/transcript_export.h"
-#include "storage/atomic_write.h"
+#include "core/documents/document_loader.h"
+#include "core/export/transcript_export.h"
+#include "core/storage/atomic_write.h"
 #include "support/test_support.h"
 
 using folio::ui::Document;

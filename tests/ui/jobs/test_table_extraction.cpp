@@ -20,15 +20,15 @@
 
 #include "backend/engine_worker.h"
 #include "chat/chat_pane.h"
-#include "chat/question_image.h"
 #include "chat/question_images_bar.h"
+#include "core/chat/question_image.h"
+#include "core/pipeline/token_counter.h"
 #include "documents/documents_pane.h"
 #include "jobs/extract_table_action.h"
 #include "jobs/table_dialog.h"
 #include "jobs/table_extractor.h"
 #include "jobs/table_request.h"
 #include "main_window.h"
-#include "pipeline/token_counter.h"
 #include "support/test_support.h"
 
 #include <condition_variable>

@@ -3,6 +3,7 @@
 // keyring gives it back, and where no keyring runs (CI has no keyring daemon) the key stays in
 // folio.conf with a warning the Settings dialog shows. In no case is a key lost.
 #include <QElapsedTimer>
+#include <QFile>
 #include <QLabel>
 #include <QSettings>
 #include <QtTest>
@@ -104,6 +105,49 @@ private slots:
         other.threads = 3;
         QVERIFY(other.save().isEmpty());
         QCOMPARE(rawKey(), QStringLiteral("sk-new"));
+    }
+
+    // The warning says the file is readable by its owner only: it must be (issue #48 §5), also
+    // after other settings are written, and for a file written before with the usual 0644.
+    void aPlainKeyIsReadableByItsOwnerOnly() {
+        qputenv("FOLIO_KEYRING", "none");
+        const QString file = QSettings().fileName();
+        const auto others = QFileDevice::ReadGroup | QFileDevice::WriteGroup |
+                            QFileDevice::ReadOther | QFileDevice::WriteOther;
+        writeOldConf(QStringLiteral("sk-old"));
+        QVERIFY(QFile::setPermissions(file, QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                                QFileDevice::ReadGroup | QFileDevice::ReadOther));
+        const AppSettings s = AppSettings::load(); // reading it fixes the mode
+        QVERIFY(s.apiKeyWarning.contains(QStringLiteral("readable by your user account only")));
+        QCOMPARE(QFile::permissions(file) & others, QFileDevice::Permissions());
+        AppSettings changed = s;
+        changed.remoteApiKey = QStringLiteral("sk-new");
+        changed.save();
+        QCOMPARE(QFile::permissions(file) & others, QFileDevice::Permissions());
+        // Other settings written later (the window's geometry at close) keep the mode.
+        {
+            QSettings later;
+            later.setValue(QStringLiteral("window/geometry"), QByteArray(64, 'x'));
+        }
+        QCOMPARE(rawKey(), QStringLiteral("sk-new"));
+        QCOMPARE(QFile::permissions(file) & others, QFileDevice::Permissions());
+        QVERIFY(QFile::permissions(file) & QFileDevice::ReadOwner);
+    }
+
+    // FOLIO_API_KEY, which folio-cli honours, is the server's key when the settings keep none.
+    void theEnvironmentsKeyWhenNoneIsSaved() {
+        qputenv("FOLIO_KEYRING", "none");
+        AppSettings s = AppSettings::load();
+        s.backend = BackendConfig::Kind::Remote;
+        s.remoteUrl = QStringLiteral("http://127.0.0.1:8000/v1");
+        s.remoteApiKey.clear();
+        qputenv("FOLIO_API_KEY", "sk-from-env");
+        QCOMPARE(s.backendConfig().apiKey, QStringLiteral("sk-from-env"));
+        s.remoteApiKey = QStringLiteral("sk-saved"); // a key in the settings wins
+        QCOMPARE(s.backendConfig().apiKey, QStringLiteral("sk-saved"));
+        qunsetenv("FOLIO_API_KEY");
+        s.remoteApiKey.clear();
+        QVERIFY(s.backendConfig().apiKey.isEmpty());
     }
 
     // A keyring: the old plain key moves into it and leaves folio.conf.

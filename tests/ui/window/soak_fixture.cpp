@@ -31,9 +31,9 @@
 #include <QtTest>
 
 #include "agent/json_value.h"
-#include "chat/chat_json.h"
 #include "chat/chat_pane.h"
-#include "chat/chat_store.h"
+#include "core/chat/chat_json.h"
+#include "core/chat/chat_store.h"
 #include "devices/devices_pane.h"
 #include "documents/documents_pane.h"
 #include "main_window.h"

@@ -15,7 +15,7 @@
 #include <QTimer>
 
 #include "chat/chat_pane.h"
-#include "chat/chat_session.h"
+#include "core/chat/chat_session.h"
 #include "main_window.h"
 #include "support/server_process.h"
 

@@ -25,9 +25,9 @@
 
 #include "chat/chat_pane.h"
 #include "chat/transcript_view.h"
+#include "core/export/pdf_export.h"
+#include "core/export/transcript_export.h"
 #include "documents/documents_pane.h"
-#include "export/pdf_export.h"
-#include "export/transcript_export.h"
 #include "main_window.h"
 #include "notifications/notification_area.h"
 #include "settings/app_settings.h"

@@ -12,9 +12,9 @@
 
 #include "chat/chat_pane.h"
 #include "chat/transcript_view.h"
+#include "core/pipeline/page_ranges.h"
 #include "documents/documents_pane.h"
 #include "main_window.h"
-#include "pipeline/page_ranges.h"
 #include "support/test_support.h"
 
 using namespace folio::ui;

@@ -14,12 +14,12 @@
 #include <QtTest>
 
 #include "backend/engine_worker.h"
-#include "chat/chat_json.h"
 #include "chat/chat_pane.h"
-#include "chat/chat_store.h"
 #include "chat/data_sources_bar.h"
 #include "chat/transcript_view.h"
-#include "export/transcript_export.h"
+#include "core/chat/chat_json.h"
+#include "core/chat/chat_store.h"
+#include "core/export/transcript_export.h"
 #include "main_window.h"
 #include "support/finance_db.h"
 #include "support/test_support.h"

@@ -1,0 +1,71 @@
+#include "core/chat/chat_message.h"
+
+#include <QCoreApplication>
+#include <QObject>
+
+namespace folio::ui {
+
+QString roleName(ChatMessage::Role role) {
+    switch (role) {
+    case ChatMessage::Role::System:
+        return QCoreApplication::translate("folio::ui::ChatMessage", "System");
+    case ChatMessage::Role::User:
+        return QCoreApplication::translate("folio::ui::ChatMessage", "You");
+    case ChatMessage::Role::Assistant:
+        return QCoreApplication::translate("folio::ui::ChatMessage", "Folio");
+    case ChatMessage::Role::Notice:
+        return QCoreApplication::translate("folio::ui::ChatMessage", "Notice");
+    }
+    return {};
+}
+
+QString roleKey(ChatMessage::Role role) {
+    switch (role) {
+    case ChatMessage::Role::System:
+        return QStringLiteral("system");
+    case ChatMessage::Role::User:
+        return QStringLiteral("user");
+    case ChatMessage::Role::Assistant:
+        return QStringLiteral("assistant");
+    case ChatMessage::Role::Notice:
+        return QStringLiteral("notice");
+    }
+    return {};
+}
+
+bool roleFromKey(const QString& key, ChatMessage::Role& out) {
+    for (auto r : {ChatMessage::Role::System, ChatMessage::Role::User, ChatMessage::Role::Assistant,
+                   ChatMessage::Role::Notice}) {
+        if (roleKey(r) == key) {
+            out = r;
+            return true;
+        }
+    }
+    return false;
+}
+
+QString statsLine(const MessageStats& st) {
+    if (st.stopReason.isEmpty())
+        return {};
+    // Nothing was run (refused before it went, failed at once, stopped while planned): no
+    // figures to show, and no zeros that look like some.
+    if (st.promptTokens == 0 && st.generatedTokens == 0)
+        return st.stopReason == QLatin1String("cancelled") ? QObject::tr("stopped before an answer")
+                                                           : QString();
+    return QObject::tr("%1 prompt tokens (%2 reused) · TTFT %3 ms · prefill %4 t/s · decode %5 "
+                       "t/s · %6 tokens · %7")
+        .arg(st.promptTokens)
+        .arg(st.reusedTokens)
+        .arg(st.ttftMs, 0, 'f', 0)
+        .arg(st.prefillTps, 0, 'f', 1)
+        .arg(st.decodeTps, 0, 'f', 1)
+        .arg(st.generatedTokens)
+        .arg(st.stopReason);
+}
+
+QString contextNoteLine(const ChatMessage& m) {
+    return m.contextNote.isEmpty() ? QString()
+                                   : QObject::tr("In the prompt: %1").arg(m.contextNote);
+}
+
+} // namespace folio::ui

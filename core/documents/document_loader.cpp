@@ -1,0 +1,180 @@
+#include "core/documents/document_loader.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QFileInfo>
+#include <QImageReader>
+#include <QPdfDocument>
+#include <QPdfSelection>
+#include <QtConcurrent>
+
+namespace folio::ui {
+
+namespace {
+
+QString pdfErrorText(QPdfDocument::Error e) {
+    switch (e) {
+    case QPdfDocument::Error::None:
+        return QStringLiteral("no error");
+    case QPdfDocument::Error::FileNotFound:
+        return QStringLiteral("file not found");
+    case QPdfDocument::Error::InvalidFileFormat:
+        return QStringLiteral("not a valid PDF (corrupt or truncated)");
+    case QPdfDocument::Error::IncorrectPassword:
+        return QStringLiteral("the PDF is password protected");
+    case QPdfDocument::Error::UnsupportedSecurityScheme:
+        return QStringLiteral("unsupported PDF security scheme");
+    case QPdfDocument::Error::DataNotYetAvailable:
+        return QStringLiteral("data not yet available");
+    case QPdfDocument::Error::Unknown:
+        break;
+    }
+    return QStringLiteral("unknown PDF error");
+}
+
+QImage thumbnailOf(const QImage& image) {
+    return image.scaled(QSize(kThumbnailSize, kThumbnailSize), Qt::KeepAspectRatio,
+                        Qt::SmoothTransformation);
+}
+
+Document loadPdf(Document doc, const std::function<void(int, int)>& progress,
+                 const std::function<bool()>& cancelled) {
+    QPdfDocument pdf;
+    QPdfDocument::Error err = pdf.load(doc.path);
+    if (err != QPdfDocument::Error::None) {
+        doc.state = Document::State::Failed;
+        doc.error = QStringLiteral("%1: %2").arg(QFileInfo(doc.path).fileName(), pdfErrorText(err));
+        return doc;
+    }
+    if (pdf.pageCount() > kMaxPdfPages) {
+        doc.state = Document::State::Failed;
+        doc.error = QStringLiteral("%1: %2 pages; Folio reads PDFs of up to %3 pages (split the "
+                                   "file, or extract the part you need)")
+                        .arg(QFileInfo(doc.path).fileName())
+                        .arg(pdf.pageCount())
+                        .arg(kMaxPdfPages);
+        return doc;
+    }
+    doc.pageCount = pdf.pageCount();
+    const QString title = pdf.metaData(QPdfDocument::MetaDataField::Title).toString().trimmed();
+    if (!title.isEmpty())
+        doc.title = title;
+    doc.pageTexts.reserve(doc.pageCount);
+    for (int i = 0; i < doc.pageCount; ++i) {
+        if (cancelled && cancelled()) {
+            doc.state = Document::State::Failed;
+            doc.error =
+                QStringLiteral("%1: reading was cancelled").arg(QFileInfo(doc.path).fileName());
+            return doc;
+        }
+        doc.pageTexts.append(pdf.getAllText(i).text());
+        if (progress)
+            progress(i + 1, doc.pageCount);
+    }
+    if (doc.pageCount > 0) {
+        const QSizeF points = pdf.pagePointSize(0);
+        if (points.width() > 0 && points.height() > 0) {
+            const QSize size =
+                points.scaled(QSizeF(kThumbnailSize, kThumbnailSize), Qt::KeepAspectRatio).toSize();
+            doc.thumbnail = pdf.render(0, size);
+        }
+    }
+    doc.state = Document::State::Ready;
+    return doc;
+}
+
+Document loadImage(Document doc) {
+    QImageReader reader(doc.path);
+    const QSize size = reader.size(); // header only: no decode yet
+    if (!size.isValid()) {
+        doc.state = Document::State::Failed;
+        doc.error = QStringLiteral("%1: not a readable image (%2)")
+                        .arg(QFileInfo(doc.path).fileName(), reader.errorString());
+        return doc;
+    }
+    if (qint64(size.width()) * size.height() > kMaxImagePixels) {
+        doc.state = Document::State::Failed;
+        doc.error = QStringLiteral("%1: image is %2x%3 pixels, above the %4 MP limit")
+                        .arg(QFileInfo(doc.path).fileName())
+                        .arg(size.width())
+                        .arg(size.height())
+                        .arg(kMaxImagePixels / 1000000);
+        return doc;
+    }
+    QImage image = reader.read();
+    if (image.isNull()) {
+        doc.state = Document::State::Failed;
+        doc.error = QStringLiteral("%1: corrupt image (%2)")
+                        .arg(QFileInfo(doc.path).fileName(), reader.errorString());
+        return doc;
+    }
+    doc.imageSize = image.size();
+    doc.thumbnail = thumbnailOf(image);
+    doc.preview = image.width() > kPreviewSize || image.height() > kPreviewSize
+                      ? image.scaled(QSize(kPreviewSize, kPreviewSize), Qt::KeepAspectRatio,
+                                     Qt::SmoothTransformation)
+                      : image;
+    doc.pageCount = 1;
+    doc.state = Document::State::Ready;
+    return doc;
+}
+
+} // namespace
+
+QString fileFingerprint(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return QString();
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    if (!hash.addData(&file))
+        return QString();
+    return QString::fromLatin1(hash.result().toHex());
+}
+
+bool isSupportedDocument(const QString& path) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    static const QStringList kSuffixes = {QStringLiteral("pdf"), QStringLiteral("png"),
+                                          QStringLiteral("jpg"), QStringLiteral("jpeg"),
+                                          QStringLiteral("bmp"), QStringLiteral("gif")};
+    return kSuffixes.contains(suffix);
+}
+
+Document loadDocument(const QString& path, const std::function<void(int, int)>& progress,
+                      const std::function<bool()>& cancelled) {
+    Document doc;
+    QFileInfo info(path);
+    doc.path = info.absoluteFilePath();
+    doc.title = info.fileName();
+    doc.kind = info.suffix().compare(QLatin1String("pdf"), Qt::CaseInsensitive) == 0
+                   ? Document::Kind::Pdf
+                   : Document::Kind::Image;
+    if (!info.exists()) {
+        doc.state = Document::State::Failed;
+        doc.error = QStringLiteral("%1: file not found").arg(path);
+        return doc;
+    }
+    doc.fileBytes = info.size();
+    if (doc.fileBytes == 0) {
+        doc.state = Document::State::Failed;
+        doc.error = QStringLiteral("%1: the file is empty (0 bytes)").arg(info.fileName());
+        return doc;
+    }
+    doc.fingerprint = fileFingerprint(doc.path);
+    return doc.kind == Document::Kind::Pdf ? loadPdf(doc, progress, cancelled) : loadImage(doc);
+}
+
+QFuture<Document> loadDocumentAsync(const QString& path) {
+    return QtConcurrent::run([path](QPromise<Document>& promise) {
+        Document doc = loadDocument(
+            path,
+            [&promise](int done, int total) {
+                promise.setProgressRange(0, total);
+                promise.setProgressValue(done);
+            },
+            [&promise] { return promise.isCanceled(); });
+        if (!promise.isCanceled())
+            promise.addResult(std::move(doc));
+    });
+}
+
+} // namespace folio::ui

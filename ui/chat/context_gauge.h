@@ -1,0 +1,28 @@
+#pragma once
+// The chat's context gauge: how much of the model's context the last answer used, and while a
+// question is prepared its progress — planning the prompt, encoding page images, reading the
+// prompt with the time left.
+
+#include <QProgressBar>
+
+namespace folio::ui {
+
+class ContextGauge : public QProgressBar {
+    Q_OBJECT
+public:
+    explicit ContextGauge(QWidget* parent = nullptr);
+
+    // `limit` ≤ 0: no model.
+    void showUsage(qint64 used, qint64 limit);
+    void showPreparing();
+    void showImageProgress(int done, int total);
+    void showPrefillProgress(qint64 done, qint64 total, double etaSeconds);
+    qint64 limit() const { return limit_; }
+
+private:
+    void showShare(qint64 done, qint64 total, const QString& format);
+
+    qint64 limit_ = 0;
+};
+
+} // namespace folio::ui
