@@ -13,6 +13,7 @@ int cmd_bench_remote(std::vector<std::string> args);
 int cmd_bench_serve(std::vector<std::string> args);
 int cmd_bench_tokenizer(std::vector<std::string> args);
 int cmd_bench_vision(std::vector<std::string> args);
+int cmd_check_figures(std::vector<std::string> args);
 int cmd_export(std::vector<std::string> args);
 int cmd_generate(std::vector<std::string> args);
 int cmd_image_embd(std::vector<std::string> args);
@@ -65,6 +66,10 @@ const std::array kCommands = {
             "bench-vision [--mmproj P.gguf] [-t 2]   kimivl vision encode time of a 1280x720 "
             "screenshot",
             cmd_bench_vision},
+    Command{"check-figures",
+            "check-figures --answer ANSWER.md DOC.pdf|DOC.txt [DOC2...] [-o OUT.json]   each "
+            "figure of an answer's cited sentences looked for on the page it cites",
+            cmd_check_figures},
     Command{"export",
             "export CHAT.json -o OUT.pdf|.html|.md|.json [--model NAME]   a saved chat, as the "
             "workbench exports it",
