@@ -14,3 +14,8 @@ if(FOLIO_BUILD_UI)
     folio_add_test(test_ocr_runner SOURCES ocr/test_ocr_runner.cpp LIBS folio_ocr
                    LABELS ocr TIMEOUT 600)
 endif()
+if(FOLIO_BUILD_UI)
+    # `folio-cli pages` and `bench-ocr` end to end.
+    folio_add_test(test_ocr_cli SOURCES app/ocr/test_ocr_cli.cpp LABELS ocr app TIMEOUT 600)
+    add_dependencies(test_ocr_cli folio-cli folio_samples)
+endif()
