@@ -21,6 +21,9 @@ PACKAGES=(
     qt6-l10n-tools qt6-tools-dev
     # the system keyring for API keys (Secret Service / KWallet)
     qtkeychain-qt6-dev
+    # OCR of scanned pages (core/ocr): Tesseract's C++ API with Leptonica, and the English and
+    # Simplified Chinese language data
+    libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-chi-sim
     # fonts for the sample report (Latin + Chinese pages) and the UI
     fonts-dejavu-core fonts-wqy-microhei
     # headless runs and screenshots

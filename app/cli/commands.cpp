@@ -9,6 +9,7 @@ int cmd_bench(std::vector<std::string> args);
 int cmd_bench_cache(std::vector<std::string> args);
 int cmd_bench_doc_cache(std::vector<std::string> args);
 int cmd_bench_kernels(std::vector<std::string> args);
+int cmd_bench_ocr(std::vector<std::string> args);
 int cmd_bench_remote(std::vector<std::string> args);
 int cmd_bench_serve(std::vector<std::string> args);
 int cmd_bench_tokenizer(std::vector<std::string> args);
@@ -20,6 +21,7 @@ int cmd_image_embd(std::vector<std::string> args);
 int cmd_info(std::vector<std::string> args);
 int cmd_logits(std::vector<std::string> args);
 int cmd_make_model(std::vector<std::string> args);
+int cmd_pages(std::vector<std::string> args);
 int cmd_quantize(std::vector<std::string> args);
 int cmd_serve(std::vector<std::string> args);
 int cmd_summarize(std::vector<std::string> args);
@@ -51,6 +53,10 @@ const std::array kCommands = {
     Command{"bench-kernels",
             "bench-kernels [-t N] [--rows R] [--cols C]   matvec GB/s vs memory bandwidth, GFLOP/s",
             cmd_bench_kernels},
+    Command{"bench-ocr",
+            "bench-ocr [--pages 4] [-t 2] [--lang auto|eng|chi_sim|eng+chi_sim]   OCR pages per "
+            "second on generated scanned pages (English, Chinese) and character accuracy",
+            cmd_bench_ocr},
     Command{"bench-remote",
             "bench-remote --remote URL --model NAME [--api-key K] [--clients 8] [--requests 20] "
             "[-n 8]   load test of an OpenAI-compatible server: latency percentiles",
@@ -105,6 +111,11 @@ const std::array kCommands = {
         "head = token embeddings / sqrt(n_embd), block output projections at 3/4 scale, so the "
         "residual keeps the input token's direction and predictions have clear margins)",
         cmd_make_model},
+    Command{"pages",
+            "pages DOC.pdf [--pages 3-7] [--ocr auto|always|off] [--lang auto|eng+chi_sim] "
+            "[-t 2] [--cache-dir D] [--no-cache] [--quiet]   each page's text and where it came "
+            "from (text layer, or OCR with its mean confidence)",
+            cmd_pages},
     Command{
         "quantize",
         "quantize IN.gguf OUT.gguf --recipe q8_0|q4_k_m|q5_k_m|q6_k|q3_k_m|iq4_xs|q4_k|mxfp4-moe|"

@@ -1,6 +1,6 @@
 #include "figures/pdf_pages.h"
 
-#include "documents/document_loader.h"
+#include "core/documents/document_loader.h"
 
 #include <QCoreApplication>
 
