@@ -28,6 +28,13 @@ if(FOLIO_BUILD_UI)
     folio_add_test(test_document_visits SOURCES ui/window/test_document_visits.cpp LIBS folio_ui
                    LABELS ui TIMEOUT 180)
     add_dependencies(test_document_visits folio_samples)
+    folio_add_test(test_partial_answer SOURCES ui/chat/test_partial_answer.cpp LIBS folio_ui
+                   LABELS ui TIMEOUT 60)
+    folio_add_test(test_status_lines SOURCES ui/window/test_status_lines.cpp LIBS folio_ui
+                   LABELS ui TIMEOUT 180)
+    add_dependencies(test_status_lines folio_demo_model)
+    folio_add_test(test_projector_set_aside SOURCES ui/window/test_projector_set_aside.cpp
+                   LIBS folio_ui LABELS ui TIMEOUT 300)
     folio_add_test(test_chat_documents SOURCES ui/chat/test_chat_documents.cpp LIBS folio_ui LABELS ui TIMEOUT 300)
     add_dependencies(test_chat_documents folio_samples folio_demo_model)
     set_tests_properties(test_chat_documents PROPERTIES RUN_SERIAL TRUE)

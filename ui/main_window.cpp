@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include "about_box.h"
 #include "chat/chat_controller.h"
 #include "chat/chat_pane.h"
 #include "chat/question_image_attacher.h"
@@ -20,7 +21,6 @@
 #include "window_fit.h"
 
 #include "folio/system_info.h"
-#include "folio/version.h"
 
 #include <QAction>
 #include <QApplication>
@@ -30,7 +30,6 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
-#include <QMessageBox>
 #include <QPdfView>
 #include <QPlainTextEdit>
 #include <QScreen>
@@ -212,6 +211,10 @@ void MainWindow::connectEngine() {
     connect(models_, &ModelController::threadsChanged, this,
             [this](int threads) { threadsLabel_->setText(tr("threads: %1").arg(threads)); });
     connect(models_, &ModelController::statusMessage, statusBar(), &QStatusBar::showMessage);
+    connect(models_, &ModelController::loadingMessageDone, this, [this](const QString& message) {
+        if (!message.isEmpty() && statusBar()->currentMessage() == message)
+            statusBar()->clearMessage();
+    });
     chatController_ = new ChatController(
         chat_, models_->worker(), [this] { return documents_->documents(); }, this);
     connect(chatController_, &ChatController::answerStarted, this,
@@ -313,7 +316,7 @@ void MainWindow::createMenus() {
     view->addAction(devicesDock_->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About Folio"), this, &MainWindow::about);
+    help->addAction(tr("&About Folio"), this, [this] { showAboutBox(this); });
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
 
@@ -375,15 +378,6 @@ void MainWindow::showSettings() {
     models_->useBackend(settings.backendConfig()); // a server, or back to the embedded engine
     if (settings.backend != BackendConfig::Kind::Remote && !settings.modelPath.isEmpty())
         models_->openModel(settings.modelPath);
-}
-
-void MainWindow::about() {
-    QMessageBox::about(
-        this, tr("About Folio"),
-        tr("<h3>Folio %1</h3><p>A local workbench for long documents and charts.</p>"
-           "<p>Kernels: %2</p><p>License: GPL-3.0-or-later.</p>")
-            .arg(QString::fromLatin1(version_string()),
-                 QString::fromStdString(describe_kernel_path(detect_cpu_features()))));
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

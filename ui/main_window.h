@@ -86,7 +86,6 @@ private:
     void applyChatKeys();
     void chooseDocuments();
     void chooseModel();
-    void about();
     void onBusyChanged();
     void onModelLoaded(const ModelFactsQ& facts);
     void onAnswerFinished(const RequestStatsQ& stats);

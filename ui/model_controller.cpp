@@ -78,10 +78,21 @@ void ModelController::onModelLoaded(const ModelFactsQ& f) {
               f.contextLimit > 0 ? QString::number(f.contextLimit) : tr("not reported")}});
     }
     chat_->setModelReady(true, QString());
-    chat_->setContextUsage(0, f.contextLimit);
+    chat_->setContextLimit(f.contextLimit); // the chat's last answer against the new limit
+    // Errors of earlier loads are stale once one succeeds.
+    for (int id : std::exchange(loadErrors_, {}))
+        chat_->notifications()->dismiss(id);
+    Q_EMIT loadingMessageDone(loadingMessage_);
+    readyLine_ = modelLine_;
     Q_EMIT stateChanged(tr("ready"));
     if (!f.remote && f.threads > 0)
         Q_EMIT threadsChanged(f.threads);
+    if (!f.projectorNote.isEmpty())
+        chat_->notifications()->post(
+            NotificationArea::Kind::Error,
+            tr("The vision projector was set aside: %1\nThe model answers without images. "
+               "Choose a projector made for this model in File → Settings…, or none.")
+                .arg(f.projectorNote));
     // Where the engine put each layer's weights and KV (engine/backend's plan).
     if (!f.remote && !f.placement.isEmpty())
         devices_->setModelFact(tr("placement"), f.placement);
@@ -89,22 +100,38 @@ void ModelController::onModelLoaded(const ModelFactsQ& f) {
 }
 
 void ModelController::onLoadFailed(const QString& message) {
+    Q_EMIT loadingMessageDone(loadingMessage_);
+    const bool server = std::exchange(connecting_, false);
+    if (server && answeringBefore_) {
+        // The worker keeps the backend it had: that model still answers, and says so.
+        ready_ = true;
+        setModelLine(readyLine_);
+        chat_->setModelReady(true, QString());
+        loadErrors_ << chat_->notifications()->post(
+            NotificationArea::Kind::Error,
+            tr("Cannot use the server: %1\nFolio goes on answering with %2. Check the server's "
+               "address and API key in File → Settings….")
+                .arg(message, readyLine_));
+        loadEnded();
+        return;
+    }
     ready_ = false;
     Q_EMIT failed();
-    if (std::exchange(connecting_, false)) {
+    if (server) {
         setModelLine(tr("Not connected"));
         chat_->setModelReady(
             false,
             tr("Cannot use the server: %1. Check File → Settings…").arg(message.toHtmlEscaped()));
-        chat_->notifications()->post(
+        loadErrors_ << chat_->notifications()->post(
             NotificationArea::Kind::Error,
             tr("Cannot use the server: %1\nCheck its address and API key in File → "
                "Settings… and that the server is running, then "
                "connect again.")
                 .arg(message));
     } else {
+        setModelLine(tr("No model loaded")); // the engine let the old one go before loading
         chat_->setModelReady(false, tr("The model could not be loaded: %1").arg(message));
-        chat_->notifications()->post(
+        loadErrors_ << chat_->notifications()->post(
             NotificationArea::Kind::Error,
             tr("Cannot load the model: %1\nChoose another GGUF file with File → Open model…, or "
                "lower the context or memory settings in File → Settings….")
@@ -143,12 +170,12 @@ void ModelController::openModel(const QString& path) {
             LoadOptions options = settings.loadOptions();
             const LongContextPlan plan = applyLongContextDefaults(options, options.offloadDir,
                                                                   !options.offloadDir.isEmpty());
-            Q_EMIT statusMessage(
-                tr("Loading with %1, KV %2").arg(describePlan(plan), options.kvType), 8000);
+            loadingMessage_ = tr("Loading with %1, KV %2").arg(describePlan(plan), options.kvType);
+            Q_EMIT statusMessage(loadingMessage_, 0); // until the load ends
             Q_EMIT requestLoad(options);
         } else {
             setModelLine(tr("No model loaded"));
-            chat_->notifications()->post(
+            loadErrors_ << chat_->notifications()->post(
                 NotificationArea::Kind::Error,
                 tr("Cannot open the model: %1\nChoose a GGUF model file with File → Open "
                    "model….")
@@ -173,6 +200,7 @@ void ModelController::useBackend(const BackendConfig& config) {
         Q_EMIT requestBackend(config);
         return;
     }
+    answeringBefore_ = ready_;
     ready_ = false;
     setModelLine(tr("Connecting to %1…").arg(config.url));
     chat_->setModelReady(false, tr("Connecting to %1…").arg(config.url.toHtmlEscaped()));

@@ -6,6 +6,7 @@
 
 #include "backend/engine_worker.h"
 
+#include <QList>
 #include <QObject>
 #include <QString>
 
@@ -55,6 +56,8 @@ Q_SIGNALS:
     void stateChanged(const QString& state);    // "loading model 40%", "ready"
     void threadsChanged(int threads);
     void statusMessage(const QString& message, int timeoutMs);
+    // The "Loading with …" line of a load that ended (the window clears it if still shown).
+    void loadingMessageDone(const QString& message);
     void requestLoad(const folio::ui::LoadOptions& options);
     void requestBackend(const folio::ui::BackendConfig& config);
 
@@ -75,6 +78,10 @@ private:
     bool remote_ = false;
     qint64 contextLimit_ = 0;
     QString modelLine_;
+    QString readyLine_;            // the model line of the backend that answers now
+    bool answeringBefore_ = false; // a backend answered when the server check began
+    QString loadingMessage_;
+    QList<int> loadErrors_; // notifications of failed loads: gone once one succeeds
     QString mmproj_;
     bool mmprojSet_ = false;
 };

@@ -9,8 +9,8 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 
-#include "figures/check_figures.h"
-#include "figures/figures_json.h"
+#include "core/figures/check_figures.h"
+#include "core/figures/figures_json.h"
 
 #ifdef FOLIO_HAVE_PDF_PAGES
 #include "figures/pdf_pages.h"

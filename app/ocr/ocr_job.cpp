@@ -1,10 +1,10 @@
 #include "ocr/ocr_job.h"
 
-#include "ocr/char_accuracy.h"
-#include "ocr/ocr_runner.h"
-#include "ocr/page_classify.h"
-#include "ocr/scanned_pdf.h"
-#include "ocr/script_detect.h"
+#include "core/ocr/char_accuracy.h"
+#include "core/ocr/ocr_runner.h"
+#include "core/ocr/page_classify.h"
+#include "core/ocr/scanned_pdf.h"
+#include "core/ocr/script_detect.h"
 
 #include <QElapsedTimer>
 #include <QEventLoop>

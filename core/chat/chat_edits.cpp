@@ -52,6 +52,16 @@ bool prepareRegenerate(ChatSession& chat) {
     return true;
 }
 
+bool isRegeneration(const ChatSession& chat) {
+    if (chat.messages.isEmpty() || chat.messages.last().role != ChatMessage::Role::User)
+        return false;
+    const qint64 question = chat.messages.last().id;
+    for (const ChatMessage& other : chat.otherVersions)
+        if (other.parentId == question && other.role == ChatMessage::Role::Assistant)
+            return true;
+    return false;
+}
+
 bool setQuestionContextNote(ChatSession& chat, const QString& note, int leftOutTurns) {
     auto& messages = chat.messages;
     for (qsizetype i = messages.size() - 1; i >= 0; --i) {

@@ -18,6 +18,9 @@ bool moveWaitingQuestionLast(ChatSession& chat, const QString& notice,
 // Before the last question is asked again: its answer (and what followed it) is kept as a
 // version when there is something in it, else dropped. False when the chat has no question.
 bool prepareRegenerate(ChatSession& chat);
+// True when the chat's last message is a question that was answered before (regenerate kept
+// that answer as a version): the next answer is another try at it.
+bool isRegeneration(const ChatSession& chat);
 // Puts the question's context note (ChatMessage::contextNote) and the earlier turns its prompt
 // left out on the last user message. False when nothing changed.
 bool setQuestionContextNote(ChatSession& chat, const QString& note, int leftOutTurns);

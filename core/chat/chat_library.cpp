@@ -122,6 +122,17 @@ void ChatLibrary::save(int index) {
     saveChat(chat);
 }
 
+void ChatLibrary::saveUnfinished(const QString& note) {
+    if (!store_ || isEmpty(current()))
+        return;
+    ChatSession copy = current();
+    ChatMessage& last = copy.messages.last();
+    if (last.role == ChatMessage::Role::Assistant && last.interrupted.isEmpty())
+        last.interrupted = note;
+    copy.updated = QDateTime::currentDateTime();
+    saveChat(copy);
+}
+
 void ChatLibrary::saveChat(const ChatSession& chat) {
     // Serialized here, written (and synced) by the store's writer thread.
     store_->saveAsync(chat, this, [this](const QString& error) {

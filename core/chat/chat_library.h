@@ -54,6 +54,10 @@ public:
     // Writes chat `index` (default: the current one) in the store's writer thread; an empty
     // chat is not worth a file (one with documents is) and its file goes.
     void save(int index = -1);
+    // While an answer streams into the current chat: writes what arrived so far, the answer
+    // marked with `note` (ChatMessage::interrupted) in the file only, so that a crash or a kill
+    // leaves the partial answer saying it was cut off; the answer's end saves it unmarked.
+    void saveUnfinished(const QString& note);
     // Blocks until queued saves are on disk (tests, shutdown).
     void waitForSaves();
 

@@ -32,6 +32,15 @@ QString pdfErrorText(QPdfDocument::Error e) {
     return QStringLiteral("unknown PDF error");
 }
 
+// A PDF begins with "%PDF-" within its first 1024 bytes (ISO 32000-1, 7.5.2; readers allow
+// some bytes before it).
+bool startsLikePdf(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return true; // unreadable: QtPdf's own message says so
+    return file.read(1024).contains("%PDF-");
+}
+
 QImage thumbnailOf(const QImage& image) {
     return image.scaled(QSize(kThumbnailSize, kThumbnailSize), Qt::KeepAspectRatio,
                         Qt::SmoothTransformation);
@@ -41,6 +50,14 @@ Document loadPdf(Document doc, const std::function<void(int, int)>& progress,
                  const std::function<bool()>& cancelled) {
     QPdfDocument pdf;
     QPdfDocument::Error err = pdf.load(doc.path);
+    if (err == QPdfDocument::Error::InvalidFileFormat && !startsLikePdf(doc.path)) {
+        // Not a damaged PDF: another kind of file with a .pdf name (issue #48 §10).
+        doc.state = Document::State::Failed;
+        doc.error = QStringLiteral("%1: not a PDF file (it does not begin with %PDF-; a text or "
+                                   "other file named .pdf?)")
+                        .arg(QFileInfo(doc.path).fileName());
+        return doc;
+    }
     if (err != QPdfDocument::Error::None) {
         doc.state = Document::State::Failed;
         doc.error = QStringLiteral("%1: %2").arg(QFileInfo(doc.path).fileName(), pdfErrorText(err));

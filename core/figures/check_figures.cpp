@@ -1,6 +1,6 @@
-#include "figures/check_figures.h"
+#include "core/figures/check_figures.h"
 
-#include "figures/match.h"
+#include "core/figures/match.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -10,7 +10,7 @@
 //
 // Each result keeps the page's line that holds the match, for tooltips and the export appendix.
 
-#include "figures/claims.h"
+#include "core/figures/claims.h"
 
 #include <string>
 #include <string_view>

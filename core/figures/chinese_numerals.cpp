@@ -1,4 +1,4 @@
-#include "figures/chinese_numerals.h"
+#include "core/figures/chinese_numerals.h"
 
 #include <cmath>
 

@@ -1,6 +1,6 @@
-#include "figures/citations.h"
+#include "core/figures/citations.h"
 
-#include "figures/text.h"
+#include "core/figures/text.h"
 
 #include <optional>
 

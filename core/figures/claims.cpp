@@ -1,6 +1,6 @@
-#include "figures/claims.h"
+#include "core/figures/claims.h"
 
-#include "figures/text.h"
+#include "core/figures/text.h"
 
 #include <algorithm>
 #include <array>

@@ -15,8 +15,8 @@
 // Each figure is checked against the sentence's citation that follows it (else the one before
 // it); the sentence's other citations are second choices.
 
-#include "figures/citations.h"
-#include "figures/numbers.h"
+#include "core/figures/citations.h"
+#include "core/figures/numbers.h"
 
 #include <string>
 #include <string_view>

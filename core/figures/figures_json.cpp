@@ -1,4 +1,4 @@
-#include "figures/figures_json.h"
+#include "core/figures/figures_json.h"
 
 #include <nlohmann/json.hpp>
 

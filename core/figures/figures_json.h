@@ -3,7 +3,7 @@
 // appendix will read: an array of {"figure", "doc" (1-based, as "[doc N, p. K]" counts),
 // "page", "state", "found_page", "line"}, null where there is none.
 
-#include "figures/check_figures.h"
+#include "core/figures/check_figures.h"
 
 #include <string>
 #include <vector>

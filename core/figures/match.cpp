@@ -1,7 +1,7 @@
-#include "figures/match.h"
+#include "core/figures/match.h"
 
-#include "figures/page_unit.h"
-#include "figures/text.h"
+#include "core/figures/page_unit.h"
+#include "core/figures/text.h"
 
 #include <cmath>
 

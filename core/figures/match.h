@@ -21,7 +21,7 @@
 // A page is read as OCR leaves it: O/o and l/I between digits are read as 0 and 1, and a number
 // broken over a line at a separator ("3,183.\n6", "1,234\n,567") is joined.
 
-#include "figures/numbers.h"
+#include "core/figures/numbers.h"
 
 #include <string>
 #include <string_view>

@@ -1,7 +1,7 @@
-#include "figures/numbers.h"
+#include "core/figures/numbers.h"
 
-#include "figures/chinese_numerals.h"
-#include "figures/text.h"
+#include "core/figures/chinese_numerals.h"
+#include "core/figures/text.h"
 
 #include <array>
 #include <cmath>

@@ -1,7 +1,7 @@
-#include "figures/page_unit.h"
+#include "core/figures/page_unit.h"
 
-#include "figures/numbers.h"
-#include "figures/text.h"
+#include "core/figures/numbers.h"
+#include "core/figures/text.h"
 
 #include <algorithm>
 #include <array>

@@ -1,8 +1,8 @@
-#include "figures/table_check.h"
+#include "core/figures/table_check.h"
 
-#include "figures/match.h"
-#include "figures/page_unit.h"
-#include "figures/text.h"
+#include "core/figures/match.h"
+#include "core/figures/page_unit.h"
+#include "core/figures/text.h"
 
 namespace folio::figures {
 

@@ -3,7 +3,7 @@
 // cell is read as a page of its own, its column's header stating the unit ("revenue (USD
 // million)", "金额（万元）"). The wiring to the chat's tool results comes with the window.
 
-#include "figures/check_figures.h"
+#include "core/figures/check_figures.h"
 
 #include <string>
 #include <string_view>

@@ -1,4 +1,4 @@
-#include "figures/text.h"
+#include "core/figures/text.h"
 
 namespace folio::figures {
 

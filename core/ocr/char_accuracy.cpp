@@ -1,4 +1,4 @@
-#include "ocr/char_accuracy.h"
+#include "core/ocr/char_accuracy.h"
 
 #include <QList>
 

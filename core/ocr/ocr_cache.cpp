@@ -1,4 +1,4 @@
-#include "ocr/ocr_cache.h"
+#include "core/ocr/ocr_cache.h"
 
 #include <QCryptographicHash>
 #include <QDir>

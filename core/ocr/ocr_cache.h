@@ -9,7 +9,7 @@
 // The fingerprint is the workbench's document identity: the SHA-256 of the file's bytes, hex
 // (ui/documents/document_loader's fileFingerprint; documentFingerprint below is the same).
 
-#include "ocr/ocr_types.h"
+#include "core/ocr/ocr_types.h"
 
 #include <QString>
 

@@ -1,8 +1,8 @@
-#include "ocr/ocr_runner.h"
+#include "core/ocr/ocr_runner.h"
 
-#include "ocr/ocr_cache.h"
-#include "ocr/script_detect.h"
-#include "ocr/tesseract_reader.h"
+#include "core/ocr/ocr_cache.h"
+#include "core/ocr/script_detect.h"
+#include "core/ocr/tesseract_reader.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>

@@ -8,8 +8,8 @@
 // page's outcome arrive as signals in the runner's thread; cancel() stops the workers between
 // pages and Tesseract within one, and keeps what was read (cached pages stay cached).
 
-#include "ocr/ocr_types.h"
-#include "ocr/page_raster.h"
+#include "core/ocr/ocr_types.h"
+#include "core/ocr/page_raster.h"
 
 #include <QList>
 #include <QObject>

@@ -1,4 +1,4 @@
-#include "ocr/page_classify.h"
+#include "core/ocr/page_classify.h"
 
 #include <QList>
 

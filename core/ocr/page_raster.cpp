@@ -1,4 +1,4 @@
-#include "ocr/page_raster.h"
+#include "core/ocr/page_raster.h"
 
 #include <QPainter>
 #include <QPdfDocument>

@@ -1,4 +1,4 @@
-#include "ocr/scanned_pdf.h"
+#include "core/ocr/scanned_pdf.h"
 
 #include <QFileInfo>
 #include <QFontDatabase>

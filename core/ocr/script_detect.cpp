@@ -1,4 +1,4 @@
-#include "ocr/script_detect.h"
+#include "core/ocr/script_detect.h"
 
 #include <QList>
 

@@ -1,6 +1,6 @@
-#include "ocr/tesseract_reader.h"
+#include "core/ocr/tesseract_reader.h"
 
-#include "ocr/script_detect.h"
+#include "core/ocr/script_detect.h"
 
 #include <QDir>
 #include <QFileInfo>

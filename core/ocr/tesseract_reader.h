@@ -3,7 +3,7 @@
 // between threads: a TesseractReader belongs to one thread at a time and keeps one initialised
 // instance per language list it has used (loading a language's model takes a while).
 
-#include "ocr/ocr_types.h"
+#include "core/ocr/ocr_types.h"
 
 #include <QImage>
 #include <QString>

@@ -71,7 +71,7 @@ ModelFacts facts_of(const ModelSpec& spec, const LoadedModel& loaded) {
     f.placement = df.placement;
     if (auto fp = gguf::file_fingerprint(spec.gguf))
         f.fingerprint = *fp;
-    if (!spec.mmproj.empty())
+    if (loaded.projector)
         if (auto fp = gguf::file_fingerprint(spec.mmproj))
             f.projector_fingerprint = *fp;
     return f;
@@ -89,13 +89,20 @@ Expected<LoadedModel> load_model_files(const ModelSpec& spec,
         FOLIO_TRY(draft, load_draft_model(spec, *loaded.model));
         loaded.draft = std::move(draft);
     }
+    // A projector that cannot serve this model (unreadable, or made for another width) is set
+    // aside with a note: the text model still loads and answers, without images.
+    std::string projector_note;
     if (!spec.mmproj.empty()) {
-        FOLIO_TRY(projector, load_projector(spec, *loaded.model));
-        loaded.projector = std::move(projector);
+        auto projector = load_projector(spec, *loaded.model);
+        if (projector)
+            loaded.projector = std::move(*projector);
+        else
+            projector_note = projector.error().message;
     }
     if (!settle_decoder_weights(*loaded.model, spec.weights, progress, superseded))
         return make_error(ErrorCode::Cancelled, spec.gguf + ": loading was cancelled");
     loaded.facts = facts_of(spec, loaded);
+    loaded.facts.projector_note = projector_note;
     loaded.prefill_chunk = std::max(1, spec.prefill_chunk);
     return loaded;
 }

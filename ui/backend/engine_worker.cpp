@@ -240,7 +240,14 @@ void EngineWorker::loadModel(const LoadOptions& options) {
             f.fingerprint = q(r->fingerprint);
             f.projectorFingerprint = q(r->projector_fingerprint);
             f.placement = q(r->placement);
-            f.acceptsImages = hasVision_; // loaded with a projector
+            f.projectorNote = q(r->projector_note);
+            // Loaded with a projector, unless it was set aside (the worker's own flag follows,
+            // on its thread, before anyone hears of the model).
+            const bool vision = hasVision_ && f.projectorNote.isEmpty();
+            f.acceptsImages = vision;
+            if (!vision)
+                QMetaObject::invokeMethod(
+                    this, [this] { hasVision_ = false; }, Qt::QueuedConnection);
             QMetaObject::invokeMethod(
                 reader_.get(),
                 [reader = reader_.get(), f, kv = kvType_] {
@@ -249,7 +256,7 @@ void EngineWorker::loadModel(const LoadOptions& options) {
                 Qt::QueuedConnection);
             // The counter first: whoever reacts to modelLoaded (e.g. a question asked once the
             // model is ready) plans with the model's tokenizer.
-            Q_EMIT counterChanged(exactCounter(engine_, f.fingerprint, hasVision_));
+            Q_EMIT counterChanged(exactCounter(engine_, f.fingerprint, vision));
             Q_EMIT modelLoaded(f);
         },
         [this](double fraction) { Q_EMIT loadProgress(fraction); });

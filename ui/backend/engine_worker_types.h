@@ -19,6 +19,7 @@ struct ModelFactsQ {
     bool acceptsImages = false;   // images attached to a question go with it
     QString fingerprint;          // the model file's contents (ModelFacts::fingerprint); "" remote
     QString projectorFingerprint; // the vision projector's; "" without one
+    QString projectorNote;        // why the projector given was set aside ("" when it loaded)
     QString placement; // which device holds which layers (ModelFacts::placement); "" remote
 };
 

@@ -1,11 +1,14 @@
 #include "chat/chat_controller.h"
 
+#include "core/chat/chat_edits.h"
+
 #include "chat/chat_pane.h"
 #include "chat/context_fit.h"
 #include "core/pipeline/page_images.h"
 
 #include <QDebug>
 #include <QFutureWatcher>
+#include <QRandomGenerator>
 #include <QtConcurrent>
 
 #include <utility>
@@ -64,6 +67,10 @@ void ChatController::onSend(const QString& question) {
     request_.dataSources = chat.activeDataSources();
     request_.agent = !request_.dataSources.isEmpty();
     request_.settings = chat.settings;
+    // Seed 0 is "not fixed": another try at a question answered before samples afresh (the
+    // same seed would give the same answer again).
+    if (request_.settings.seed == 0 && isRegeneration(chat))
+        request_.settings.seed = QRandomGenerator::global()->generate64() | 1;
     request_.preparing = true;
     pane_->appendMessage(ChatMessage::Role::Assistant, QString());
     pane_->setGenerating(true);

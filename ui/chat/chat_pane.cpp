@@ -215,13 +215,7 @@ void ChatPane::showCurrent() {
     updateCitationDocuments();
     dataBar_->setSources(library_->current().dataSources, library_->current().toolsEnabled);
     transcript_->showMessages(library_->current().messages, generating_);
-    // The gauge shows what the chat's last answer used.
-    qint64 used = 0;
-    const auto& messages = library_->current().messages;
-    for (auto it = messages.crbegin(); it != messages.crend() && used == 0; ++it)
-        if (it->role == ChatMessage::Role::Assistant)
-            used = it->stats.promptTokens + it->stats.generatedTokens;
-    contextGauge_->showUsage(used, contextGauge_->limit());
+    setContextLimit(contextGauge_->limit());
     if (shownChatId_ != library_->current().id) {
         shownChatId_ = library_->current().id;
         if (isEditing())
@@ -335,6 +329,11 @@ void ChatPane::appendToLast(const QString& text) {
     messages.last().text += text;
     transcript_->updateLast(messages.last());
     Q_EMIT streamed(text);
+    // What streamed so far is on disk within a second: a crash loses at most that (issue #48).
+    if (generating_ && streamSaved_.elapsed() >= kStreamSaveMs) {
+        streamSaved_.restart();
+        library_->saveUnfinished(tr("Folio stopped before this answer was finished."));
+    }
 }
 
 void ChatPane::setLastStats(const MessageStats& stats) {
@@ -390,6 +389,7 @@ void ChatPane::setLastInterrupted(const QString& reason) {
 
 void ChatPane::setGenerating(bool generating) {
     generating_ = generating;
+    streamSaved_.restart();
     sendButton_->setEnabled(modelReady_ && !generating);
     stopButton_->setEnabled(generating);
     list_->setEnabled(!generating);
@@ -427,6 +427,16 @@ void ChatPane::setModelReady(bool ready, const QString& reason) {
     sendButton_->setEnabled(ready && !generating_);
     modelNotice_->setVisible(!ready);
     modelNotice_->setText(reason);
+}
+
+void ChatPane::setContextLimit(qint64 limit) {
+    // The gauge shows what the chat's last answer used.
+    qint64 used = 0;
+    const auto& messages = library_->current().messages;
+    for (auto it = messages.crbegin(); it != messages.crend() && used == 0; ++it)
+        if (it->role == ChatMessage::Role::Assistant)
+            used = it->stats.promptTokens + it->stats.generatedTokens;
+    contextGauge_->showUsage(used, limit);
 }
 
 void ChatPane::setContextUsage(qint64 used, qint64 limit) {

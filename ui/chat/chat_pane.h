@@ -6,6 +6,7 @@
 
 #include "core/chat/chat_library.h"
 
+#include <QElapsedTimer>
 #include <QList>
 #include <QWidget>
 
@@ -56,6 +57,8 @@ public:
     // False when there is none to bring back.
     bool undoDelete();
     static constexpr int kUndoDeleteMs = 15000;
+    // While an answer streams, what arrived is saved this often (marked as cut off in the file).
+    static constexpr int kStreamSaveMs = 1000;
     void renameChat(int index, const QString& title);
     // Replaces the current chat's system prompt and sampling settings (and saves).
     void setChatSettings(const QString& systemPrompt, const GenerationSettings& settings);
@@ -80,6 +83,9 @@ public:
     // Enables sending when a model is ready; `reason` (rich text) is shown when it is not.
     void setModelReady(bool ready, const QString& reason);
     void setContextUsage(qint64 used, qint64 limit);
+    // A model with context `limit` is ready: the gauge shows the current chat's last answer
+    // against it (a chat without answers: 0).
+    void setContextLimit(qint64 limit);
     // The documents that go with the next question, shown as chips above the input, each with
     // a remove button (documentRemoveRequested with its entry of `rows`: its place in the chat).
     void setAttachments(const QStringList& names, const QList<int>& rows = {});
@@ -181,6 +187,7 @@ private:
     ContextGauge* contextGauge_ = nullptr;
     bool modelReady_ = false;
     bool generating_ = false;
+    QElapsedTimer streamSaved_;
 };
 
 } // namespace folio::ui

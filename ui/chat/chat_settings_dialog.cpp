@@ -52,6 +52,8 @@ ChatSettingsDialog::ChatSettingsDialog(const QString& systemPrompt, const Genera
     seed_ = new QSpinBox(this);
     seed_->setRange(0, INT_MAX);
     seed_->setValue(static_cast<int>(qMin<quint64>(s.seed, INT_MAX)));
+    // 0: not fixed (a regenerated answer samples afresh); another value repeats answers.
+    seed_->setSpecialValueText(tr("not fixed"));
     form->addRow(tr("Seed"), seed_);
     lookup_ = new QCheckBox(tr("Prompt-lookup speculation"), this);
     lookup_->setChecked(s.promptLookup);

@@ -22,6 +22,10 @@ NotificationArea::NotificationArea(QWidget* parent) : QWidget(parent) {
 
 int NotificationArea::post(Kind kind, const QString& text, const QString& actionText,
                            std::function<void()> action, int timeoutMs) {
+    // The same message twice says nothing new: the one shown stays (issue #48 §10).
+    for (const Item& item : std::as_const(items_))
+        if (item.text == text && actionText.isEmpty())
+            return item.id;
     const int id = nextId_++;
     if (kind == Kind::Error)
         qWarning().noquote() << "folio:" << text;

@@ -62,7 +62,10 @@ struct ModelFacts {
     // data): the key of document caches made with it. Same file, same fingerprint.
     std::string fingerprint;
     std::string projector_fingerprint; // the same of ModelSpec::mmproj, "" without one
-    bool weights_in_ram = false;       // copied into RAM (WeightsMemory), not mapped from the file
+    // Why ModelSpec::mmproj was set aside ("" when it loaded, or none was given): a projector
+    // that cannot serve the model does not stop it from loading; it answers without images.
+    std::string projector_note;
+    bool weights_in_ram = false; // copied into RAM (WeightsMemory), not mapped from the file
     // Which device holds which layers' weights and KV, one line per device (e.g. "cpu: layers
     // 0-26, embeddings and output; weights 1.20 GiB, KV 3.4 GiB at 163840 tokens").
     std::string placement;

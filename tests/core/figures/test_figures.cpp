@@ -3,9 +3,9 @@
 // report and a model would write, each expected state what a careful reader would say.
 #include <QtTest>
 
-#include "figures/check_figures.h"
-#include "figures/figures_json.h"
-#include "figures/table_check.h"
+#include "core/figures/check_figures.h"
+#include "core/figures/figures_json.h"
+#include "core/figures/table_check.h"
 
 using namespace folio::figures;
 

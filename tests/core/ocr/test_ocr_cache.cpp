@@ -6,7 +6,7 @@
 #include <QCryptographicHash>
 #include <QtTest>
 
-#include "ocr/ocr_cache.h"
+#include "core/ocr/ocr_cache.h"
 #include "support/test_support.h"
 
 using namespace folio::ocr;

@@ -5,10 +5,10 @@
 #include <QPdfDocument>
 #include <QtTest>
 
-#include "ocr/char_accuracy.h"
-#include "ocr/page_classify.h"
-#include "ocr/page_raster.h"
-#include "ocr/script_detect.h"
+#include "core/ocr/char_accuracy.h"
+#include "core/ocr/page_classify.h"
+#include "core/ocr/page_raster.h"
+#include "core/ocr/script_detect.h"
 #include "support/test_support.h"
 
 using namespace folio::ocr;

@@ -6,12 +6,12 @@
 #include <QPdfDocument>
 #include <QtTest>
 
-#include "ocr/char_accuracy.h"
-#include "ocr/page_classify.h"
-#include "ocr/page_raster.h"
-#include "ocr/scanned_pdf.h"
-#include "ocr/script_detect.h"
-#include "ocr/tesseract_reader.h"
+#include "core/ocr/char_accuracy.h"
+#include "core/ocr/page_classify.h"
+#include "core/ocr/page_raster.h"
+#include "core/ocr/scanned_pdf.h"
+#include "core/ocr/script_detect.h"
+#include "core/ocr/tesseract_reader.h"
 #include "support/test_support.h"
 
 using namespace folio::ocr;

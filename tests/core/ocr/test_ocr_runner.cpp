@@ -7,9 +7,9 @@
 #include <QThread>
 #include <QtTest>
 
-#include "ocr/ocr_cache.h"
-#include "ocr/ocr_runner.h"
-#include "ocr/scanned_pdf.h"
+#include "core/ocr/ocr_cache.h"
+#include "core/ocr/ocr_runner.h"
+#include "core/ocr/scanned_pdf.h"
 #include "support/test_support.h"
 
 using namespace folio::ocr;

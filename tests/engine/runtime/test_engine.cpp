@@ -4,6 +4,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include "folio/engine.h"
@@ -11,6 +12,7 @@
 #include "support/test_support.h"
 
 #include <atomic>
+#include <cstdio>
 #include <mutex>
 #include <optional>
 
@@ -369,6 +371,63 @@ private slots:
         const SessionId s3 = textOnly.create_session();
         textOnly.wait(textOnly.submit(s3, r3));
         QVERIFY(!noVision.errors.empty() && noVision.errors[0].find("mmproj") != std::string::npos);
+    }
+
+    void aProjectorThatDoesNotFitIsSetAside() {
+        // Issue #48 §4: a projector remembered from another model must not stop this one from
+        // loading: it is set aside with a note, and the model answers text.
+        FOLIO_REQUIRE_CONFORMANCE(dir);
+        ModelSpec spec;
+        spec.gguf = (dir + QStringLiteral("/models/ds2-lite-f32.gguf")).toStdString();
+        spec.mmproj = (dir + QStringLiteral("/models/kimivl-mmproj-f32.gguf")).toStdString();
+        spec.threads = 2;
+        Engine engine;
+        const auto facts = engine.load_sync(spec);
+        QVERIFY2(facts.has_value(), facts ? "" : facts.error().to_string().c_str());
+        QVERIFY2(facts->projector_note.find("projects to") != std::string::npos,
+                 facts->projector_note.c_str());
+        QVERIFY(facts->projector_fingerprint.empty());
+        Collected text;
+        engine.wait(engine.submit(engine.create_session(), makeRequest({1, 2, 3}, 2, text)));
+        QVERIFY(text.errors.empty());
+        QCOMPARE(text.ids.size(), size_t(2));
+        // Images are refused with the usual message.
+        Message m;
+        m.role = "user";
+        m.content = "What does this chart show?";
+        m.images.push_back({(dir + QStringLiteral("/models/chart.png")).toStdString(), 0, 0, {}});
+        Collected images;
+        Request r = makeRequest({}, 2, images);
+        r.messages = {m};
+        engine.wait(engine.submit(engine.create_session(), r));
+        QVERIFY(!images.errors.empty() && images.errors[0].find("mmproj") != std::string::npos);
+
+        // A file that is no projector at all: set aside too, its problem named.
+        QTemporaryDir tmp;
+        const std::string junk = (tmp.path() + QStringLiteral("/junk-mmproj.gguf")).toStdString();
+        {
+            std::FILE* f = std::fopen(junk.c_str(), "wb");
+            QVERIFY(f);
+            std::fputs("not a gguf file", f);
+            std::fclose(f);
+        }
+        ModelSpec bad = spec;
+        bad.mmproj = junk;
+        Engine other;
+        const auto badFacts = other.load_sync(bad);
+        QVERIFY(badFacts.has_value());
+        QVERIFY2(badFacts->projector_note.find("junk-mmproj.gguf") != std::string::npos,
+                 badFacts->projector_note.c_str());
+        // With a projector that fits there is no note.
+        ModelSpec good;
+        good.gguf = (dir + QStringLiteral("/models/ds2-vl-text-f32.gguf")).toStdString();
+        good.mmproj = spec.mmproj;
+        good.threads = 2;
+        Engine vision;
+        const auto goodFacts = vision.load_sync(good);
+        QVERIFY(goodFacts.has_value());
+        QVERIFY(goodFacts->projector_note.empty());
+        QVERIFY(!goodFacts->projector_fingerprint.empty());
     }
 
     void errorsArriveThroughCallbacks() {

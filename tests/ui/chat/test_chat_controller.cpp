@@ -178,6 +178,35 @@ private slots:
         QVERIFY(!pane_->isGenerating());
     }
 
+    // Regenerate gives another answer (issue #48 §13): with the chat's seed left at 0 it gets a
+    // seed of its own each time; a seed the user fixed is kept.
+    void regenerateSamplesAgain() {
+        pane_->submitText(QStringLiteral("Name a colour."));
+        QCOMPARE(backend_->requests[0].sampling.seed, uint64_t(0));
+        backend_->requests[0].callbacks.on_done(stats("Red.", "eos"));
+        pane_->setLastText(QStringLiteral("Red."));
+        pane_->regenerate();
+        QCOMPARE(backend_->requests.size(), size_t(2));
+        const uint64_t second = backend_->requests[1].sampling.seed;
+        QVERIFY(second != 0);
+        backend_->requests[1].callbacks.on_done(stats("Blue.", "eos"));
+        pane_->setLastText(QStringLiteral("Blue."));
+        pane_->regenerate();
+        QCOMPARE(backend_->requests.size(), size_t(3));
+        QVERIFY(backend_->requests[2].sampling.seed != 0);
+        QVERIFY(backend_->requests[2].sampling.seed != second);
+        backend_->requests[2].callbacks.on_done(stats("Green.", "eos"));
+        pane_->setLastText(QStringLiteral("Green."));
+
+        GenerationSettings fixed = pane_->currentChat().settings;
+        fixed.seed = 1234;
+        pane_->setChatSettings(pane_->currentChat().systemPrompt, fixed);
+        pane_->regenerate();
+        QCOMPARE(backend_->requests.size(), size_t(4));
+        QCOMPARE(backend_->requests[3].sampling.seed, uint64_t(1234));
+        backend_->requests[3].callbacks.on_done(stats("Green.", "eos"));
+    }
+
     // An error ends the answer: under the text that arrived (marked cut off), or as a notice.
     void anErrorIsShownWithTheAnswer() {
         pane_->submitText(QStringLiteral("one"));

@@ -84,6 +84,21 @@ private slots:
         QVERIFY2(d.error.startsWith(QStringLiteral("garbage.pdf: ")), qPrintable(d.error));
     }
 
+    // A text file with a .pdf name is not a "corrupt or truncated" PDF (issue #48 §10): the
+    // message says what it is; a damaged PDF (it begins like one) still says damaged.
+    void textNamedPdfIsNamedForWhatItIs() {
+        const QString dir = folio::test::scratchDir(QStringLiteral("documents-text-pdf"));
+        writeBytes(dir + QStringLiteral("/notes.pdf"), QByteArray("Meeting notes\nRevenue up.\n"));
+        const Document text = loadDocument(dir + QStringLiteral("/notes.pdf"));
+        QCOMPARE(text.state, Document::State::Failed);
+        QVERIFY2(text.error.contains(QStringLiteral("not a PDF file")), qPrintable(text.error));
+        QVERIFY2(!text.error.contains(QStringLiteral("corrupt")), qPrintable(text.error));
+        writeBytes(dir + QStringLiteral("/cut.pdf"), QByteArray("%PDF-1.4\n1 0 obj\n<<"));
+        const Document cut = loadDocument(dir + QStringLiteral("/cut.pdf"));
+        QCOMPARE(cut.state, Document::State::Failed);
+        QVERIFY2(cut.error.contains(QStringLiteral("corrupt or truncated")), qPrintable(cut.error));
+    }
+
     void truncatedPngIsACleanError() {
         const QString dir = folio::test::scratchDir(QStringLiteral("documents-png"));
         QFile src(sample(QStringLiteral("revenue-chart.png")));
