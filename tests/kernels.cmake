@@ -9,3 +9,5 @@ folio_add_test(test_iquants SOURCES engine/tensor/test_iquants.cpp LIBS folio_en
 folio_add_test(test_quant_more SOURCES engine/tensor/test_quant_more.cpp LIBS folio_engine_internal LABELS engine)
 # The llama-quantize file types of conformance/quant against llama.cpp's logits.
 folio_add_test(test_quant_files SOURCES engine/model/test_quant_files.cpp LIBS folio_engine_internal LABELS engine TIMEOUT 300)
+# Q1_0 and Q2_0 (issue 48 item 17): layouts, quantizers against llama-quantize's files, dots.
+folio_add_test(test_q1_q2 SOURCES engine/tensor/test_q1_q2.cpp LIBS folio_engine_internal LABELS engine)

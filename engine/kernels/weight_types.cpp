@@ -5,6 +5,7 @@
 #include "kernels/weight_types.h"
 
 #include "kernels/reference/vec_dot_iq_ref.h"
+#include "kernels/reference/vec_dot_q1_q2_ref.h"
 #include "kernels/reference/vec_dot_ref.h"
 #include "kernels/reference/vec_dot_ref_more.h"
 #include "tensor/fp16.h"
@@ -20,6 +21,7 @@
 #include "kernels/vec_dot_avx512.h"
 #include "kernels/vec_dot_iq_avx2.h"
 #include "kernels/vec_dot_more_avx2.h"
+#include "kernels/vec_dot_q1_q2_avx2.h"
 #define FOLIO_AVX2(fn) fn
 #define FOLIO_AVX512(fn) fn
 #else
@@ -63,6 +65,11 @@ constexpr WeightType kWeightTypes[] = {
     {DType::IQ1_M,   DType::Q8_K, dequantize_row_iq1_m,   nullptr, ref::dot_iq1_m,   FOLIO_AVX2(avx2::dot_iq1_m)},
     {DType::TQ1_0,   DType::Q8_K, dequantize_row_tq1_0,   nullptr, ref::dot_tq1_0,   FOLIO_AVX2(avx2::dot_tq1_0)},
     {DType::TQ2_0,   DType::Q8_K, dequantize_row_tq2_0,   nullptr, ref::dot_tq2_0,   FOLIO_AVX2(avx2::dot_tq2_0)},
+
+    // the low-bit types with one fp16 scale per block (issue 48 item 17): tensor/quant_q1_q2.cpp,
+    // kernels/reference/vec_dot_q1_q2_ref.cpp, kernels/vec_dot_q1_q2_avx2.cpp
+    {DType::Q1_0, DType::Q8_0, dequantize_row_q1_0, quantize_row_q1_0, ref::dot_q1_0, FOLIO_AVX2(avx2::dot_q1_0)},
+    {DType::Q2_0, DType::Q8_0, dequantize_row_q2_0, quantize_row_q2_0, ref::dot_q2_0, FOLIO_AVX2(avx2::dot_q2_0)},
 
 };
 // clang-format on

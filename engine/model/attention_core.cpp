@@ -1,5 +1,6 @@
 #include "model/attention_core.h"
 
+#include "core/region_errors.h"
 #include "kernels/gemm_f32.h"
 #include "kernels/mqa_rows.h"
 #include "kernels/softmax.h"
@@ -120,12 +121,15 @@ void attend_selected(const SelectedAttention& a, SelectedScratch& w) {
 void attend_selected_split(const SelectedAttention& a, int parts) {
     parts = static_cast<int>(std::clamp<int64_t>(parts, 1, std::max<int64_t>(1, a.n_keys)));
     std::vector<MqaRowsState> states(static_cast<size_t>(parts));
+    RegionErrors errors; // the thread's scratch grows with the keys
 #pragma omp parallel for num_threads(parts) schedule(static, 1) if (parts > 1)
-    for (int p = 0; p < parts; ++p) {
-        thread_local SelectedScratch w;
-        const int64_t j0 = a.n_keys * p / parts, j1 = a.n_keys * (p + 1) / parts;
-        states[p] = attend_range(a, a.keys + j0, j1 - j0, w);
-    }
+    for (int p = 0; p < parts; ++p)
+        errors.run([&] {
+            thread_local SelectedScratch w;
+            const int64_t j0 = a.n_keys * p / parts, j1 = a.n_keys * (p + 1) / parts;
+            states[p] = attend_range(a, a.keys + j0, j1 - j0, w);
+        });
+    errors.rethrow();
     mqa_rows_merge(rows_query(a), states.data(), parts, a.out, a.out_stride);
 }
 

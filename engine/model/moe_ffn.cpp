@@ -1,5 +1,7 @@
 #include "model/moe_ffn.h"
 
+#include "core/alloc_faults.h"
+#include "core/region_errors.h"
 #include "kernels/activations.h"
 #include "kernels/matmul.h"
 #include "kernels/parallel.h"
@@ -135,6 +137,8 @@ struct ExpertBatch {
 Status run_expert(const DecoderLayer& L, const KernelContext& kctx, const float* xn, int64_t E,
                   const ExpertBatch& b, ExpertScratch& w, float* expert_rows) {
     const auto n = static_cast<int64_t>(b.tokens.size());
+    if (w.x.size() < static_cast<size_t>(n * E)) // grows, on a worker thread when side by side
+        region_allocation_fault_point(sizeof(float) * static_cast<size_t>(n * E));
     w.x.resize(static_cast<size_t>(n * E));
     for (int64_t i = 0; i < n; ++i)
         std::copy(xn + b.tokens[i] * E, xn + (b.tokens[i] + 1) * E, w.x.begin() + i * E);
@@ -210,6 +214,7 @@ Status moe_ffn(const ModelConfig& c, const DecoderLayer& L, const KernelContext&
         });
         const KernelContext one{1, kctx.path};
         std::vector<Status> status(work.size());
+        RegionErrors errors; // an expert's scratch grows with its tokens
 #pragma omp parallel num_threads(threads)
         {
 #ifdef _OPENMP
@@ -219,8 +224,9 @@ Status moe_ffn(const ModelConfig& c, const DecoderLayer& L, const KernelContext&
 #endif
 #pragma omp for schedule(dynamic, 1)
             for (int64_t i = 0; i < static_cast<int64_t>(work.size()); ++i)
-                status[i] = run_expert(L, one, xn, E, work[i], w, rows);
+                errors.run([&] { status[i] = run_expert(L, one, xn, E, work[i], w, rows); });
         }
+        errors.rethrow();
         for (const Status& st : status)
             FOLIO_CHECK(st);
     } else {
@@ -230,18 +236,22 @@ Status moe_ffn(const ModelConfig& c, const DecoderLayer& L, const KernelContext&
 
     // out[t] = Σ_i w_ti · expert_rows[t·K + i], the experts in ascending order.
     const int sum_threads = T * E >= 65536 ? threads : 1;
+    RegionErrors sum_errors; // by_expert_id allocates
     parallel_for(sum_threads, T, [&](int64_t t) {
-        const ExpertChoice& ch = choices[t];
-        const std::vector<int32_t> order = by_expert_id(ch);
-        float* dst = out + t * E;
-        std::fill(dst, dst + E, 0.0f);
-        for (int32_t i : order) {
-            const float w = ch.weights[i];
-            const float* src = rows + (t * K + i) * E;
-            for (int64_t j = 0; j < E; ++j)
-                dst[j] += w * src[j];
-        }
+        sum_errors.run([&] {
+            const ExpertChoice& ch = choices[t];
+            const std::vector<int32_t> order = by_expert_id(ch);
+            float* dst = out + t * E;
+            std::fill(dst, dst + E, 0.0f);
+            for (int32_t i : order) {
+                const float w = ch.weights[i];
+                const float* src = rows + (t * K + i) * E;
+                for (int64_t j = 0; j < E; ++j)
+                    dst[j] += w * src[j];
+            }
+        });
     });
+    sum_errors.rethrow();
     if (L.gate_shexp.data != nullptr) {
         s.tmp.resize(static_cast<size_t>(T * E));
         FOLIO_CHECK(

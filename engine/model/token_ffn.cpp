@@ -1,5 +1,6 @@
 #include "model/token_ffn.h"
 
+#include "core/region_errors.h"
 #include "kernels/activations.h"
 #include "kernels/matmul.h"
 #include "kernels/thread_balance.h"
@@ -82,6 +83,7 @@ Status token_ffn(const KernelContext& kctx, std::span<const TokenMlp> mlps, cons
     const KernelContext one{1, kctx.path};
     // Shares by the threads' measured speeds (each thread times its own rows, not its waits).
     ThreadBalance* balance = threads > 1 ? kctx.balance : nullptr;
+    RegionErrors errors; // converting an input may allocate (its storage grows)
 
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
@@ -94,16 +96,18 @@ Status token_ffn(const KernelContext& kctx, std::span<const TokenMlp> mlps, cons
         Status st;
         double start = balance != nullptr ? balance_clock() : 0;
         int64_t mine = 0; // gate / up rows this thread took
-        for (int64_t i = 0; i < n && st.has_value(); ++i) {
+        for (int64_t i = 0; i < n && st.has_value() && !errors.failed(); ++i) {
             const TokenMlp& m = mlps[i];
             const RowShare r = row_share(balance, threads, m.gate.ne[1], kShareAlign, me);
             float* g = s.g.data() + f0[i];
             float* u = s.u.data() + f0[i];
-            st = rows_of(one, m.gate, *input(m.gate.type), r, g);
-            if (st.has_value())
-                st = rows_of(one, m.up, *input(m.up.type), r, u);
-            if (st.has_value() && r.size() > 0)
-                swiglu(one, g + r.begin, u + r.begin, g + r.begin, r.size());
+            errors.run([&] {
+                st = rows_of(one, m.gate, *input(m.gate.type), r, g);
+                if (st.has_value())
+                    st = rows_of(one, m.up, *input(m.up.type), r, u);
+                if (st.has_value() && r.size() > 0)
+                    swiglu(one, g + r.begin, u + r.begin, g + r.begin, r.size());
+            });
             mine += r.size();
         }
         if (balance != nullptr) {
@@ -114,18 +118,20 @@ Status token_ffn(const KernelContext& kctx, std::span<const TokenMlp> mlps, cons
 #pragma omp barrier
         const RowShare r = row_share(balance, threads, E, kShareAlign, me);
         start = balance != nullptr ? balance_clock() : 0;
-        for (int64_t i = 0; i < n && st.has_value(); ++i) {
+        for (int64_t i = 0; i < n && st.has_value() && !errors.failed(); ++i) {
             const TokenMlp& m = mlps[i];
             // Every thread converts the whole hidden vector for itself (F values, cheap): no
             // second barrier waits for one thread to do it.
             QuantizedActivations& h = s.down_inputs[static_cast<size_t>(me * n + i)];
-            st = quantize_activations(one, m.down.type, s.g.data() + f0[i], m.down.ne[0], 1,
-                                      m.down.ne[0], &h);
-            if (st.has_value())
-                st = rows_of(one, m.down, h, r, s.y.data() + i * E);
+            errors.run([&] {
+                st = quantize_activations(one, m.down.type, s.g.data() + f0[i], m.down.ne[0], 1,
+                                          m.down.ne[0], &h);
+                if (st.has_value())
+                    st = rows_of(one, m.down, h, r, s.y.data() + i * E);
+            });
         }
         // This thread's output rows of every MLP are its own: the sum needs no second barrier.
-        if (st.has_value()) {
+        if (st.has_value() && !errors.failed()) {
             float* dst = out + r.begin;
             std::fill(dst, dst + r.size(), 0.0f);
             for (int64_t i = 0; i < n; ++i) {
@@ -140,6 +146,7 @@ Status token_ffn(const KernelContext& kctx, std::span<const TokenMlp> mlps, cons
                             balance_clock() - start);
         status[static_cast<size_t>(me)] = st;
     }
+    errors.rethrow();
     if (balance != nullptr)
         balance->update(threads);
     for (const Status& st : status)

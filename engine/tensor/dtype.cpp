@@ -19,7 +19,7 @@ struct Geometry {
     uint32_t block_bytes;
 };
 
-constexpr std::array<Geometry, 32> kGeometry = {{
+constexpr std::array<Geometry, 34> kGeometry = {{
     {DType::F32, "f32", 1, 4},
     {DType::F16, "f16", 1, 2},
     {DType::Q4_0, "q4_0", 32, 18},
@@ -52,6 +52,8 @@ constexpr std::array<Geometry, 32> kGeometry = {{
     {DType::TQ1_0, "tq1_0", 256, 54},
     {DType::TQ2_0, "tq2_0", 256, 66},
     {DType::MXFP4, "mxfp4", 32, 17},
+    {DType::Q1_0, "q1_0", 128, 18},
+    {DType::Q2_0, "q2_0", 64, 18},
 }};
 
 DTypeTraits traits_of(const Geometry& g) {

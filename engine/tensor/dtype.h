@@ -44,6 +44,8 @@ enum class DType : uint32_t {
     TQ1_0 = 34,
     TQ2_0 = 35,
     MXFP4 = 39,
+    Q1_0 = 41,
+    Q2_0 = 42,
 };
 
 struct DTypeTraits {

@@ -49,6 +49,12 @@ void dequantize_row_q6_k(const void* src, float* y, int64_t n);
 void quantize_row_q4_k(const float* x, void* dst, int64_t n);
 void quantize_row_q6_k(const float* x, void* dst, int64_t n);
 
+// tensor/quant_q1_q2.cpp (tensor/quant_blocks_q1_q2.h)
+void dequantize_row_q1_0(const void* src, float* y, int64_t n);
+void dequantize_row_q2_0(const void* src, float* y, int64_t n);
+void quantize_row_q1_0(const float* x, void* dst, int64_t n);
+void quantize_row_q2_0(const float* x, void* dst, int64_t n);
+
 // The scale searches of ggml-quants.c the k-quant reference quantizers share.
 // make_qkx2_quants: weighted least-squares (scale, min) of n values on levels 0..nmax with
 // nstep+1 trial scales (rmin + rdelta·is + nmax)/(max − min); returns the scale, *neg_min = −min.

@@ -203,6 +203,13 @@ private slots:
         QVERIFY(QString::fromStdString(bad.error().message).contains("bad.txt:1"));
         QVERIFY(!parse_recipe("no equals sign\n", "b").has_value());
         QVERIFY(!load_recipe("/nonexistent/recipe.txt").has_value());
+
+        // Q1_0 (blocks of 128) and Q2_0 (64), llama-quantize's low-bit types (issue 48 item 17).
+        auto low = parse_recipe("*_exps.weight = q1_0\n* = q2_0\n", "low.txt");
+        QVERIFY2(low.has_value(), low ? "" : low.error().message.c_str());
+        QCOMPARE(recipe_type(*low, "blk.1.ffn_up_exps.weight", 256, 3, DType::F32), DType::Q1_0);
+        QCOMPARE(recipe_type(*low, "blk.1.ffn_up_exps.weight", 64, 3, DType::F32), DType::Q8_0);
+        QCOMPARE(recipe_type(*low, "blk.0.attn_q_a.weight", 192, 2, DType::F32), DType::Q2_0);
     }
 
     // llama.cpp's own quantized conformance files are the independent reference.

@@ -26,12 +26,12 @@ Expected<std::optional<DType>> parse_type(const std::string& t) {
     if (t == "keep")
         return std::optional<DType>();
     static const std::pair<const char*, DType> kTypes[] = {
-        {"f32", DType::F32},    {"f16", DType::F16},       {"bf16", DType::BF16},
-        {"q8_0", DType::Q8_0},  {"q4_0", DType::Q4_0},     {"q4_1", DType::Q4_1},
-        {"q5_0", DType::Q5_0},  {"q5_1", DType::Q5_1},     {"q2_k", DType::Q2_K},
-        {"q3_k", DType::Q3_K},  {"q4_k", DType::Q4_K},     {"q5_k", DType::Q5_K},
-        {"q6_k", DType::Q6_K},  {"iq4_nl", DType::IQ4_NL}, {"iq4_xs", DType::IQ4_XS},
-        {"mxfp4", DType::MXFP4}};
+        {"f32", DType::F32},     {"f16", DType::F16},       {"bf16", DType::BF16},
+        {"q8_0", DType::Q8_0},   {"q4_0", DType::Q4_0},     {"q4_1", DType::Q4_1},
+        {"q5_0", DType::Q5_0},   {"q5_1", DType::Q5_1},     {"q2_k", DType::Q2_K},
+        {"q3_k", DType::Q3_K},   {"q4_k", DType::Q4_K},     {"q5_k", DType::Q5_K},
+        {"q6_k", DType::Q6_K},   {"iq4_nl", DType::IQ4_NL}, {"iq4_xs", DType::IQ4_XS},
+        {"mxfp4", DType::MXFP4}, {"q1_0", DType::Q1_0},     {"q2_0", DType::Q2_0}};
     for (const auto& [name, type] : kTypes)
         if (t == name)
             return std::optional<DType>(type);
@@ -39,7 +39,7 @@ Expected<std::optional<DType>> parse_type(const std::string& t) {
     return make_error(ErrorCode::InvalidArgument,
                       "unknown type '" + t +
                           "' (f32, f16, bf16, q8_0, q4_0, q4_1, q5_0, q5_1, q2_k, q3_k, q4_k, "
-                          "q5_k, q6_k, iq4_nl, iq4_xs, mxfp4 or keep)");
+                          "q5_k, q6_k, iq4_nl, iq4_xs, mxfp4, q1_0, q2_0 or keep)");
 }
 
 Recipe builtin(const std::string& name, std::vector<RecipeRule> tail, uint32_t file_type) {

@@ -10,7 +10,8 @@
 //              tensor (quantize/llama_mix.h; norms, router, conv and indexer.proj kept f32)
 // or a recipe file: one `pattern = type` per line (# comments), first match wins; a pattern is a
 // glob over the tensor name (`*` any run of characters, `?` one character); type is f32, f16,
-// bf16, q8_0, q4_0, q4_1, q5_0, q5_1, q2_k, q3_k, q4_k, q5_k, q6_k, iq4_nl, iq4_xs, mxfp4 or keep.
+// bf16, q8_0, q4_0, q4_1, q5_0, q5_1, q2_k, q3_k, q4_k, q5_k, q6_k, iq4_nl, iq4_xs, mxfp4, q1_0,
+// q2_0 or keep.
 // Tensors no line matches are kept. A chosen type whose block does not divide the row falls back to
 // Q8_0, then to the source type.
 

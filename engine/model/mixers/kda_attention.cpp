@@ -1,5 +1,6 @@
 #include "model/mixers/kda_attention.h"
 
+#include "core/region_errors.h"
 #include "kernels/activations.h"
 #include "kernels/kda_chunk.h"
 #include "kernels/matmul.h"
@@ -115,34 +116,37 @@ Status kda_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t i
     const bool chunked = opt.kda == KdaForm::Chunked || (opt.kda == KdaForm::Auto && T > 1);
     const int threads = static_cast<int>(std::min<int64_t>(std::max(1, k.n_threads), H));
     const bool parallel = threads > 1 && T * D * D * H >= 65536;
+    RegionErrors errors; // the chunk scratch grows with the tokens
 #pragma omp parallel num_threads(threads) if (parallel)
     {
         omp_set_num_threads(1); // this task's ICV: Eigen's GEMMs stay serial in here
         KdaChunkScratch scratch;
 #pragma omp for schedule(static)
-        for (int64_t h = 0; h < H; ++h) {
-            KdaSequence seq;
-            seq.n_tokens = T;
-            seq.dk = D;
-            seq.dv = D;
-            seq.q = s.kq.data() + h * D;
-            seq.k = s.kk.data() + h * D;
-            seq.qk_stride = P;
-            seq.v = s.kv_.data() + h * D;
-            seq.v_stride = P;
-            seq.g = s.kg.data() + h * D;
-            seq.g_stride = P;
-            seq.beta = s.kbeta.data() + h;
-            seq.beta_stride = H;
-            seq.out = s.ko.data() + h * D;
-            seq.out_stride = P;
-            float* S = st.s.data() + h * D * D;
-            if (chunked)
-                kda_chunked(seq, kChunk, S, scratch);
-            else
-                kda_recurrent(seq, S);
-        }
+        for (int64_t h = 0; h < H; ++h)
+            errors.run([&] {
+                KdaSequence seq;
+                seq.n_tokens = T;
+                seq.dk = D;
+                seq.dv = D;
+                seq.q = s.kq.data() + h * D;
+                seq.k = s.kk.data() + h * D;
+                seq.qk_stride = P;
+                seq.v = s.kv_.data() + h * D;
+                seq.v_stride = P;
+                seq.g = s.kg.data() + h * D;
+                seq.g_stride = P;
+                seq.beta = s.kbeta.data() + h;
+                seq.beta_stride = H;
+                seq.out = s.ko.data() + h * D;
+                seq.out_stride = P;
+                float* S = st.s.data() + h * D * D;
+                if (chunked)
+                    kda_chunked(seq, kChunk, S, scratch);
+                else
+                    kda_recurrent(seq, S);
+            });
     }
+    errors.rethrow();
 
     // Output: RMSNorm per head · o_norm, times σ(g_b·(g_a·x)), then attn_output.
     s.kgate.resize(TP);

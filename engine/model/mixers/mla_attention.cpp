@@ -1,5 +1,6 @@
 #include "model/mixers/mla_attention.h"
 
+#include "core/region_errors.h"
 #include "kernels/gemm_f32.h"
 #include "kernels/matmul.h"
 #include "kernels/norm.h"
@@ -56,7 +57,9 @@ template <typename Fn> Status for_each_head(const KernelContext& ctx, int64_t H,
     const int threads = static_cast<int>(std::min<int64_t>(std::max(1, ctx.n_threads), H));
     const KernelContext one{1, ctx.path};
     std::vector<Status> status(static_cast<size_t>(H));
-    parallel_for(threads, H, [&](int64_t h) { status[h] = fn(h, one); });
+    RegionErrors errors; // a head's activations grow with the batch
+    parallel_for(threads, H, [&](int64_t h) { errors.run([&] { status[h] = fn(h, one); }); });
+    errors.rethrow();
     for (const Status& st : status)
         FOLIO_CHECK(st);
     return {};
@@ -94,15 +97,19 @@ void attend_one_query(const SelectedAttention& a, const KernelContext& ctx) {
     const int threads = ctx.n_threads < 2 || work < kSplitHeadsWork
                             ? 1
                             : static_cast<int>(std::min<int64_t>(ctx.n_threads, a.n_heads));
+    RegionErrors errors; // the scratch grows with the keys
     parallel_for(threads, threads, [&](int64_t t) {
-        SelectedAttention part = a;
-        const int64_t h0 = a.n_heads * t / threads, h1 = a.n_heads * (t + 1) / threads;
-        part.q += h0 * a.q_stride;
-        part.out += h0 * a.out_stride;
-        part.n_heads = h1 - h0;
-        SelectedScratch scratch;
-        attend_selected(part, scratch);
+        errors.run([&] {
+            SelectedAttention part = a;
+            const int64_t h0 = a.n_heads * t / threads, h1 = a.n_heads * (t + 1) / threads;
+            part.q += h0 * a.q_stride;
+            part.out += h0 * a.out_stride;
+            part.n_heads = h1 - h0;
+            SelectedScratch scratch;
+            attend_selected(part, scratch);
+        });
     });
+    errors.rethrow();
 }
 
 // Key ids 0 .. n-1 (a dense query's keys), kept in the scratch between calls.
@@ -135,25 +142,29 @@ Status attend_decode_by_heads(const MlaWeights& L, int64_t dk, int64_t dn, int64
     const int threads = static_cast<int>(std::min<int64_t>(ctx.n_threads, H));
     const KernelContext one{1, ctx.path};
     std::vector<Status> status(static_cast<size_t>(threads));
+    RegionErrors errors; // the slices' activations and the attention's scratch grow
     parallel_for(threads, threads, [&](int64_t t) {
-        const int64_t h0 = H * t / threads, h1 = H * (t + 1) / threads;
-        Status st = matmul_slices(one, head_slices(L.k_b, h0, h1), s.q.data() + h0 * dk, dk,
-                                  s.qabs.data() + h0 * row, row);
-        if (st) {
-            for (int64_t h = h0; h < h1; ++h)
-                std::memcpy(s.qabs.data() + h * row + kr, s.q.data() + h * dk + dn,
-                            sizeof(float) * dr);
-            SelectedAttention part = all;
-            part.q += h0 * all.q_stride;
-            part.out += h0 * all.out_stride;
-            part.n_heads = h1 - h0;
-            SelectedScratch scratch;
-            attend_selected(part, scratch);
-            st = matmul_slices(one, head_slices(L.v_b, h0, h1), s.obar.data() + h0 * kr, kr,
-                               s.o.data() + h0 * dv, dv);
-        }
-        status[static_cast<size_t>(t)] = st;
+        errors.run([&] {
+            const int64_t h0 = H * t / threads, h1 = H * (t + 1) / threads;
+            Status st = matmul_slices(one, head_slices(L.k_b, h0, h1), s.q.data() + h0 * dk, dk,
+                                      s.qabs.data() + h0 * row, row);
+            if (st) {
+                for (int64_t h = h0; h < h1; ++h)
+                    std::memcpy(s.qabs.data() + h * row + kr, s.q.data() + h * dk + dn,
+                                sizeof(float) * dr);
+                SelectedAttention part = all;
+                part.q += h0 * all.q_stride;
+                part.out += h0 * all.out_stride;
+                part.n_heads = h1 - h0;
+                SelectedScratch scratch;
+                attend_selected(part, scratch);
+                st = matmul_slices(one, head_slices(L.v_b, h0, h1), s.obar.data() + h0 * kr, kr,
+                                   s.o.data() + h0 * dv, dv);
+            }
+            status[static_cast<size_t>(t)] = st;
+        });
     });
+    errors.rethrow();
     for (const Status& st : status)
         FOLIO_CHECK(st);
     return {};
@@ -174,14 +185,16 @@ void attend_sparse(DecoderScratch& s, int64_t H, int64_t row, int64_t kr, float 
         return;
     }
     const int threads = static_cast<int>(std::min<int64_t>(std::max(1, ctx.n_threads), T - t0));
+    RegionErrors errors; // the scratch grows with the keys
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
         omp_set_num_threads(1);
         SelectedScratch scratch;
 #pragma omp for schedule(dynamic, 1)
         for (int64_t t = t0; t < T; ++t)
-            attend_selected(query(t), scratch);
+            errors.run([&] { attend_selected(query(t), scratch); });
     }
+    errors.rethrow();
 }
 
 // The naive form: per head K_h = [W_UK,h·c | k_pe], V_h = W_UV,h·c over every cached row,
@@ -200,52 +213,57 @@ Status attend_naive(const ModelConfig& c, const MlaWeights& L, int64_t H, int64_
     if (s.mla_heads.size() < static_cast<size_t>(threads))
         s.mla_heads.resize(static_cast<size_t>(threads));
     std::vector<Status> status(static_cast<size_t>(H));
+    RegionErrors errors; // one head's K and V rows: n_kv each, per thread
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
         omp_set_num_threads(1); // this task's ICV: nested kernels stay serial in here
         MlaHeadScratch& w = s.mla_heads[static_cast<size_t>(omp_get_thread_num())];
-        w.k.resize(static_cast<size_t>(n_kv * dk));
-        w.v.resize(static_cast<size_t>(n_kv * dv));
+        errors.run([&] {
+            w.k.resize(static_cast<size_t>(n_kv * dk));
+            w.v.resize(static_cast<size_t>(n_kv * dv));
+        });
 #pragma omp for schedule(dynamic, 1)
-        for (int64_t h = 0; h < H; ++h) {
-            // W_UK,h: kr rows of dn (row j = W_UK[:, j]); W_UV,h: dv rows of kr.
-            status[h] = dequantize_slice(L.k_b, h, w.deq_k);
-            if (status[h])
-                status[h] = dequantize_slice(L.v_b, h, w.deq_v);
-            if (!status[h])
-                continue;
-            for (int64_t blk = 0; blk < cache_rows.n_blocks(); ++blk) {
-                const int64_t t0 = blk * cache_rows.block_tokens,
-                              nt = cache_rows.rows_in_block(blk);
-                const float* crow = cache_rows.block(blk, w.kv_block);
-                // K_nope = C·W_UK (kr × dn), V = C·W_UVᵀ (W_UV stored dv × kr).
-                gemm_f32_ab(ctx.path, nt, dn, kr, crow, row, w.deq_k.data(), dn,
-                            w.k.data() + t0 * dk, dk);
-                gemm_f32_abt(ctx.path, nt, dv, kr, crow, row, w.deq_v.data(), kr,
-                             w.v.data() + t0 * dv, dv);
-                for (int64_t t = 0; t < nt; ++t)
-                    std::memcpy(w.k.data() + (t0 + t) * dk + dn, crow + t * row + kr,
-                                sizeof(float) * dr);
-            }
-            for (int64_t q0 = 0; q0 < T; q0 += kNaiveQueries) {
-                AttentionBlock b;
-                b.q = s.q.data() + q0 * H * dk + h * dk;
-                b.q_stride = H * dk;
-                b.nq = std::min(T, q0 + kNaiveQueries) - q0;
-                b.dqk = dk;
-                b.k = w.k.data();
-                b.k_stride = dk;
-                b.v = w.v.data();
-                b.v_stride = dv;
-                b.dv = dv;
-                b.pos0 = pos0 + q0;
-                b.scale = c.kq_scale;
-                b.out = s.o.data() + q0 * H * dv + h * dv;
-                b.out_stride = H * dv;
-                attend_causal_flash(b, w.flash, ctx.path);
-            }
-        }
+        for (int64_t h = 0; h < H; ++h)
+            errors.run([&] {
+                // W_UK,h: kr rows of dn (row j = W_UK[:, j]); W_UV,h: dv rows of kr.
+                status[h] = dequantize_slice(L.k_b, h, w.deq_k);
+                if (status[h])
+                    status[h] = dequantize_slice(L.v_b, h, w.deq_v);
+                if (!status[h])
+                    return;
+                for (int64_t blk = 0; blk < cache_rows.n_blocks(); ++blk) {
+                    const int64_t t0 = blk * cache_rows.block_tokens,
+                                  nt = cache_rows.rows_in_block(blk);
+                    const float* crow = cache_rows.block(blk, w.kv_block);
+                    // K_nope = C·W_UK (kr × dn), V = C·W_UVᵀ (W_UV stored dv × kr).
+                    gemm_f32_ab(ctx.path, nt, dn, kr, crow, row, w.deq_k.data(), dn,
+                                w.k.data() + t0 * dk, dk);
+                    gemm_f32_abt(ctx.path, nt, dv, kr, crow, row, w.deq_v.data(), kr,
+                                 w.v.data() + t0 * dv, dv);
+                    for (int64_t t = 0; t < nt; ++t)
+                        std::memcpy(w.k.data() + (t0 + t) * dk + dn, crow + t * row + kr,
+                                    sizeof(float) * dr);
+                }
+                for (int64_t q0 = 0; q0 < T; q0 += kNaiveQueries) {
+                    AttentionBlock b;
+                    b.q = s.q.data() + q0 * H * dk + h * dk;
+                    b.q_stride = H * dk;
+                    b.nq = std::min(T, q0 + kNaiveQueries) - q0;
+                    b.dqk = dk;
+                    b.k = w.k.data();
+                    b.k_stride = dk;
+                    b.v = w.v.data();
+                    b.v_stride = dv;
+                    b.dv = dv;
+                    b.pos0 = pos0 + q0;
+                    b.scale = c.kq_scale;
+                    b.out = s.o.data() + q0 * H * dv + h * dv;
+                    b.out_stride = H * dv;
+                    attend_causal_flash(b, w.flash, ctx.path);
+                }
+            });
     }
+    errors.rethrow();
     for (const Status& st : status)
         FOLIO_CHECK(st);
     return {};
@@ -403,29 +421,32 @@ Status mla_attention(const ModelConfig& c, const DecoderLayer& layer, uint32_t i
             const int threads = work < 65536.0 ? 1 : std::max(1, kctx.n_threads);
             const int64_t queries_per_task = std::max<int64_t>(1, kFlashRows / H);
             const int64_t tasks = (n_dense + queries_per_task - 1) / queries_per_task;
+            RegionErrors errors; // the tile scratch grows with the keys
 #pragma omp parallel num_threads(                                                                  \
     static_cast <int>(std::min <int64_t>(threads, tasks))) if (threads > 1 && tasks > 1)
             {
                 FlashScratch scratch;
 #pragma omp for schedule(dynamic, 1)
-                for (int64_t task = 0; task < tasks; ++task) {
-                    const int64_t q0 = task * queries_per_task,
-                                  q1 = std::min(n_dense, q0 + queries_per_task);
-                    MqaBlock b;
-                    b.q = s.qabs.data() + q0 * H * row;
-                    b.q_stride = row;
-                    b.n_rows = (q1 - q0) * H;
-                    b.rows_per_query = H;
-                    b.dqk = row;
-                    b.kv = &cache_rows; // V = c, the first kr values of each cached row
-                    b.dv = kr;
-                    b.pos0 = pos0 + q0;
-                    b.scale = c.kq_scale;
-                    b.out = s.obar.data() + q0 * H * kr;
-                    b.out_stride = kr;
-                    attend_mqa_flash(b, scratch, kctx.path);
-                }
+                for (int64_t task = 0; task < tasks; ++task)
+                    errors.run([&] {
+                        const int64_t q0 = task * queries_per_task,
+                                      q1 = std::min(n_dense, q0 + queries_per_task);
+                        MqaBlock b;
+                        b.q = s.qabs.data() + q0 * H * row;
+                        b.q_stride = row;
+                        b.n_rows = (q1 - q0) * H;
+                        b.rows_per_query = H;
+                        b.dqk = row;
+                        b.kv = &cache_rows; // V = c, the first kr values of each cached row
+                        b.dv = kr;
+                        b.pos0 = pos0 + q0;
+                        b.scale = c.kq_scale;
+                        b.out = s.obar.data() + q0 * H * kr;
+                        b.out_stride = kr;
+                        attend_mqa_flash(b, scratch, kctx.path);
+                    });
             }
+            errors.rethrow();
         }
         if (n_dense < T)
             attend_sparse(s, H, row, kr, c.kq_scale, cache_rows, n_dense, T, kctx);

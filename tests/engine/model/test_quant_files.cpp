@@ -1,5 +1,6 @@
-// Every llama-quantize file type of the quantized-model conformance set
-// (conformance/quant/README.md): each model file is loaded and both sequences are run as one
+// Every llama-quantize file type of the quantized-model conformance sets (conformance/quant/ and
+// conformance/quant-new/, whose README says to read it with the same test once its types load:
+// Q1_0 and Q2_0, issue 48 item 17): each model file is loaded and both sequences are run as one
 // batch; per sequence the mean over positions of max |ours − llama.cpp| must be ≤ 0.5 and the
 // argmax must agree on ≥ 70 % of the positions (README "How to compare"). F32 bases must match
 // to 1e-4. seq0's max |diff| is printed per file: an engine that quantizes activations exactly as
@@ -19,7 +20,8 @@ namespace {
 
 // File types whose weight types Folio cannot compute with yet: their files must fail to load
 // with an error naming the tensor and its type. Empty since the grid i-quants and the ternary
-// types landed (iq1_*, iq2_*, iq3_*, tq1_0, tq2_0); a new llama-quantize type goes here first.
+// types landed (iq1_*, iq2_*, iq3_*, tq1_0, tq2_0) and Q1_0 / Q2_0; a new llama-quantize type goes
+// here first.
 const std::set<QString> kNotYetSupported = {};
 
 // "qa-ds2-q4_k_m" -> "q4_k_m"
@@ -34,19 +36,24 @@ class TestQuantFiles : public QObject {
 private slots:
     void everyFileTypeAgainstLlamaCpp() {
         FOLIO_REQUIRE_CONFORMANCE(root);
-        const QString dir = root + "/quant";
-        QStringList models;
-        for (const QString& json :
-             QDir(dir + "/goldens").entryList({"*.json"}, QDir::Files, QDir::Name))
-            models << json.chopped(5);
-        if (models.isEmpty()) {
-            if (folio::test::isCi())
-                QFAIL("quant conformance data missing (conformance/quant/goldens) and CI=true");
-            QSKIP("quant conformance data not found");
+        // {folder, model} for every golden of both folders; each folder must have goldens.
+        QList<QPair<QString, QString>> models;
+        for (const QString& folder : {QString("quant"), QString("quant-new")}) {
+            const QString dir = root + "/" + folder;
+            const QStringList jsons =
+                QDir(dir + "/goldens").entryList({"*.json"}, QDir::Files, QDir::Name);
+            if (jsons.isEmpty()) {
+                if (folio::test::isCi())
+                    QFAIL(qPrintable("quant conformance data missing (conformance/" + folder +
+                                     "/goldens) and CI=true"));
+                QSKIP(qPrintable("quant conformance data not found: conformance/" + folder));
+            }
+            for (const QString& json : jsons)
+                models.append({dir, json.chopped(5)});
         }
         QStringList failures;
         int passed = 0, refused = 0;
-        for (const QString& model : models) {
+        for (const auto& [dir, model] : models) {
             const test::Golden g = test::loadGolden(dir, model);
             if (g.n_vocab == 0 || g.sequences.size() != 2) {
                 failures << model + ": golden not readable";
@@ -101,9 +108,10 @@ private slots:
         qInfo("%d files within bounds, %d refused (types not yet supported), %d failures", passed,
               refused, int(failures.size()));
         QVERIFY2(failures.isEmpty(), qPrintable(failures.join("\n")));
-        // Every file of the README (50: 32 deepseek2, 9 kimi-linear, 9 deepseek32) is compared.
+        // Every file of the READMEs (quant/: 50 = 32 deepseek2, 9 kimi-linear, 9 deepseek32;
+        // quant-new/: q1_0 and q2_0 of deepseek2) is compared.
         QCOMPARE(passed + refused, int(models.size()));
-        QVERIFY(passed >= 50);
+        QVERIFY(passed >= 52);
     }
 };
 
