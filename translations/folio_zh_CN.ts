@@ -717,6 +717,10 @@
         <source>Waited for %1 to finish loading.</source>
         <translation>已等待 %1 加载完成。</translation>
     </message>
+    <message>
+        <source>Folio stopped before this answer was finished.</source>
+        <translation>Folio 在此回答完成之前停止了。</translation>
+    </message>
 </context>
 <context>
     <name>folio::ui::ChatSettingsDialog</name>
@@ -759,6 +763,10 @@
     <message>
         <source>Prompt-lookup speculation</source>
         <translation>提示查找推测解码</translation>
+    </message>
+    <message>
+        <source>not fixed</source>
+        <translation>不固定</translation>
     </message>
 </context>
 <context>
@@ -1789,6 +1797,18 @@ Choose a GGUF model file with File → Open model….</source>
     <message>
         <source>Connecting to %1…</source>
         <translation>正在连接 %1…</translation>
+    </message>
+    <message>
+        <source>The vision projector was set aside: %1
+The model answers without images. Choose a projector made for this model in File → Settings…, or none.</source>
+        <translation>视觉投影器已被搁置：%1
+模型将在没有图像的情况下回答。请在“文件 → 设置…”中选择为此模型制作的投影器，或不使用投影器。</translation>
+    </message>
+    <message>
+        <source>Cannot use the server: %1
+Folio goes on answering with %2. Check the server&apos;s address and API key in File → Settings….</source>
+        <translation>无法使用服务器：%1
+Folio 将继续使用 %2 回答。请在“文件 → 设置…”中检查服务器的地址和 API 密钥。</translation>
     </message>
 </context>
 <context>
