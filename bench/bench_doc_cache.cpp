@@ -52,41 +52,70 @@ Request ask(std::vector<Message> messages, int n, Answer& a) {
     return r;
 }
 
-// A report's text: numbered pages of technical sentences, grown until the system turn holds at
-// least `tokens` tokens (counted by the engine).
+std::string page_text(int i) {
+    return "[page " + std::to_string(i + 1) + "] Section " + std::to_string(i / 10 + 1) + "." +
+           std::to_string(i % 10 + 1) + ": pump P-" + std::to_string(100 + i % 37) + " delivers " +
+           std::to_string(20 + i % 50) + " m3/h at " + std::to_string(3 + i % 9) +
+           " bar; inspect the seal every " + std::to_string(200 + i % 7 * 50) +
+           " hours and log the vibration (mm/s).\n";
+}
+
+// A report's text: numbered pages of technical sentences, as many as the system turn holds
+// within `tokens` tokens (counted by the engine), the last one cut where the next character
+// would not fit. Later pages have longer numbers, so the first pages' rate only guides the
+// growth; each size is counted, never estimated.
 Expected<std::string> document_of(const Engine& engine, int64_t tokens) {
-    auto page = [](int i) {
-        return "[page " + std::to_string(i + 1) + "] Section " + std::to_string(i / 10 + 1) + "." +
-               std::to_string(i % 10 + 1) + ": pump P-" + std::to_string(100 + i % 37) +
-               " delivers " + std::to_string(20 + i % 50) + " m3/h at " +
-               std::to_string(3 + i % 9) + " bar; inspect the seal every " +
-               std::to_string(200 + i % 7 * 50) + " hours and log the vibration (mm/s).\n";
-    };
     std::string text;
-    int pages = 0;
-    auto count = [&]() -> Expected<int64_t> {
+    auto count = [&](size_t chars) -> Expected<int64_t> {
         Request probe;
-        probe.messages = {{"system", text, {}, {}}};
+        probe.messages = {{"system", text.substr(0, chars), {}, {}}};
         probe.generation_prompt = false;
         return engine.count_tokens(probe);
     };
-    for (; pages < 10;)
-        text += page(pages++);
-    FOLIO_TRY(ten, count());
-    // Most of the way by the first pages' rate, then a page at a time: the document ends within
-    // one page above `tokens`.
-    const int64_t per_page = std::max<int64_t>(1, ten / 10);
-    for (int64_t k = (tokens - ten) / per_page - 2; k > 0; --k)
-        text += page(pages++);
-    for (;;) {
-        FOLIO_TRY(n, count());
-        if (n >= tokens)
-            return text;
-        text += page(pages++);
+    // Whole pages: grow by nine tenths of the estimated remainder (at least one page) until the
+    // text holds more than `tokens`, keeping each page's end.
+    std::vector<size_t> ends{0};
+    FOLIO_TRY(empty, count(0));
+    if (empty >= tokens)
+        return make_error(ErrorCode::InvalidArgument, "an empty system turn already takes " +
+                                                          std::to_string(empty) +
+                                                          " tokens; ask for a larger document");
+    int64_t fits = 0, n = empty; // pages that fit (counted); the count of all pages so far
+    while (n <= tokens) {
+        fits = static_cast<int64_t>(ends.size()) - 1;
+        const double rate =
+            fits > 0 ? double(n - empty) / double(fits) : double(page_text(0).size());
+        const int64_t add =
+            std::max<int64_t>(1, static_cast<int64_t>(0.9 * double(tokens - n) / rate));
+        for (int64_t k = 0; k < add; ++k) {
+            text += page_text(static_cast<int>(ends.size()) - 1);
+            ends.push_back(text.size());
+        }
+        FOLIO_TRY(now, count(text.size()));
+        n = now;
     }
+    // The largest page count that fits: `fits` pages do, all of them do not.
+    int64_t over = static_cast<int64_t>(ends.size()) - 1;
+    while (over - fits > 1) {
+        const int64_t mid = fits + (over - fits) / 2;
+        FOLIO_TRY(m, count(ends[static_cast<size_t>(mid)]));
+        (m <= tokens ? fits : over) = mid;
+    }
+    // Then the longest head of the next page that fits.
+    size_t lo = ends[static_cast<size_t>(fits)], hi = ends[static_cast<size_t>(over)];
+    while (hi - lo > 1) {
+        const size_t mid = lo + (hi - lo) / 2;
+        FOLIO_TRY(m, count(mid));
+        (m <= tokens ? lo : hi) = mid;
+    }
+    text.resize(lo);
+    return text;
 }
 
 } // namespace
+
+// Context kept for the question's turn beyond the document's.
+constexpr int64_t kQuestionRoom = 512;
 
 int run_bench_doc_cache(const BenchDocCacheOptions& o, std::FILE* out) {
     std::filesystem::create_directories(o.dir);
@@ -94,7 +123,9 @@ int run_bench_doc_cache(const BenchDocCacheOptions& o, std::FILE* out) {
     ModelSpec spec;
     spec.gguf = o.model;
     spec.threads = o.threads;
-    spec.context = o.doc_tokens + 2048;
+    // The document turn, the question turn with its generation prompt (tens of tokens), and
+    // the answer.
+    spec.context = o.doc_tokens + kQuestionRoom + o.n_gen;
     const std::string question =
         "Which pump delivers 42 m3/h, and how often is its seal inspected?";
 
@@ -112,16 +143,37 @@ int run_bench_doc_cache(const BenchDocCacheOptions& o, std::FILE* out) {
             return fail(facts.error().to_string());
         load_s = seconds_since(t0);
         if (facts->context_limit < spec.context)
-            return fail("the model's context (" + std::to_string(facts->model_context) +
-                        ") cannot hold a " + std::to_string(o.doc_tokens) +
-                        "-token document; make one with folio-cli make-model --context 65536");
+            return fail("the model's context (" + std::to_string(facts->context_limit) +
+                        ") cannot hold a " + std::to_string(o.doc_tokens) + "-token document, " +
+                        std::to_string(kQuestionRoom) + " tokens for the question and " +
+                        std::to_string(o.n_gen) + " for the answer: --doc " +
+                        std::to_string(
+                            std::max<int64_t>(0, facts->context_limit - kQuestionRoom - o.n_gen)) +
+                        " at most, or a model with a longer context (make-model --context)");
         auto doc = document_of(engine, o.doc_tokens);
         if (!doc)
             return fail(doc.error().to_string());
         document = std::move(*doc);
+        Request whole;
+        whole.messages = {{"system", document, {}, {}}, {"user", question, {}, {}}};
+        Request alone;
+        alone.messages = {{"system", document, {}, {}}};
+        alone.generation_prompt = false;
+        auto doc_n = engine.count_tokens(alone);
+        auto whole_n = engine.count_tokens(whole);
+        if (!doc_n || !whole_n)
+            return fail((doc_n ? whole_n.error() : doc_n.error()).to_string());
         std::fprintf(out, "model %s (%s), %d threads, loaded in %.2f s\n", o.model.c_str(),
                      facts->name.c_str(), o.threads, load_s);
+        std::fprintf(out,
+                     "document: %lld tokens (asked for %lld at most); with the question %lld "
+                     "tokens + %d to answer, context %lld\n",
+                     static_cast<long long>(*doc_n), static_cast<long long>(o.doc_tokens),
+                     static_cast<long long>(*whole_n), o.n_gen,
+                     static_cast<long long>(facts->context_limit));
         std::fflush(out);
+        if (*whole_n + o.n_gen > facts->context_limit)
+            return fail("the question does not fit after the document in the context");
         const SessionId s = engine.create_session();
         engine.wait(engine.submit(
             s, ask({{"system", document, {}, {}}, {"user", question, {}, {}}}, o.n_gen, cold)));

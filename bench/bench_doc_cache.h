@@ -18,7 +18,7 @@ namespace folio::bench {
 struct BenchDocCacheOptions {
     std::string model;
     int threads = 2;
-    int64_t doc_tokens = 32768; // the document turn's size, at least
+    int64_t doc_tokens = 32768; // the document turn's size, at most (filled to within a character)
     int n_gen = 8;              // answer tokens compared between cold and restart
     std::string dir;            // the snapshot's folder
 };

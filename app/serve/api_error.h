@@ -10,7 +10,7 @@ struct Response;
 
 namespace folio::serve {
 
-// "invalid_request_error" (400, 413), "authentication_error" (401), "not_found_error" (404),
+// "invalid_request_error" (400, 405, 413), "authentication_error" (401), "not_found_error" (404),
 // "server_error" (5xx).
 const char* error_type_for_status(int status);
 

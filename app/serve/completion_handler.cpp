@@ -121,7 +121,7 @@ void answer_whole(ServerContext& ctx, RequestBridge& bridge, std::vector<TokenPi
 
 void handle_completion(ServerContext& ctx, Endpoint endpoint, const std::string& body,
                        httplib::Response& res) {
-    ++ctx.counters.requests;
+    // counters.requests was counted as the request arrived (the pre-routing handler).
     ParsedRequest pr;
     RequestError err;
     RequestLimits limits;

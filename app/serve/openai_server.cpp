@@ -38,6 +38,45 @@ void models_json(const ServerContext& ctx, httplib::Response& res) {
                     "application/json");
 }
 
+bool is_completion_route(const std::string& path) {
+    return path == "/v1/chat/completions" || path == "/v1/completions";
+}
+
+// The methods each route answers (cpp-httplib answers HEAD through the GET handlers); "" for a
+// path the server does not have.
+const char* allowed_methods(const std::string& path) {
+    if (is_completion_route(path))
+        return "POST";
+    if (path == "/v1/models" || path == "/health" || path == "/metrics")
+        return "GET, HEAD";
+    return "";
+}
+
+bool method_allowed(const httplib::Request& req) {
+    const std::string allow = allowed_methods(req.path);
+    return allow.empty() || (", " + allow + ",").find(", " + req.method + ",") != std::string::npos;
+}
+
+// The methods whose body cpp-httplib reads (or hands to a content reader) before answering.
+bool carries_body(const std::string& method) {
+    return method == "POST" || method == "PUT" || method == "PATCH" || method == "DELETE";
+}
+
+// A path the server has, asked with a method it does not answer there: 405 with the methods it
+// answers in Allow (RFC 9110 §15.5.6), not 404 as for an unknown path.
+void refuse_method(const httplib::Request& req, httplib::Response& res) {
+    const std::string allow = allowed_methods(req.path);
+    res.set_header("Allow", allow);
+    set_api_error(res, 405, req.method + " is not allowed on " + req.path + " (use " + allow + ")");
+}
+
+// HTTP/1.1 (RFC 9112 §6.3): a request with neither Content-Length nor Transfer-Encoding has no
+// body. cpp-httplib would instead try to read one until the client closes or its read times
+// out, and that failed read used to be answered as a body over --max-body (413).
+bool has_body_framing(const httplib::Request& req) {
+    return req.has_header("Content-Length") || req.has_header("Transfer-Encoding");
+}
+
 } // namespace
 
 // cpp-httplib listens with a backlog of 5 (compiled into Debian's library): a burst of clients
@@ -72,12 +111,25 @@ OpenAiServer::OpenAiServer(Engine& engine, ModelFacts facts, ServeOptions option
     s.set_tcp_nodelay(true);
 
     s.set_pre_routing_handler([&ctx](const httplib::Request& req, httplib::Response& res) {
-        if (ctx.options.api_key.empty() || req.path == "/health")
-            return httplib::Server::HandlerResponse::Unhandled;
-        const std::string auth = req.get_header_value("Authorization");
-        if (!same_secret(auth, "Bearer " + ctx.options.api_key)) {
+        // Every completion request is counted here, once, as it arrives; whatever refuses it
+        // later (key, body, JSON, engine) adds it to requests_failed (see ServerCounters).
+        const bool completion = req.method == "POST" && is_completion_route(req.path);
+        if (completion)
+            ++ctx.counters.requests;
+        if (!ctx.options.api_key.empty() && req.path != "/health" &&
+            !same_secret(req.get_header_value("Authorization"), "Bearer " + ctx.options.api_key)) {
+            if (completion)
+                ++ctx.counters.requests_failed;
             res.set_header("WWW-Authenticate", "Bearer");
             set_api_error(res, 401, "missing or wrong API key (Authorization: Bearer ...)");
+            return httplib::Server::HandlerResponse::Handled;
+        }
+        // A path the server has, asked with another method: 405 (refuse_method). A request with
+        // a body goes on to a handler that reads it first, so that a kept-alive connection stays
+        // in step; one without is answered here (cpp-httplib would answer a PUT or DELETE without
+        // a body 400 before any handler sees it).
+        if (!method_allowed(req) && !(carries_body(req.method) && has_body_framing(req))) {
+            refuse_method(req, res);
             return httplib::Server::HandlerResponse::Handled;
         }
         return httplib::Server::HandlerResponse::Unhandled;
@@ -107,21 +159,41 @@ OpenAiServer::OpenAiServer(Engine& engine, ModelFacts facts, ServeOptions option
     // application/x-www-form-urlencoded, which cpp-httplib would otherwise parse as a form and cap
     // at 8 KB); the --max-body limit (413) still applies while reading.
     const auto post = [&ctx](Endpoint ep) {
-        return [&ctx, ep](const httplib::Request&, httplib::Response& res,
+        return [&ctx, ep](const httplib::Request& req, httplib::Response& res,
                           const httplib::ContentReader& reader) {
+            const std::string required = "the request has no body: send the request as a JSON "
+                                         "object (with Content-Length or chunked encoding)";
+            if (!has_body_framing(req)) {
+                ++ctx.counters.requests_failed;
+                set_api_error(res, 400, required);
+                return;
+            }
             std::string body;
+            bool too_large = false;
             const bool read = reader([&](const char* data, size_t n) {
-                if (body.size() + n > ctx.options.max_body_bytes)
+                if (body.size() + n > ctx.options.max_body_bytes) {
+                    too_large = true;
                     return false;
+                }
                 body.append(data, n);
                 return true;
             });
-            if (!read || body.size() > ctx.options.max_body_bytes) {
-                // Too large (cpp-httplib's own check sets 413 too), or the client went away.
+            if (!read) {
+                // cpp-httplib sets 413 itself when Content-Length is over the limit; any other
+                // failure is a body that could not be read (cut short, bad chunks, timeout).
                 ++ctx.counters.requests_failed;
-                set_api_error(res, 413,
-                              "the request body is larger than " +
-                                  std::to_string(ctx.options.max_body_bytes) + " bytes");
+                if (too_large || res.status == 413)
+                    set_api_error(res, 413,
+                                  "the request body is larger than " +
+                                      std::to_string(ctx.options.max_body_bytes) +
+                                      " bytes (--max-body)");
+                else
+                    set_api_error(res, 400, "the request body could not be read in full");
+                return;
+            }
+            if (body.empty()) {
+                ++ctx.counters.requests_failed;
+                set_api_error(res, 400, required);
                 return;
             }
             handle_completion(ctx, ep, body, res);
@@ -130,6 +202,29 @@ OpenAiServer::OpenAiServer(Engine& engine, ModelFacts facts, ServeOptions option
     s.Post("/v1/chat/completions", httplib::Server::HandlerWithContentReader(post(Endpoint::Chat)));
     s.Post("/v1/completions",
            httplib::Server::HandlerWithContentReader(post(Endpoint::Completions)));
+    // Bodies sent with a method a route does not answer: read (and dropped, up to --max-body)
+    // before the 405, so the next request on a kept-alive connection starts where it should.
+    const auto refuse_with_body = [&ctx](const httplib::Request& req, httplib::Response& res,
+                                         const httplib::ContentReader& reader) {
+        size_t n = 0;
+        reader([&](const char*, size_t len) {
+            n += len;
+            return n <= ctx.options.max_body_bytes;
+        });
+        refuse_method(req, res);
+    };
+    using WithReader = httplib::Server::HandlerWithContentReader;
+    for (const char* path : {"/v1/chat/completions", "/v1/completions"}) {
+        s.Put(path, WithReader(refuse_with_body));
+        s.Patch(path, WithReader(refuse_with_body));
+        s.Delete(path, WithReader(refuse_with_body));
+    }
+    for (const char* path : {"/v1/models", "/health", "/metrics"}) {
+        s.Post(path, WithReader(refuse_with_body));
+        s.Put(path, WithReader(refuse_with_body));
+        s.Patch(path, WithReader(refuse_with_body));
+        s.Delete(path, WithReader(refuse_with_body));
+    }
     s.Get("/v1/models",
           [&ctx](const httplib::Request&, httplib::Response& res) { models_json(ctx, res); });
     s.Get("/health", [&ctx](const httplib::Request&, httplib::Response& res) {

@@ -17,12 +17,15 @@ void metric(std::string& out, const char* name, const char* type, const char* he
 
 std::string prometheus_text(const ServerCounters& c, const EngineStats& e) {
     std::string out;
-    metric(out, "folio_requests_total", "counter", "Completion requests received.",
+    metric(out, "folio_requests_total", "counter",
+           "Completion requests received (POST /v1/chat/completions and /v1/completions).",
            double(c.requests.load()));
     metric(out, "folio_requests_failed_total", "counter",
-           "Completion requests answered with an error.", double(c.requests_failed.load()));
+           "Completion requests answered with an error (a subset of folio_requests_total).",
+           double(c.requests_failed.load()));
     metric(out, "folio_requests_cancelled_total", "counter",
-           "Requests cancelled because the client disconnected.",
+           "Completion requests cancelled because the client disconnected (a subset of "
+           "folio_requests_total, apart from the failed ones).",
            double(c.requests_cancelled.load()));
     metric(out, "folio_requests_active", "gauge", "Requests being answered.",
            double(c.active.load()));

@@ -3,6 +3,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QtTest>
 
 #include <cmath>
@@ -170,6 +171,48 @@ private slots:
         QVERIFY2(r.err.startsWith(QStringLiteral("error: ")) &&
                      r.err.contains(QStringLiteral("99999")),
                  qPrintable(r.err));
+    }
+
+    // bench-doc-cache builds a document of at most --doc tokens (filled to within a character),
+    // and the question and answer fit after it in the context; a --doc that leaves them no room
+    // is refused up front with the largest one that does (issue 48, item 15).
+    void benchDocCacheDocumentFitsWhatItAskedFor() {
+        const QString dir = folio::test::scratchDir(QStringLiteral("bench-doc-cache"));
+        const QString model = dir + QStringLiteral("/tiny-2k.gguf");
+        Run made = runCli(
+            {QStringLiteral("make-model"), QStringLiteral("--arch"), QStringLiteral("deepseek2"),
+             QStringLiteral("--preset"), QStringLiteral("tiny"), QStringLiteral("--type"),
+             QStringLiteral("f32"), QStringLiteral("--seed"), QStringLiteral("7"),
+             QStringLiteral("--context"), QStringLiteral("2048"), QStringLiteral("--out"), model});
+        QVERIFY2(made.exitCode == 0, qPrintable(made.err));
+
+        const auto bench = [&](int doc) {
+            return folio::test::runCli({QStringLiteral("bench-doc-cache"), QStringLiteral("-m"),
+                                        model, QStringLiteral("-t"), QStringLiteral("1"),
+                                        QStringLiteral("-n"), QStringLiteral("4"),
+                                        QStringLiteral("--doc"), QString::number(doc),
+                                        QStringLiteral("--dir"), dir},
+                                       300000);
+        };
+        Run r = bench(1500); // 1500 + 512 for the question + 4 to answer <= 2048
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        const QRegularExpression line(
+            QStringLiteral("document: (\\d+) tokens \\(asked for 1500 at most\\); with the "
+                           "question (\\d+) tokens \\+ 4 to answer, context (\\d+)"));
+        const QRegularExpressionMatch m = line.match(r.out);
+        QVERIFY2(m.hasMatch(), qPrintable(r.out));
+        const int docTokens = m.captured(1).toInt();
+        const int withQuestion = m.captured(2).toInt();
+        QVERIFY2(docTokens <= 1500 && docTokens >= 1495, qPrintable(r.out));
+        QVERIFY2(withQuestion > docTokens && withQuestion + 4 <= m.captured(3).toInt(),
+                 qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("cold: %1-token prompt").arg(withQuestion)),
+                 qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("answers identical")), qPrintable(r.out));
+
+        Run tooBig = bench(1600);
+        QCOMPARE(tooBig.exitCode, 1);
+        QVERIFY2(tooBig.err.contains(QStringLiteral("--doc 1532 at most")), qPrintable(tooBig.err));
     }
 };
 

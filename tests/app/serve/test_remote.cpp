@@ -1,7 +1,8 @@
 // folio-cli serve and RemoteBackend against each other on loopback: a real server process on the
 // ds2-lite conformance model, the embedded Engine as the reference for greedy tokens, the error
-// paths (bad JSON, wrong key, too large, server killed mid-stream, nobody listening), cancel, and a
-// bounded load test that prints latency percentiles.
+// paths (bad JSON, no body, wrong key, too large, wrong method, server killed mid-stream, nobody
+// listening), the /metrics counters, cancel, and a bounded load test that prints latency
+// percentiles.
 #include <QProcess>
 #include <QtTest>
 
@@ -113,6 +114,81 @@ int freePort() {
         port = ntohs(a.sin_port);
     ::close(fd);
     return port;
+}
+
+struct RawReply {
+    int status = 0;
+    httplib::Headers headers; // names as sent
+    std::string body;
+    std::string error;
+};
+
+// Writes each request byte for byte to one connection to 127.0.0.1:port and reads its response
+// (headers, then a body of its Content-Length) before writing the next, leaving the connection
+// open while it waits: a server that waited for more of a request would keep it waiting until
+// the 30 s receive timeout, and one that left part of a request unread would misread the next.
+std::vector<RawReply> rawHttpOnOneConnection(int port, const std::vector<std::string>& requests) {
+    std::vector<RawReply> replies;
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    timeval tv{30, 0};
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons(static_cast<uint16_t>(port));
+    const bool connected = ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+    for (const std::string& request : requests) {
+        RawReply& out = replies.emplace_back();
+        if (!connected || ::send(fd, request.data(), request.size(), MSG_NOSIGNAL) !=
+                              static_cast<ssize_t>(request.size())) {
+            out.error = "cannot connect or send";
+            break;
+        }
+        std::string got;
+        size_t head_end = std::string::npos;
+        size_t need = 0;
+        char buf[4096];
+        while (head_end == std::string::npos || got.size() < head_end + 4 + need) {
+            const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+            if (n <= 0)
+                break;
+            got.append(buf, static_cast<size_t>(n));
+            if (head_end != std::string::npos ||
+                (head_end = got.find("\r\n\r\n")) == std::string::npos)
+                continue;
+            size_t line = got.find("\r\n") + 2;
+            while (line < head_end) {
+                const size_t eol = got.find("\r\n", line);
+                const std::string h = got.substr(line, eol - line);
+                const size_t colon = h.find(':');
+                std::string value = h.substr(colon + 1);
+                value.erase(0, value.find_first_not_of(' '));
+                out.headers.emplace(h.substr(0, colon), value);
+                line = eol + 2;
+            }
+            auto cl = out.headers.find("Content-Length");
+            need = cl == out.headers.end() || request.rfind("HEAD ", 0) == 0
+                       ? 0
+                       : std::stoul(cl->second); // a HEAD reply says the length, sends no body
+        }
+        if (head_end == std::string::npos || got.compare(0, 9, "HTTP/1.1 ") != 0) {
+            out.error = "no HTTP response: '" + got + "'";
+            break;
+        }
+        out.status = std::stoi(got.substr(9, 3));
+        out.body = got.substr(head_end + 4);
+    }
+    ::close(fd);
+    return replies;
+}
+
+RawReply rawHttp(int port, const std::string& request) {
+    return rawHttpOnOneConnection(port, {request}).front();
+}
+
+double metricValue(const std::string& text, const std::string& name) {
+    const size_t at = text.find("\n" + name + " ");
+    return at == std::string::npos ? -1.0 : std::stod(text.substr(at + name.size() + 2));
 }
 
 double percentile(std::vector<double> v, double p) {
@@ -304,6 +380,128 @@ private slots:
         QCOMPARE(o.stats.stop_reason, std::string("error"));
         QVERIFY2(o.error.find("HTTP 401") != std::string::npos, o.error.c_str());
         QVERIFY(o.error.find("nope") == std::string::npos); // the key is never in messages
+    }
+
+    void postWithoutBodyGets400() {
+        const std::string head = "POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                 "Authorization: Bearer " +
+                                 std::string(kKey) + "\r\n";
+        // No Content-Length and no Transfer-Encoding: HTTP/1.1 says there is no body, so the
+        // answer comes at once (not after a read timeout) and says a body is required.
+        const auto t0 = std::chrono::steady_clock::now();
+        RawReply none = rawHttp(server_->port(), head + "\r\n");
+        const double waited =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        QVERIFY2(none.error.empty(), none.error.c_str());
+        QVERIFY2(none.status == 400, none.body.c_str());
+        QVERIFY2(waited < 4.0, qPrintable(QString::number(waited))); // cpp-httplib waits 5 s
+        json e = json::parse(none.body);
+        QCOMPARE(e["error"]["type"].get<std::string>(), std::string("invalid_request_error"));
+        QCOMPARE(e["error"]["code"].get<int>(), 400);
+        const std::string message = e["error"]["message"].get<std::string>();
+        QVERIFY2(message.find("no body") != std::string::npos, message.c_str());
+        QVERIFY2(message.find("larger") == std::string::npos, message.c_str());
+
+        // An empty body (Content-Length: 0) is the same mistake.
+        RawReply empty = rawHttp(server_->port(), head + "Content-Length: 0\r\n\r\n");
+        QVERIFY2(empty.status == 400, empty.body.c_str());
+        QVERIFY(json::parse(empty.body)["error"]["message"].get<std::string>().find("no body") !=
+                std::string::npos);
+
+        // Over --max-body (64K) is still 413, and says the limit.
+        RawReply big = rawHttp(server_->port(),
+                               head + "Content-Length: 100000\r\n\r\n" + std::string(100000, ' '));
+        QVERIFY2(big.status == 413, big.body.c_str());
+        QVERIFY2(big.body.find("65536") != std::string::npos, big.body.c_str());
+    }
+
+    void otherMethodOnARouteGets405() {
+        const std::string auth_line = "Authorization: Bearer " + std::string(kKey) + "\r\n";
+        for (const char* path : {"/v1/chat/completions", "/v1/completions"}) {
+            for (const char* method : {"GET", "HEAD", "PUT", "PATCH", "DELETE", "OPTIONS"}) {
+                RawReply r = rawHttp(server_->port(), std::string(method) + " " + path +
+                                                          " HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
+                                                          auth_line + "\r\n");
+                const std::string what = std::string(method) + " " + path + ": " + r.body;
+                QVERIFY2(r.status == 405, what.c_str());
+                QVERIFY2(r.headers.count("Allow") == 1, what.c_str());
+                QCOMPARE(r.headers.find("Allow")->second, std::string("POST"));
+                QCOMPARE(r.headers.find("Content-Type")->second, std::string("application/json"));
+                if (std::string(method) == "HEAD")
+                    continue; // no body
+                json e = json::parse(r.body);
+                QCOMPARE(e["error"]["code"].get<int>(), 405);
+                QCOMPARE(e["error"]["type"].get<std::string>(),
+                         std::string("invalid_request_error"));
+                QVERIFY2(e["error"]["message"].get<std::string>().find(method) != std::string::npos,
+                         what.c_str());
+            }
+        }
+        // A refused request's body is read, so the next request on the connection is answered.
+        const std::vector<RawReply> kept = rawHttpOnOneConnection(
+            server_->port(),
+            {"DELETE /v1/completions HTTP/1.1\r\nHost: 127.0.0.1\r\n" + auth_line +
+                 "Content-Length: 12\r\n\r\n{\"prompt\":1}",
+             "PUT /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\n" + auth_line +
+                 "Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+             "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"});
+        QCOMPARE(kept.size(), size_t(3));
+        QVERIFY2(kept[0].status == 405 && kept[1].status == 405, kept[1].error.c_str());
+        QVERIFY2(kept[2].status == 200, kept[2].error.c_str());
+        QCOMPARE(kept[2].body, std::string(R"({"status":"ok"})"));
+        // A GET route asked with POST names the methods it answers.
+        RawReply post = rawHttp(server_->port(), "POST /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
+                                                     auth_line + "Content-Length: 2\r\n\r\n{}");
+        QVERIFY2(post.status == 405, post.body.c_str());
+        QCOMPARE(post.headers.find("Allow")->second, std::string("GET, HEAD"));
+        // A path the server does not have is still 404, without Allow.
+        RawReply unknown = rawHttp(server_->port(), "GET /v1/nothing HTTP/1.1\r\nHost: "
+                                                    "127.0.0.1\r\n" +
+                                                        auth_line + "\r\n");
+        QVERIFY2(unknown.status == 404, unknown.body.c_str());
+        QCOMPARE(unknown.headers.count("Allow"), size_t(0));
+        QCOMPARE(json::parse(unknown.body)["error"]["type"].get<std::string>(),
+                 std::string("not_found_error"));
+    }
+
+    void metricsCountEachRequestOnce() {
+        httplib::Client c(server_->url());
+        c.set_read_timeout(120, 0); // slow under sanitizers on a loaded machine
+        auto metrics = [&] {
+            auto m = c.Get("/metrics", auth());
+            return m ? m->body : std::string();
+        };
+        const std::string before = metrics();
+        const std::string head = "POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\n";
+        const std::string key = "Authorization: Bearer " + std::string(kKey) + "\r\n";
+        // Five completion requests, four of them refused in four different places.
+        QCOMPARE(rawHttp(server_->port(), head + key + "\r\n").status, 400); // no body
+        QCOMPARE(rawHttp(server_->port(),
+                         head + key + "Content-Length: 100000\r\n\r\n" + std::string(100000, ' '))
+                     .status,
+                 413);
+        QCOMPARE(c.Post("/v1/completions", auth(), "{\"prompt\": [", "application/json")->status,
+                 400);
+        QCOMPARE(c.Post("/v1/chat/completions", {{"Authorization", "Bearer nope"}},
+                        folio::test::chatBody("hi"), "application/json")
+                     ->status,
+                 401);
+        const std::string ok = json{{"prompt", {1, 17, 42}}, {"max_tokens", 1}}.dump();
+        QCOMPARE(c.Post("/v1/completions", auth(), ok, "application/json")->status, 200);
+        // Not completion requests: not counted.
+        QCOMPARE(c.Get("/v1/completions", auth())->status, 405);
+        QCOMPARE(c.Get("/v1/models", auth())->status, 200);
+        const std::string after = metrics();
+        QVERIFY2(!before.empty() && !after.empty(), "no /metrics");
+        const auto delta = [&](const char* name) {
+            return metricValue(after, name) - metricValue(before, name);
+        };
+        QCOMPARE(delta("folio_requests_total"), 5.0);
+        QCOMPARE(delta("folio_requests_failed_total"), 4.0);
+        QVERIFY2(metricValue(after, "folio_requests_failed_total") +
+                         metricValue(after, "folio_requests_cancelled_total") <=
+                     metricValue(after, "folio_requests_total"),
+                 after.c_str());
     }
 
     void greedyTokensMatchEmbeddedEngine() {
@@ -543,11 +741,13 @@ private slots:
         auto m = c.Get("/metrics", auth());
         QVERIFY(m);
         const std::string& t = m->body;
-        auto value = [&](const std::string& name) {
-            const size_t at = t.find("\n" + name + " ");
-            return at == std::string::npos ? -1.0 : std::stod(t.substr(at + name.size() + 2));
-        };
+        auto value = [&](const std::string& name) { return metricValue(t, name); };
         QVERIFY2(value("folio_requests_total") >= 160, t.c_str()); // the load test's at least
+        // Failures and cancels are parts of the requests, never more than them.
+        QVERIFY2(value("folio_requests_failed_total") + value("folio_requests_cancelled_total") <=
+                     value("folio_requests_total"),
+                 t.c_str());
+        QVERIFY(value("folio_requests_failed_total") >= 1);
         QVERIFY(value("folio_generated_tokens_total") >= 160 * 8);
         QVERIFY(value("folio_decode_tokens_per_second") > 0);
         const std::string weights = "folio_cache_bytes{device=\"ram0\",category=\"weights\"} ";
