@@ -5,7 +5,7 @@
 
 #include "kernels/kernel_table.h"
 #include "kernels/matmul.h"
-#include "tensor/quantize.h"
+#include "kernels/weight_rows.h"
 
 #include <algorithm>
 #include <chrono>

@@ -4,7 +4,7 @@
 #include "kernels/gemm_kquant.h"
 #include "kernels/gemm_q8_0.h"
 #include "kernels/matmul.h"
-#include "tensor/quantize.h"
+#include "kernels/weight_rows.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,6 +1,6 @@
 #include "cache/kv_codec.h"
 
-#include "tensor/quantize.h"
+#include "kernels/weight_rows.h"
 
 #include <cstring>
 #include <vector>

@@ -95,6 +95,22 @@ template <typename Block> const Block* x_row(const void* x, size_t xs, int j) {
     return reinterpret_cast<const Block*>(static_cast<const uint8_t*>(x) + j * xs);
 }
 
+// The float step closing one super-block of the k-quants with d and dmin (Q2_K, Q4_K, Q5_K) for
+// NX activation rows: acc[j] += dx·d·isum[j] − dx·dmin·(mins16 · bsums), mins16 the 16 mins as
+// int16 lanes in the order of the Q8_K block's 16 bsums, in that order of operations (the bits
+// the AVX-512 kernels reproduce).
+template <int NX, typename XBlock>
+inline void kquant_dmin_step(const XBlock* const* xr, int64_t b, uint16_t d, uint16_t dmin,
+                             __m256i mins16, const __m256i* isum, __m256* acc) {
+    const float dw = h2f(d), dminw = h2f(dmin);
+    for (int j = 0; j < NX; ++j) {
+        const __m256i msum = _mm256_madd_epi16(mins16, load256(xr[j][b].bsums));
+        const float dx = xr[j][b].d;
+        acc[j] = _mm256_fmadd_ps(_mm256_set1_ps(dx * dw), _mm256_cvtepi32_ps(isum[j]), acc[j]);
+        acc[j] = _mm256_fnmadd_ps(_mm256_set1_ps(dx * dminw), _mm256_cvtepi32_ps(msum), acc[j]);
+    }
+}
+
 } // namespace
 
 } // namespace folio::avx2

@@ -1,7 +1,7 @@
 #include "kernels/get_rows.h"
 
 #include "kernels/parallel.h"
-#include "tensor/quantize.h"
+#include "kernels/weight_rows.h"
 
 #include <string>
 

@@ -1,6 +1,7 @@
 #include "kernels/index_score.h"
 
 #include "kernels/kernel_table.h"
+#include "kernels/weight_rows.h"
 #include "tensor/fp16.h"
 #include "tensor/quant_blocks.h"
 #include "tensor/quantize.h"

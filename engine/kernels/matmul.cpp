@@ -5,6 +5,7 @@
 #include "kernels/kernel_table.h"
 #include "kernels/parallel.h"
 #include "kernels/thread_balance.h"
+#include "kernels/weight_rows.h"
 #include "kernels/weight_types.h"
 
 #include <algorithm>

@@ -85,13 +85,7 @@ void dot_q4k_family_n(int64_t nb, const typename Unpack::Block* w, const void* x
                 isum[j] = _mm256_add_epi32(isum[j], _mm256_add_epi32(p_lo, p_hi));
             }
         }
-        const float dw = h2f(wb.d), dminw = h2f(wb.dmin);
-        for (int j = 0; j < NX; ++j) {
-            const __m256i msum = _mm256_madd_epi16(mins16, load256(xr[j][b].bsums));
-            const float dx = xr[j][b].d;
-            acc[j] = _mm256_fmadd_ps(_mm256_set1_ps(dx * dw), _mm256_cvtepi32_ps(isum[j]), acc[j]);
-            acc[j] = _mm256_fnmadd_ps(_mm256_set1_ps(dx * dminw), _mm256_cvtepi32_ps(msum), acc[j]);
-        }
+        kquant_dmin_step<NX>(xr, b, wb.d, wb.dmin, mins16, isum, acc);
     }
     for (int j = 0; j < NX; ++j)
         out[j * os] = hsum(acc[j]);

@@ -1,9 +1,9 @@
 #pragma once
 // The registry of weight types: one row per DType Folio computes with (weight_types.cpp), saying
 // which activation format its dot products take, its reference dequantizer and weight quantizer,
-// and its dot-product kernels per implementation. matmul, get_rows, dequantize_row /
-// quantize_row and dtype_is_computable all look types up here, so adding a weight type means
-// writing its own files (block struct, dequantizer, dots) plus one row in the table.
+// and its dot-product kernels per implementation. matmul, get_rows and weight_rows.h
+// (dequantize_row / quantize_row, dtype_is_computable) all look types up here, so adding a weight
+// type means writing its own files (block struct, dequantizer, dots) plus one row in the table.
 //
 // Activation formats (ggml-cpu's type_traits_cpu vec_dot_type, ggml-cpu.c) have a small registry
 // of their own: how long a converted row is, the quantizer per implementation, and the derived

@@ -1,6 +1,6 @@
 #include "model/weight_binder.h"
 
-#include "tensor/quantize.h"
+#include "kernels/weight_rows.h"
 
 #include <array>
 #include <sstream>

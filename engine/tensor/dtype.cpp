@@ -1,7 +1,5 @@
 #include "tensor/dtype.h"
 
-#include "kernels/weight_types.h"
-
 #include <array>
 #include <cctype>
 
@@ -57,7 +55,7 @@ constexpr std::array<Geometry, 34> kGeometry = {{
 }};
 
 DTypeTraits traits_of(const Geometry& g) {
-    return {g.type, g.name, g.block_size, g.block_bytes, find_weight_type(g.type) != nullptr};
+    return {g.type, g.name, g.block_size, g.block_bytes};
 }
 
 } // namespace
@@ -73,7 +71,7 @@ DTypeTraits dtype_traits(DType type) {
     for (const auto& g : kGeometry)
         if (g.type == type)
             return traits_of(g);
-    return {type, "unknown", 1, 0, false};
+    return {type, "unknown", 1, 0};
 }
 
 DTypeBlock dtype_block(DType type) {

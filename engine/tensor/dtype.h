@@ -1,8 +1,8 @@
 #pragma once
-// Tensor element types as numbered by ggml / GGUF (ggml_type in ggml/include/ggml.h). Only the
-// types with a row in the weight-type registry (kernels/weight_types.cpp) are "supported"; the
-// reader still knows the block geometry of the others so it can validate and skip them with a clear
-// message.
+// Tensor element types as numbered by ggml / GGUF (ggml_type in ggml/include/ggml.h) and their
+// block geometry, for every type (the reader validates and skips the ones Folio does not compute
+// with, with a clear message). Whether Folio computes with a type is the weight-type registry's
+// say (kernels/weight_rows.h dtype_is_computable), not this folder's.
 
 #include <cstddef>
 #include <cstdint>
@@ -53,7 +53,6 @@ struct DTypeTraits {
     std::string_view name; // as llama.cpp prints it: "f32", "q8_0", "mxfp4", ...
     uint32_t block_size;   // elements per block along ne[0]
     uint32_t block_bytes;  // bytes per block
-    bool supported;        // Folio has dequantize + matmul kernels for it (the registry's say)
 };
 
 // Traits of a GGUF type id, or nullopt for ids that are unknown or retired.
@@ -63,7 +62,7 @@ std::string_view dtype_name(DType type);
 // Parses "f32", "q8_0", "mxfp4", ... (case-insensitive).
 std::optional<DType> dtype_from_name(std::string_view name);
 
-// Block geometry only (no registry look-up): {elements, bytes} per block, {1, 0} if unknown.
+// Block geometry: {elements, bytes} per block, {1, 0} if unknown.
 struct DTypeBlock {
     uint32_t size;
     uint32_t bytes;

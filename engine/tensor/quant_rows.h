@@ -3,7 +3,7 @@
 // (kernels/weight_types.cpp) points at. dequantize_row_*: n stored elements (a multiple of the
 // block size) -> f32; quantize_row_*: the weight quantizers (no importance matrix) following the
 // rules of llama.cpp's *_ref quantizers (ggml/src/ggml-quants.c). Use the checked
-// dequantize_row / quantize_row of tensor/quantize.h from outside the registry.
+// dequantize_row / quantize_row of kernels/weight_rows.h from outside the registry.
 
 #include <cstdint>
 

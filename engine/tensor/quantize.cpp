@@ -1,14 +1,12 @@
 #include "tensor/quantize.h"
 
-#include "kernels/weight_types.h"
 #include "tensor/fp16.h"
 #include "tensor/quant_blocks.h"
 #include "tensor/quant_blocks_more.h"
-#include "tensor/quant_rows.h"
 
 #include <algorithm>
 #include <cmath>
-#include <string>
+#include <cstring>
 
 namespace folio {
 
@@ -17,40 +15,6 @@ int nearest_int(float x) {
     int32_t i;
     std::memcpy(&i, &v, sizeof i);
     return (i & 0x007FFFFF) - 0x00400000;
-}
-
-bool dtype_is_computable(DType type) {
-    return find_weight_type(type) != nullptr;
-}
-
-static Status check_row(DType type, int64_t n, const char* what) {
-    if (!dtype_is_computable(type))
-        return make_error(ErrorCode::Unsupported, std::string(what) + ": tensor type " +
-                                                      std::string(dtype_name(type)) +
-                                                      " is not supported");
-    const int64_t bs = dtype_traits(type).block_size;
-    if (n < 0 || n % bs != 0)
-        return make_error(ErrorCode::InvalidArgument,
-                          std::string(what) + ": row of " + std::to_string(n) +
-                              " elements is not a multiple of the " +
-                              std::string(dtype_name(type)) + " block size " + std::to_string(bs));
-    return {};
-}
-
-Status dequantize_row(DType type, const void* src, float* dst, int64_t n) {
-    FOLIO_CHECK(check_row(type, n, "dequantize_row"));
-    find_weight_type(type)->dequantize(src, dst, n);
-    return {};
-}
-
-Status quantize_row(DType type, const float* src, void* dst, int64_t n) {
-    FOLIO_CHECK(check_row(type, n, "quantize_row"));
-    const WeightType* w = find_weight_type(type);
-    if (w->quantize == nullptr)
-        return make_error(ErrorCode::Unsupported, "quantize_row: Folio has no quantizer for " +
-                                                      std::string(dtype_name(type)));
-    w->quantize(src, dst, n);
-    return {};
 }
 
 void quantize_row_q8_0_act(const float* src, void* dst, int64_t n) {

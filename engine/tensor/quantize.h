@@ -1,25 +1,12 @@
 #pragma once
-// Row conversions between f32 and the stored tensor types (ggml/src/ggml-quants.c).
-//
-// dequantize_row / quantize_row: every type of the weight-type registry (kernels/weight_types.h),
-// through its reference dequantizer and weight quantizer (tensor/quant_rows.h; the rules of
-// llama.cpp's *_ref quantizers, used when writing files).
-// The run-time activation quantizers (ggml-cpu's quantize_row_q8_*) live here too because the
-// reference kernels, the AVX2 kernels and the tests must all agree on them bit for bit.
-
-#include "folio/error.h"
-#include "tensor/dtype.h"
+// The run-time activation quantizers (ggml-cpu's quantize_row_q8_*, ggml/src/ggml-quants.c):
+// the reference kernels, the AVX2 kernels and the tests must all agree on them bit for bit.
+// The checked row conversions of every weight type (dequantize_row / quantize_row) go through
+// the weight-type registry: kernels/weight_rows.h.
 
 #include <cstdint>
 
 namespace folio {
-
-// n must be a multiple of the type's block size; src holds dtype_row_bytes(type, n) bytes.
-Status dequantize_row(DType type, const void* src, float* dst, int64_t n);
-Status quantize_row(DType type, const float* src, void* dst, int64_t n);
-
-// True for the types dequantize_row / the matmul kernels accept.
-bool dtype_is_computable(DType type);
 
 // llama.cpp's nearest_int: the float "magic number" trick (adds 1.5·2^23), i.e. round to
 // nearest with ties to even under the default rounding mode. Valid for |x| < 2^22.

@@ -1,7 +1,5 @@
 #include "tensor/tensor_view.h"
 
-#include "tensor/quantize.h"
-
 #include <string>
 
 namespace folio {
@@ -43,26 +41,6 @@ Expected<TensorView> slice_rows(const TensorView& t, int64_t r0, int64_t r1) {
     s.nb[2] = s.nb[1] * static_cast<size_t>(s.ne[1]);
     s.nb[3] = s.nb[2];
     return s;
-}
-
-Status check_tensor_view(const TensorView& t, const char* what) {
-    if (!dtype_is_computable(t.type))
-        return make_error(ErrorCode::Unsupported, std::string(what) + ": tensor type " +
-                                                      std::string(dtype_name(t.type)) +
-                                                      " is not supported by the kernels");
-    for (int64_t n : t.ne)
-        if (n < 0)
-            return make_error(ErrorCode::InvalidArgument,
-                              std::string(what) + ": negative dimension");
-    const int64_t bs = dtype_traits(t.type).block_size;
-    if (t.ne[0] % bs != 0)
-        return make_error(ErrorCode::InvalidArgument,
-                          std::string(what) + ": ne[0] = " + std::to_string(t.ne[0]) +
-                              " is not a multiple of the " + std::string(dtype_name(t.type)) +
-                              " block size " + std::to_string(bs));
-    if (t.data == nullptr && t.n_elements() > 0)
-        return make_error(ErrorCode::InvalidArgument, std::string(what) + ": null data");
-    return {};
 }
 
 } // namespace folio

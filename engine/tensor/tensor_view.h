@@ -43,8 +43,6 @@ Expected<TensorView> slice_matrix(const TensorView& t, int64_t i2);
 // range is not inside [0, ne[1]].
 Expected<TensorView> slice_rows(const TensorView& t, int64_t r0, int64_t r1);
 
-// Checks that a view describes a well-formed tensor of a supported type: non-negative ne,
-// ne[0] a multiple of the block size, non-null data.
-Status check_tensor_view(const TensorView& t, const char* what);
+// check_tensor_view (a computable type and a well-formed shape): kernels/weight_rows.h.
 
 } // namespace folio

@@ -1,6 +1,6 @@
 #include "support/quant_rows.h"
 
-#include "tensor/quantize.h"
+#include "kernels/weight_rows.h"
 
 #include <QtGlobal>
 

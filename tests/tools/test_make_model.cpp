@@ -3,11 +3,11 @@
 #include <QtTest>
 
 #include "gguf/gguf_file.h"
+#include "kernels/weight_rows.h"
 #include "model/vision/vision_model.h"
 #include "models/make_model.h"
 #include "models/tiny_vocab.h"
 #include "support/test_support.h"
-#include "tensor/quantize.h"
 
 #include <cmath>
 #include <cstring>

@@ -1,11 +1,11 @@
 #include "make_model.h"
 
 #include "gguf/gguf_writer.h"
+#include "kernels/weight_rows.h"
 #include "kimivl_mmproj.h"
 #include "model/tensor_names.h"
 #include "model_plans.h"
 #include "random_weights.h"
-#include "tensor/quantize.h"
 
 #include <cmath>
 

@@ -2,7 +2,7 @@
 
 #include "gguf/gguf_file.h"
 #include "gguf/gguf_writer.h"
-#include "tensor/quantize.h"
+#include "kernels/weight_rows.h"
 
 #include <omp.h>
 

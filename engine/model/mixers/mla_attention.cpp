@@ -6,12 +6,12 @@
 #include "kernels/norm.h"
 #include "kernels/parallel.h"
 #include "kernels/rope.h"
+#include "kernels/weight_rows.h"
 #include "model/attention_core.h"
 #include "model/attention_flash.h"
 #include "model/mixers/dsa_index_keys.h"
 #include "model/mixers/dsa_indexer.h"
 #include "model/mixers/mla_weights.h"
-#include "tensor/quantize.h"
 
 #include <omp.h>
 

@@ -1,8 +1,8 @@
 // Loading a kimivl mmproj file (keys and tensors as llama.cpp's tools/mtmd/clip.cpp reads them).
 #include "model/vision/vision_model.h"
 
+#include "kernels/weight_rows.h"
 #include "tensor/fp16.h"
-#include "tensor/quantize.h"
 
 #include <cmath>
 #include <initializer_list>

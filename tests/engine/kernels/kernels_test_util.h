@@ -11,12 +11,12 @@
 #include "kernels/rope.h"
 #include "kernels/softmax.h"
 #include "kernels/vec_dot_avx512.h"
+#include "kernels/weight_rows.h"
 #include "kernels/weight_types.h"
 #include "support/random_data.h"
 #include "tensor/fp16.h"
 #include "tensor/quant_blocks.h"
 #include "tensor/quant_blocks_more.h"
-#include "tensor/quantize.h"
 
 #include <cmath>
 #include <cstring>

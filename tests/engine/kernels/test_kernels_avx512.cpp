@@ -311,4 +311,5 @@ private slots:
 };
 
 QTEST_APPLESS_MAIN(TestKernelsAvx512)
+#include "kernels/weight_rows.h"
 #include "test_kernels_avx512.moc"

@@ -7,6 +7,7 @@
 #include "support/test_support.h"
 
 #include "gguf/gguf_file.h"
+#include "kernels/weight_rows.h"
 #include "tensor/fp16.h"
 #include "tensor/quant_blocks.h"
 #include "tensor/quantize.h"

@@ -10,6 +10,7 @@
 
 #include "gguf/gguf_file.h"
 #include "kernels/matmul.h"
+#include "kernels/weight_rows.h"
 #include "kernels/weight_types.h"
 #include "tensor/fp16.h"
 #include "tensor/quant_blocks.h"
@@ -56,7 +57,7 @@ private slots:
             const WeightType* w = find_weight_type(t);
             QVERIFY2(w && w->dequantize && w->quantize && w->dot_ref,
                      std::string(dtype_name(t)).c_str());
-            QVERIFY(dtype_traits(t).supported);
+            QVERIFY(dtype_is_computable(t));
         }
         // Activation formats: ggml-cpu's vec_dot_type of each weight type.
         QCOMPARE(activation_format(DType::Q4_1), DType::Q8_1);

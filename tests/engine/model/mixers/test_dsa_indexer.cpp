@@ -7,6 +7,7 @@
 #include "kernels/index_score.h"
 #include "kernels/kernel_table.h"
 #include "kernels/mqa_rows.h"
+#include "kernels/weight_rows.h"
 #include "model/attention_core.h"
 #include "model/decoder_model.h"
 #include "model/index_key_cache.h"
@@ -18,7 +19,6 @@
 #include "support/test_support.h"
 #include "tensor/fp16.h"
 #include "tensor/quant_blocks.h"
-#include "tensor/quantize.h"
 
 #include <cmath>
 #include <cstring>
