@@ -1,6 +1,8 @@
 #include "core/figures/numbers.h"
 
 #include "core/figures/chinese_numerals.h"
+#include "core/figures/number_dates.h"
+#include "core/figures/number_roles.h"
 #include "core/figures/text.h"
 
 #include <array>
@@ -23,13 +25,6 @@ struct Core {
     bool grouped = false;
     size_t int_digits = 0;
 };
-
-size_t digits_from(Text t, size_t j) {
-    size_t k = j;
-    while (k < t.size() && is_digit(t[k]))
-        ++k;
-    return k;
-}
 
 long double parse_digits(const std::u32string& int_part, const std::u32string& frac_part,
                          long double& unit) {
@@ -134,41 +129,6 @@ Core read_core(Text t, size_t d, const NumberStyle& style) {
 }
 
 // ---- around the digits ----------------------------------------------------------------------
-
-} // namespace
-
-size_t currency_before(Text t, size_t end) {
-    if (end == 0)
-        return 0;
-    const char32_t c = t[end - 1];
-    if (c == U'¥' || c == U'€' || c == U'£' || c == U'￥')
-        return 1;
-    if (c == U'$') {
-        // US$ HK$ NT$ A$ S$ C$
-        size_t k = end - 1;
-        size_t letters = 0;
-        while (k > 0 && is_ascii_letter(t[k - 1]) && letters < 2) {
-            --k;
-            ++letters;
-        }
-        if (letters > 0 && (k == 0 || !is_word_letter(t[k - 1])))
-            return 1 + letters;
-        return 1;
-    }
-    static constexpr std::array<std::u32string_view, 8> codes = {U"RMB", U"CNY", U"USD", U"EUR",
-                                                                 U"HKD", U"GBP", U"JPY", U"Rmb"};
-    for (std::u32string_view code : codes) {
-        if (end >= code.size() && starts_with_ci(t, end - code.size(), code) &&
-            (end == code.size() || !is_word_letter(t[end - code.size() - 1])))
-            return code.size();
-    }
-    static constexpr std::u32string_view rmb = U"人民币";
-    if (end >= rmb.size() && t.substr(end - rmb.size(), rmb.size()) == rmb)
-        return rmb.size();
-    return 0;
-}
-
-namespace {
 
 struct Scale {
     size_t length = 0; // 0: none
@@ -307,268 +267,6 @@ bool sign_at(Text t, size_t k) {
     return (t[k] == U'-' || t[k] == U'+') &&
            (k == 0 || !(is_digit(t[k - 1]) || is_word_letter(t[k - 1]) || t[k - 1] == U'.' ||
                         t[k - 1] == U','));
-}
-
-// ---- what a number is for ------------------------------------------------------------------
-
-bool reference_word_before(Text t, size_t s) {
-    size_t k = s;
-    while (k > 0 && (is_horizontal_space(t[k - 1]) || t[k - 1] == U'.' || t[k - 1] == U'#'))
-        --k;
-    if (k < s && t[s - 1] == U'#')
-        return true;
-    static constexpr std::array<std::u32string_view, 6> chinese = {U"第", U"附注", U"注",
-                                                                   U"表", U"图",   U"条"};
-    for (std::u32string_view w : chinese)
-        if (k >= w.size() && t.substr(k - w.size(), w.size()) == w && k == s)
-            return true;
-    size_t b = k;
-    while (b > 0 && is_ascii_letter(t[b - 1]))
-        --b;
-    if (b == k || (b > 0 && is_word_letter(t[b - 1])))
-        return false;
-    std::u32string word;
-    for (size_t i = b; i < k; ++i)
-        word.push_back(ascii_lower(t[i]));
-    static constexpr std::array<std::u32string_view, 33> words = {
-        U"note",    U"notes",   U"table",     U"tables",  U"figure",   U"figures",  U"fig",
-        U"chart",   U"section", U"chapter",   U"page",    U"pages",    U"p",        U"pp",
-        U"item",    U"items",   U"step",      U"part",    U"appendix", U"schedule", U"exhibit",
-        U"article", U"clause",  U"paragraph", U"para",    U"no",       U"number",   U"rank",
-        U"tier",    U"phase",   U"level",     U"version", U"annex"};
-    for (std::u32string_view w : words)
-        if (word == w)
-            return true;
-    return false;
-}
-
-// Only spaces and Markdown's list / quote / heading marks between the line's start and `s`.
-bool at_line_start(Text t, size_t s) {
-    size_t k = s;
-    while (k > 0 && t[k - 1] != U'\n') {
-        const char32_t c = t[k - 1];
-        if (!(is_horizontal_space(c) || c == U'-' || c == U'*' || c == U'>' || c == U'#' ||
-              c == U'+' || c == U'|'))
-            return false;
-        --k;
-    }
-    return true;
-}
-
-NumberRole role_of(Text t, const NumberToken& tok, size_t digits_start, size_t core_end,
-                   bool paren_open, bool whole_integer) {
-    const size_t s = tok.start;
-    // Part of a name: letters (not a currency) right before or after, "COVID-19", "10:30".
-    if (s > 0 && is_word_letter(t[s - 1]))
-        return NumberRole::NamePart;
-    if (s > 1 && (t[s - 1] == U'-' || t[s - 1] == U'_' || t[s - 1] == U'/') &&
-        is_word_letter(t[s - 2]))
-        return NumberRole::NamePart;
-    if (tok.end < t.size() && (is_word_letter(t[tok.end]) || t[tok.end] == U'_'))
-        return NumberRole::NamePart;
-    if ((core_end < t.size() && t[core_end] == U':' && core_end + 1 < t.size() &&
-         is_digit(t[core_end + 1])) ||
-        (digits_start > 0 && t[digits_start - 1] == U':' && digits_start > 1 &&
-         is_digit(t[digits_start - 2])))
-        return NumberRole::NamePart;
-    if (reference_word_before(t, s))
-        return NumberRole::Reference;
-    // List markers: "1. ", "2) ", "(3) " opening a line.
-    if (whole_integer && tok.first.raw < 1000 && at_line_start(t, s) && paren_open &&
-        tok.end < t.size() && is_horizontal_space(t[tok.end]))
-        return NumberRole::ListMarker;
-    if (whole_integer && paren_open && tok.end + 1 < t.size() && is_horizontal_space(t[tok.end]) &&
-        is_word_letter(t[tok.end + 1]))
-        return NumberRole::ListMarker;
-    if (whole_integer && tok.first.raw < 1000 && at_line_start(t, s)) {
-        const size_t e = tok.end;
-        const bool space_after = e + 1 < t.size() && is_horizontal_space(t[e + 1]);
-        if (!paren_open && e < t.size() && (t[e] == U'.' || t[e] == U')') &&
-            (space_after || e + 1 == t.size()))
-            return NumberRole::ListMarker;
-    }
-    // Dates in pieces: 12月, 31日 (not 12个月).
-    if (core_end < t.size() &&
-        (t[core_end] == U'月' || t[core_end] == U'日' || t[core_end] == U'号') && whole_integer)
-        return NumberRole::MonthOfYear;
-    if (core_end < t.size() && t[core_end] == U'年' && whole_integer)
-        return NumberRole::Year;
-    if (whole_integer && tok.kind == NumberKind::Amount && !tok.currency && !tok.scaled &&
-        !tok.explicit_sign && tok.first.raw >= 1900 && tok.first.raw <= 2100 &&
-        core_end - digits_start == 4)
-        return NumberRole::Year;
-    return NumberRole::Claim;
-}
-
-// ---- dates ---------------------------------------------------------------------------------
-
-int month_named(Text t, size_t pos, size_t& length) {
-    static constexpr std::array<std::u32string_view, 12> names = {
-        U"january", U"february", U"march",     U"april",   U"may",      U"june",
-        U"july",    U"august",   U"september", U"october", U"november", U"december"};
-    if ((pos > 0 && is_word_letter(t[pos - 1])) || pos >= t.size() || t[pos] < U'A' ||
-        t[pos] > U'Z')
-        return 0; // capitalised: "May 5", not "may 5"
-    for (int m = 0; m < 12; ++m) {
-        if (word_at(t, pos, names[m])) {
-            length = names[m].size();
-            return m + 1;
-        }
-        const std::u32string_view abbr = names[m].substr(0, 3);
-        if (word_at(t, pos, abbr) || (m == 8 && word_at(t, pos, U"sept"))) {
-            length = m == 8 && word_at(t, pos, U"sept") ? 4 : 3;
-            if (pos + length < t.size() && t[pos + length] == U'.')
-                ++length;
-            return m + 1;
-        }
-    }
-    return 0;
-}
-
-int number_at(Text t, size_t pos, size_t min_digits, size_t max_digits, size_t& end) {
-    end = digits_from(t, pos);
-    const size_t n = end - pos;
-    if (n < min_digits || n > max_digits)
-        return -1;
-    int v = 0;
-    for (size_t i = pos; i < end; ++i)
-        v = v * 10 + int(t[i] - U'0');
-    return v;
-}
-
-bool valid_date(int y, int m, int d) {
-    return y >= 1000 && y <= 2999 && m >= 1 && m <= 12 && d >= 0 && d <= 31;
-}
-
-size_t skip_ordinal(Text t, size_t pos) {
-    for (std::u32string_view w : {U"st", U"nd", U"rd", U"th"})
-        if (word_at(t, pos, w))
-            return pos + 2;
-    return pos;
-}
-
-std::optional<NumberToken> date_at(Text t, size_t i) {
-    NumberToken tok;
-    tok.kind = NumberKind::Date;
-    tok.start = i;
-    auto finish = [&](size_t end, int y, int m, int d) -> std::optional<NumberToken> {
-        if (!valid_date(y, m, d) ||
-            (end < t.size() && (is_digit(t[end]) || is_word_letter(t[end]))))
-            return std::nullopt;
-        tok.end = end;
-        tok.year = y;
-        tok.month = m;
-        tok.day = d;
-        tok.role = d > 0 ? NumberRole::Claim : NumberRole::MonthOfYear;
-        return tok;
-    };
-    size_t e1 = 0, e2 = 0, e3 = 0, ml = 0;
-    if (is_digit(t[i])) {
-        if (i > 0 && (is_digit(t[i - 1]) || t[i - 1] == U'.' || t[i - 1] == U','))
-            return std::nullopt;
-        // 2024-12-31, 2024/12/31, 2024.12.31
-        const int y = number_at(t, i, 4, 4, e1);
-        if (y > 0 && e1 < t.size() && (t[e1] == U'-' || t[e1] == U'/' || t[e1] == U'.')) {
-            const char32_t sep = t[e1];
-            const int m = number_at(t, e1 + 1, 1, 2, e2);
-            if (m > 0 && e2 < t.size() && t[e2] == sep) {
-                const int d = number_at(t, e2 + 1, 1, 2, e3);
-                if (d > 0)
-                    return finish(e3, y, m, d);
-            }
-        }
-        // 2024年12月31日, 2024年12月
-        if (y > 0 && e1 < t.size() && t[e1] == U'年') {
-            const int m = number_at(t, e1 + 1, 1, 2, e2);
-            if (m > 0 && e2 < t.size() && t[e2] == U'月') {
-                const int d = number_at(t, e2 + 1, 1, 2, e3);
-                if (d > 0 && e3 < t.size() && (t[e3] == U'日' || t[e3] == U'号')) {
-                    tok.end = e3 + 1;
-                    if (valid_date(y, m, d)) {
-                        tok.year = y, tok.month = m, tok.day = d;
-                        return tok;
-                    }
-                    return std::nullopt;
-                }
-                if (valid_date(y, m, 0)) {
-                    tok.end = e2 + 1;
-                    tok.year = y, tok.month = m;
-                    tok.role = NumberRole::MonthOfYear;
-                    return tok;
-                }
-            }
-        }
-        // 31/12/2024, 31.12.2024: day and month either way when both are at most 12.
-        const int a = number_at(t, i, 1, 2, e1);
-        if (a > 0 && e1 < t.size() && (t[e1] == U'/' || t[e1] == U'.')) {
-            const char32_t sep = t[e1];
-            const int b = number_at(t, e1 + 1, 1, 2, e2);
-            if (b > 0 && e2 < t.size() && t[e2] == sep) {
-                const int yy = number_at(t, e2 + 1, 4, 4, e3);
-                if (yy > 0) {
-                    if (a > 12)
-                        return finish(e3, yy, b, a);
-                    auto r = finish(e3, yy, a, b);
-                    if (r && b <= 12)
-                        r->day_month_swappable = true;
-                    return r;
-                }
-            }
-        }
-        // 31 December 2024, 31st Dec. 2024
-        if (a > 0 && a <= 31) {
-            size_t p = skip_ordinal(t, e1);
-            if (p < t.size() && is_horizontal_space(t[p])) {
-                const int m = month_named(t, p + 1, ml);
-                if (m > 0) {
-                    size_t q = p + 1 + ml;
-                    if (q < t.size() && t[q] == U',')
-                        ++q;
-                    if (q < t.size() && is_horizontal_space(t[q])) {
-                        const int y2 = number_at(t, q + 1, 4, 4, e3);
-                        if (y2 > 0)
-                            return finish(e3, y2, m, a);
-                    }
-                    // "1 March": a day of no year, not a figure.
-                    tok.end = p + 1 + ml;
-                    tok.month = m;
-                    tok.day = a;
-                    tok.role = NumberRole::MonthOfYear;
-                    return tok;
-                }
-            }
-        }
-        return std::nullopt;
-    }
-    // December 31, 2024 · December 2024
-    const int m = month_named(t, i, ml);
-    if (m == 0)
-        return std::nullopt;
-    size_t p = i + ml;
-    if (p >= t.size() || !is_horizontal_space(t[p]))
-        return std::nullopt;
-    const int d = number_at(t, p + 1, 1, 4, e1);
-    if (d <= 0)
-        return std::nullopt;
-    if (e1 - (p + 1) == 4)
-        return finish(e1, d, m, 0);
-    if (e1 - (p + 1) > 2)
-        return std::nullopt;
-    size_t q = skip_ordinal(t, e1);
-    if (q < t.size() && t[q] == U',')
-        ++q;
-    if (q < t.size() && is_horizontal_space(t[q])) {
-        const int y = number_at(t, q + 1, 4, 4, e2);
-        if (y > 0)
-            return finish(e2, y, m, d);
-    }
-    if (d > 31 || (e1 < t.size() && (is_digit(t[e1]) || is_word_letter(t[e1]))))
-        return std::nullopt;
-    tok.end = e1; // "March 1": a day of no year, not a figure
-    tok.month = m;
-    tok.day = d;
-    tok.role = NumberRole::MonthOfYear;
-    return tok;
 }
 
 // ---- one number ----------------------------------------------------------------------------
@@ -864,6 +562,37 @@ std::vector<NumberToken> read_numbers(Text t, const NumberStyle& style) {
         i = std::max(tok.end, one.core_end);
     }
     return out;
+}
+
+size_t currency_before(Text t, size_t end) {
+    if (end == 0)
+        return 0;
+    const char32_t c = t[end - 1];
+    if (c == U'¥' || c == U'€' || c == U'£' || c == U'￥')
+        return 1;
+    if (c == U'$') {
+        // US$ HK$ NT$ A$ S$ C$
+        size_t k = end - 1;
+        size_t letters = 0;
+        while (k > 0 && is_ascii_letter(t[k - 1]) && letters < 2) {
+            --k;
+            ++letters;
+        }
+        if (letters > 0 && (k == 0 || !is_word_letter(t[k - 1])))
+            return 1 + letters;
+        return 1;
+    }
+    static constexpr std::array<std::u32string_view, 8> codes = {U"RMB", U"CNY", U"USD", U"EUR",
+                                                                 U"HKD", U"GBP", U"JPY", U"Rmb"};
+    for (std::u32string_view code : codes) {
+        if (end >= code.size() && starts_with_ci(t, end - code.size(), code) &&
+            (end == code.size() || !is_word_letter(t[end - code.size() - 1])))
+            return code.size();
+    }
+    static constexpr std::u32string_view rmb = U"人民币";
+    if (end >= rmb.size() && t.substr(end - rmb.size(), rmb.size()) == rmb)
+        return rmb.size();
+    return 0;
 }
 
 } // namespace folio::figures

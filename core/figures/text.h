@@ -25,6 +25,12 @@ void repair_ocr_digits(std::u32string& text);
 inline bool is_digit(char32_t c) {
     return c >= U'0' && c <= U'9';
 }
+// The end of the run of ASCII digits that starts at `pos` (`pos` itself when none).
+inline size_t digits_from(std::u32string_view text, size_t pos) {
+    while (pos < text.size() && is_digit(text[pos]))
+        ++pos;
+    return pos;
+}
 inline bool is_ascii_letter(char32_t c) {
     return (c >= U'a' && c <= U'z') || (c >= U'A' && c <= U'Z');
 }
