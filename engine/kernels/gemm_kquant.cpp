@@ -115,6 +115,13 @@ void pack_weights_avx512(const TensorView& w, int64_t n0, uint8_t* dst) {
         rows[r] = n0 + r < w.ne[1] ? w.row(n0 + r) : nullptr;
     avx512::gemm_pack_kquant_weights(w.type, rows, w.ne[0], dst);
 }
+
+void pack_weights_avx2(const TensorView& w, int64_t n0, uint8_t* dst) {
+    const uint8_t* rows[kGemmRows];
+    for (int64_t r = 0; r < kGemmRows; ++r)
+        rows[r] = n0 + r < w.ne[1] ? w.row(n0 + r) : nullptr;
+    avx2::gemm_pack_kquant_weights(w.type, rows, w.ne[0], dst);
+}
 #endif
 
 void pack_activations_l32(const uint8_t* act_row, int64_t k, uint8_t* dst) {
@@ -147,8 +154,9 @@ int kquant_int_offset(DType type) {
 }
 
 bool gemm_kquant_available(DType type, KernelPath path) {
-    return kquant_gemm_sub_len(type) != 0 && path == KernelPath::Auto &&
-           avx512_vnni_kernels_available();
+    if (kquant_gemm_sub_len(type) == 0 || path != KernelPath::Auto)
+        return false;
+    return avx512_vnni_kernels_available() || (avx2_kernels_available() && type != DType::IQ4_XS);
 }
 
 void gemm_pack_kquant_weights(const TensorView& w, int64_t n0, uint8_t* dst) {
@@ -216,8 +224,26 @@ void gemm_pack_q8_k_activations(const uint8_t* act_row, int64_t k, int sub_len, 
     }
 }
 
+void gemm_kquant_avx2(const KernelContext& ctx, const TensorView& w, const QuantizedActivations& x,
+                      float* y, int64_t y_stride) {
+    const int sub_len = kquant_gemm_sub_len(w.type);
+    const auto nsb = static_cast<size_t>(w.ne[0] / kQKK);
+    GemmKernel kernel{nsb * kquant_act_sb_bytes(sub_len), 4 * nsb * kquant_weight_sb_bytes(sub_len),
+                      gemm_pack_kquant_weights,
+                      sub_len == 16 ? pack_activations_l16 : pack_activations_l32, nullptr};
+#if defined(FOLIO_X86)
+    kernel.pack_weights = pack_weights_avx2;
+    kernel.chunk = sub_len == 16 ? avx2::gemm_kquant_chunk_l16 : avx2::gemm_kquant_chunk_l32;
+#endif // else gemm_kquant_available() is false: never reached
+    run_gemm(ctx, kernel, w, x, y, y_stride);
+}
+
 void gemm_kquant(const KernelContext& ctx, const TensorView& w, const QuantizedActivations& x,
                  float* y, int64_t y_stride) {
+    if (!avx512_vnni_kernels_available()) {
+        gemm_kquant_avx2(ctx, w, x, y, y_stride);
+        return;
+    }
     const int sub_len = kquant_gemm_sub_len(w.type);
     const bool offset32 = sub_len == 32 && kquant_int_offset(w.type) != 0; // IQ4_XS
     const auto nsb = static_cast<size_t>(w.ne[0] / kQKK);

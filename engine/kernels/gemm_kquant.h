@@ -1,6 +1,7 @@
 #pragma once
 // Internal: the prefill GEMM for K-quant weights (Q4_K, Q5_K, Q6_K) and IQ4_XS × Q8_K activations
-// (matmul with many tokens on AVX-512 VNNI; the schedule is gemm_driver.h's).
+// (matmul with many tokens on AVX-512 VNNI, and for Q4_K / Q5_K / Q6_K on AVX2; the schedule is
+// gemm_driver.h's).
 //
 // A K-quant super-block (ggml-common.h block_q4_K / block_q5_K /
 // block_q6_K) holds 256 weights in sub-blocks of L elements, each with its own scale:
@@ -71,8 +72,8 @@ constexpr size_t kquant_act_sb_bytes(int sub_len) {
     return 256 + 16 * static_cast<size_t>(kquant_groups(sub_len)) + 16;
 }
 
-// True when matmul under `path` sends batches of `type` weights to this GEMM (a K-quant type
-// above, AVX-512 VNNI, KernelPath::Auto).
+// True when matmul under `path` sends batches of `type` weights to this GEMM (KernelPath::Auto: a
+// K-quant type above on AVX-512 VNNI; Q4_K, Q5_K or Q6_K on AVX2, gemm_kquant_avx2.cpp).
 bool gemm_kquant_available(DType type, KernelPath path);
 
 // Packs rows n0 .. n0+kGemmRows-1 of a 2-D Q4_K / Q5_K / Q6_K weight (rows from N on are zero)
@@ -105,5 +106,26 @@ void gemm_kquant_chunk_l32_offset(int64_t k, const uint8_t* w_packed, int64_t ro
                                   const uint8_t* x_packed, size_t x_stride, int64_t n_tokens,
                                   float* y, int64_t y_stride);
 } // namespace avx512
+
+namespace avx2 {
+// The AVX2 chunk kernels over the same packed layouts (gemm_kquant_avx2.cpp): Q4_K and Q5_K (L = 32
+// with mins) and Q6_K (L = 16). IQ4_XS has none (its packed bytes reach 241, too large for
+// vpmaddubsw's int16 pair sums).
+void gemm_kquant_chunk_l32(int64_t k, const uint8_t* w_packed, int64_t rows_valid,
+                           const uint8_t* x_packed, size_t x_stride, int64_t n_tokens, float* y,
+                           int64_t y_stride);
+void gemm_kquant_chunk_l16(int64_t k, const uint8_t* w_packed, int64_t rows_valid,
+                           const uint8_t* x_packed, size_t x_stride, int64_t n_tokens, float* y,
+                           int64_t y_stride);
+// The same bytes as gemm_pack_kquant_weights for a Q4_K / Q5_K / Q6_K chunk (rows as the AVX-512
+// packer takes them; gemm_kquant_pack_avx2.cpp).
+void gemm_pack_kquant_weights(DType type, const uint8_t* const rows[kGemmRows], int64_t k,
+                              uint8_t* dst);
+} // namespace avx2
+
+// gemm_kquant through the AVX2 kernels whatever the CPU has beyond AVX2 (tests; needs
+// avx2_kernels_available() and a Q4_K, Q5_K or Q6_K weight).
+void gemm_kquant_avx2(const KernelContext& ctx, const TensorView& w, const QuantizedActivations& x,
+                      float* y, int64_t y_stride);
 
 } // namespace folio

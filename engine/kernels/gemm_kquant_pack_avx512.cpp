@@ -10,6 +10,7 @@
 // gemm_q8_0_avx512.cpp); quant_blocks.h's static inline helpers and avx2_intrinsics.h's
 // internal-linkage ones are safe.
 #include "kernels/gemm_kquant.h"
+#include "kernels/gemm_kquant_pack_steps.h"
 
 #include "tensor/quant_blocks.h"
 #include "tensor/quant_blocks_more.h"
@@ -54,15 +55,7 @@ inline void store_group16(uint8_t* dst, __m512i v) {
 // super-block at dst. Sub-blocks 4g, 4g+1 are the low / high nibbles of qs[64g .. 64g+31],
 // 4g+2, 4g+3 those of qs[64g+32 .. 64g+63]; Q5_K adds bit j of qh[l] as 16.
 void pack_q4_q5_k(const uint8_t* block, bool five_bits, int r, uint8_t* dst) {
-    const uint8_t *qs, *scales, *qh = nullptr;
-    uint16_t d, dmin;
-    if (five_bits) {
-        const auto* b = reinterpret_cast<const BlockQ5K*>(block);
-        qs = b->qs, scales = b->scales, qh = b->qh, d = b->d, dmin = b->dmin;
-    } else {
-        const auto* b = reinterpret_cast<const BlockQ4K*>(block);
-        qs = b->qs, scales = b->scales, d = b->d, dmin = b->dmin;
-    }
+    const auto [qs, scales, qh, d, dmin] = kquant_pack::q4_q5_fields(block, five_bits);
     const __m512i m4 = _mm512_set1_epi8(0x0F), one = _mm512_set1_epi8(1);
     __m512i h2 = _mm512_setzero_si512();
     if (qh)
@@ -86,15 +79,7 @@ void pack_q4_q5_k(const uint8_t* block, bool five_bits, int r, uint8_t* dst) {
         }
         store_group32(dst + 512 * g + 16 * r, a, b);
     }
-    auto* dsc = reinterpret_cast<float*>(dst + 1024);
-    auto* dmn = dsc + 32;
-    const float df = h2f(d), dminf = h2f(dmin);
-    for (int j = 0; j < 8; ++j) {
-        uint8_t sc, m;
-        q4k_scale_min(j, scales, &sc, &m);
-        dsc[16 * (j / 4) + 4 * r + j % 4] = df * static_cast<float>(sc);
-        dmn[16 * (j / 4) + 4 * r + j % 4] = dminf * static_cast<float>(m);
-    }
+    kquant_pack::scales_q4_q5(scales, h2f(d), h2f(dmin), r, dst);
 }
 
 // Q6_K super-block (block_q6_K) of row lane r: group g = elements 64g .. 64g+63 = half h = g/2,
@@ -113,10 +98,7 @@ void pack_q6_k(const uint8_t* block, int r, uint8_t* dst) {
         const __m512i high = _mm512_and_si512(_mm512_srlv_epi16(qh, shift), m3);
         store_group16(dst + 256 * g + 16 * r, _mm512_or_si512(low, _mm512_slli_epi16(high, 4)));
     }
-    auto* dsc = reinterpret_cast<float*>(dst + 1024);
-    const float d = h2f(b->d);
-    for (int j = 0; j < 16; ++j)
-        dsc[16 * (j / 4) + 4 * r + j % 4] = d * static_cast<float>(b->scales[j]);
+    kquant_pack::scales_q6(b->scales, h2f(b->d), r, dst);
 }
 
 // block_iq4_xs super-block of row lane r: group g = sub-blocks 4g .. 4g+3 = qs[64g .. 64g+63],
@@ -157,41 +139,14 @@ void pack_iq4_xs(const uint8_t* block, int r, uint8_t* dst) {
 
 void gemm_pack_kquant_weights(DType type, const uint8_t* const rows[kGemmRows], int64_t k,
                               uint8_t* dst) {
-    // 1024 bytes of quants + 256 of scales for both sub-block lengths.
-    constexpr size_t sb_bytes = kquant_weight_sb_bytes(32);
-    static_assert(sb_bytes == 1280 && kquant_weight_sb_bytes(16) == 1280);
-    const size_t block_bytes = type == DType::Q6_K     ? sizeof(BlockQ6K)
-                               : type == DType::Q5_K   ? sizeof(BlockQ5K)
-                               : type == DType::IQ4_XS ? sizeof(BlockIQ4XS)
-                                                       : sizeof(BlockQ4K);
-    const int64_t nsb = k / 256;
-    // Row by row, each row's super-blocks in order: a chunk's rows are adjacent in the weight, so
-    // the reads are one sequential stream the hardware prefetcher follows (MoE expert rows are
-    // only ~1 KiB long, too short for it to catch 4 interleaved row streams).
-    for (int r16 = 0; r16 < kGemmRows; ++r16) {
-        const int quad = r16 / 4, r = r16 % 4;
-        const uint8_t* row = rows[r16];
-        uint8_t* q_dst = dst + static_cast<size_t>(quad * nsb) * sb_bytes;
-        for (int64_t s = 0; s < nsb; ++s) {
-            uint8_t* sb_dst = q_dst + s * sb_bytes;
-            if (!row) { // padding: zero weights and scales in this row's lanes
-                for (size_t c = 0; c < sb_bytes; c += 64)
-                    _mm_storeu_si128(reinterpret_cast<__m128i*>(sb_dst + c + 16 * r),
-                                     _mm_setzero_si128());
-                continue;
-            }
-            const uint8_t* block = row + s * block_bytes;
-            _mm_prefetch(reinterpret_cast<const char*>(block) + 1024, _MM_HINT_T0);
-            _mm_prefetch(reinterpret_cast<const char*>(block) + 1088, _MM_HINT_T0);
-            _mm_prefetch(reinterpret_cast<const char*>(block) + 1152, _MM_HINT_T0);
-            if (type == DType::Q6_K)
-                pack_q6_k(block, r, sb_dst);
-            else if (type == DType::IQ4_XS)
-                pack_iq4_xs(block, r, sb_dst);
-            else
-                pack_q4_q5_k(block, type == DType::Q5_K, r, sb_dst);
-        }
-    }
+    kquant_pack::pack_rows(type, rows, k, dst, [type](const uint8_t* block, int r, uint8_t* sb) {
+        if (type == DType::Q6_K)
+            pack_q6_k(block, r, sb);
+        else if (type == DType::IQ4_XS)
+            pack_iq4_xs(block, r, sb);
+        else
+            pack_q4_q5_k(block, type == DType::Q5_K, r, sb);
+    });
 }
 
 } // namespace folio::avx512

@@ -82,7 +82,12 @@ AsQ8_0Fn as_q8_0(DType type) {
 } // namespace
 
 bool gemm_q8_0_available(KernelPath path) {
-    return path == KernelPath::Auto && avx512_vnni_kernels_available();
+    return path == KernelPath::Auto &&
+           (avx512_vnni_kernels_available() || avx2_kernels_available());
+}
+
+GemmBlockAsQ8_0Fn gemm_block_as_q8_0(DType type) {
+    return type == DType::Q8_0 ? nullptr : as_q8_0(type);
 }
 
 bool gemm_q8_0_weight_type(DType type) {
@@ -175,11 +180,35 @@ void pack_activations_avx512(const uint8_t* act_row, int64_t k, uint8_t* dst) {
     avx512::gemm_pack_q8_0_activations(act_row, scales, k, dst);
 }
 
+void pack_weights_avx2(const TensorView& w, int64_t n0, uint8_t* dst) {
+    const uint8_t* rows[kGemmRows];
+    for (int64_t r = 0; r < kGemmRows; ++r)
+        rows[r] = n0 + r < w.ne[1] ? w.row(n0 + r) : nullptr;
+    avx2::gemm_pack_q8_0_weights(w.type, rows, w.ne[0], dst);
+}
+
 } // namespace
 #endif
 
+void gemm_q8_0_avx2(const KernelContext& ctx, const TensorView& w, const QuantizedActivations& x,
+                    float* y, int64_t y_stride) {
+    const int64_t ng = gemm_groups(w.ne[0]);
+    GemmKernel kernel{static_cast<size_t>(ng) * kGemmActGroupBytes,
+                      static_cast<size_t>(kGemmRows / 2 * ng) * kGemmAvx2WeightGroupBytes, nullptr,
+                      gemm_pack_q8_0_activations, nullptr};
+#if defined(FOLIO_X86)
+    kernel.pack_weights = pack_weights_avx2;
+    kernel.chunk = avx2::gemm_q8_0_chunk;
+#endif // else gemm_q8_0_available() is false: never reached
+    run_gemm(ctx, kernel, w, x, y, y_stride);
+}
+
 void gemm_q8_0(const KernelContext& ctx, const TensorView& w, const QuantizedActivations& x,
                float* y, int64_t y_stride) {
+    if (!avx512_vnni_kernels_available()) {
+        gemm_q8_0_avx2(ctx, w, x, y, y_stride);
+        return;
+    }
     const int64_t ng = gemm_groups(w.ne[0]);
     GemmKernel kernel{static_cast<size_t>(ng) * kGemmActGroupBytes,
                       static_cast<size_t>(4 * ng) * kGemmWeightGroupBytes, gemm_pack_q8_0_weights,

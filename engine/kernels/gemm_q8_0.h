@@ -29,6 +29,15 @@
 // in order into a separate tail the same way starting from 0; result (acc0 + acc2) + (acc1 + acc3)
 // + tail. The int32 sums are exact, so the results equal the AVX2 kernel's bit for bit
 // (kernels/reference/gemm_ref.cpp is the scalar statement of this order).
+//
+// AVX2 form (CPUs without AVX-512 VNNI, gemm_q8_0_avx2.cpp): vpmaddubsw + vpmaddwd with the sign
+// trick instead of vpdpbusd, so the weights stay signed, and a 256-bit register holds 2 rows × 4
+// blocks. Packed weights (per chunk of kGemmRows rows, in kGemmRows/2 duos of 2 rows):
+//   for each duo, for each group g: 8 × 32 bytes: for q = 0..7, for r = 0..1, for i = 0..3:
+//                                   w_r[b+i].qs[4q .. 4q+3] (signed)
+//                                   8 floats: for r, for i: fp32(w_r[b+i].d) (MXFP4: its scale)
+//   = kGemmAvx2WeightGroupBytes.
+// The activations are packed as above (the -128·Σx words unused). Same arithmetic, same bits.
 
 #include "kernels/gemm_driver.h"
 #include "kernels/kernel_context.h"
@@ -43,13 +52,15 @@ struct QuantizedActivations;
 
 inline constexpr size_t kGemmWeightGroupBytes = 8 * 64 + 16 * 2;
 inline constexpr size_t kGemmActGroupBytes = 8 * 16 + 4 * 4 + 4 * 4;
+inline constexpr size_t kGemmAvx2WeightGroupBytes = 8 * 32 + 8 * 4;
 
 // Groups of 4 blocks per packed row: K/32 rounded up to a multiple of 4, over 4.
 constexpr int64_t gemm_groups(int64_t k) {
     return (k / 32 + 3) / 4;
 }
 
-// True when matmul under `path` sends Q8_0 batches to the GEMM (AVX-512 VNNI, KernelPath::Auto).
+// True when matmul under `path` sends Q8_0 batches to the GEMM (KernelPath::Auto on AVX-512 VNNI
+// or AVX2 CPUs; FOLIO_KERNELS=avx2 takes the AVX2 form on an AVX-512 one).
 bool gemm_q8_0_available(KernelPath path);
 // True for the weight types the GEMM takes: Q8_0 and the types whose blocks are exactly a Q8_0
 // block (a scale, 32 int8 values) after unpacking, Q4_0, Q5_0, IQ4_NL and MXFP4; the packer
@@ -61,6 +72,12 @@ bool gemm_q8_0_weight_type(DType type);
 // e; fp16 holds only e in 104 .. 143), and the chunk kernel reads bf16 scales. Its values are
 // kMxfp4Values (int8), so the block sums are exact as for the other types.
 bool gemm_q8_0_bf16_scales(DType type);
+
+// Block b of a row of a gemm_q8_0_weight_type other than Q8_0 as the equal Q8_0 block (MXFP4:
+// its scale as bf16 bits in d), or null for other types.
+struct BlockQ8_0;
+using GemmBlockAsQ8_0Fn = void (*)(const uint8_t* row, int64_t b, BlockQ8_0* out);
+GemmBlockAsQ8_0Fn gemm_block_as_q8_0(DType type);
 
 // The scalar packers, the reference for the AVX-512 ones (avx512:: below) that gemm_q8_0 uses.
 // Packs rows n0 .. n0+kGemmRows-1 of a 2-D Q8_0 (Q4_0, Q5_0, IQ4_NL, MXFP4) weight (rows from N on
@@ -94,5 +111,20 @@ void gemm_pack_q8_0_weights(DType type, const uint8_t* const rows[kGemmRows], in
 void gemm_pack_q8_0_activations(const uint8_t* blocks, const float* scales, int64_t k,
                                 uint8_t* dst);
 } // namespace avx512
+
+namespace avx2 {
+// The AVX2 forms of the chunk kernel and the weight packer (layout above: duos, signed weights,
+// fp32 scales for every type); the activations are packed by the scalar packer.
+void gemm_q8_0_chunk(int64_t k, const uint8_t* w_packed, int64_t rows_valid,
+                     const uint8_t* x_packed, size_t x_stride, int64_t n_tokens, float* y,
+                     int64_t y_stride);
+void gemm_pack_q8_0_weights(DType type, const uint8_t* const rows[kGemmRows], int64_t k,
+                            uint8_t* dst);
+} // namespace avx2
+
+// gemm_q8_0 through the AVX2 form whatever the CPU has beyond AVX2 (tests; needs
+// avx2_kernels_available()).
+void gemm_q8_0_avx2(const KernelContext& ctx, const TensorView& w, const QuantizedActivations& x,
+                    float* y, int64_t y_stride);
 
 } // namespace folio

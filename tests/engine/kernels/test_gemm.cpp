@@ -1,7 +1,7 @@
 // The Q8_0 prefill GEMM (kernels/gemm_q8_0.h): its packed layouts against hand-computed byte
 // positions, its scalar reference against the AVX2 vec_dot kernel and float64, and the AVX-512
-// VNNI kernel against the reference bit for bit on odd shapes (rows not multiples of the tile,
-// tokens 1..67, K of 1..9 blocks), directly and through matmul.
+// VNNI and AVX2 kernels against the reference bit for bit on odd shapes (rows not multiples of
+// the tile, tokens 1..67, K of 1..9 blocks), directly and through matmul.
 #include <QtTest>
 
 #include "kernels/gemm_q8_0.h"
@@ -104,6 +104,39 @@ bool same_bits(float a, float b) {
 
 class TestGemm : public QObject {
     Q_OBJECT
+    // The GEMM on every token count 1..67 (so every token tile edge), rows that are not multiples
+    // of the register tiles or the 16-row chunk, K of 1..9 blocks, 1 and 2 threads.
+    void gemmEqualsReferenceOnOddShapes(decltype(&gemm_q8_0) gemm) {
+        if (!gemm_q8_0_available(KernelPath::Auto))
+            QSKIP("this CPU has no AVX-512 VNNI or AVX2: the GEMM is never used here");
+        for (int64_t blocks = 1; blocks <= 9; ++blocks)
+            for (int64_t n : {1, 8, 13, 16, 37}) {
+                const int64_t k = 32 * blocks;
+                const auto w = random_q8_0_weight(k, n, static_cast<uint32_t>(7 * blocks + n));
+                const auto x = random_activations(k, 67, static_cast<uint32_t>(blocks + 1000 * n));
+                const TensorView v = make_tensor_view(DType::Q8_0, {k, n, 1, 1}, w.data());
+                for (int64_t t = 1; t <= 67; ++t) {
+                    const QuantizedActivations xq = quantize(x, k, t);
+                    const auto y_ref = reference_gemm(w, k, n, xq);
+                    for (int threads = 1; threads <= (t > 48 ? 2 : 1); ++threads) {
+                        std::vector<float> y(static_cast<size_t>(n * t), std::nanf(""));
+                        gemm(KernelContext{threads, KernelPath::Auto}, v, xq, y.data(), n);
+                        for (size_t i = 0; i < y.size(); ++i)
+                            if (!same_bits(y[i], y_ref[i]))
+                                QFAIL(qPrintable(QString("k=%1 n=%2 t=%3 threads=%4 at %5: "
+                                                         "%6 vs reference %7")
+                                                     .arg(k)
+                                                     .arg(n)
+                                                     .arg(t)
+                                                     .arg(threads)
+                                                     .arg(i)
+                                                     .arg(y[i], 0, 'g', 9)
+                                                     .arg(y_ref[i], 0, 'g', 9)));
+                    }
+                }
+            }
+    }
+
 private slots:
     void packedWeightBytesWhereTheLayoutSays() {
         // 5 rows × 6 blocks: 2 groups, the second half padding; rows 5..15 of the chunk padding.
@@ -213,7 +246,7 @@ private slots:
     // type, K of an odd number of blocks (partial last group) and of full groups, rows not a
     // multiple of the chunk (tail chunks with padding rows), every chunk of the weight.
     void avx512PackersEqualScalarPackers() {
-        if (!gemm_q8_0_available(KernelPath::Auto))
+        if (!avx512_vnni_kernels_available())
             QSKIP("this CPU has no AVX-512 VNNI: the GEMM is never used here");
         int checked = 0;
         for (DType t : {DType::Q8_0, DType::Q4_0, DType::Q5_0, DType::IQ4_NL, DType::MXFP4})
@@ -275,35 +308,12 @@ private slots:
 
     // The AVX-512 kernel on every token count 1..67 (so every token tile edge), rows that are
     // not multiples of the 8-row register tile or the 16-row chunk, K of 1..9 blocks.
-    void avx512GemmEqualsReferenceOnOddShapes() {
-        if (!gemm_q8_0_available(KernelPath::Auto))
-            QSKIP("this CPU has no AVX-512 VNNI: the GEMM is never used here");
-        for (int64_t blocks = 1; blocks <= 9; ++blocks)
-            for (int64_t n : {1, 8, 13, 16, 37}) {
-                const int64_t k = 32 * blocks;
-                const auto w = random_q8_0_weight(k, n, static_cast<uint32_t>(7 * blocks + n));
-                const auto x = random_activations(k, 67, static_cast<uint32_t>(blocks + 1000 * n));
-                const TensorView v = make_tensor_view(DType::Q8_0, {k, n, 1, 1}, w.data());
-                for (int64_t t = 1; t <= 67; ++t) {
-                    const QuantizedActivations xq = quantize(x, k, t);
-                    const auto y_ref = reference_gemm(w, k, n, xq);
-                    for (int threads = 1; threads <= (t > 48 ? 2 : 1); ++threads) {
-                        std::vector<float> y(static_cast<size_t>(n * t), std::nanf(""));
-                        gemm_q8_0(KernelContext{threads, KernelPath::Auto}, v, xq, y.data(), n);
-                        for (size_t i = 0; i < y.size(); ++i)
-                            if (!same_bits(y[i], y_ref[i]))
-                                QFAIL(qPrintable(QString("k=%1 n=%2 t=%3 threads=%4 at %5: "
-                                                         "%6 vs reference %7")
-                                                     .arg(k)
-                                                     .arg(n)
-                                                     .arg(t)
-                                                     .arg(threads)
-                                                     .arg(i)
-                                                     .arg(y[i], 0, 'g', 9)
-                                                     .arg(y_ref[i], 0, 'g', 9)));
-                    }
-                }
-            }
+    void avx512GemmEqualsReferenceOnOddShapes() { gemmEqualsReferenceOnOddShapes(gemm_q8_0); }
+    // The AVX2 kernel (what CPUs without AVX-512 VNNI run), whatever this CPU has beyond AVX2.
+    void avx2GemmEqualsReferenceOnOddShapes() {
+        if (!avx2_kernels_available())
+            QSKIP("this CPU has no AVX2");
+        gemmEqualsReferenceOnOddShapes(gemm_q8_0_avx2);
     }
 
     // Q4_0, Q5_0 and IQ4_NL weights are packed as the equal Q8_0 blocks: the GEMM gives the Q8_0
@@ -311,7 +321,7 @@ private slots:
     // type's own AVX2 vec_dot kernel (1e-6 of Σ |products|, as the reference against float64).
     void unpackedTypesEqualTheirQ8_0Equivalent() {
         if (!gemm_q8_0_available(KernelPath::Auto) || !avx2_kernels_available())
-            QSKIP("this CPU has no AVX-512 VNNI: the GEMM is never used here");
+            QSKIP("this CPU has no AVX2: the GEMM is never used here");
         for (DType type : {DType::Q4_0, DType::Q5_0, DType::IQ4_NL}) {
             QVERIFY(gemm_q8_0_weight_type(type));
             for (int64_t blocks : {1, 5, 8})
@@ -322,9 +332,12 @@ private slots:
                         quantize(random_activations(k, t, uint32_t(n)), k, t);
                     const auto y_ref = reference_gemm(wq.as_q8_0, k, n, xq);
                     const TensorView v = make_tensor_view(type, {k, n, 1, 1}, wq.w.data());
-                    std::vector<float> y(y_ref.size()), y_avx2(y_ref.size());
+                    std::vector<float> y(y_ref.size()), y_avx2(y_ref.size()),
+                        y_gemm_avx2(y_ref.size(), std::nanf(""));
                     QVERIFY(matmul(KernelContext{2, KernelPath::Auto}, v, xq, y.data(), n));
                     QVERIFY(matmul(KernelContext{2, KernelPath::Avx2}, v, xq, y_avx2.data(), n));
+                    gemm_q8_0_avx2(KernelContext{2, KernelPath::Auto}, v, xq, y_gemm_avx2.data(),
+                                   n);
                     const auto* wb = reinterpret_cast<const BlockQ8_0*>(wq.as_q8_0.data());
                     for (int64_t j = 0; j < t; ++j)
                         for (int64_t r = 0; r < n; ++r) {
@@ -332,6 +345,10 @@ private slots:
                             QVERIFY2(
                                 same_bits(y[at], y_ref[at]),
                                 qPrintable(QString("%1 k=%2 at %3").arg(int(type)).arg(k).arg(at)));
+                            QVERIFY2(
+                                same_bits(y_gemm_avx2[at], y_ref[at]),
+                                qPrintable(
+                                    QString("avx2 %1 k=%2 at %3").arg(int(type)).arg(k).arg(at)));
                             double magnitude = 0;
                             const auto* xb = reinterpret_cast<const BlockQ8_0*>(xq.row(j));
                             for (int64_t b = 0; b < blocks; ++b)
@@ -368,8 +385,10 @@ private slots:
                 const QuantizedActivations xq =
                     quantize(random_activations(k, t, uint32_t(n + blocks)), k, t);
                 const TensorView v = make_tensor_view(DType::MXFP4, {k, n, 1, 1}, w.data());
-                std::vector<float> y(static_cast<size_t>(n * t), std::nanf("")), y_avx2 = y;
+                std::vector<float> y(static_cast<size_t>(n * t), std::nanf("")), y_avx2 = y,
+                                                                                 y_gemm_avx2 = y;
                 gemm_q8_0(KernelContext{2, KernelPath::Auto}, v, xq, y.data(), n);
+                gemm_q8_0_avx2(KernelContext{2, KernelPath::Auto}, v, xq, y_gemm_avx2.data(), n);
                 QVERIFY(matmul(KernelContext{2, KernelPath::Avx2}, v, xq, y_avx2.data(), n));
                 for (int64_t j = 0; j < t; ++j) {
                     const auto* xb = reinterpret_cast<const BlockQ8_0*>(xq.row(j));
@@ -397,6 +416,8 @@ private slots:
                                                 .arg(exact, 0, 'g', 17)));
                         QVERIFY(std::fabs(got - y_avx2[static_cast<size_t>(j * n + r)]) <=
                                 4e-6 * magnitude + 1e-37);
+                        // The two GEMM forms: the same int32 sums and float steps.
+                        QVERIFY(same_bits(got, y_gemm_avx2[static_cast<size_t>(j * n + r)]));
                     }
                 }
             }

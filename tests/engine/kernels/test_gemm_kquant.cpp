@@ -1,8 +1,9 @@
 // The K-quant prefill GEMM (kernels/gemm_kquant.h) for Q4_K, Q5_K, Q6_K and IQ4_XS weights: the
 // packed layouts against hand-computed byte positions, the scalar reference within the stated float
 // rounding bound of the float64 sum and of the reference and AVX2 vec_dot kernels, and the
-// AVX-512 VNNI kernel against the reference bit for bit on odd shapes (rows not multiples of the
-// tile, tokens 1, 15, 16, 17, 33, 100, K = 256 · odd), directly and through matmul.
+// AVX-512 VNNI and AVX2 (Q4_K, Q5_K, Q6_K) kernels against the reference bit for bit on odd shapes
+// (rows not multiples of the tile, tokens 1, 15, 16, 17, 33, 100, K = 256 · odd), directly and
+// through matmul.
 #include <QtTest>
 
 #include "kernels/gemm_kquant.h"
@@ -145,6 +146,59 @@ QString where(DType t, int64_t k, int64_t n, int64_t tokens, size_t at) {
 
 class TestGemmKQuant : public QObject {
     Q_OBJECT
+    void packerEqualsScalarPacker(decltype(&avx2::gemm_pack_kquant_weights) packer, bool iq4_xs) {
+        for (DType t : kTypes)
+            for (int64_t n : {16, 7}) {
+                if (t == DType::IQ4_XS && !iq4_xs)
+                    continue;
+                const int64_t k = 3 * 256;
+                const auto w = random_weight(t, k, n, static_cast<uint32_t>(n) + 5);
+                const TensorView v = make_tensor_view(t, {k, n, 1, 1}, w.data());
+                const size_t bytes = 4 * 3 * kquant_weight_sb_bytes(kquant_gemm_sub_len(t));
+                std::vector<uint8_t> scalar(bytes, 0x11), fast(bytes, 0xEE);
+                gemm_pack_kquant_weights(v, 0, scalar.data());
+                const uint8_t* rows[kGemmRows];
+                for (int64_t r = 0; r < kGemmRows; ++r)
+                    rows[r] = r < n ? v.row(r) : nullptr;
+                packer(t, rows, k, fast.data());
+                for (size_t i = 0; i < bytes; ++i)
+                    if (scalar[i] != fast[i])
+                        QFAIL(qPrintable(where(t, k, n, 0, i) +
+                                         QString(": %1 vs scalar %2").arg(fast[i]).arg(scalar[i])));
+            }
+    }
+
+    // Every type the GEMM takes (`all`: as gemm_kquant_available says; else IQ4_XS left out) on
+    // rows that are not multiples of the register tiles or the chunk, token counts around the
+    // tiles, 1 and 2 threads, bit for bit against the reference.
+    void gemmEqualsReferenceOnOddShapes(decltype(&gemm_kquant) gemm, bool all) {
+        for (DType t : kTypes)
+            for (int64_t nsb : {1, 3, 9})
+                for (int64_t n : {1, 8, 13, 16, 37}) {
+                    const int64_t k = 256 * nsb;
+                    if (all ? !gemm_kquant_available(t, KernelPath::Auto) : t == DType::IQ4_XS)
+                        continue;
+                    const auto w = random_weight(t, k, n, static_cast<uint32_t>(7 * nsb + n));
+                    const auto x = random_activations(k, 100, static_cast<uint32_t>(nsb + n));
+                    const TensorView v = make_tensor_view(t, {k, n, 1, 1}, w.data());
+                    for (int64_t tokens : {1, 15, 16, 17, 33, 100}) {
+                        const QuantizedActivations xq = quantize(t, x, k, tokens);
+                        const auto y_ref = reference_gemm(t, w, k, n, xq);
+                        for (int threads : {1, 2}) {
+                            std::vector<float> y(y_ref.size(), std::nanf(""));
+                            gemm(KernelContext{threads, KernelPath::Auto}, v, xq, y.data(), n);
+                            for (size_t i = 0; i < y.size(); ++i)
+                                if (!same_bits(y[i], y_ref[i]))
+                                    QFAIL(qPrintable(where(t, k, n, tokens, i) +
+                                                     QString(" threads=%1: %2 vs reference %3")
+                                                         .arg(threads)
+                                                         .arg(y[i], 0, 'g', 9)
+                                                         .arg(y_ref[i], 0, 'g', 9)));
+                        }
+                    }
+                }
+    }
+
 private slots:
     void packedWeightBytesWhereTheLayoutSays() {
         // Q4_K, 6 rows × 2 super-blocks: rows 6..15 of the chunk are padding.
@@ -267,27 +321,17 @@ private slots:
         QCOMPARE(checked, int(n * tokens));
     }
 
-    // The AVX-512 packer writes the scalar packer's bytes (every type, padding rows included).
+    // The AVX-512 packer writes the scalar packer's bytes (every type, padding rows included);
+    // the AVX2 one for Q4_K, Q5_K and Q6_K.
     void avx512PackerEqualsScalarPacker() {
-        if (!gemm_kquant_available(DType::Q4_K, KernelPath::Auto))
+        if (!avx512_vnni_kernels_available())
             QSKIP("this CPU has no AVX-512 VNNI: the GEMM is never used here");
-        for (DType t : kTypes)
-            for (int64_t n : {16, 7}) {
-                const int64_t k = 3 * 256;
-                const auto w = random_weight(t, k, n, static_cast<uint32_t>(n) + 5);
-                const TensorView v = make_tensor_view(t, {k, n, 1, 1}, w.data());
-                const size_t bytes = 4 * 3 * kquant_weight_sb_bytes(kquant_gemm_sub_len(t));
-                std::vector<uint8_t> scalar(bytes, 0x11), fast(bytes, 0xEE);
-                gemm_pack_kquant_weights(v, 0, scalar.data());
-                const uint8_t* rows[kGemmRows];
-                for (int64_t r = 0; r < kGemmRows; ++r)
-                    rows[r] = r < n ? v.row(r) : nullptr;
-                avx512::gemm_pack_kquant_weights(t, rows, k, fast.data());
-                for (size_t i = 0; i < bytes; ++i)
-                    if (scalar[i] != fast[i])
-                        QFAIL(qPrintable(where(t, k, n, 0, i) +
-                                         QString(": %1 vs scalar %2").arg(fast[i]).arg(scalar[i])));
-            }
+        packerEqualsScalarPacker(avx512::gemm_pack_kquant_weights, true);
+    }
+    void avx2PackerEqualsScalarPacker() {
+        if (!avx2_kernels_available())
+            QSKIP("this CPU has no AVX2");
+        packerEqualsScalarPacker(avx2::gemm_pack_kquant_weights, false);
     }
 
     // The AVX2 Q8_K activation quantizer (what matmul uses outside KernelPath::Reference) writes
@@ -407,33 +451,17 @@ private slots:
                 }
     }
 
+    // What matmul runs (the AVX-512 kernels, or the AVX2 ones on CPUs without AVX-512 VNNI), and
+    // the AVX2 kernels whatever this CPU has beyond AVX2 (not IQ4_XS: see gemm_kquant.h).
     void avx512GemmEqualsReferenceOnOddShapes() {
         if (!gemm_kquant_available(DType::Q4_K, KernelPath::Auto))
-            QSKIP("this CPU has no AVX-512 VNNI: the GEMM is never used here");
-        for (DType t : kTypes)
-            for (int64_t nsb : {1, 3, 9})
-                for (int64_t n : {1, 8, 13, 16, 37}) {
-                    const int64_t k = 256 * nsb;
-                    const auto w = random_weight(t, k, n, static_cast<uint32_t>(7 * nsb + n));
-                    const auto x = random_activations(k, 100, static_cast<uint32_t>(nsb + n));
-                    const TensorView v = make_tensor_view(t, {k, n, 1, 1}, w.data());
-                    for (int64_t tokens : {1, 15, 16, 17, 33, 100}) {
-                        const QuantizedActivations xq = quantize(t, x, k, tokens);
-                        const auto y_ref = reference_gemm(t, w, k, n, xq);
-                        for (int threads : {1, 2}) {
-                            std::vector<float> y(y_ref.size(), std::nanf(""));
-                            gemm_kquant(KernelContext{threads, KernelPath::Auto}, v, xq, y.data(),
-                                        n);
-                            for (size_t i = 0; i < y.size(); ++i)
-                                if (!same_bits(y[i], y_ref[i]))
-                                    QFAIL(qPrintable(where(t, k, n, tokens, i) +
-                                                     QString(" threads=%1: %2 vs reference %3")
-                                                         .arg(threads)
-                                                         .arg(y[i], 0, 'g', 9)
-                                                         .arg(y_ref[i], 0, 'g', 9)));
-                        }
-                    }
-                }
+            QSKIP("this CPU has no AVX-512 VNNI or AVX2: the GEMM is never used here");
+        gemmEqualsReferenceOnOddShapes(gemm_kquant, true);
+    }
+    void avx2GemmEqualsReferenceOnOddShapes() {
+        if (!avx2_kernels_available())
+            QSKIP("this CPU has no AVX2");
+        gemmEqualsReferenceOnOddShapes(gemm_kquant_avx2, false);
     }
 
     // Through matmul (Auto): from kGemmMinTokens tokens on the GEMM's bits (also with an output
@@ -441,7 +469,7 @@ private slots:
     // for the k-quants, IQ4_XS's own AVX-512 kernel), each token as if alone.
     void matmulTakesTheGemmFromMinTokens() {
         if (!gemm_kquant_available(DType::Q4_K, KernelPath::Auto) || !avx2_kernels_available())
-            QSKIP("this CPU has no AVX-512 VNNI: the GEMM is never used here");
+            QSKIP("this CPU has no AVX-512 VNNI or AVX2: the GEMM is never used here");
         const int64_t k = 256 * 3, n = 21, ys = n + 3;
         for (DType t : kTypes) {
             const auto w = random_weight(t, k, n, 99);
@@ -453,7 +481,7 @@ private slots:
                 std::vector<float> y_path = y_auto;
                 QVERIFY(matmul(KernelContext{2, KernelPath::Auto}, v, x.data(), k, tokens,
                                y_auto.data(), ys));
-                if (tokens >= kGemmMinTokens) {
+                if (tokens >= kGemmMinTokens && gemm_kquant_available(t, KernelPath::Auto)) {
                     const auto y_ref = reference_gemm(t, w, k, n, xq);
                     for (int64_t j = 0; j < tokens; ++j)
                         for (int64_t r = 0; r < n; ++r)
