@@ -4,7 +4,7 @@ folio_add_test(test_remote SOURCES app/serve/test_remote.cpp app/serve/request_b
                LIBS folio_client_internal folio_serve LABELS remote TIMEOUT 120)
 add_dependencies(test_remote folio-cli)
 # The server's HTTP status codes, headers and /metrics counters, on the same kind of process.
-folio_add_test(test_server_http SOURCES app/serve/test_server_http.cpp
+folio_add_test(test_server_http SOURCES app/serve/test_server_http.cpp app/serve/request_bodies.cpp
                LIBS folio_client_internal folio_serve LABELS remote TIMEOUT 120)
 add_dependencies(test_server_http folio-cli)
 # RemoteBackend against scripted in-process servers (retries, broken streams, error bodies, TLS).

@@ -1,5 +1,6 @@
 #include "kernels/gemm_driver.h"
 
+#include "core/region_errors.h"
 #include "kernels/matmul.h"
 #include "kernels/scratch_buffer.h"
 
@@ -43,13 +44,17 @@ void run_gemm(const KernelContext& ctx, const GemmKernel& kernel, const TensorVi
     const int64_t n_tiles = n_chunks * n_tblocks;
     const int threads =
         static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(ctx.n_threads, n_tiles)));
+    RegionErrors errors; // a thread's weight buffer may have to grow (std::bad_alloc)
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
         thread_local ScratchBuffer w_buffer;
-        uint8_t* const wp = w_buffer.get(kernel.w_chunk_bytes);
+        uint8_t* wp = nullptr;
+        errors.run([&] { wp = w_buffer.get(kernel.w_chunk_bytes); });
         int64_t packed_chunk = -1;
 #pragma omp for schedule(static)
         for (int64_t tile = 0; tile < n_tiles; ++tile) {
+            if (!wp)
+                continue; // this thread could not get its buffer: the call fails below
             const int64_t c = tile / n_tblocks, tb = tile % n_tblocks;
             if (c != packed_chunk) {
                 kernel.pack_weights(w, c * kGemmRows, wp);
@@ -61,6 +66,7 @@ void run_gemm(const KernelContext& ctx, const GemmKernel& kernel, const TensorVi
                          std::min(kGemmTokenBlock, t_count - t0), y + t0 * y_stride + n0, y_stride);
         }
     }
+    errors.rethrow();
 }
 
 } // namespace folio

@@ -3,6 +3,7 @@
 // method (405 with Allow); every request counted once in /metrics, failures a part of them.
 #include <QtTest>
 
+#include "app/serve/request_bodies.h"
 #include "serve_test_helpers.h"
 #include "support/server_process.h"
 #include "support/test_support.h"

@@ -52,6 +52,7 @@ private slots:
         // ... and the answer's end writes it whole, unmarked.
         MessageStats stats;
         stats.generatedTokens = 12;
+        stats.stopReason = QStringLiteral("eos");
         pane.setLastStats(stats);
         pane.setGenerating(false);
         pane.waitForSaves();
