@@ -94,10 +94,6 @@
         <translation>服务器没有名为“%1”的模型（它提供：%2）</translation>
     </message>
     <message>
-        <source>%1 prompt tokens (%2 reused) · TTFT %3 ms · prefill %4 t/s · decode %5 t/s · %6 tokens · %7</source>
-        <translation>%1 个提示词元（复用 %2）· 首词元 %3 毫秒 · 预填充 %4 词元/秒 · 解码 %5 词元/秒 · %6 个词元 · %7</translation>
-    </message>
-    <message>
         <source>In the prompt: %1</source>
         <translation>提示中包含：%1</translation>
     </message>
@@ -296,6 +292,26 @@
     <message>
         <source>Summary of</source>
         <translation>摘要：</translation>
+    </message>
+    <message>
+        <source>%1 prompt tokens (%2 reused)</source>
+        <translation>%1 个提示词元（复用 %2）</translation>
+    </message>
+    <message>
+        <source>TTFT %1 ms</source>
+        <translation>首词元 %1 毫秒</translation>
+    </message>
+    <message>
+        <source>prefill %1 t/s</source>
+        <translation>预填充 %1 词元/秒</translation>
+    </message>
+    <message>
+        <source>decode %1 t/s</source>
+        <translation>解码 %1 词元/秒</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 个词元</translation>
     </message>
 </context>
 <context>
@@ -2417,6 +2433,10 @@ The server has not reported token usage.</source>
     <message>
         <source>Could not write the table: %1</source>
         <translation>无法写入表格：%1</translation>
+    </message>
+    <message>
+        <source>Saved the table to %1</source>
+        <translation>表格已保存到 %1</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 #include <QObject>
+#include <QStringList>
 
 namespace folio::ui {
 
@@ -52,15 +53,19 @@ QString statsLine(const MessageStats& st) {
     if (st.promptTokens == 0 && st.generatedTokens == 0)
         return st.stopReason == QLatin1String("cancelled") ? QObject::tr("stopped before an answer")
                                                            : QString();
-    return QObject::tr("%1 prompt tokens (%2 reused) · TTFT %3 ms · prefill %4 t/s · decode %5 "
-                       "t/s · %6 tokens · %7")
-        .arg(st.promptTokens)
-        .arg(st.reusedTokens)
-        .arg(st.ttftMs, 0, 'f', 0)
-        .arg(st.prefillTps, 0, 'f', 1)
-        .arg(st.decodeTps, 0, 'f', 1)
-        .arg(st.generatedTokens)
-        .arg(st.stopReason);
+    // Figures of what did not happen are left out: an answer stopped while its prompt was read
+    // has no first token and no decode speed (not "TTFT 0 ms · 0.0 t/s").
+    QStringList parts{
+        QObject::tr("%1 prompt tokens (%2 reused)").arg(st.promptTokens).arg(st.reusedTokens)};
+    const bool decoded = st.generatedTokens > 0;
+    if (decoded)
+        parts << QObject::tr("TTFT %1 ms").arg(st.ttftMs, 0, 'f', 0);
+    if (st.prefillTps > 0)
+        parts << QObject::tr("prefill %1 t/s").arg(st.prefillTps, 0, 'f', 1);
+    if (decoded)
+        parts << QObject::tr("decode %1 t/s").arg(st.decodeTps, 0, 'f', 1);
+    parts << QObject::tr("%1 tokens").arg(st.generatedTokens) << st.stopReason;
+    return parts.join(QStringLiteral(" · "));
 }
 
 QString contextNoteLine(const ChatMessage& m) {

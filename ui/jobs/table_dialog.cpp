@@ -4,6 +4,7 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -173,9 +174,13 @@ void TableDialog::chooseAndExport(bool csv) {
     if (path.isEmpty())
         return;
     const QString error = csv ? exportCsv(path) : exportMarkdown(path);
-    if (!error.isEmpty())
+    if (!error.isEmpty()) {
         QMessageBox::warning(this, tr("Export failed"),
                              tr("Could not write the table: %1").arg(error));
+        return;
+    }
+    // Said where the table went (issue #48 §13: an export without a word looked like nothing).
+    status_->setText(tr("Saved the table to %1").arg(QDir::toNativeSeparators(path)));
 }
 
 } // namespace folio::ui

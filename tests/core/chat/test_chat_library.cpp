@@ -220,6 +220,34 @@ private slots:
         QVERIFY(!prepareRegenerate(none));
     }
 
+    // The line under an answer leaves out what did not happen (issue #48 §13): stopped while
+    // its prompt was read, there is no first token and no decode speed to show as zeros.
+    void statsLineShowsWhatHappened() {
+        MessageStats done;
+        done.promptTokens = 1200;
+        done.reusedTokens = 1010;
+        done.ttftMs = 840;
+        done.prefillTps = 95.5;
+        done.decodeTps = 12.24;
+        done.generatedTokens = 64;
+        done.stopReason = QStringLiteral("eos");
+        QCOMPARE(statsLine(done), QStringLiteral("1200 prompt tokens (1010 reused) · TTFT 840 ms · "
+                                                 "prefill 95.5 t/s · decode 12.2 t/s · 64 tokens · "
+                                                 "eos"));
+        MessageStats stopped;
+        stopped.promptTokens = 3000;
+        stopped.prefillTps = 80;
+        stopped.stopReason = QStringLiteral("cancelled");
+        const QString line = statsLine(stopped);
+        QCOMPARE(line,
+                 QStringLiteral("3000 prompt tokens (0 reused) · prefill 80.0 t/s · 0 tokens · "
+                                "cancelled"));
+        QVERIFY(!line.contains(QStringLiteral("TTFT")));
+        MessageStats nothing;
+        nothing.stopReason = QStringLiteral("cancelled");
+        QCOMPARE(statsLine(nothing), QStringLiteral("stopped before an answer"));
+    }
+
     void contextNoteOnTheLastQuestion() {
         ChatSession chat = askedOnce(QStringLiteral("q1"), QStringLiteral("a1"));
         appendMessage(chat, message(ChatMessage::Role::User, QStringLiteral("q2")));
