@@ -2,8 +2,8 @@
 
 #include "chat/chat_controller.h"
 #include "chat/chat_pane.h"
+#include "core/documents/loaded_documents.h"
 #include "core/pipeline/page_images.h"
-#include "core/pipeline/page_ranges.h"
 #include "doc_cache/reading_presenter.h"
 #include "documents/documents_pane.h"
 #include "model_controller.h"
@@ -42,11 +42,14 @@ ChatDocumentsSync::ChatDocumentsSync(ChatPane* chat, DocumentsPane* documents,
     connect(documents_, &DocumentsPane::locateRequested, this, &ChatDocumentsSync::locateDocument);
     connect(chat_, &ChatPane::locateRequested, this, &ChatDocumentsSync::locateDocument);
     connect(chat_, &ChatPane::documentRemoveRequested, documents_, &DocumentsPane::removeDocument);
-    // A question asked while a document loads waits for it (the pane says so; Stop cancels).
-    chat_->setLoadingDocuments([this] { return documents_->loadingTitles(); });
+    // A question asked while its documents load waits for them (the chat says so; Stop takes
+    // it back), in whichever chat it was asked.
+    controller_->setLoadingDocuments([this](const ChatSession& chat) { return loadingOf(chat); });
+    connect(documents_->loadedDocuments(), &LoadedDocuments::finished, controller_,
+            &ChatController::sendNextWaiting, Qt::QueuedConnection);
     connect(documents_, &DocumentsPane::busyChanged, this, [this](bool busy) {
         if (!busy)
-            chat_->releaseWaitingQuestion();
+            controller_->sendNextWaiting();
     });
     connect(controller_, &ChatController::charsPerTokenMeasured, documents_,
             &DocumentsPane::setCharsPerToken);
@@ -91,19 +94,42 @@ void ChatDocumentsSync::onDocumentsChanged() {
         }
     }
     chat_->setAttachments(names, rows);
-    // Pages the user pinned per document always go into the prompt (ChatController plans).
-    QHash<QString, QList<int>> pinned;
+    // The read-ahead leaves out scanned pages as the chat's questions do (ChatController).
     QSet<QString> scannedOff;
-    for (const ChatDocument& d : documents_->chatDocuments()) {
-        if (!d.pinnedPages.trimmed().isEmpty())
-            pinned.insert(d.path, parsePageRanges(d.pinnedPages, d.pageCount));
+    for (const ChatDocument& d : documents_->chatDocuments())
         if (!d.readScannedPages)
             scannedOff.insert(d.path);
-    }
-    controller_->setPinnedPages(pinned);
-    controller_->setScannedPagesOff(scannedOff);
     prefixImages_.off = scannedOff;
     updateReading();
+}
+
+QList<Document> ChatDocumentsSync::documentsOf(const ChatSession& chat) const {
+    if (chat.id == chat_->currentChat().id)
+        return documents_->documents();
+    // Another chat (its question waited its turn while the user moved on): its documents as
+    // read for every chat; one no longer what the chat was about (changed since) stays out.
+    QList<Document> out;
+    for (const ChatDocument& saved : chat.documents) {
+        std::optional<Document> read = documents_->loadedDocuments()->find(saved.path);
+        if (!read || read->state != Document::State::Ready)
+            continue;
+        if (!saved.fingerprint.isEmpty() && read->fingerprint != saved.fingerprint)
+            continue;
+        if (!saved.title.isEmpty())
+            read->title = saved.title;
+        out << *read;
+    }
+    return out;
+}
+
+QStringList ChatDocumentsSync::loadingOf(const ChatSession& chat) const {
+    if (chat.id == chat_->currentChat().id)
+        return documents_->loadingTitles();
+    QStringList titles;
+    for (const ChatDocument& saved : chat.documents)
+        if (documents_->loadedDocuments()->isReading(saved.path))
+            titles << (saved.title.isEmpty() ? QFileInfo(saved.path).fileName() : saved.title);
+    return titles;
 }
 
 void ChatDocumentsSync::updateReading() {

@@ -5,6 +5,8 @@
 // switches (ChatController), the banner of missing files, a question waiting for a load, and
 // the background reading of the document prefix with its exact sizes (ReadingPresenter).
 
+#include "core/chat/chat_session.h"
+#include "core/documents/document.h"
 #include "doc_cache/document_prefix.h"
 
 #include <QObject>
@@ -35,6 +37,10 @@ public:
     void onModelReady(const ModelFactsQ& facts);
     // "Locate…" for the chat's document at `row` whose file is missing or changed.
     void locateDocument(int row);
+    // The documents a question of `chat` carries (the current chat's as the Documents pane
+    // has them; another chat's as read for every chat), and those of them still being read.
+    QList<Document> documentsOf(const ChatSession& chat) const;
+    QStringList loadingOf(const ChatSession& chat) const;
 
 private:
     void onDocumentsChanged();

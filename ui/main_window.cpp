@@ -216,7 +216,8 @@ void MainWindow::connectEngine() {
             statusBar()->clearMessage();
     });
     chatController_ = new ChatController(
-        chat_, models_->worker(), [this] { return documents_->documents(); }, this);
+        chat_, models_->worker(),
+        [this](const ChatSession& chat) { return sync_->documentsOf(chat); }, this);
     connect(chatController_, &ChatController::answerStarted, this,
             [this] { stateLabel_->setText(tr("generating…")); });
     connect(chatController_, &ChatController::statusMessage, statusBar(), &QStatusBar::showMessage);

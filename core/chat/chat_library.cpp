@@ -30,6 +30,35 @@ bool ChatLibrary::isEmpty(const ChatSession& chat) {
            chat.documents.isEmpty();
 }
 
+int ChatLibrary::indexOf(const QString& id) const {
+    for (qsizetype i = 0; i < chats_.size(); ++i)
+        if (chats_[i].id == id)
+            return int(i);
+    return -1;
+}
+
+ChatSession* ChatLibrary::find(const QString& id) {
+    const int index = indexOf(id);
+    return index < 0 ? nullptr : &chats_[index];
+}
+
+QString ChatLibrary::busyWith(Work w) const {
+    for (auto it = work_.cbegin(); it != work_.cend(); ++it)
+        if (it.value() == w)
+            return it.key();
+    return {};
+}
+
+void ChatLibrary::setWork(const QString& id, Work w) {
+    if (work(id) == w)
+        return;
+    if (w == Work::None)
+        work_.remove(id);
+    else
+        work_.insert(id, w);
+    Q_EMIT workChanged(id);
+}
+
 void ChatLibrary::select(int index) {
     if (isValid(index))
         current_ = index;
@@ -52,6 +81,8 @@ QString ChatLibrary::remove(int index) {
         return {};
     // The chat deleted before stays in the trash; only the last one can be brought back here.
     Deleted d{chats_[index], index};
+    if (work_.remove(d.chat.id) > 0) // its owner stopped it (ChatPane::deleteChat)
+        Q_EMIT workChanged(d.chat.id);
     if (store_)
         store_->moveToTrash(d.chat.id);
     chats_.removeAt(index);
@@ -122,10 +153,10 @@ void ChatLibrary::save(int index) {
     saveChat(chat);
 }
 
-void ChatLibrary::saveUnfinished(const QString& note) {
-    if (!store_ || isEmpty(current()))
+void ChatLibrary::saveUnfinished(const QString& note, int index) {
+    if (!store_ || !isValid(index) || isEmpty(chats_[index]))
         return;
-    ChatSession copy = current();
+    ChatSession copy = chats_[index];
     ChatMessage& last = copy.messages.last();
     if (last.role == ChatMessage::Role::Assistant && last.interrupted.isEmpty())
         last.interrupted = note;

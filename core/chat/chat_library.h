@@ -6,6 +6,7 @@
 #include "core/chat/chat_session.h"
 #include "core/chat/chat_store.h"
 
+#include <QHash>
 #include <QList>
 #include <QObject>
 #include <QString>
@@ -26,12 +27,28 @@ public:
     // current. Returns one line per unreadable file.
     QStringList open(const QString& dir);
 
+    // What a chat is busy with. Questions and summaries run while the user reads, writes and
+    // asks in other chats (issue #48 §7): each is kept to its own chat by the chat's id.
+    enum class Work { None, Waiting, Answering, Summarizing };
+
     const QList<ChatSession>& chats() const { return chats_; }
     const ChatSession& current() const { return chats_[current_]; }
     // The current chat to change in place; save() writes it.
     ChatSession& current() { return chats_[current_]; }
     int currentIndex() const { return current_; }
     bool isValid(int index) const { return index >= 0 && index < chats_.size(); }
+    // The place of the chat with id `id` in the list (it moves as chats come and go); -1: none.
+    int indexOf(const QString& id) const;
+    // The chat with id `id` to change in place; nullptr when it was deleted.
+    ChatSession* find(const QString& id);
+
+    Work work(const QString& id) const { return work_.value(id, Work::None); }
+    bool isBusy(const QString& id) const { return work(id) != Work::None; }
+    // Any chat busy with `w`; empty when none.
+    QString busyWith(Work w) const;
+    // Every chat busy with something.
+    QStringList busyChats() const { return work_.keys(); }
+    void setWork(const QString& id, Work w);
 
     void select(int index);
     // Makes an empty chat current: one already in the list, else a new one at the top.
@@ -54,10 +71,10 @@ public:
     // Writes chat `index` (default: the current one) in the store's writer thread; an empty
     // chat is not worth a file (one with documents is) and its file goes.
     void save(int index = -1);
-    // While an answer streams into the current chat: writes what arrived so far, the answer
+    // While an answer streams into chat `index`: writes what arrived so far, the answer
     // marked with `note` (ChatMessage::interrupted) in the file only, so that a crash or a kill
     // leaves the partial answer saying it was cut off; the answer's end saves it unmarked.
-    void saveUnfinished(const QString& note);
+    void saveUnfinished(const QString& note, int index);
     // Blocks until queued saves are on disk (tests, shutdown).
     void waitForSaves();
 
@@ -66,6 +83,8 @@ public:
 
 Q_SIGNALS:
     void storageFailed(const QString& message);
+    // Chat `id` started or ended some work (work(id) says which).
+    void workChanged(const QString& id);
 
 private:
     void saveChat(const ChatSession& chat);
@@ -78,6 +97,7 @@ private:
         int index = 0;
     };
     std::optional<Deleted> deleted_;
+    QHash<QString, Work> work_; // by chat id; chats at rest are not in it
 };
 
 } // namespace folio::ui

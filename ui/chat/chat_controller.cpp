@@ -5,6 +5,7 @@
 #include "chat/chat_pane.h"
 #include "chat/context_fit.h"
 #include "core/pipeline/page_images.h"
+#include "core/pipeline/page_ranges.h"
 
 #include <QDebug>
 #include <QFutureWatcher>
@@ -15,8 +16,8 @@
 
 namespace folio::ui {
 
-ChatController::ChatController(ChatPane* pane, EngineWorker* worker,
-                               std::function<QList<Document>()> documents, QObject* parent)
+ChatController::ChatController(ChatPane* pane, EngineWorker* worker, DocumentsOf documents,
+                               QObject* parent)
     : QObject(parent), pane_(pane), worker_(worker), documents_(std::move(documents)),
       charsPerToken_(kDefaultCharsPerToken), pageImageDir_(defaultPageImageDir()) {
     connect(pane_, &ChatPane::sendRequested, this, &ChatController::onSend);
@@ -44,26 +45,78 @@ void ChatController::setModelFacts(const ModelFactsQ& facts) {
     acceptsImages_ = facts.acceptsImages;
 }
 
-void ChatController::onSend(const QString& question) {
-    if (isAnswering()) {
-        Q_EMIT statusMessage(tr("An answer is being prepared: wait for it or stop it, then ask "
-                                "again."),
-                             5000);
+void ChatController::onSend(const QString& question, const QString& chatId) {
+    const ChatSession* chat = pane_->library()->find(chatId);
+    if (!chat || pane_->library()->isBusy(chatId))
+        return;
+    const QStringList loading = loading_ ? loading_(*chat) : QStringList();
+    if (loading.isEmpty() && !isAnswering()) {
+        ask(question, chatId);
         return;
     }
-    const ChatSession& chat = pane_->currentChat();
+    // One answer at a time, in the order asked; a question without its documents would be
+    // answered wrongly. The chat says what it waits for (one whole sentence per state:
+    // translations cannot be edited in fragments).
+    queue_.append({chatId, question, loading.join(QStringLiteral(", "))});
+    pane_->setWork(chatId, ChatLibrary::Work::Waiting);
+    const ChatSession* answering = pane_->library()->find(request_.chatId);
+    const QString notice =
+        !loading.isEmpty() ? tr("Waiting for %1 to finish loading…").arg(queue_.last().documents)
+        : answering ? tr("Waiting for the answer in “%1” to finish…").arg(answering->displayTitle())
+                    : tr("Waiting for the answer being given to finish…");
+    pane_->appendMessageTo(chatId, ChatMessage::Role::Notice, notice);
+}
+
+void ChatController::sendNextWaiting() {
+    if (isAnswering())
+        return;
+    for (qsizetype i = 0; i < queue_.size(); ++i) {
+        ChatSession* chat = pane_->library()->find(queue_[i].chatId);
+        if (!chat) {
+            queue_.removeAt(i--); // deleted while it waited
+            continue;
+        }
+        const QStringList loading = loading_ ? loading_(*chat) : QStringList();
+        if (!loading.isEmpty())
+            continue;
+        const Waiting next = queue_.takeAt(i);
+        // The question goes last again, its notice saying what it waited for.
+        QStringList titles;
+        for (const Document& d : documents_ ? documents_(*chat) : QList<Document>())
+            if (d.state == Document::State::Ready)
+                titles << d.title;
+        const QString notice =
+            next.documents.isEmpty()
+                ? tr("Waited for its turn: a question in another chat was being answered.")
+                : tr("Waited for %1 to finish loading.").arg(next.documents);
+        if (moveWaitingQuestionLast(*chat, notice, titles))
+            pane_->refreshChat(next.chatId);
+        pane_->setWork(next.chatId, ChatLibrary::Work::None);
+        ask(next.question, next.chatId);
+        return;
+    }
+}
+
+void ChatController::ask(const QString& question, const QString& chatId) {
+    const ChatSession& chat = *pane_->library()->find(chatId);
     PromptInput input;
     input.chat = chat;
     input.question = question;
-    input.documents = documents_ ? documents_() : QList<Document>();
+    input.documents = documents_ ? documents_(chat) : QList<Document>();
     input.contextLimit = contextLimit_;
-    input.pinnedPages = pinned_;
+    // Pages the user pinned always go in; a document's scanned pages can be switched off.
+    for (const ChatDocument& d : chat.documents) {
+        if (!d.pinnedPages.trimmed().isEmpty())
+            input.pinnedPages.insert(d.path, parsePageRanges(d.pinnedPages, d.pageCount));
+        if (!d.readScannedPages)
+            input.scannedPagesOff.insert(d.path);
+    }
     input.readScannedPages = readsScannedPages_;
     input.acceptsImages = acceptsImages_;
-    input.scannedPagesOff = scannedOff_;
     input.pageImageDir = pageImageDir_;
     request_ = Pending{};
     request_.id = worker_->newRequestId();
+    request_.chatId = chatId;
     request_.dataSources = chat.activeDataSources();
     request_.agent = !request_.dataSources.isEmpty();
     request_.settings = chat.settings;
@@ -72,8 +125,8 @@ void ChatController::onSend(const QString& question) {
     if (request_.settings.seed == 0 && isRegeneration(chat))
         request_.settings.seed = QRandomGenerator::global()->generate64() | 1;
     request_.preparing = true;
-    pane_->appendMessage(ChatMessage::Role::Assistant, QString());
-    pane_->setGenerating(true);
+    pane_->setWork(chatId, ChatLibrary::Work::Answering);
+    pane_->appendMessageTo(chatId, ChatMessage::Role::Assistant, QString());
     Q_EMIT answerStarted();
     const qint64 id = request_.id;
     if (!counter_.exact() && !input.readScannedPages) { // quick: no thread needed
@@ -81,7 +134,7 @@ void ChatController::onSend(const QString& question) {
         return;
     }
     // Exact counts of long documents take a while (the first question counts every page).
-    pane_->setPreparingPrompt();
+    pane_->setPreparingPrompt(chatId);
     auto* watcher = new QFutureWatcher<PromptPlan>(this);
     connect(watcher, &QFutureWatcher<PromptPlan>::finished, this, [this, watcher, id] {
         watcher->deleteLater();
@@ -102,57 +155,76 @@ void ChatController::onPlanned(qint64 requestId, const PromptPlan& plan) {
         finishLocally(QStringLiteral("error"), plan.error);
         return;
     }
-    pane_->setQuestionContextNote(plan.contextNote, int(plan.droppedMessages.size()));
+    pane_->setQuestionContextNote(request_.chatId, plan.contextNote,
+                                  int(plan.droppedMessages.size()));
     request_.promptChars = plan.characters;
     Q_EMIT submitRequested(request_.id, plan.turns, request_.settings, request_.dataSources);
 }
 
 void ChatController::finishLocally(const QString& stopReason, const QString& notice) {
-    request_ = Pending{};
+    const QString chatId = std::exchange(request_, Pending{}).chatId;
     MessageStats ms;
     ms.stopReason = stopReason;
     // Why the question could not go stays on its answer (no figures: nothing was run).
     if (!notice.isEmpty()) {
         qWarning().noquote() << "folio: the question was not sent:" << notice;
-        pane_->setLastInterrupted(notice);
+        pane_->setLastInterrupted(chatId, notice);
     }
-    pane_->setLastStats(ms);
-    pane_->setGenerating(false);
+    pane_->setLastStats(chatId, ms);
+    pane_->setWork(chatId, ChatLibrary::Work::None); // after the stats: notices follow them
     RequestStatsQ st;
     st.stopReason = stopReason;
     Q_EMIT answerFinished(st);
+    nextWhenIdle();
 }
 
-void ChatController::stop() {
-    if (isPreparing())
-        finishLocally(QStringLiteral("cancelled"), QString());
-    else if (isAnswering())
-        Q_EMIT cancelRequested(request_.id);
+void ChatController::nextWhenIdle() {
+    // After the receivers of answerFinished have run (the window updates its lines first).
+    QMetaObject::invokeMethod(this, &ChatController::sendNextWaiting, Qt::QueuedConnection);
+}
+
+void ChatController::stop(const QString& chatId) {
+    if (isAnswering() && chatId == request_.chatId) {
+        if (isPreparing())
+            finishLocally(QStringLiteral("cancelled"), QString());
+        else
+            Q_EMIT cancelRequested(request_.id);
+        return;
+    }
+    for (qsizetype i = 0; i < queue_.size(); ++i) {
+        if (queue_[i].chatId != chatId)
+            continue;
+        queue_.removeAt(i);
+        pane_->setWork(chatId, ChatLibrary::Work::None);
+        pane_->appendMessageTo(chatId, ChatMessage::Role::Notice,
+                               tr("Stopped waiting: the question was not sent."));
+        return;
+    }
 }
 
 void ChatController::onProgress(qint64 requestId, qint64 done, qint64 total, double etaSeconds) {
     if (isCurrent(requestId))
-        pane_->setPrefillProgress(done, total, etaSeconds);
+        pane_->setPrefillProgress(request_.chatId, done, total, etaSeconds);
 }
 
 void ChatController::onImageProgress(qint64 requestId, int done, int total) {
     if (isCurrent(requestId))
-        pane_->setImageProgress(done, total);
+        pane_->setImageProgress(request_.chatId, done, total);
 }
 
 void ChatController::onToken(qint64 requestId, const QString& text) {
     if (isCurrent(requestId))
-        pane_->appendToLast(text);
+        pane_->appendToLast(request_.chatId, text);
 }
 
 void ChatController::onAnswerReset(qint64 requestId) {
     if (isCurrent(requestId))
-        pane_->resetLastText();
+        pane_->resetLastText(request_.chatId);
 }
 
 void ChatController::onToolCall(qint64 requestId, int index, const ToolCallRecord& call) {
     if (isCurrent(requestId))
-        pane_->setToolCall(index, call);
+        pane_->setToolCall(request_.chatId, index, call);
 }
 
 void ChatController::onFailed(qint64 requestId, const QString& message) {
@@ -164,24 +236,26 @@ void ChatController::onFinished(qint64 requestId, const RequestStatsQ& st) {
     if (!isCurrent(requestId))
         return;
     const Pending done = std::exchange(request_, Pending{});
+    const QString& chatId = done.chatId;
+    const ChatSession* chat = pane_->library()->find(chatId);
     if (st.promptTokens > 0 && done.promptChars > 0) {
         charsPerToken_ = double(done.promptChars) / double(st.promptTokens);
         Q_EMIT charsPerTokenMeasured(charsPerToken_);
     }
     if (done.agent)
-        pane_->setLastText(st.text); // the final answer, without the calls' text
+        pane_->setLastText(chatId, st.text); // the final answer, without the calls' text
     // The error stays on the answer: under what arrived (cut off), or in place of an answer
     // that never came (the question stays; "regenerate" asks it again). It is logged too.
     if (!done.error.isEmpty()) {
         qWarning().noquote() << "folio: the answer failed:" << done.error;
-        pane_->setLastInterrupted(done.error);
+        pane_->setLastInterrupted(chatId, done.error);
     }
     MessageStats ms;
     ms.stopReason = st.stopReason;
     // A failed request that gave no answer keeps no figures (they would be zeros, not facts).
-    const bool noAnswer = !done.error.isEmpty() && !pane_->messages().isEmpty() &&
-                          pane_->messages().last().text.isEmpty() &&
-                          pane_->messages().last().toolCalls.isEmpty();
+    const bool noAnswer = !done.error.isEmpty() && chat && !chat->messages.isEmpty() &&
+                          chat->messages.last().text.isEmpty() &&
+                          chat->messages.last().toolCalls.isEmpty();
     if (!noAnswer) {
         ms.promptTokens = st.promptTokens;
         ms.reusedTokens = st.reusedTokens;
@@ -190,13 +264,14 @@ void ChatController::onFinished(qint64 requestId, const RequestStatsQ& st) {
         ms.prefillTps = st.prefillTps;
         ms.decodeTps = st.decodeTps;
     }
-    pane_->setLastStats(ms);
-    pane_->setGenerating(false);
+    pane_->setLastStats(chatId, ms);
+    pane_->setWork(chatId, ChatLibrary::Work::None); // after the stats: notices follow them
     // What the context holds now: after a cancel during prefill only the chunks read.
     const qint64 held =
         st.promptReadTokens > 0 ? qMin(st.promptReadTokens, st.promptTokens) : st.promptTokens;
-    pane_->setContextUsage(held + st.generatedTokens, contextLimit_);
+    pane_->setContextUsage(chatId, held + st.generatedTokens, contextLimit_);
     Q_EMIT answerFinished(st);
+    nextWhenIdle();
 }
 
 } // namespace folio::ui

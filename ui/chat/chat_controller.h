@@ -3,18 +3,21 @@
 // answers (EngineWorker, through queued signals) with the prompt of its chat: the system prompt
 // with the documents, the conversation so far and the question; what comes back for that
 // request (prefill progress, text, tool calls, then the figures or the error) goes to the
-// answer in the pane. The signals of any other request, such as the last pieces of one that was
-// stopped, are dropped. One answer at a time: the pane keeps its chat while it is answered.
+// answer in that chat, by the chat's id, whichever chat the user is looking at meanwhile. The
+// signals of any other request, such as the last pieces of one that was stopped, are dropped.
+// One answer at a time: a question asked in another chat meanwhile, or before its documents
+// are read, waits its turn (the chat says so, Stop takes it back) and goes in the order asked.
 // With the model's tokenizer (EngineWorker::counterChanged) the prompt is planned with exact
 // counts on the thread pool ("Preparing the prompt…"), so long documents do not block the
-// window; with estimates it is planned at once. A question sent while one is planned or
-// answered is refused with a status line.
+// window; with estimates it is planned at once.
 
 #include "backend/engine_worker.h"
 #include "chat/conversation_prompt.h"
 #include "core/documents/document.h"
 #include "core/pipeline/page_selection.h"
 #include "core/pipeline/token_counter.h"
+
+#include "core/chat/chat_session.h"
 
 #include <QList>
 #include <QObject>
@@ -30,13 +33,22 @@ class ChatPane;
 class ChatController : public QObject {
     Q_OBJECT
 public:
-    // Wires `pane` and `worker` (on its own thread) together; `documents` gives the documents
-    // the next prompt carries.
-    ChatController(ChatPane* pane, EngineWorker* worker, std::function<QList<Document>()> documents,
+    // The documents a question of `chat` carries: those read, in the chat's order.
+    using DocumentsOf = std::function<QList<Document>(const ChatSession& chat)>;
+    // The titles of `chat`'s documents still being read: its question waits for them.
+    using LoadingOf = std::function<QStringList(const ChatSession& chat)>;
+
+    // Wires `pane` and `worker` (on its own thread) together.
+    ChatController(ChatPane* pane, EngineWorker* worker, DocumentsOf documents,
                    QObject* parent = nullptr);
+    void setLoadingDocuments(LoadingOf loading) { loading_ = std::move(loading); }
 
     // True from a question until its answer has finished (stopped or failed included).
     bool isAnswering() const { return request_.id != 0; }
+    // The chat being answered; empty when none.
+    const QString& answeringChat() const { return request_.chatId; }
+    // Questions waiting their turn (each chat has at most one).
+    int waitingCount() const { return int(queue_.size()); }
     // The prompt's characters per token, measured on the last answer (estimates what fits).
     double charsPerToken() const { return charsPerToken_; }
     // True while the prompt of the question sent last is being planned.
@@ -47,10 +59,6 @@ public:
     const std::shared_ptr<PageTokenCache>& pageTokenCache() const { return pageTokens_; }
     // The plan of the last question that went out (its pages, turns left out, exact count).
     const PromptPlan& lastPlan() const { return lastPlan_; }
-    // Pages pinned per document path (1-based); they always go into the prompt.
-    void setPinnedPages(const QHash<QString, QList<int>>& pinned) { pinned_ = pinned; }
-    // Documents whose scanned pages stay out of the prompt (the user's per-document switch).
-    void setScannedPagesOff(const QSet<QString>& paths) { scannedOff_ = paths; }
     // What the loaded model takes (context, images). The worker's modelLoaded reaches every
     // receiver as its own queued call, posted one after another from the engine's thread, so
     // the window also hands the facts over itself before it says it is idle: a question asked
@@ -58,11 +66,15 @@ public:
     void setModelFacts(const ModelFactsQ& facts);
 
 public Q_SLOTS:
-    // Answers `question`, the question the pane has just put at the end of its current chat
-    // (a last user message is that question; the conversation before it goes along).
-    void onSend(const QString& question);
-    // Stops the answer being generated (it ends with stop reason "cancelled").
-    void stop();
+    // Answers `question`, the question the pane has just put at the end of chat `chatId`
+    // (a last user message is that question; the conversation before it goes along), now or
+    // when its turn comes.
+    void onSend(const QString& question, const QString& chatId);
+    // Stops what chat `chatId` waits for: its answer (it ends with stop reason "cancelled"),
+    // or its question waiting its turn (taken back; not sent).
+    void stop(const QString& chatId);
+    // Sends the first waiting question whose documents are read, when nothing is answered.
+    void sendNextWaiting();
 
 Q_SIGNALS:
     // To the worker (queued across threads).
@@ -72,7 +84,7 @@ Q_SIGNALS:
     void cancelRequested(qint64 requestId);
     // A question went out; its answer is being generated.
     void answerStarted();
-    // A line for the status bar (e.g. a question refused while another is answered).
+    // A line for the status bar.
     void statusMessage(const QString& message, int timeoutMs);
     // Measured on a finished answer: prompt characters per prompt token.
     void charsPerTokenMeasured(double charsPerToken);
@@ -90,12 +102,17 @@ private:
     void onFinished(qint64 requestId, const RequestStatsQ& stats);
     // The plan of request `requestId` is ready: send it, or say why it cannot go.
     void onPlanned(qint64 requestId, const PromptPlan& plan);
+    // Plans and sends the question ending chat `chatId` now.
+    void ask(const QString& question, const QString& chatId);
     // Ends the current request without the backend (stopped while planned, or not runnable).
     void finishLocally(const QString& stopReason, const QString& notice);
+    // The next waiting question goes once the current request's ending has been handled.
+    void nextWhenIdle();
 
     // The request being answered (id 0: none).
     struct Pending {
         qint64 id = 0;
+        QString chatId;     // the chat it answers
         bool agent = false; // it may call tools: its final text replaces what streamed
         qint64 promptChars = 0;
         QString error;          // the backend's error, shown once the answer has finished
@@ -106,14 +123,20 @@ private:
 
     ChatPane* pane_;
     EngineWorker* worker_; // hands out request ids
-    std::function<QList<Document>()> documents_;
+    DocumentsOf documents_;
+    LoadingOf loading_;
     Pending request_;
+    // A question that waits its turn, in the order asked.
+    struct Waiting {
+        QString chatId;
+        QString question;
+        QString documents; // the titles it waits for; empty: it waits for another answer
+    };
+    QList<Waiting> queue_;
     qint64 contextLimit_ = 0; // of the model that answers; 0: not known
     double charsPerToken_;
     TokenCounter counter_;
     std::shared_ptr<PageTokenCache> pageTokens_ = std::make_shared<PageTokenCache>();
-    QHash<QString, QList<int>> pinned_;
-    QSet<QString> scannedOff_;
     bool readsScannedPages_ = false; // the embedded engine has a vision projector
     bool acceptsImages_ = false;     // the model that answers sees images
     QString pageImageDir_;           // where scanned pages are rendered (page_images.h)

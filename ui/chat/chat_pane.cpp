@@ -34,6 +34,10 @@ namespace folio::ui {
 ChatPane::ChatPane(QWidget* parent) : QWidget(parent) {
     library_ = new ChatLibrary(this);
     connect(library_, &ChatLibrary::storageFailed, this, &ChatPane::storageFailed);
+    connect(library_, &ChatLibrary::workChanged, this, [this](const QString& id) {
+        if (isShown(id))
+            updateButtons();
+    });
     auto* outer = new QHBoxLayout(this);
     outer->setContentsMargins(6, 6, 6, 6);
     auto* splitter = new QSplitter(Qt::Horizontal, this);
@@ -159,22 +163,12 @@ ChatPane::ChatPane(QWidget* parent) : QWidget(parent) {
             selectChat(row);
     });
     connect(sendButton_, &QPushButton::clicked, this, &ChatPane::send);
-    connect(stopButton_, &QPushButton::clicked, this, [this] {
-        if (isWaiting())
-            stopWaiting();
-        else
-            Q_EMIT stopRequested();
-    });
+    connect(stopButton_, &QPushButton::clicked, this, &ChatPane::stopCurrent);
     // Enter / Shift+Enter / Ctrl+Enter (chat/send_keys.h; the choice is in Settings).
     connect(new SendKeys(input_), &SendKeys::sendRequested, this, &ChatPane::send);
     auto* stopShortcut = new QShortcut(QKeySequence(Qt::Key_Escape), this);
     stopShortcut->setContext(Qt::WidgetWithChildrenShortcut);
-    connect(stopShortcut, &QShortcut::activated, this, [this] {
-        if (isWaiting())
-            stopWaiting();
-        else if (generating_)
-            Q_EMIT stopRequested();
-    });
+    connect(stopShortcut, &QShortcut::activated, this, &ChatPane::stopCurrent);
 
     // Banners and chips in the palette's colours, again when the system theme changes.
     style::followPalette(this, [this] {
@@ -214,8 +208,9 @@ void ChatPane::showCurrent() {
     refreshList();
     updateCitationDocuments();
     dataBar_->setSources(library_->current().dataSources, library_->current().toolsEnabled);
-    transcript_->showMessages(library_->current().messages, generating_);
+    transcript_->showMessages(library_->current().messages, isGenerating());
     setContextLimit(contextGauge_->limit());
+    updateButtons();
     if (shownChatId_ != library_->current().id) {
         shownChatId_ = library_->current().id;
         if (isEditing())
@@ -225,14 +220,12 @@ void ChatPane::showCurrent() {
 }
 
 void ChatPane::newChat() {
-    if (generating_ || isWaiting())
-        return;
     library_->newChat();
     showCurrent();
 }
 
 void ChatPane::selectChat(int index) {
-    if (generating_ || isWaiting() || !library_->isValid(index))
+    if (!library_->isValid(index))
         return;
     if (index != library_->currentIndex())
         transcript_->collapseToolCalls();
@@ -241,8 +234,12 @@ void ChatPane::selectChat(int index) {
 }
 
 void ChatPane::deleteChat(int index) {
-    if (generating_ || isWaiting() || !library_->isValid(index))
+    if (!library_->isValid(index))
         return;
+    // What the chat is busy with stops first (an answer, a waiting question, a summary).
+    const QString id = library_->chats().at(index).id;
+    if (library_->isBusy(id))
+        Q_EMIT stopRequested(id);
     if (undoNotification_)
         notifications_->dismiss(undoNotification_);
     const QString title = library_->remove(index);
@@ -256,7 +253,7 @@ bool ChatPane::undoDelete() {
     notifications_->dismiss(std::exchange(undoNotification_, 0));
     // While a question is answered (or waits) its chat stays the current one: the chat comes
     // back into the list beside it. Otherwise it is shown.
-    const bool busy = generating_ || isWaiting();
+    const bool busy = library_->isBusy(library_->current().id);
     if (!library_->restoreDeleted(busy))
         return false;
     if (busy)
@@ -273,7 +270,7 @@ void ChatPane::renameChat(int index, const QString& title) {
 
 void ChatPane::showListMenu(const QPoint& pos) {
     const int row = list_->indexAt(pos).row();
-    if (row < 0 || generating_)
+    if (row < 0)
         return;
     QMenu menu(this);
     menu.addAction(tr("Rename…"), this, [this, row] {
@@ -300,50 +297,73 @@ void ChatPane::editSettings() {
 }
 
 void ChatPane::appendMessage(ChatMessage::Role role, const QString& text) {
-    if (generating_ && role == ChatMessage::Role::Notice) {
-        // The answer being streamed stays the last message; the notice follows it.
-        pendingNotices_.append(text);
+    if (role != ChatMessage::Role::User) {
+        appendMessageTo(library_->current().id, role, text);
         return;
     }
     ChatMessage m;
     m.role = role;
     m.text = text;
     m.time = QDateTime::currentDateTime();
-    if (role == ChatMessage::Role::User) {
-        m.attachments = chips_->names();
-        m.images = imagesBar_->take(); // only the images attached to this question go with it
-    }
+    m.attachments = chips_->names();
+    m.images = imagesBar_->take(); // only the images attached to this question go with it
     folio::ui::appendMessage(library_->current(), std::move(m));
-    transcript_->appendLast(library_->current().messages,
-                            generating_ || role == ChatMessage::Role::Assistant);
+    transcript_->appendLast(library_->current().messages, isGenerating());
+    library_->save();
+    refreshList();
+}
+
+void ChatPane::appendMessageTo(const QString& chatId, ChatMessage::Role role, const QString& text) {
+    const int index = library_->indexOf(chatId);
+    if (index < 0)
+        return;
+    const ChatLibrary::Work work = library_->work(chatId);
+    const bool streaming =
+        work == ChatLibrary::Work::Answering || work == ChatLibrary::Work::Summarizing;
+    if (streaming && role == ChatMessage::Role::Notice) {
+        // The answer being streamed stays the last message; the notice follows it.
+        pendingNotices_.append({chatId, text});
+        return;
+    }
+    ChatMessage m;
+    m.role = role;
+    m.text = text;
+    m.time = QDateTime::currentDateTime();
+    ChatSession& chat = *library_->find(chatId);
+    folio::ui::appendMessage(chat, std::move(m));
+    if (isShown(chatId))
+        transcript_->appendLast(chat.messages, streaming || role == ChatMessage::Role::Assistant);
     if (role != ChatMessage::Role::Assistant) {
-        library_->save();
+        library_->save(index);
         refreshList();
     }
 }
 
-void ChatPane::appendToLast(const QString& text) {
-    auto& messages = library_->current().messages;
-    if (messages.isEmpty())
+void ChatPane::appendToLast(const QString& chatId, const QString& text) {
+    const int index = library_->indexOf(chatId);
+    if (index < 0 || library_->chats().at(index).messages.isEmpty())
         return;
+    auto& messages = library_->find(chatId)->messages;
     messages.last().text += text;
-    transcript_->updateLast(messages.last());
+    if (isShown(chatId))
+        transcript_->updateLast(messages.last());
     Q_EMIT streamed(text);
     // What streamed so far is on disk within a second: a crash loses at most that (issue #48).
-    if (generating_ && streamSaved_.elapsed() >= kStreamSaveMs) {
+    if (library_->isBusy(chatId) && streamSaved_.elapsed() >= kStreamSaveMs) {
         streamSaved_.restart();
-        library_->saveUnfinished(tr("Folio stopped before this answer was finished."));
+        library_->saveUnfinished(tr("Folio stopped before this answer was finished."), index);
     }
 }
 
-void ChatPane::setLastStats(const MessageStats& stats) {
-    auto& messages = library_->current().messages;
-    if (messages.isEmpty())
+void ChatPane::setLastStats(const QString& chatId, const MessageStats& stats) {
+    const int index = library_->indexOf(chatId);
+    if (index < 0 || library_->chats().at(index).messages.isEmpty())
         return;
+    auto& messages = library_->find(chatId)->messages;
     messages.last().stats = stats;
-    library_->save();
+    library_->save(index);
     refreshList();
-    if (!generating_)
+    if (!library_->isBusy(chatId) && isShown(chatId))
         transcript_->finishLast(messages.last());
 }
 
@@ -352,79 +372,119 @@ void ChatPane::setDataSources(const QStringList& paths, bool toolsEnabled) {
     dataBar_->setSources(paths, toolsEnabled);
 }
 
-void ChatPane::setToolCall(int index, const ToolCallRecord& call) {
-    auto& messages = library_->current().messages;
-    if (messages.isEmpty() || index < 0)
+void ChatPane::setToolCall(const QString& chatId, int index, const ToolCallRecord& call) {
+    ChatSession* chat = library_->find(chatId);
+    if (!chat || chat->messages.isEmpty() || index < 0)
         return;
-    auto& calls = messages.last().toolCalls;
+    auto& calls = chat->messages.last().toolCalls;
     while (calls.size() <= index)
         calls.append(ToolCallRecord());
     calls[index] = call;
-    transcript_->updateLast(messages.last());
+    if (isShown(chatId))
+        transcript_->updateLast(chat->messages.last());
 }
 
-void ChatPane::resetLastText() {
-    auto& messages = library_->current().messages;
-    if (messages.isEmpty())
+void ChatPane::resetLastText(const QString& chatId) {
+    setLastText(chatId, QString());
+}
+
+void ChatPane::setLastText(const QString& chatId, const QString& text) {
+    ChatSession* chat = library_->find(chatId);
+    if (!chat || chat->messages.isEmpty() || chat->messages.last().text == text)
         return;
-    messages.last().text.clear();
-    transcript_->updateLast(messages.last());
+    chat->messages.last().text = text;
+    if (isShown(chatId))
+        transcript_->updateLast(chat->messages.last());
 }
 
-void ChatPane::setLastText(const QString& text) {
-    auto& messages = library_->current().messages;
-    if (messages.isEmpty() || messages.last().text == text)
+void ChatPane::setLastInterrupted(const QString& chatId, const QString& reason) {
+    ChatSession* chat = library_->find(chatId);
+    if (!chat || chat->messages.isEmpty())
         return;
-    messages.last().text = text;
-    transcript_->updateLast(messages.last());
+    chat->messages.last().interrupted = reason;
+    if (isShown(chatId))
+        transcript_->updateLast(chat->messages.last());
 }
 
-void ChatPane::setLastInterrupted(const QString& reason) {
-    auto& messages = library_->current().messages;
-    if (messages.isEmpty())
+bool ChatPane::isGenerating() const {
+    const ChatLibrary::Work work = library_->work(library_->current().id);
+    return work == ChatLibrary::Work::Answering || work == ChatLibrary::Work::Summarizing;
+}
+
+bool ChatPane::isWaiting() const {
+    return library_->work(library_->current().id) == ChatLibrary::Work::Waiting;
+}
+
+void ChatPane::setWork(const QString& chatId, ChatLibrary::Work work) {
+    const ChatLibrary::Work before = library_->work(chatId);
+    if (work == ChatLibrary::Work::Answering)
+        streamSaved_.restart();
+    library_->setWork(chatId, work); // updateButtons() when it is the chat shown
+    ChatSession* chat = library_->find(chatId);
+    if (!chat || work != ChatLibrary::Work::None)
         return;
-    messages.last().interrupted = reason;
-    transcript_->updateLast(messages.last());
-}
-
-void ChatPane::setGenerating(bool generating) {
-    generating_ = generating;
-    streamSaved_.restart();
-    sendButton_->setEnabled(modelReady_ && !generating);
-    stopButton_->setEnabled(generating);
-    list_->setEnabled(!generating);
-    newButton_->setEnabled(!generating);
-    if (!generating && !library_->current().messages.isEmpty())
-        transcript_->finishLast(library_->current().messages.last());
-    if (!generating) {
-        const QStringList notices = std::exchange(pendingNotices_, {});
-        for (const QString& notice : notices)
-            appendMessage(ChatMessage::Role::Notice, notice);
+    const bool streamed =
+        before == ChatLibrary::Work::Answering || before == ChatLibrary::Work::Summarizing;
+    if (streamed && isShown(chatId) && !chat->messages.isEmpty())
+        transcript_->finishLast(chat->messages.last());
+    QList<QPair<QString, QString>> later;
+    for (const auto& notice : std::exchange(pendingNotices_, {})) {
+        if (notice.first == chatId)
+            appendMessageTo(chatId, ChatMessage::Role::Notice, notice.second);
+        else
+            later.append(notice);
     }
+    pendingNotices_ += later;
 }
 
-void ChatPane::setPreparingPrompt() {
-    contextGauge_->showPreparing();
+void ChatPane::updateButtons() {
+    const bool busy = library_->isBusy(library_->current().id);
+    sendButton_->setEnabled(modelReady_ && !busy);
+    stopButton_->setEnabled(busy);
 }
 
-void ChatPane::setQuestionContextNote(const QString& note, int leftOutTurns) {
-    if (!folio::ui::setQuestionContextNote(library_->current(), note, leftOutTurns))
+void ChatPane::stopCurrent() {
+    const QString id = library_->current().id;
+    if (library_->isBusy(id))
+        Q_EMIT stopRequested(id);
+}
+
+void ChatPane::setPreparingPrompt(const QString& chatId) {
+    if (isShown(chatId))
+        contextGauge_->showPreparing();
+}
+
+void ChatPane::setQuestionContextNote(const QString& chatId, const QString& note,
+                                      int leftOutTurns) {
+    ChatSession* chat = library_->find(chatId);
+    if (!chat || !folio::ui::setQuestionContextNote(*chat, note, leftOutTurns))
         return;
-    transcript_->showMessages(library_->current().messages, generating_);
-    library_->save();
+    refreshChat(chatId);
 }
 
-void ChatPane::setPrefillProgress(qint64 done, qint64 total, double etaSeconds) {
-    contextGauge_->showPrefillProgress(done, total, etaSeconds);
+void ChatPane::refreshChat(const QString& chatId) {
+    const int index = library_->indexOf(chatId);
+    if (index < 0)
+        return;
+    if (isShown(chatId))
+        transcript_->showMessages(library_->current().messages, isGenerating());
+    library_->save(index);
 }
 
-void ChatPane::setImageProgress(int done, int total) {
-    contextGauge_->showImageProgress(done, total);
+void ChatPane::setPrefillProgress(const QString& chatId, qint64 done, qint64 total,
+                                  double etaSeconds) {
+    if (isShown(chatId))
+        contextGauge_->showPrefillProgress(done, total, etaSeconds);
+}
+
+void ChatPane::setImageProgress(const QString& chatId, int done, int total) {
+    if (isShown(chatId))
+        contextGauge_->showImageProgress(done, total);
 }
 
 void ChatPane::setModelReady(bool ready, const QString& reason) {
     modelReady_ = ready;
-    sendButton_->setEnabled(ready && !generating_);
+    updateButtons();
     modelNotice_->setVisible(!ready);
     modelNotice_->setText(reason);
 }
@@ -439,8 +499,9 @@ void ChatPane::setContextLimit(qint64 limit) {
     contextGauge_->showUsage(used, limit);
 }
 
-void ChatPane::setContextUsage(qint64 used, qint64 limit) {
-    contextGauge_->showUsage(used, limit);
+void ChatPane::setContextUsage(const QString& chatId, qint64 used, qint64 limit) {
+    if (isShown(chatId))
+        contextGauge_->showUsage(used, limit);
 }
 
 void ChatPane::setAttachments(const QStringList& names, const QList<int>& rows) {
@@ -472,31 +533,6 @@ QString ChatPane::documentProblemsText() const {
     return problems_->isVisible() ? problems_->text() : QString();
 }
 
-void ChatPane::releaseWaitingQuestion() {
-    if (!isWaiting())
-        return;
-    if (loadingDocuments_ && !loadingDocuments_().isEmpty())
-        return;
-    const QString question = std::exchange(waitingQuestion_, QString());
-    // One whole sentence per state: translations cannot be edited in fragments.
-    if (moveWaitingQuestionLast(library_->current(),
-                                tr("Waited for %1 to finish loading.").arg(waitingFor_),
-                                chips_->names())) {
-        transcript_->showMessages(library_->current().messages, false);
-        library_->save();
-    }
-    stopButton_->setEnabled(false);
-    setGenerating(false);
-    Q_EMIT sendRequested(question);
-}
-
-void ChatPane::stopWaiting() {
-    waitingQuestion_.clear();
-    setGenerating(false);
-    appendMessage(ChatMessage::Role::Notice,
-                  tr("Stopped waiting for the documents: the question was not sent."));
-}
-
 void ChatPane::attachImage(const QuestionImage& image) {
     imagesBar_->add(image);
 }
@@ -508,7 +544,7 @@ void ChatPane::submitText(const QString& text) {
 
 void ChatPane::send() {
     const QString text = input_->toPlainText().trimmed();
-    if (!modelReady_ || generating_ || text.isEmpty())
+    if (!modelReady_ || library_->isBusy(library_->current().id) || text.isEmpty())
         return;
     if (isEditing()) {
         // The edited question and what followed it become another branch; this is its sibling.
@@ -524,20 +560,9 @@ void ChatPane::send() {
     }
     appendMessage(ChatMessage::Role::User, text);
     input_->clear();
-    const QStringList loading = loadingDocuments_ ? loadingDocuments_() : QStringList();
-    if (!loading.isEmpty()) {
-        // Sent once they are read: a question without its documents would be answered wrongly.
-        waitingFor_ = loading.join(QStringLiteral(", "));
-        appendMessage(ChatMessage::Role::Notice,
-                      tr("Waiting for %1 to finish loading…").arg(waitingFor_));
-        waitingQuestion_ = text;
-        sendButton_->setEnabled(false);
-        stopButton_->setEnabled(true);
-        list_->setEnabled(false);
-        newButton_->setEnabled(false);
-        return;
-    }
-    Q_EMIT sendRequested(text);
+    // The controller asks it now, or when the documents it needs are read and the answer
+    // being given in another chat has finished (it says so in the chat).
+    Q_EMIT sendRequested(text, library_->current().id);
 }
 
 void ChatPane::copyMessage(int index) {
@@ -548,7 +573,7 @@ void ChatPane::copyMessage(int index) {
 
 void ChatPane::editAndResend(int index) {
     const auto& messages = library_->current().messages;
-    if (generating_ || isWaiting() || index < 0 || index >= messages.size() ||
+    if (library_->isBusy(library_->current().id) || index < 0 || index >= messages.size() ||
         messages[index].role != ChatMessage::Role::User)
         return;
     // Nothing changes until the edit is sent: then it becomes a new version of the question.
@@ -566,15 +591,16 @@ void ChatPane::cancelEdit() {
 }
 
 void ChatPane::regenerate() {
-    if (generating_ || isWaiting() || !modelReady_ || !prepareRegenerate(library_->current()))
+    if (library_->isBusy(library_->current().id) || !modelReady_ ||
+        !prepareRegenerate(library_->current()))
         return;
     library_->save();
     showCurrent();
-    Q_EMIT sendRequested(library_->current().messages.last().text);
+    Q_EMIT sendRequested(library_->current().messages.last().text, library_->current().id);
 }
 
 void ChatPane::showVersion(int index, int version) {
-    if (generating_ || isWaiting())
+    if (library_->isBusy(library_->current().id))
         return;
     if (isEditing())
         cancelEdit();

@@ -10,8 +10,6 @@
 #include <QList>
 #include <QWidget>
 
-#include <functional>
-
 class QLabel;
 class QListWidget;
 class QPlainTextEdit;
@@ -63,26 +61,36 @@ public:
     // Replaces the current chat's system prompt and sampling settings (and saves).
     void setChatSettings(const QString& systemPrompt, const GenerationSettings& settings);
 
+    // Appends to the current chat (a question takes the chips' documents and the images).
     void appendMessage(ChatMessage::Role role, const QString& text);
     // Sends `text` as if typed and sent by the user.
     void submitText(const QString& text);
-    // Streaming: text appended to the last (assistant) message; its stats once done.
-    void appendToLast(const QString& text);
-    void setLastStats(const MessageStats& stats);
-    // While generating: Send disabled, Stop enabled, the chat list locked.
-    void setGenerating(bool generating);
-    bool isGenerating() const { return generating_; }
-    void setPrefillProgress(qint64 done, qint64 total, double etaSeconds);
+
+    // Answers and jobs change their own chat by its id, shown or not (issue #48 §7): the user
+    // may be in another chat meanwhile. A chat deleted meanwhile is left alone.
+    void appendMessageTo(const QString& chatId, ChatMessage::Role role, const QString& text);
+    // Streaming: text appended to the chat's last (assistant) message; its stats once done.
+    void appendToLast(const QString& chatId, const QString& text);
+    void setLastStats(const QString& chatId, const MessageStats& stats);
+    // What chat `chatId` is busy with: while it works, its Send is off and Stop stops it; the
+    // chat list, New chat and every other chat stay usable.
+    void setWork(const QString& chatId, ChatLibrary::Work work);
+    // The current chat is being answered or summarized / its question waits its turn.
+    bool isGenerating() const;
+    bool isWaiting() const;
+    void setPrefillProgress(const QString& chatId, qint64 done, qint64 total, double etaSeconds);
     // "Encoding page images 2/5…" in the same gauge, before the prompt is read.
-    void setImageProgress(int done, int total);
+    void setImageProgress(const QString& chatId, int done, int total);
     // "Preparing the prompt…" in the context gauge while the question's prompt is planned.
-    void setPreparingPrompt();
+    void setPreparingPrompt(const QString& chatId);
     // Puts `note` (ChatMessage::contextNote) and the number of earlier turns its prompt left
-    // out on the question being answered: the last user message of the current chat.
-    void setQuestionContextNote(const QString& note, int leftOutTurns = 0);
+    // out on the question being answered: the last user message of chat `chatId`.
+    void setQuestionContextNote(const QString& chatId, const QString& note, int leftOutTurns = 0);
+    // Chat `chatId` was changed in place (ChatLibrary::find): shown again and saved.
+    void refreshChat(const QString& chatId);
     // Enables sending when a model is ready; `reason` (rich text) is shown when it is not.
     void setModelReady(bool ready, const QString& reason);
-    void setContextUsage(qint64 used, qint64 limit);
+    void setContextUsage(const QString& chatId, qint64 used, qint64 limit);
     // A model with context `limit` is ready: the gauge shows the current chat's last answer
     // against it (a chat without answers: 0).
     void setContextLimit(qint64 limit);
@@ -95,14 +103,6 @@ public:
     // (locateRequested), in a banner above the transcript; empty hides it.
     void setDocumentProblems(const QList<QPair<int, QString>>& problems);
     QString documentProblemsText() const;
-    // Before a question goes out: the titles of the chat's documents still loading. While there
-    // are any the question waits (saying so in the chat; Stop cancels) and goes once
-    // releaseWaitingQuestion() finds none.
-    void setLoadingDocuments(std::function<QStringList()> loading) {
-        loadingDocuments_ = std::move(loading);
-    }
-    void releaseWaitingQuestion();
-    bool isWaiting() const { return !waitingQuestion_.isEmpty(); }
     TranscriptView* transcript() const { return transcript_; }
     // The images attached to the next question (chips above the input); the question sent
     // next takes them (ChatMessage::images).
@@ -112,14 +112,14 @@ public:
 
     // The current chat's data sources and Tools switch (saved with the chat).
     void setDataSources(const QStringList& paths, bool toolsEnabled);
-    // Tool calls of the answer being streamed (the last message), as they happen.
-    void setToolCall(int index, const ToolCallRecord& call);
+    // Tool calls of the answer being streamed (the chat's last message), as they happen.
+    void setToolCall(const QString& chatId, int index, const ToolCallRecord& call);
     // The text streamed so far was a tool call: the answer starts afresh.
-    void resetLastText();
-    // Replaces the last answer's text (the final answer of a tool-using turn).
-    void setLastText(const QString& text);
-    // The last answer was cut off by an error: its text stays, marked with `reason`.
-    void setLastInterrupted(const QString& reason);
+    void resetLastText(const QString& chatId);
+    // Replaces the chat's last answer's text (the final answer of a tool-using turn).
+    void setLastText(const QString& chatId, const QString& text);
+    // The chat's last answer was cut off by an error: its text stays, marked with `reason`.
+    void setLastInterrupted(const QString& chatId, const QString& reason);
 
     // Per-message actions (also reachable through the transcript's links).
     void copyMessage(int index);
@@ -138,9 +138,11 @@ public:
     NotificationArea* notifications() const { return notifications_; }
 
 Q_SIGNALS:
-    // `text` is to be answered: the last message of the current chat, a user message.
-    void sendRequested(const QString& text);
-    void stopRequested();
+    // `text` is to be answered: the last message of chat `chatId` (the current one when it
+    // was sent), a user message.
+    void sendRequested(const QString& text, const QString& chatId);
+    // Stop what chat `chatId` is busy with (an answer, a waiting question, a summary).
+    void stopRequested(const QString& chatId);
     // Streaming text arrived for the last message.
     void streamed(const QString& text);
     // A citation link: page `page` of the chat's document `document` (its place in the chat).
@@ -158,15 +160,16 @@ private:
     void refreshList();
     void editSettings();
     void showListMenu(const QPoint& pos);
-    void stopWaiting();
+    // True when chat `chatId` is the one shown.
+    bool isShown(const QString& chatId) const { return library_->current().id == chatId; }
+    void updateButtons();
+    void stopCurrent();
     void updateCitationDocuments();
 
     ChatLibrary* library_ = nullptr;
-    QStringList pendingNotices_; // notices that arrived while an answer was streaming
+    // Notices that arrived for a chat while an answer streamed into it: (chat id, text).
+    QList<QPair<QString, QString>> pendingNotices_;
     QString shownChatId_;
-    QString waitingQuestion_; // held until the chat's documents have loaded
-    QString waitingFor_;      // the documents it waits for, as the notice names them
-    std::function<QStringList()> loadingDocuments_;
     QLabel* problems_ = nullptr;
     NotificationArea* notifications_ = nullptr;
     QWidget* editBar_ = nullptr;
@@ -186,7 +189,6 @@ private:
     QLabel* modelNotice_ = nullptr;
     ContextGauge* contextGauge_ = nullptr;
     bool modelReady_ = false;
-    bool generating_ = false;
     QElapsedTimer streamSaved_;
 };
 

@@ -14,7 +14,10 @@ SummaryRunner::SummaryRunner(ChatPane* pane, EngineWorker* worker, QObject* pare
             [this](const ModelFactsQ& facts) { contextLimit_ = facts.contextLimit; });
     connect(worker, &EngineWorker::counterChanged, this,
             [this](const TokenCounter& counter) { counter_ = counter; });
-    connect(pane_, &ChatPane::stopRequested, this, &SummaryRunner::stop);
+    connect(pane_, &ChatPane::stopRequested, this, [this](const QString& chatId) {
+        if (thread_ && chatId == chatId_)
+            stop();
+    });
 }
 
 SummaryRunner::~SummaryRunner() {
@@ -50,10 +53,13 @@ void SummaryRunner::summarizeOneOf(const QList<Document>& documents, QWidget* pa
 void SummaryRunner::summarize(const Document& doc) {
     if (thread_ || doc.state != Document::State::Ready || doc.kind != Document::Kind::Pdf)
         return;
-    if (pane_->isGenerating()) {
-        Q_EMIT statusMessage(tr("Wait for the answer to finish, or stop it, then summarize"), 8000);
+    if (pane_->library()->isBusy(pane_->currentChat().id)) {
+        Q_EMIT statusMessage(tr("Wait for this chat's answer to finish, or stop it, then "
+                                "summarize (or summarize in another chat)"),
+                             8000);
         return;
     }
+    chatId_ = pane_->currentChat().id;
     SummaryOptions options;
     options.title = doc.title;
     options.pageTexts = doc.pageTexts;
@@ -67,9 +73,9 @@ void SummaryRunner::summarize(const Document& doc) {
         std::lock_guard lk(m_);
         stopping_ = false;
     }
-    pane_->appendMessage(ChatMessage::Role::Notice,
-                         tr("Summarizing “%1” (%2 pages)…").arg(doc.title).arg(doc.pageCount));
-    pane_->setGenerating(true);
+    pane_->appendMessageTo(chatId_, ChatMessage::Role::Notice,
+                           tr("Summarizing “%1” (%2 pages)…").arg(doc.title).arg(doc.pageCount));
+    pane_->setWork(chatId_, ChatLibrary::Work::Summarizing);
     clock_.start();
     const TokenCounter counter = counter_;
     thread_ = std::make_unique<std::thread>([this, options, counter] {
@@ -134,7 +140,7 @@ void SummaryRunner::onAnswer(const JobAnswer& answer) {
 void SummaryRunner::showProgress(const QString& line) {
     if (!thread_)
         return;
-    pane_->setLastText(tr("Summarizing “%1”: %2").arg(title_, line));
+    pane_->setLastText(chatId_, tr("Summarizing “%1”: %2").arg(title_, line));
     Q_EMIT statusMessage(tr("Summary: %1").arg(line), 0);
 }
 
@@ -143,23 +149,27 @@ void SummaryRunner::finish(const SummaryResult& result) {
     thread_.reset();
     const double seconds = double(clock_.elapsed()) / 1000.0;
     if (result.ok) {
-        pane_->setLastText(tr("Summarized “%1” in %2 parts and %3 stages (%4 requests, %5 s).")
+        pane_->setLastText(chatId_,
+                           tr("Summarized “%1” in %2 parts and %3 stages (%4 requests, %5 s).")
                                .arg(title_)
                                .arg(result.parts.size())
                                .arg(result.stages)
                                .arg(result.requests)
                                .arg(seconds, 0, 'f', 1));
-        pane_->setGenerating(false);
+        pane_->setWork(chatId_, ChatLibrary::Work::None);
         const QString markdown = tr("# Summary: %1\n\n").arg(title_) + result.markdown;
-        pane_->appendMessage(ChatMessage::Role::Assistant, markdown);
-        lastSummary_ = {pane_->currentChat().id, tr("Summary: %1").arg(title_), documentPath_,
-                        markdown, QDateTime::currentDateTime()};
+        pane_->appendMessageTo(chatId_, ChatMessage::Role::Assistant, markdown);
+        pane_->refreshChat(chatId_); // shown whole and saved
+        lastSummary_ = {chatId_, tr("Summary: %1").arg(title_), documentPath_, markdown,
+                        QDateTime::currentDateTime()};
         Q_EMIT statusMessage(tr("Summary ready"), 5000);
     } else {
-        pane_->setLastText(result.cancelled
+        pane_->setLastText(chatId_,
+                           result.cancelled
                                ? tr("Summary of “%1” stopped (%2).").arg(title_, result.error)
                                : tr("The summary of “%1” failed: %2").arg(title_, result.error));
-        pane_->setGenerating(false);
+        pane_->setWork(chatId_, ChatLibrary::Work::None);
+        pane_->refreshChat(chatId_);
         Q_EMIT statusMessage(result.cancelled ? tr("Summary stopped") : tr("Summary failed"), 5000);
     }
     Q_EMIT summaryFinished(result.ok);

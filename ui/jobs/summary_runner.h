@@ -68,6 +68,7 @@ private:
     void finish(const SummaryResult& result);
 
     ChatPane* pane_;
+    QString chatId_; // the chat the summary goes to (the user may be in another meanwhile)
     JobRequest* job_;
     TokenCounter counter_;
     qint64 contextLimit_ = 0;

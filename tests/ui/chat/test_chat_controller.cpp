@@ -1,6 +1,8 @@
 // ChatController (issue #20): the chat's requests through the real ChatPane and EngineWorker,
 // with a backend whose callbacks the test calls by hand, so the last pieces of a stopped answer
 // arrive exactly where a race between threads could put them: while the next chat is answered.
+#include <QListWidget>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -72,8 +74,8 @@ private slots:
         pane_ = std::make_unique<ChatPane>();
         pane_->openStore(folio::test::scratchDir(QStringLiteral("chat-controller")));
         worker_ = std::make_unique<EngineWorker>();
-        controller_ = std::make_unique<ChatController>(pane_.get(), worker_.get(),
-                                                       [] { return QList<Document>(); });
+        controller_ = std::make_unique<ChatController>(
+            pane_.get(), worker_.get(), [](const ChatSession&) { return QList<Document>(); });
         backend_ = new HandBackend;
         ModelFactsQ facts;
         facts.name = QStringLiteral("hand");
@@ -101,7 +103,7 @@ private slots:
         QCOMPARE(pane_->messages().last().text, QStringLiteral("Answer A"));
         QVERIFY(controller_->isAnswering());
 
-        Q_EMIT pane_->stopRequested();
+        Q_EMIT pane_->stopRequested(chatA);
         QCOMPARE(backend_->cancelled, std::vector<RequestId>{1});
         a.on_done(stats("Answer A", "cancelled"));
         QCOMPARE(finished.size(), 1);
@@ -142,6 +144,90 @@ private slots:
         QCOMPARE(answerA[1].stats.stopReason, QStringLiteral("cancelled"));
     }
 
+    // Issue #48 §7: while chat A is answered, the chat list and New chat stay usable; chat B can
+    // be read, written in and asked: its question waits its turn (saying so), A's answer keeps
+    // streaming into A whichever chat is shown, and B's question goes when A's answer ends.
+    // Stop takes a waiting question back; deleting a chat stops its answer.
+    void anotherChatIsUsableWhileOneIsAnswered() {
+        auto* list = pane_->findChild<QListWidget*>(QStringLiteral("chatList"));
+        auto* newChat = pane_->findChild<QPushButton*>(QStringLiteral("newChatButton"));
+        auto* send = pane_->findChild<QPushButton*>(QStringLiteral("sendButton"));
+        auto* stop = pane_->findChild<QPushButton*>(QStringLiteral("stopButton"));
+        pane_->submitText(QStringLiteral("Question A"));
+        const QString chatA = pane_->currentChat().id;
+        QCOMPARE(backend_->requests.size(), size_t(1));
+        const RequestCallbacks a = backend_->requests[0].callbacks;
+        a.on_token("Revenue ", -1);
+        QVERIFY(list->isEnabled());
+        QVERIFY(newChat->isEnabled());
+        QVERIFY(!send->isEnabled()); // A is answered: its own Send waits, Stop stops it
+        QVERIFY(stop->isEnabled());
+
+        newChat->click();
+        const QString chatB = pane_->currentChat().id;
+        QVERIFY(chatB != chatA);
+        QVERIFY(send->isEnabled()); // another chat: asking is allowed
+        QVERIFY(!stop->isEnabled());
+        pane_->submitText(QStringLiteral("Question B"));
+        QCOMPARE(backend_->requests.size(), size_t(1)); // waits: one answer at a time
+        QCOMPARE(controller_->waitingCount(), 1);
+        QVERIFY(pane_->isWaiting());
+        QVERIFY(stop->isEnabled());
+        QCOMPARE(pane_->messages().size(), 2);
+        QCOMPARE(pane_->messages().last().role, ChatMessage::Role::Notice);
+        QVERIFY2(pane_->messages().last().text.contains(QStringLiteral("Waiting for the answer in "
+                                                                       "“Question A”")),
+                 qPrintable(pane_->messages().last().text));
+
+        // A's answer streams into A while B is shown; B is untouched.
+        a.on_token("rose 12%.", -1);
+        QCOMPARE(pane_->messages().size(), 2);
+        const ChatSession* inA = pane_->library()->find(chatA);
+        QCOMPARE(inA->messages.last().text, QStringLiteral("Revenue rose 12%."));
+
+        // A third chat asks too, then takes its question back with Stop.
+        newChat->click();
+        const QString chatC = pane_->currentChat().id;
+        pane_->submitText(QStringLiteral("Question C"));
+        QCOMPARE(controller_->waitingCount(), 2);
+        stop->click();
+        QCOMPARE(controller_->waitingCount(), 1);
+        QVERIFY(!pane_->isWaiting());
+        QVERIFY(pane_->messages().last().text.contains(QStringLiteral("Stopped waiting")));
+
+        // Back in A, mid-answer: the transcript shows what streamed; A ends, B's question goes.
+        pane_->selectChat(pane_->library()->indexOf(chatA));
+        QCOMPARE(pane_->messages().last().text, QStringLiteral("Revenue rose 12%."));
+        QVERIFY(pane_->isGenerating());
+        a.on_done(stats("Revenue rose 12%.", "eos", 30));
+        QVERIFY(!pane_->isGenerating());
+        QCOMPARE(pane_->messages().last().stats.stopReason, QStringLiteral("eos"));
+        QTRY_COMPARE(backend_->requests.size(), size_t(2));
+        QCOMPARE(controller_->answeringChat(), chatB);
+        QCOMPARE(contents(backend_->requests[1]).mid(1),
+                 QStringList{QStringLiteral("user: Question B")});
+        const ChatSession* inB = pane_->library()->find(chatB);
+        QCOMPARE(inB->messages.size(), 3); // the notice, the question moved last, its answer
+        QVERIFY2(inB->messages[0].text.contains(QStringLiteral("Waited for its turn")),
+                 qPrintable(inB->messages[0].text));
+        QCOMPARE(inB->messages[1].text, QStringLiteral("Question B"));
+        QCOMPARE(inB->messages[2].role, ChatMessage::Role::Assistant);
+        QCOMPARE(pane_->library()->find(chatC)->messages.first().text,
+                 QStringLiteral("Question C")); // C's question stays, not asked
+
+        // Deleting B while it is answered stops its answer; nothing is asked after it.
+        pane_->deleteChat(pane_->library()->indexOf(chatB));
+        QCOMPARE(backend_->cancelled, std::vector<RequestId>{2});
+        backend_->requests[1].callbacks.on_token("late", -1);
+        backend_->requests[1].callbacks.on_done(stats("late", "cancelled"));
+        QVERIFY(!controller_->isAnswering());
+        QTest::qWait(50);
+        QCOMPARE(backend_->requests.size(), size_t(2));
+        QCOMPARE(pane_->library()->indexOf(chatB), -1);
+        QCOMPARE(pane_->library()->find(chatA)->messages.last().text,
+                 QStringLiteral("Revenue rose 12%."));
+    }
+
     // The prompt asks the question it was given, after the conversation before it; the
     // characters per token are measured on that prompt.
     void sendsTheQuestionItIsGiven() {
@@ -161,7 +247,7 @@ private slots:
         QCOMPARE(controller_->charsPerToken(), double(chars) / 50.0);
 
         // Not the chat's last message: the question given is asked after the conversation.
-        controller_->onSend(QStringLiteral("second question"));
+        controller_->onSend(QStringLiteral("second question"), pane_->currentChat().id);
         QCOMPARE(backend_->requests.size(), size_t(2));
         QCOMPARE(contents(backend_->requests[1]).mid(1),
                  (QStringList{QStringLiteral("user: first question"),
@@ -184,19 +270,19 @@ private slots:
         pane_->submitText(QStringLiteral("Name a colour."));
         QCOMPARE(backend_->requests[0].sampling.seed, uint64_t(0));
         backend_->requests[0].callbacks.on_done(stats("Red.", "eos"));
-        pane_->setLastText(QStringLiteral("Red."));
+        pane_->setLastText(pane_->currentChat().id, QStringLiteral("Red."));
         pane_->regenerate();
         QCOMPARE(backend_->requests.size(), size_t(2));
         const uint64_t second = backend_->requests[1].sampling.seed;
         QVERIFY(second != 0);
         backend_->requests[1].callbacks.on_done(stats("Blue.", "eos"));
-        pane_->setLastText(QStringLiteral("Blue."));
+        pane_->setLastText(pane_->currentChat().id, QStringLiteral("Blue."));
         pane_->regenerate();
         QCOMPARE(backend_->requests.size(), size_t(3));
         QVERIFY(backend_->requests[2].sampling.seed != 0);
         QVERIFY(backend_->requests[2].sampling.seed != second);
         backend_->requests[2].callbacks.on_done(stats("Green.", "eos"));
-        pane_->setLastText(QStringLiteral("Green."));
+        pane_->setLastText(pane_->currentChat().id, QStringLiteral("Green."));
 
         GenerationSettings fixed = pane_->currentChat().settings;
         fixed.seed = 1234;

@@ -83,8 +83,8 @@ private slots:
         pane_ = std::make_unique<ChatPane>();
         pane_->openStore(folio::test::scratchDir(QStringLiteral("chat-planning")));
         worker_ = std::make_unique<EngineWorker>();
-        controller_ = std::make_unique<ChatController>(pane_.get(), worker_.get(),
-                                                       [this] { return documents_; });
+        controller_ = std::make_unique<ChatController>(
+            pane_.get(), worker_.get(), [this](const ChatSession&) { return documents_; });
         backend_ = new HandBackend;
         ModelFactsQ facts;
         facts.contextLimit = 2000;
@@ -106,13 +106,13 @@ private slots:
 
     void plansOffTheGuiThreadAndNamesThePages() {
         QVERIFY(controller_->counter().exact());
-        QSignalSpy refused(controller_.get(), &ChatController::statusMessage);
         pane_->submitText(QStringLiteral("How many walruses were counted?"));
         QVERIFY(pane_->isGenerating());
         QVERIFY(controller_->isPreparing());
         QCOMPARE(backend_->requests.size(), size_t(0)); // still being planned
-        controller_->onSend(QStringLiteral("Another question"));
-        QCOMPARE(refused.size(), 1);
+        // The chat is busy: a second question there is neither sent nor queued.
+        controller_->onSend(QStringLiteral("Another question"), pane_->currentChat().id);
+        QCOMPARE(controller_->waitingCount(), 0);
         QTRY_COMPARE_WITH_TIMEOUT(backend_->requests.size(), size_t(1), 20000);
         QVERIFY(!controller_->isPreparing());
         const PromptPlan& plan = controller_->lastPlan();
@@ -137,7 +137,7 @@ private slots:
         QSignalSpy finished(controller_.get(), &ChatController::answerFinished);
         pane_->submitText(QStringLiteral("How many walruses?"));
         QVERIFY(controller_->isPreparing());
-        Q_EMIT pane_->stopRequested();
+        Q_EMIT pane_->stopRequested(pane_->currentChat().id);
         QCOMPARE(finished.size(), 1);
         QCOMPARE(finished.first().first().value<RequestStatsQ>().stopReason,
                  QStringLiteral("cancelled"));

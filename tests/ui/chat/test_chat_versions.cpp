@@ -127,8 +127,8 @@ private slots:
         pane_ = std::make_unique<ChatPane>();
         pane_->openStore(dir_);
         worker_ = std::make_unique<EngineWorker>();
-        controller_ = std::make_unique<ChatController>(pane_.get(), worker_.get(),
-                                                       [] { return QList<Document>(); });
+        controller_ = std::make_unique<ChatController>(
+            pane_.get(), worker_.get(), [](const ChatSession&) { return QList<Document>(); });
         backend_ = new HandBackend;
         ModelFactsQ facts;
         facts.name = QStringLiteral("hand");

@@ -70,8 +70,9 @@ private slots:
         pane.show();
         pane.setDocuments({pdf(QStringLiteral("A"), 12), pdf(QStringLiteral("B"), 40)});
         pane.appendMessage(ChatMessage::Role::User, QStringLiteral("What changed?"));
+        pane.setWork(pane.currentChat().id, ChatLibrary::Work::Answering);
         pane.appendMessage(ChatMessage::Role::Assistant, kAnswer);
-        pane.setGenerating(false);
+        pane.setWork(pane.currentChat().id, ChatLibrary::Work::None);
         // Recorded with the answer: the chat's PDFs as they were.
         const QList<CitedDocument> recorded = pane.messages().last().citedDocuments;
         QCOMPARE(recorded.size(), 2);

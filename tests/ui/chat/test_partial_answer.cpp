@@ -31,11 +31,11 @@ private slots:
         pane.openStore(dir.path());
         pane.setModelReady(true, QString());
         pane.appendMessage(ChatMessage::Role::User, QStringLiteral("What was revenue?"));
-        pane.setGenerating(true);
+        pane.setWork(pane.currentChat().id, ChatLibrary::Work::Answering);
         pane.appendMessage(ChatMessage::Role::Assistant, QString());
-        pane.appendToLast(QStringLiteral("Revenue was "));
+        pane.appendToLast(pane.currentChat().id, QStringLiteral("Revenue was "));
         QTest::qWait(ChatPane::kStreamSaveMs + 100);
-        pane.appendToLast(QStringLiteral("RMB 3.2 billion"));
+        pane.appendToLast(pane.currentChat().id, QStringLiteral("RMB 3.2 billion"));
         pane.waitForSaves();
         ChatMessage saved = lastSaved(dir.path());
         QCOMPARE(saved.role, ChatMessage::Role::Assistant);
@@ -46,15 +46,15 @@ private slots:
         QVERIFY(pane.messages().last().interrupted.isEmpty());
 
         // More text within the second is not written at once (bounded writes) ...
-        pane.appendToLast(QStringLiteral(" [p. 14]."));
+        pane.appendToLast(pane.currentChat().id, QStringLiteral(" [p. 14]."));
         pane.waitForSaves();
         QCOMPARE(lastSaved(dir.path()).text, QStringLiteral("Revenue was RMB 3.2 billion"));
         // ... and the answer's end writes it whole, unmarked.
         MessageStats stats;
         stats.generatedTokens = 12;
         stats.stopReason = QStringLiteral("eos");
-        pane.setLastStats(stats);
-        pane.setGenerating(false);
+        pane.setLastStats(pane.currentChat().id, stats);
+        pane.setWork(pane.currentChat().id, ChatLibrary::Work::None);
         pane.waitForSaves();
         saved = lastSaved(dir.path());
         QCOMPARE(saved.text, QStringLiteral("Revenue was RMB 3.2 billion [p. 14]."));

@@ -271,7 +271,7 @@ private slots:
         extractor.extract(QStringLiteral("/charts/revenue.png"));
         QTRY_VERIFY_WITH_TIMEOUT(backend_->tableRequest() != 0, 10000);
         const RequestId tableRequest = backend_->tableRequest();
-        Q_EMIT window_->chatPane()->stopRequested();
+        Q_EMIT window_->chatPane()->stopRequested(window_->chatPane()->currentChat().id);
         QTRY_COMPARE_WITH_TIMEOUT(summaryDone.size(), 1, 10000);
         QCOMPARE(summaryDone.first().at(0).toBool(), false);
         QTRY_VERIFY_WITH_TIMEOUT(backend_->wasCancelled(summaryRequest), 10000);

@@ -4,6 +4,7 @@
 // context; the chat shows progress in place and then the summary naming the parts' ranges; Stop
 // cancels it and leaves the chat usable.
 #include <QAction>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QtTest>
@@ -223,7 +224,18 @@ private slots:
         QVERIFY(chat->messages().last().text.startsWith(
             QStringLiteral("Summarizing “Meridian Technical Report”: stage 1/")));
         QVERIFY(chat->isGenerating());
-        Q_EMIT chat->stopRequested();
+        // Another chat meanwhile (issue #48 §7): New chat works, the summary stays in its chat.
+        const QString summaryChat = chat->currentChat().id;
+        auto* newChat = chat->findChild<QPushButton*>(QStringLiteral("newChatButton"));
+        QVERIFY(newChat->isEnabled());
+        newChat->click();
+        QVERIFY(chat->currentChat().id != summaryChat);
+        QVERIFY(!chat->isGenerating());
+        QVERIFY(chat->messages().isEmpty());
+        QVERIFY(!chat->findChild<QPushButton*>(QStringLiteral("stopButton"))->isEnabled());
+        chat->selectChat(chat->library()->indexOf(summaryChat));
+        QVERIFY(chat->isGenerating());
+        Q_EMIT chat->stopRequested(chat->currentChat().id);
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 10000);
         QCOMPARE(finished.first().at(0).toBool(), false);
         // The cancel travels to the engine's thread as a queued call: it may land just after

@@ -158,15 +158,16 @@ QString SoakFixture::stateLine() const {
         auto* l = w_->findChild<QLabel*>(QLatin1String(name));
         return l ? l->text() : QString();
     };
-    return QStringLiteral("generating %1, waiting %2, busy %3 (documents loading %4), model "
-                          "ready %5, exports running %6, status \"%7\" \"%8\"")
+    return QStringLiteral("generating %1, waiting %2 (chats at work: %9), busy %3 (documents "
+                          "loading %4), model ready %5, exports running %6, status \"%7\" \"%8\"")
         .arg(w_->chatPane()->isGenerating())
         .arg(w_->chatPane()->isWaiting())
         .arg(w_->isBusy())
         .arg(w_->documentsPane()->pendingLoads())
         .arg(w_->modelReady())
         .arg(exporting)
-        .arg(label("statusModel"), label("statusState"));
+        .arg(label("statusModel"), label("statusState"))
+        .arg(w_->chatPane()->library()->busyChats().size());
 }
 
 // Stops what runs and waits until nothing does: no answer, no load, no export, no save.
@@ -176,13 +177,15 @@ bool SoakFixture::quiesce(int timeoutMs) {
     while (t.elapsed() < timeoutMs) {
         if (answering() && button("stopButton")->isEnabled())
             button("stopButton")->click();
+        for (const QString& id : w_->chatPane()->library()->busyChats()) // in other chats
+            Q_EMIT w_->chatPane()->stopRequested(id);
         bool exporting = false;
         for (const auto& e : exports_)
             exporting = exporting || !e.second.isFinished();
-        if (!answering() && !w_->isBusy() && !exporting) {
+        if (!workingAnywhere() && !w_->isBusy() && !exporting) {
             w_->chatPane()->waitForSaves();
             QTest::qWait(300); // late queued signals of a stopped request
-            if (!answering() && !w_->isBusy())
+            if (!workingAnywhere() && !w_->isBusy())
                 return true;
         }
         QTest::qWait(50);

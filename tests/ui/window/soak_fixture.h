@@ -86,7 +86,10 @@ protected:
     // What the window is doing, for a failure message.
     QString stateLine() const;
 
+    // The chat shown is answered (or its question waits its turn).
     bool answering() const { return w_->chatPane()->isGenerating() || w_->chatPane()->isWaiting(); }
+    // Some chat is answered, summarized or waits (the user may be in another one).
+    bool workingAnywhere() const { return !w_->chatPane()->library()->busyChats().isEmpty(); }
 
     // Stops what runs and waits until nothing does: no answer, no load, no export, no save.
     bool quiesce(int timeoutMs);

@@ -77,13 +77,13 @@ private slots:
         ChatPane pane;
         pane.setModelReady(true, QString());
         pane.appendMessage(ChatMessage::Role::User, QStringLiteral("q"));
-        pane.setGenerating(true);
+        pane.setWork(pane.currentChat().id, ChatLibrary::Work::Answering);
         pane.appendMessage(ChatMessage::Role::Assistant, QStringLiteral("a"));
         MessageStats stats;
         stats.promptTokens = 184;
         stats.generatedTokens = 8;
-        pane.setLastStats(stats);
-        pane.setGenerating(false);
+        pane.setLastStats(pane.currentChat().id, stats);
+        pane.setWork(pane.currentChat().id, ChatLibrary::Work::None);
         // A model is loaded (at start, or another one): the gauge keeps the chat's 192 tokens.
         pane.setContextLimit(4096);
         auto* gauge = pane.findChild<QProgressBar*>(QStringLiteral("contextGauge"));

@@ -299,25 +299,25 @@ private slots:
         QCOMPARE(sends.size(), 1);
         QCOMPARE(pane.messages().last().attachments, QStringList{QStringLiteral("report.pdf")});
         auto answer = [&](const QString& text) {
-            pane.setGenerating(true);
+            pane.setWork(pane.currentChat().id, ChatLibrary::Work::Answering);
             pane.appendMessage(ChatMessage::Role::Assistant, QString());
-            pane.appendToLast(text);
+            pane.appendToLast(pane.currentChat().id, text);
             MessageStats st;
             st.generatedTokens = 3;
             st.stopReason = QStringLiteral("eos");
-            pane.setLastStats(st);
-            pane.setGenerating(false);
+            pane.setLastStats(pane.currentChat().id, st);
+            pane.setWork(pane.currentChat().id, ChatLibrary::Work::None);
         };
         // A notice during an answer (a document failed to load) waits until the answer ends.
-        pane.setGenerating(true);
+        pane.setWork(pane.currentChat().id, ChatLibrary::Work::Answering);
         pane.appendMessage(ChatMessage::Role::Assistant, QString());
-        pane.appendToLast(QStringLiteral("first "));
+        pane.appendToLast(pane.currentChat().id, QStringLiteral("first "));
         pane.appendMessage(ChatMessage::Role::Notice, QStringLiteral("bad.pdf: corrupt"));
-        pane.appendToLast(QStringLiteral("answer"));
+        pane.appendToLast(pane.currentChat().id, QStringLiteral("answer"));
         MessageStats done;
         done.stopReason = QStringLiteral("eos");
-        pane.setLastStats(done);
-        pane.setGenerating(false);
+        pane.setLastStats(pane.currentChat().id, done);
+        pane.setWork(pane.currentChat().id, ChatLibrary::Work::None);
         QCOMPARE(pane.messages().size(), 3);
         QCOMPARE(pane.messages().at(1).text, QStringLiteral("first answer"));
         QCOMPARE(pane.messages().at(2).role, ChatMessage::Role::Notice);
@@ -351,12 +351,13 @@ private slots:
 
         // Prefill progress with its ETA, then the context used.
         auto* gauge = pane.findChild<QProgressBar*>(QStringLiteral("contextGauge"));
-        pane.setPrefillProgress(500, 2000, 2541.3); // 42.4 min: "about 42 min", not seconds
+        pane.setPrefillProgress(pane.currentChat().id, 500, 2000,
+                                2541.3); // 42.4 min: "about 42 min", not seconds
         QVERIFY2(gauge->text().contains(QStringLiteral("500 / 2,000")) &&
                      gauge->text().contains(QStringLiteral("about 42 min left")),
                  qPrintable(gauge->text()));
         QCOMPARE(gauge->value(), 250);
-        pane.setContextUsage(1024, 4096);
+        pane.setContextUsage(pane.currentChat().id, 1024, 4096);
         QVERIFY2(gauge->text().contains(QStringLiteral("1,024 / 4,096")),
                  qPrintable(gauge->text()));
 

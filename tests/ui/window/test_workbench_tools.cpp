@@ -411,7 +411,7 @@ private slots:
         QVERIFY(chat->isGenerating());
         QElapsedTimer t;
         t.start();
-        Q_EMIT chat->stopRequested();
+        Q_EMIT chat->stopRequested(chat->currentChat().id);
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 5000);
         QVERIFY(t.elapsed() < 2000);
         QCOMPARE(finished.first().at(0).toString(), QStringLiteral("cancelled"));
