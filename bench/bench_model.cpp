@@ -1,6 +1,7 @@
 #include "bench_model.h"
 
 #include "folio/model_info.h"
+#include "kernels/kernel_table.h"
 #include "machine_peak.h"
 #include "memory_bandwidth.h"
 #include "model/decoder_model.h"
@@ -126,6 +127,8 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
         for (const auto& t : info->by_type)
             types += (types.empty() ? "" : "+") + t.type_name;
 
+    std::fprintf(out, "kernels: %s (FOLIO_KERNELS=avx2 or portable takes another path)\n",
+                 kernel_path_name(KernelPath::Auto));
     EvalOptions opt;
     opt.kernels.n_threads = o.threads;
     opt.mla = o.mla;
