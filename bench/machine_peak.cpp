@@ -301,11 +301,16 @@ void report_gemm_share_of_peak(int threads, long long rows, long long cols, std:
         const bool gemm = gemm_q8_0_weight_type(t.type)
                               ? gemm_q8_0_available(KernelPath::Auto)
                               : gemm_kquant_available(t.type, KernelPath::Auto);
+        // Q3_K and Q2_K run the AVX2 GEMM on the AVX-512 path too.
+        const char* ran = gemm && std::string(path) == "avx512" && !gemm_q8_0_weight_type(t.type) &&
+                                  !gemm_kquant_on_avx512(t.type)
+                              ? "avx2"
+                              : path;
         std::fprintf(out,
                      "%-6s prefill matmul T=512 (%lld x %lld, activations quantized inside, %s): "
                      "%.0f G MAC/s on 1 thread = %.1f %% of the %s peak; %.0f on %d = %.1f %%\n",
                      dtype_name(t.type).data(), rows, cols,
-                     (std::string(path) + (gemm ? " GEMM" : " vec_dot")).c_str(), t.gmacs[0],
+                     (std::string(ran) + (gemm ? " GEMM" : " vec_dot")).c_str(), t.gmacs[0],
                      100.0 * t.gmacs[0] / peak.gmacs_1, peak.instruction.c_str(), t.gmacs[1],
                      threads, 100.0 * t.gmacs[1] / peak.gmacs_n);
     }
