@@ -80,7 +80,7 @@ int run_bench_kernels(const BenchKernelsOptions& o, std::FILE* out) {
     std::fprintf(out,
                  "folio bench-kernels: weight %lld rows x %lld cols, %d thread%s, kernels: %s\n",
                  static_cast<long long>(o.rows), static_cast<long long>(o.cols), o.threads,
-                 o.threads == 1 ? "" : "s", kernel_table(ctx.path).name);
+                 o.threads == 1 ? "" : "s", kernel_path_name(ctx.path));
 
     // The yardstick is measured before and after the kernels (other load on the machine moves
     // it); ratios use the larger of the two, so they are never flattered by a slow measurement.

@@ -1,11 +1,13 @@
 #include "bench_model.h"
 
 #include "folio/model_info.h"
+#include "kernels/kernel_table.h"
 #include "machine_peak.h"
 #include "memory_bandwidth.h"
 #include "model/decoder_model.h"
 #include "runtime/mapped_residency.h"
 #include "runtime/sampler.h"
+#include "runtime/thread_park.h"
 #include "runtime/weights_memory.h"
 
 #include <algorithm>
@@ -17,6 +19,7 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace folio::bench {
@@ -77,6 +80,26 @@ double median_of(std::vector<double> v) {
     return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
 
+// The engine's threads must sleep once a request is done: the CPU time this process uses over
+// 300 ms of doing nothing right after a decode, as the OpenMP runtime leaves its workers (they
+// spin before they sleep), then again after park_kernel_threads(), as the engine leaves them.
+void print_idle_cpu(std::FILE* out) {
+    constexpr auto kIdle = std::chrono::milliseconds(300);
+    auto idle_ms = [&] {
+        const double c0 = process_cpu_seconds();
+        std::this_thread::sleep_for(kIdle);
+        return 1e3 * (process_cpu_seconds() - c0);
+    };
+    const double spinning = idle_ms();
+    const bool parked = park_kernel_threads();
+    const double after = idle_ms();
+    std::fprintf(out,
+                 "  (idle after decode: %.1f ms of CPU over %lld ms; %.1f ms when the team is "
+                 "parked%s, as the engine does)\n",
+                 spinning, static_cast<long long>(kIdle.count()), after,
+                 parked ? "" : " (park failed)");
+}
+
 void reset_peak_rss() {
     std::ofstream("/proc/self/clear_refs") << "5";
 }
@@ -104,6 +127,8 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
         for (const auto& t : info->by_type)
             types += (types.empty() ? "" : "+") + t.type_name;
 
+    std::fprintf(out, "kernels: %s (FOLIO_KERNELS=avx2 or portable takes another path)\n",
+                 kernel_path_name(KernelPath::Auto));
     EvalOptions opt;
     opt.kernels.n_threads = o.threads;
     opt.mla = o.mla;
@@ -191,6 +216,7 @@ int run_bench_model(const BenchModelOptions& o, std::FILE* out) {
         tg_rates = rates;
         row("tg" + std::to_string(o.n_gen), tg);
         print_phases("from an empty context", profile);
+        print_idle_cpu(out);
     }
     // Depths: prefill each (ascending, timed once), then decode at every depth in turn, reps
     // times, so slow and fast phases of a noisy machine fall on all depths alike; the ratios

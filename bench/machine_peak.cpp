@@ -3,6 +3,7 @@
 #include "folio/system_info.h"
 #include "kernels/gemm_kquant.h"
 #include "kernels/gemm_q8_0.h"
+#include "kernels/kernel_table.h"
 #include "kernels/matmul.h"
 #include "kernels/weight_rows.h"
 
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 #if defined(__x86_64__)
@@ -120,6 +122,7 @@ struct Probe {
     const char* name = nullptr;
     void (*loop)(int64_t) = nullptr;
     int macs_per_iteration = 0;
+    const char* path = ""; // the kernel path whose int8 kernels use it (kernel_path_name), or ""
 };
 
 #if defined(__x86_64__)
@@ -138,13 +141,24 @@ std::vector<Probe> available_probes() {
 #if defined(__x86_64__)
     const CpuFeatures f = detect_cpu_features();
     if (f.has_avx512_vnni_path())
-        probes.push_back({"vpdpbusd zmm (AVX-512 VNNI)", loop_vnni512, 64 * kZmmChains});
+        probes.push_back({"vpdpbusd zmm (AVX-512 VNNI)", loop_vnni512, 64 * kZmmChains, "avx512"});
     if (f.has_avx2_path() && has_avx_vnni())
         probes.push_back({"vpdpbusd ymm (AVX-VNNI)", loop_avxvnni, 32 * kYmmChains});
     if (f.has_avx2_path())
-        probes.push_back({"maddubs+madd+add ymm (AVX2)", loop_avx2, 32 * kAvx2Chains});
+        probes.push_back({"maddubs+madd+add ymm (AVX2)", loop_avx2, 32 * kAvx2Chains, "avx2"});
 #endif
     return probes;
+}
+
+// The probe of the int8 instructions the kernels of KernelPath::Auto use here (the AVX2 path's
+// GEMMs run maddubs + madd even where AVX-VNNI exists); the widest when none matches (the
+// reference path). Index into `probes`, which must not be empty.
+size_t path_probe(const std::vector<Probe>& probes) {
+    const std::string path = kernel_path_name(KernelPath::Auto);
+    for (size_t i = 0; i < probes.size(); ++i)
+        if (path == probes[i].path)
+            return i;
+    return 0;
 }
 
 // G MAC/s of `threads` threads each running the probe for `iters` iterations at once.
@@ -197,6 +211,7 @@ std::vector<Int8Peak> measure_int8_peaks(int threads, int reps) {
     for (const Probe& p : available_probes()) {
         Int8Peak r;
         r.instruction = p.name;
+        r.path = p.path;
         r.threads = threads;
         const int64_t iters = calibrated_iterations(p);
         r.gmacs_1 = run_probe(p, 1, iters, reps);
@@ -212,7 +227,7 @@ double measure_int8_peak_now(int threads, std::string* instruction) {
         instruction->clear();
         return 0;
     }
-    const Probe& p = probes.front();
+    const Probe& p = probes[path_probe(probes)];
     *instruction = p.name;
     return run_probe(p, threads, calibrated_iterations(p), 1);
 }
@@ -237,8 +252,8 @@ void report_gemm_share_of_peak(int threads, long long rows, long long cols, std:
         double gmacs[2] = {0, 0}; // 1 thread, `threads`; 0: failed
     };
     std::vector<Timed> timed;
-    for (DType t :
-         {DType::Q8_0, DType::Q5_0, DType::Q4_K, DType::Q5_K, DType::Q6_K, DType::IQ4_XS}) {
+    for (DType t : {DType::Q8_0, DType::Q5_0, DType::Q4_K, DType::Q5_K, DType::Q6_K, DType::IQ4_XS,
+                    DType::Q3_K, DType::Q2_K}) {
         const std::vector<uint8_t> w = random_matrix(t, rows, cols);
         const TensorView view = make_tensor_view(t, {cols, rows, 1, 1}, w.data());
         Timed row{t};
@@ -267,7 +282,17 @@ void report_gemm_share_of_peak(int threads, long long rows, long long cols, std:
     for (const Int8Peak& p : peaks)
         std::fprintf(out, "  %-30s %7.0f G MAC/s on 1 thread, %7.0f on %d\n", p.instruction.c_str(),
                      p.gmacs_1, p.gmacs_n, p.threads);
-    const Int8Peak& peak = peaks.front();
+    // The share is of the peak of the instructions the path that ran uses.
+    const char* path = kernel_path_name(KernelPath::Auto);
+    const Int8Peak* match = &peaks.front();
+    for (const Int8Peak& p : peaks)
+        if (p.path == path) {
+            match = &p;
+            break;
+        }
+    const Int8Peak& peak = *match;
+    std::fprintf(out, "kernel path that ran: %s; shares below are of the %s peak\n", path,
+                 peak.instruction.c_str());
     for (const Timed& t : timed) {
         if (t.gmacs[0] == 0 || t.gmacs[1] == 0) {
             std::fprintf(out, "%-6s T=512 prefill matmul failed\n", dtype_name(t.type).data());
@@ -276,10 +301,16 @@ void report_gemm_share_of_peak(int threads, long long rows, long long cols, std:
         const bool gemm = gemm_q8_0_weight_type(t.type)
                               ? gemm_q8_0_available(KernelPath::Auto)
                               : gemm_kquant_available(t.type, KernelPath::Auto);
+        // Q3_K and Q2_K run the AVX2 GEMM on the AVX-512 path too.
+        const char* ran = gemm && std::string(path) == "avx512" && !gemm_q8_0_weight_type(t.type) &&
+                                  !gemm_kquant_on_avx512(t.type)
+                              ? "avx2"
+                              : path;
         std::fprintf(out,
                      "%-6s prefill matmul T=512 (%lld x %lld, activations quantized inside, %s): "
                      "%.0f G MAC/s on 1 thread = %.1f %% of the %s peak; %.0f on %d = %.1f %%\n",
-                     dtype_name(t.type).data(), rows, cols, gemm ? "GEMM" : "vec_dot", t.gmacs[0],
+                     dtype_name(t.type).data(), rows, cols,
+                     (std::string(ran) + (gemm ? " GEMM" : " vec_dot")).c_str(), t.gmacs[0],
                      100.0 * t.gmacs[0] / peak.gmacs_1, peak.instruction.c_str(), t.gmacs[1],
                      threads, 100.0 * t.gmacs[1] / peak.gmacs_n);
     }

@@ -15,6 +15,7 @@ namespace folio::bench {
 
 struct Int8Peak {
     std::string instruction; // e.g. "vpdpbusd zmm (AVX-512 VNNI)"
+    std::string path;        // the kernel path using it ("avx512", "avx2"; "" for none)
     double gmacs_1 = 0;      // G MAC/s, one thread
     double gmacs_n = 0;      // G MAC/s, `threads` threads together
     int threads = 1;
@@ -24,16 +25,19 @@ struct Int8Peak {
 // of about 20 ms each.
 std::vector<Int8Peak> measure_int8_peaks(int threads, int reps);
 
-// The widest probe alone on `threads` threads, one run of about 20 ms: the compute this machine
+// The probe of the kernel path that runs (kernel_path_name(KernelPath::Auto): AVX-512 VNNI's
+// vpdpbusd zmm, or AVX2's maddubs + madd + add also where AVX-VNNI exists; the widest on the
+// reference path) alone on `threads` threads, one run of about 20 ms: the compute this machine
 // gives right now (0 and an empty name without one). bench pairs it with each timed decode run
 // as it does the read probe: on the shared VMs the compute available moves by a third within
 // minutes while the read bandwidth does not, and decode needs both.
 double measure_int8_peak_now(int threads, std::string* instruction);
 
-// Prints the peaks, times a T = 512 prefill matmul (y = W·x, rows × cols) of Q8_0, Q4_K, Q5_K and
-// Q6_K weights with the kernels KernelPath::Auto picks, on 1 and on `threads` threads, and prints
-// each one's share of the widest probe's peak on as many threads (2 flops = 1 MAC). Called by
-// `folio-cli bench-kernels`.
+// Prints the peaks, times a T = 512 prefill matmul (y = W·x, rows × cols) of Q8_0, Q5_0, Q4_K,
+// Q5_K, Q6_K, IQ4_XS, Q3_K and Q2_K weights with the kernels KernelPath::Auto picks, on 1 and on
+// `threads` threads, and prints each one's share of the peak of the path's probe (as
+// measure_int8_peak_now picks it) on as many threads (2 flops = 1 MAC), naming the path. Called
+// by `folio-cli bench-kernels`.
 void report_gemm_share_of_peak(int threads, long long rows, long long cols, std::FILE* out);
 
 } // namespace folio::bench

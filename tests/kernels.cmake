@@ -11,3 +11,6 @@ folio_add_test(test_quant_more SOURCES engine/tensor/test_quant_more.cpp LIBS fo
 folio_add_test(test_quant_files SOURCES engine/model/test_quant_files.cpp LIBS folio_engine_internal LABELS engine TIMEOUT 300)
 # Q1_0 and Q2_0 (issue 48 item 17): layouts, quantizers against llama-quantize's files, dots.
 folio_add_test(test_q1_q2 SOURCES engine/tensor/test_q1_q2.cpp LIBS folio_engine_internal LABELS engine)
+# The kernel path that runs, named by the benches beside the int8 probe of that path (#47 §3).
+folio_add_test(test_kernel_path SOURCES engine/kernels/test_kernel_path.cpp LIBS folio_engine_internal LABELS engine TIMEOUT 300)
+add_dependencies(test_kernel_path folio-cli)

@@ -91,6 +91,40 @@ void unpack_iq4_xs(const uint8_t* block, UnpackedSuperBlock* u) {
     }
 }
 
+// block_q3_K / block_q2_K: element e = 128n + 32j + 16h + l (l < 16) takes its 2 low bits from
+// bits 2j of qs[32n + 16h + l]; sub-block e / 16. Q3_K adds 4 when bit 4n + j of hmask[16h + l] is
+// set (q − 4 is the level: the −4 is applied in the integer sums); its scales are 6-bit − 32.
+// Q2_K's scales[j] holds sc_j (low nibble) and m_j.
+void unpack_q3_k(const uint8_t* block, UnpackedSuperBlock* u) {
+    const auto& b = *reinterpret_cast<const BlockQ3K*>(block);
+    const float d = fp16_to_fp32(b.d);
+    for (int e = 0; e < 256; ++e) {
+        const int n = e / 128, j = (e % 128) / 32, hl = e % 32;
+        const int low = (b.qs[32 * n + hl] >> (2 * j)) & 3;
+        const int high = (b.hmask[hl] >> (4 * n + j)) & 1;
+        u->q[e] = static_cast<uint8_t>(low | high << 2);
+    }
+    int8_t sc[16];
+    q3k_scales(b.scales, sc);
+    for (int j = 0; j < 16; ++j) {
+        u->dsc[j] = d * static_cast<float>(sc[j]);
+        u->dmn[j] = 0.0f;
+    }
+}
+
+void unpack_q2_k(const uint8_t* block, UnpackedSuperBlock* u) {
+    const auto& b = *reinterpret_cast<const BlockQ2K*>(block);
+    const float d = fp16_to_fp32(b.d), dmin = fp16_to_fp32(b.dmin);
+    for (int e = 0; e < 256; ++e) {
+        const int n = e / 128, j = (e % 128) / 32, hl = e % 32;
+        u->q[e] = static_cast<uint8_t>((b.qs[32 * n + hl] >> (2 * j)) & 3);
+    }
+    for (int j = 0; j < 16; ++j) {
+        u->dsc[j] = d * static_cast<float>(b.scales[j] & 0xF);
+        u->dmn[j] = dmin * static_cast<float>(b.scales[j] >> 4);
+    }
+}
+
 using UnpackFn = void (*)(const uint8_t*, UnpackedSuperBlock*);
 
 UnpackFn unpacker(DType type) {
@@ -103,6 +137,10 @@ UnpackFn unpacker(DType type) {
         return unpack_q6_k;
     case DType::IQ4_XS:
         return unpack_iq4_xs;
+    case DType::Q3_K:
+        return unpack_q3_k;
+    case DType::Q2_K:
+        return unpack_q2_k;
     default:
         return nullptr;
     }
@@ -133,6 +171,19 @@ void pack_activations_l16(const uint8_t* act_row, int64_t k, uint8_t* dst) {
 void pack_activations_l32_offset(const uint8_t* act_row, int64_t k, uint8_t* dst) {
     gemm_pack_q8_k_activations(act_row, k, 32, 128, dst);
 }
+void pack_activations_l16_offset4(const uint8_t* act_row, int64_t k, uint8_t* dst) {
+    gemm_pack_q8_k_activations(act_row, k, 16, 4, dst);
+}
+void pack_activations_l16_mins(const uint8_t* act_row, int64_t k, uint8_t* dst) {
+    gemm_pack_q8_k_activations(act_row, k, 16, 0, dst);
+}
+
+// The kernels of the VNNI GEMM (gemm_kquant_avx512.cpp) take these; Q3_K and Q2_K run the AVX2
+// ones everywhere.
+bool avx512_kquant_type(DType type) {
+    return type == DType::Q4_K || type == DType::Q5_K || type == DType::Q6_K ||
+           type == DType::IQ4_XS;
+}
 
 } // namespace
 
@@ -143,6 +194,8 @@ int kquant_gemm_sub_len(DType type) {
     case DType::IQ4_XS:
         return 32;
     case DType::Q6_K:
+    case DType::Q3_K:
+    case DType::Q2_K:
         return 16;
     default:
         return 0;
@@ -150,19 +203,32 @@ int kquant_gemm_sub_len(DType type) {
 }
 
 int kquant_int_offset(DType type) {
-    return type == DType::Q6_K ? 32 : type == DType::IQ4_XS ? 128 : 0;
+    switch (type) {
+    case DType::Q6_K:
+        return 32;
+    case DType::IQ4_XS:
+        return 128;
+    case DType::Q3_K:
+        return 4;
+    default:
+        return 0;
+    }
+}
+
+size_t kquant_type_sb_bytes(DType type) {
+    return kquant_weight_sb_bytes(kquant_gemm_sub_len(type), type == DType::Q2_K);
 }
 
 bool gemm_kquant_available(DType type, KernelPath path) {
-    if (kquant_gemm_sub_len(type) == 0 || path != KernelPath::Auto)
-        return false;
-    return avx512_vnni_kernels_available() || (avx2_kernels_available() && type != DType::IQ4_XS);
+    // The AVX-512 VNNI path includes the AVX2 one (CpuFeatures::has_avx512_vnni_path).
+    return kquant_gemm_sub_len(type) != 0 && path == KernelPath::Auto && avx2_kernels_available();
 }
 
 void gemm_pack_kquant_weights(const TensorView& w, int64_t n0, uint8_t* dst) {
     const int sub_len = kquant_gemm_sub_len(w.type), groups = kquant_groups(sub_len);
     const int steps = sub_len / 4;
-    const size_t sb_bytes = kquant_weight_sb_bytes(sub_len);
+    const size_t sb_bytes = kquant_type_sb_bytes(w.type);
+    const bool dmn_area = sb_bytes > 1024 + 64 * static_cast<size_t>(groups);
     const size_t block_bytes = dtype_traits(w.type).block_bytes;
     const int64_t nsb = w.ne[0] / kQKK, n = w.ne[1];
     const UnpackFn unpack = unpacker(w.type);
@@ -181,7 +247,7 @@ void gemm_pack_kquant_weights(const TensorView& w, int64_t n0, uint8_t* dst) {
                     for (int i = 0; i < 4; ++i) {
                         const int j = 4 * g + i;
                         dsc[16 * g + 4 * r + i] = u.dsc[j];
-                        if (sub_len == 32)
+                        if (dmn_area)
                             dmn[16 * g + 4 * r + i] = u.dmn[j];
                         for (int q = 0; q < steps; ++q)
                             std::memcpy(dst + 64 * (steps * g + q) + 16 * r + 4 * i,
@@ -228,19 +294,31 @@ void gemm_kquant_avx2(const KernelContext& ctx, const TensorView& w, const Quant
                       float* y, int64_t y_stride) {
     const int sub_len = kquant_gemm_sub_len(w.type);
     const auto nsb = static_cast<size_t>(w.ne[0] / kQKK);
-    GemmKernel kernel{nsb * kquant_act_sb_bytes(sub_len), 4 * nsb * kquant_weight_sb_bytes(sub_len),
-                      gemm_pack_kquant_weights,
-                      sub_len == 16 ? pack_activations_l16 : pack_activations_l32, nullptr};
+    // The activations' packed form per type (IQ4_XS's signed kernel reads no B).
+    void (*pack_x)(const uint8_t*, int64_t, uint8_t*) =
+        w.type == DType::Q6_K   ? pack_activations_l16
+        : w.type == DType::Q3_K ? pack_activations_l16_offset4
+        : w.type == DType::Q2_K ? pack_activations_l16_mins
+                                : pack_activations_l32;
+    GemmKernel kernel{nsb * kquant_act_sb_bytes(sub_len), 4 * nsb * kquant_type_sb_bytes(w.type),
+                      gemm_pack_kquant_weights, pack_x, nullptr};
 #if defined(FOLIO_X86)
     kernel.pack_weights = pack_weights_avx2;
-    kernel.chunk = sub_len == 16 ? avx2::gemm_kquant_chunk_l16 : avx2::gemm_kquant_chunk_l32;
+    kernel.chunk = w.type == DType::IQ4_XS ? avx2::gemm_kquant_chunk_l32_signed
+                   : w.type == DType::Q2_K ? avx2::gemm_kquant_chunk_l16_mins
+                   : sub_len == 16         ? avx2::gemm_kquant_chunk_l16
+                                           : avx2::gemm_kquant_chunk_l32;
 #endif // else gemm_kquant_available() is false: never reached
     run_gemm(ctx, kernel, w, x, y, y_stride);
 }
 
+bool gemm_kquant_on_avx512(DType type) {
+    return avx512_vnni_kernels_available() && avx512_kquant_type(type);
+}
+
 void gemm_kquant(const KernelContext& ctx, const TensorView& w, const QuantizedActivations& x,
                  float* y, int64_t y_stride) {
-    if (!avx512_vnni_kernels_available()) {
+    if (!gemm_kquant_on_avx512(w.type)) {
         gemm_kquant_avx2(ctx, w, x, y, y_stride);
         return;
     }

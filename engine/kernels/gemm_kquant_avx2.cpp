@@ -1,5 +1,6 @@
-// AVX2 kernel of the K-quant prefill GEMM for Q4_K, Q5_K and Q6_K, for CPUs without AVX-512 VNNI
-// (layouts and arithmetic: kernels/gemm_kquant.h; it reads the AVX-512 kernel's packed layouts).
+// AVX2 kernel of the K-quant prefill GEMM for Q2_K .. Q6_K and IQ4_XS, for CPUs without AVX-512
+// VNNI (and Q3_K / Q2_K on all; layouts and arithmetic: kernels/gemm_kquant.h; it reads the
+// AVX-512 kernel's packed layouts).
 //
 // Register tile: one duo of 2 weight rows × kTT = 4 tokens. A quad's 64 packed bytes per step are
 // two duos of 32 (rows 0-1, rows 2-3), and its 16 scales per group two runs of 8, so a duo's
@@ -11,8 +12,11 @@
 // sub-block sum S_j. Then the float steps of the AVX-512 kernel, lane for lane: the results equal
 // the reference (kernels/reference/gemm_kquant_ref.cpp) bit for bit.
 //
-// IQ4_XS (packed as v + 128, up to 241) would overflow vpmaddubsw's int16 pair sums and stays on
-// the vec_dot kernels. Compiled with -mavx2 -mfma -mf16c (engine/CMakeLists.txt), entered only
+// IQ4_XS is packed as v + 128 (up to 241), which would overflow vpmaddubsw's int16 pair sums: its
+// form flips each loaded byte back to the signed level v (xor 0x80, |v| <= 127) and applies the
+// sign trick (|v| against x with v's sign, vpsignb; Q8_K's x is within ±127, so a pair sum stays
+// within 2·127², below 2^15); its sums start at 0 and are Σ v·x, the reference's S_j exactly.
+// Compiled with -mavx2 -mfma -mf16c (engine/CMakeLists.txt), entered only
 // when gemm_kquant_available() on a CPU without the AVX-512 VNNI path. No inline functions with
 // external linkage from shared headers (see gemm_q8_0_avx512.cpp).
 #include "kernels/avx2_intrinsics.h"
@@ -26,15 +30,21 @@ namespace {
 constexpr int kTT = kDuoTokens;
 constexpr int64_t kSbPerSlice = 1; // super-blocks per K slice: 18 KB of the chunk (L = 32)
 
+// How a type's sums are formed: the min term in float (Q4_K, Q5_K, Q2_K), an integer offset
+// folded in from the activations' −offset·B (Q6_K, Q3_K), or signed levels (IQ4_XS).
+enum class Form { Mins, Offset, Signed };
+
 // Adds super-blocks [s0, s1) of the duo at w (its quad's data + 32 · (duo mod 2)) against tokens
 // x .. x+3 (xs bytes apart) to the float accumulators acc_mem[8·t ..] (in memory between calls so
 // the caller can slice K: each lane still sees its super-blocks in order).
-template <int L, bool kMins>
+template <int L, Form F>
 void accumulate(int64_t s0, int64_t s1, const uint8_t* w, const uint8_t* x, size_t xs,
                 float* acc_mem) {
     constexpr int kSteps = L / 4, kGroups = 64 / L;
-    constexpr size_t kWsb = kquant_weight_sb_bytes(L), kXsb = kquant_act_sb_bytes(L);
-    const __m256i ones = _mm256_set1_epi16(1);
+    constexpr bool kMins = F == Form::Mins;
+    constexpr size_t kWsb = kquant_weight_sb_bytes(L, kMins);
+    constexpr size_t kXsb = kquant_act_sb_bytes(L);
+    const __m256i ones = _mm256_set1_epi16(1), flip = _mm256_set1_epi8(static_cast<char>(0x80));
     __m256 acc[kTT];
     for (int t = 0; t < kTT; ++t)
         acc[t] = _mm256_load_ps(acc_mem + 8 * t);
@@ -45,16 +55,22 @@ void accumulate(int64_t s0, int64_t s1, const uint8_t* w, const uint8_t* x, size
         for (int t = 0; t < kTT; ++t)
             u[t] = _mm256_setzero_ps();
         for (int g = 0; g < kGroups; ++g) {
-            // Offset form (Q6_K): the sums start at −32·B_j.
+            // Offset form (Q6_K, Q3_K): the sums start at −offset·B_j.
             __m256i isum[kTT];
             for (int t = 0; t < kTT; ++t)
-                isum[t] = kMins ? _mm256_setzero_si256() : bcast128(xsb + t * xs + 256 + 16 * g);
+                isum[t] = F == Form::Offset ? bcast128(xsb + t * xs + 256 + 16 * g)
+                                            : _mm256_setzero_si256();
             for (int q = 0; q < kSteps; ++q) {
-                const __m256i wv = load256(ws + 64 * (kSteps * g + q));
+                const __m256i wq = load256(ws + 64 * (kSteps * g + q));
+                // Signed form: the level v = q − 128, |v| as the unsigned operand.
+                const __m256i wv = F == Form::Signed ? _mm256_xor_si256(wq, flip) : wq;
+                const __m256i wu = F == Form::Signed ? _mm256_abs_epi8(wv) : wq;
                 for (int t = 0; t < kTT; ++t) {
-                    const __m256i xv = bcast128(xsb + t * xs + 16 * (kSteps * g + q));
+                    __m256i xv = bcast128(xsb + t * xs + 16 * (kSteps * g + q));
+                    if constexpr (F == Form::Signed)
+                        xv = _mm256_sign_epi8(xv, wv);
                     isum[t] = _mm256_add_epi32(
-                        isum[t], _mm256_madd_epi16(_mm256_maddubs_epi16(wv, xv), ones));
+                        isum[t], _mm256_madd_epi16(_mm256_maddubs_epi16(wu, xv), ones));
                     pin(isum[t]);
                 }
             }
@@ -81,16 +97,16 @@ void accumulate(int64_t s0, int64_t s1, const uint8_t* w, const uint8_t* x, size
         _mm256_store_ps(acc_mem + 8 * t, acc[t]);
 }
 
-template <int L, bool kMins>
+template <int L, Form F>
 void chunk(int64_t k, const uint8_t* w_packed, int64_t rows_valid, const uint8_t* x_packed,
            size_t x_stride, int64_t n_tokens, float* y, int64_t y_stride) {
     const int64_t nsb = k / 256;
-    const size_t wq_stride = static_cast<size_t>(nsb) * kquant_weight_sb_bytes(L);
+    const size_t wq_stride = static_cast<size_t>(nsb) * kquant_weight_sb_bytes(L, F == Form::Mins);
     duo_chunk(
         nsb, kSbPerSlice, rows_valid, n_tokens, y, y_stride,
         [&](int64_t s0, int64_t s1, int64_t p, int64_t t0, float* acc) {
-            accumulate<L, kMins>(s0, s1, w_packed + (p / 2) * wq_stride + 32 * (p % 2),
-                                 x_packed + t0 * x_stride, x_stride, acc);
+            accumulate<L, F>(s0, s1, w_packed + (p / 2) * wq_stride + 32 * (p % 2),
+                             x_packed + t0 * x_stride, x_stride, acc);
         },
         [](int64_t, int64_t, const float* acc, float(&res)[kTT][2]) {
             for (int t = 0; t < kTT; ++t)
@@ -103,13 +119,25 @@ void chunk(int64_t k, const uint8_t* w_packed, int64_t rows_valid, const uint8_t
 void gemm_kquant_chunk_l32(int64_t k, const uint8_t* w_packed, int64_t rows_valid,
                            const uint8_t* x_packed, size_t x_stride, int64_t n_tokens, float* y,
                            int64_t y_stride) {
-    chunk<32, true>(k, w_packed, rows_valid, x_packed, x_stride, n_tokens, y, y_stride);
+    chunk<32, Form::Mins>(k, w_packed, rows_valid, x_packed, x_stride, n_tokens, y, y_stride);
+}
+
+void gemm_kquant_chunk_l16_mins(int64_t k, const uint8_t* w_packed, int64_t rows_valid,
+                                const uint8_t* x_packed, size_t x_stride, int64_t n_tokens,
+                                float* y, int64_t y_stride) {
+    chunk<16, Form::Mins>(k, w_packed, rows_valid, x_packed, x_stride, n_tokens, y, y_stride);
+}
+
+void gemm_kquant_chunk_l32_signed(int64_t k, const uint8_t* w_packed, int64_t rows_valid,
+                                  const uint8_t* x_packed, size_t x_stride, int64_t n_tokens,
+                                  float* y, int64_t y_stride) {
+    chunk<32, Form::Signed>(k, w_packed, rows_valid, x_packed, x_stride, n_tokens, y, y_stride);
 }
 
 void gemm_kquant_chunk_l16(int64_t k, const uint8_t* w_packed, int64_t rows_valid,
                            const uint8_t* x_packed, size_t x_stride, int64_t n_tokens, float* y,
                            int64_t y_stride) {
-    chunk<16, false>(k, w_packed, rows_valid, x_packed, x_stride, n_tokens, y, y_stride);
+    chunk<16, Form::Offset>(k, w_packed, rows_valid, x_packed, x_stride, n_tokens, y, y_stride);
 }
 
 } // namespace folio::avx2

@@ -1,4 +1,4 @@
-// AVX2 packer of Q4_K, Q5_K and Q6_K weight chunks for the AVX2 K-quant GEMM (the layout of
+// AVX2 packer of Q2_K .. Q6_K and IQ4_XS weight chunks for the AVX2 K-quant GEMM (the layout of
 // kernels/gemm_kquant.h, the same bytes as the scalar gemm_pack_kquant_weights; tested): the
 // AVX-512 packer's steps (gemm_kquant_pack_avx512.cpp) at 256 bits, the nibble and high-bit
 // unpacking of a group of 4 sub-blocks in a few vector operations and the (sub-block, step) ->
@@ -94,15 +94,107 @@ void pack_q6_k(const uint8_t* block, int r, uint8_t* dst) {
     kquant_pack::scales_q6(b->scales, h2f(b->d), r, dst);
 }
 
+// block_iq4_xs super-block of row lane r: group g = sub-blocks 4g .. 4g+3 = qs[64g .. 64g+63],
+// 16 bytes each, whose elements are the low then the high nibbles, each mapped to its level
+// + 128 by a byte shuffle. Scales d·(ls_j − 32); the dmn area zero.
+void pack_iq4_xs(const uint8_t* block, int r, uint8_t* dst) {
+    const auto* b = reinterpret_cast<const BlockIQ4XS*>(block);
+    alignas(16) uint8_t levels[16];
+    for (int i = 0; i < 16; ++i)
+        levels[i] = static_cast<uint8_t>(kIq4nlValues[i] + 128);
+    const __m256i table =
+        _mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i*>(levels)));
+    const __m256i m4 = _mm256_set1_epi8(0x0F);
+    for (int g = 0; g < 2; ++g) {
+        // Lanes of a: sub-blocks 4g, 4g+1; of c: 4g+2, 4g+3.
+        const __m256i a = load256(b->qs + 64 * g), c = load256(b->qs + 64 * g + 32);
+        const __m256i alo = _mm256_shuffle_epi8(table, _mm256_and_si256(a, m4));
+        const __m256i ahi =
+            _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16(a, 4), m4));
+        const __m256i clo = _mm256_shuffle_epi8(table, _mm256_and_si256(c, m4));
+        const __m256i chi =
+            _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16(c, 4), m4));
+        store_group32(dst + 512 * g + 16 * r, _mm256_permute2x128_si256(alo, ahi, 0x20),
+                      _mm256_permute2x128_si256(alo, ahi, 0x31),
+                      _mm256_permute2x128_si256(clo, chi, 0x20),
+                      _mm256_permute2x128_si256(clo, chi, 0x31));
+    }
+    auto* dsc = reinterpret_cast<float*>(dst + 1024);
+    auto* dmn = dsc + 32;
+    const float d = h2f(b->d);
+    for (int j = 0; j < 8; ++j) {
+        dsc[16 * (j / 4) + 4 * r + j % 4] = d * static_cast<float>(iq4xs_scale(*b, j) - 32);
+        dmn[16 * (j / 4) + 4 * r + j % 4] = 0.0f;
+    }
+}
+
+// block_q3_K (hmask set: q3 true) or block_q2_K super-block of row lane r. Group g = sub-blocks
+// 4g .. 4g+3 = half n = g / 2, bit pairs j = 2(g % 2) and j + 1: the 2 bits of element 16h + l of
+// sub-block pair (j, h) are bits 2j of qs[32n + 16h + l], so one shift of qs[32n .. 32n+31] gives
+// sub-blocks 4g, 4g+1 (j) or 4g+2, 4g+3 (j + 1) in its two lanes; Q3_K adds bit 4n + j of
+// hmask[16h + l] as 4.
+void pack_q2_q3_k(const uint8_t* qs, const uint8_t* hmask, int r, uint8_t* dst) {
+    const __m256i m3 = _mm256_set1_epi8(3), one = _mm256_set1_epi8(1);
+    const __m256i hm = hmask ? load256(hmask) : _mm256_setzero_si256();
+    for (int g = 0; g < 4; ++g) {
+        const int n = g / 2, j = 2 * (g % 2);
+        const __m256i q = load256(qs + 32 * n);
+        __m256i a = _mm256_and_si256(shift_right16(q, 2 * j), m3);
+        __m256i b = _mm256_and_si256(shift_right16(q, 2 * j + 2), m3);
+        if (hmask) {
+            a = _mm256_or_si256(
+                a, _mm256_slli_epi16(_mm256_and_si256(shift_right16(hm, 4 * n + j), one), 2));
+            b = _mm256_or_si256(
+                b, _mm256_slli_epi16(_mm256_and_si256(shift_right16(hm, 4 * n + j + 1), one), 2));
+        }
+        store_group16(dst + 256 * g + 16 * r, a, b);
+    }
+}
+
+void pack_q3_k(const uint8_t* block, int r, uint8_t* dst) {
+    const auto* b = reinterpret_cast<const BlockQ3K*>(block);
+    pack_q2_q3_k(b->qs, b->hmask, r, dst);
+    int8_t sc[16];
+    q3k_scales(b->scales, sc);
+    auto* dsc = reinterpret_cast<float*>(dst + 1024);
+    const float d = h2f(b->d);
+    for (int j = 0; j < 16; ++j)
+        dsc[16 * (j / 4) + 4 * r + j % 4] = d * static_cast<float>(sc[j]);
+}
+
+void pack_q2_k(const uint8_t* block, int r, uint8_t* dst) {
+    const auto* b = reinterpret_cast<const BlockQ2K*>(block);
+    pack_q2_q3_k(b->qs, nullptr, r, dst);
+    auto* dsc = reinterpret_cast<float*>(dst + 1024);
+    auto* dmn = dsc + 64;
+    const float d = h2f(b->d), dmin = h2f(b->dmin);
+    for (int j = 0; j < 16; ++j) {
+        dsc[16 * (j / 4) + 4 * r + j % 4] = d * static_cast<float>(b->scales[j] & 0xF);
+        dmn[16 * (j / 4) + 4 * r + j % 4] = dmin * static_cast<float>(b->scales[j] >> 4);
+    }
+}
+
 } // namespace
 
 void gemm_pack_kquant_weights(DType type, const uint8_t* const rows[kGemmRows], int64_t k,
                               uint8_t* dst) {
     kquant_pack::pack_rows(type, rows, k, dst, [type](const uint8_t* block, int r, uint8_t* sb) {
-        if (type == DType::Q6_K)
+        switch (type) {
+        case DType::Q6_K:
             pack_q6_k(block, r, sb);
-        else
+            break;
+        case DType::IQ4_XS:
+            pack_iq4_xs(block, r, sb);
+            break;
+        case DType::Q3_K:
+            pack_q3_k(block, r, sb);
+            break;
+        case DType::Q2_K:
+            pack_q2_k(block, r, sb);
+            break;
+        default:
             pack_q4_q5_k(block, type == DType::Q5_K, r, sb);
+        }
     });
 }
 

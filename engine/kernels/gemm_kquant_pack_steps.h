@@ -59,13 +59,9 @@ inline void scales_q6(const int8_t* scales, float d, int r, uint8_t* dst) {
 template <typename PackBlock>
 inline void pack_rows(DType type, const uint8_t* const rows[kGemmRows], int64_t k, uint8_t* dst,
                       PackBlock pack_block) {
-    // 1024 bytes of quants + 256 of scales for both sub-block lengths.
-    constexpr size_t sb_bytes = kquant_weight_sb_bytes(32);
-    static_assert(sb_bytes == 1280 && kquant_weight_sb_bytes(16) == 1280);
-    const size_t block_bytes = type == DType::Q6_K     ? sizeof(BlockQ6K)
-                               : type == DType::Q5_K   ? sizeof(BlockQ5K)
-                               : type == DType::IQ4_XS ? sizeof(BlockIQ4XS)
-                                                       : sizeof(BlockQ4K);
+    // 1024 bytes of quants + 256 of scales (and 256 of mins for Q2_K's 16 sub-blocks).
+    const size_t sb_bytes = kquant_type_sb_bytes(type);
+    const size_t block_bytes = dtype_traits(type).block_bytes;
     const int64_t nsb = k / 256;
     for (int r16 = 0; r16 < kGemmRows; ++r16) {
         const int quad = r16 / 4, r = r16 % 4;

@@ -22,6 +22,14 @@ bool avx512_vnni_kernels_available() {
 #endif
 }
 
+const char* kernel_path_name(KernelPath path) {
+    if (path == KernelPath::Reference || !avx2_kernels_available())
+        return "reference";
+    if (path == KernelPath::Auto && avx512_vnni_kernels_available())
+        return "avx512";
+    return "avx2";
+}
+
 const KernelTable& kernel_table(KernelPath path) {
 #if defined(FOLIO_X86)
     if (path != KernelPath::Reference && avx2_kernels_available())

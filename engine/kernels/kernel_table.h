@@ -114,5 +114,9 @@ bool avx2_kernels_available();
 // True when the AVX-512 VNNI kernels (so far only q8_0 index scoring) run here under
 // KernelPath::Auto; KernelPath::Avx2 never uses them.
 bool avx512_vnni_kernels_available();
+// The kernels `path` runs on this CPU: "avx512" (the AVX-512 VNNI GEMMs and dots, with AVX2 for
+// the rest), "avx2" or "reference". FOLIO_KERNELS=avx2 / portable (folio/system_info.h) make
+// Auto the AVX2 / reference path. The benches print it beside their figures.
+const char* kernel_path_name(KernelPath path);
 
 } // namespace folio

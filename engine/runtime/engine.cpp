@@ -14,6 +14,7 @@
 #include "runtime/sequence_snapshot.h"
 #include "runtime/session_cache.h"
 #include "runtime/speculation.h"
+#include "runtime/thread_park.h"
 
 #include <algorithm>
 #include <chrono>
@@ -102,12 +103,23 @@ struct Engine::Impl {
 
     // ---------------------------------------------------------------- worker
     void run() {
+        bool parked = true; // no kernel team since the last park_kernel_threads()
         for (;;) {
             std::unique_lock lk(m);
-            cv.wait(lk, [&] {
+            const auto has_work = [&] {
                 return quit || load_request || unload_request || !control.empty() ||
                        !retired.empty() || runnable() != nullptr;
-            });
+            };
+            if (!parked && !has_work()) {
+                // Nothing left to do: the OpenMP workers would otherwise spin for milliseconds
+                // before they sleep (runtime/thread_park.h).
+                lk.unlock();
+                park_kernel_threads();
+                parked = true;
+                continue;
+            }
+            cv.wait(lk, has_work);
+            parked = false;
             retired.clear();
             if (quit)
                 break;

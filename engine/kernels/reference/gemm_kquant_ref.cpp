@@ -1,5 +1,5 @@
 // Scalar reference of the K-quant prefill GEMM: the arithmetic of kernels/gemm_kquant.h on the
-// blocks as stored (ggml-common.h block_q4_K / block_q5_K /
+// blocks as stored (ggml-common.h block_q2_K / block_q3_K / block_q4_K / block_q5_K /
 // block_q6_K / block_iq4_xs / block_q8_K), with no packing.
 #include "kernels/reference/gemm_ref.h"
 
@@ -14,7 +14,8 @@ namespace folio::ref {
 namespace {
 
 // One super-block of one weight row: w = dsc_j·q − dmn_j (Q4_K, Q5_K: mins), dsc_j·(q − 32)
-// (Q6_K, L = 16) or dsc_j·q with q the signed IQ4_XS level (IQ4_XS, L = 32, no mins).
+// (Q6_K, L = 16), dsc_j·(q − 4) (Q3_K, L = 16), dsc_j·q − dmn_j (Q2_K, L = 16) or dsc_j·q with q
+// the signed IQ4_XS level (IQ4_XS, L = 32, no mins).
 struct SuperBlock {
     int sub_len = 32;
     bool mins = true;
@@ -86,10 +87,46 @@ void decode_iq4_xs(const uint8_t* block, SuperBlock* sb) {
         sb->dsc[j] = fp16_to_fp32(b.d) * static_cast<float>(iq4xs_scale(b, j) - 32);
 }
 
+// Q3_K, Q2_K: element e = 128n + 32j + 16h + l (l < 16): 2 bits at bit 2j of qs[32n + 16h + l];
+// Q3_K's level is those − 4 unless bit 4n + j of hmask[16h + l] is set, its scale code − 32;
+// Q2_K's scales[e / 16] holds the scale (low nibble) and the min.
+void decode_q3_k(const uint8_t* block, SuperBlock* sb) {
+    const auto& b = *reinterpret_cast<const BlockQ3K*>(block);
+    sb->sub_len = 16;
+    sb->mins = false;
+    sb->offset = 4;
+    for (int e = 0; e < 256; ++e) {
+        const int n = e / 128, j = (e % 128) / 32, hl = e % 32;
+        const int low = (b.qs[32 * n + hl] >> (2 * j)) & 3;
+        sb->q[e] = low + (((b.hmask[hl] >> (4 * n + j)) & 1) ? 4 : 0);
+    }
+    int8_t sc[16];
+    q3k_scales(b.scales, sc);
+    for (int j = 0; j < 16; ++j)
+        sb->dsc[j] = fp16_to_fp32(b.d) * sc[j];
+}
+
+void decode_q2_k(const uint8_t* block, SuperBlock* sb) {
+    const auto& b = *reinterpret_cast<const BlockQ2K*>(block);
+    sb->sub_len = 16;
+    sb->mins = true;
+    sb->offset = 0;
+    for (int e = 0; e < 256; ++e) {
+        const int n = e / 128, j = (e % 128) / 32, hl = e % 32;
+        sb->q[e] = (b.qs[32 * n + hl] >> (2 * j)) & 3;
+    }
+    for (int j = 0; j < 16; ++j) {
+        sb->dsc[j] = fp16_to_fp32(b.d) * (b.scales[j] & 0xF);
+        sb->dmn[j] = fp16_to_fp32(b.dmin) * (b.scales[j] >> 4);
+    }
+}
+
 float row_dot(DType type, int64_t nsb, const uint8_t* w, const BlockQ8K* x) {
     const size_t block_bytes = type == DType::Q6_K     ? sizeof(BlockQ6K)
                                : type == DType::Q5_K   ? sizeof(BlockQ5K)
                                : type == DType::IQ4_XS ? sizeof(BlockIQ4XS)
+                               : type == DType::Q3_K   ? sizeof(BlockQ3K)
+                               : type == DType::Q2_K   ? sizeof(BlockQ2K)
                                                        : sizeof(BlockQ4K);
     float acc[4] = {0, 0, 0, 0};
     SuperBlock sb;
@@ -98,6 +135,10 @@ float row_dot(DType type, int64_t nsb, const uint8_t* w, const BlockQ8K* x) {
             decode_q6_k(w + s * block_bytes, &sb);
         else if (type == DType::IQ4_XS)
             decode_iq4_xs(w + s * block_bytes, &sb);
+        else if (type == DType::Q3_K)
+            decode_q3_k(w + s * block_bytes, &sb);
+        else if (type == DType::Q2_K)
+            decode_q2_k(w + s * block_bytes, &sb);
         else
             decode_q4_q5_k(w + s * block_bytes, type == DType::Q5_K, &sb);
         const int len = sb.sub_len, groups = 64 / len;

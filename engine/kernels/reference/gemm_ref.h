@@ -21,7 +21,7 @@ void gemm_q8_0(int64_t k, const uint8_t* w, size_t w_stride, int64_t n, const ui
 namespace folio::ref {
 
 // Scalar reference of the K-quant prefill GEMM (kernels/gemm_kquant.h): y[t·y_stride + r] = row
-// r of a Q4_K / Q5_K / Q6_K / IQ4_XS weight (n rows of k elements, w_stride bytes apart) · Q8_K
+// r of a Q2_K .. Q6_K / IQ4_XS weight (n rows of k elements, w_stride bytes apart) · Q8_K
 // activation row t (x_stride bytes apart), decoding the blocks straight from their layouts and
 // doing the float steps in the order gemm_kquant.h states.
 void gemm_kquant(DType type, int64_t k, const uint8_t* w, size_t w_stride, int64_t n,

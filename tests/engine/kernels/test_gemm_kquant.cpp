@@ -1,7 +1,7 @@
-// The K-quant prefill GEMM (kernels/gemm_kquant.h) for Q4_K, Q5_K, Q6_K and IQ4_XS weights: the
+// The K-quant prefill GEMM (kernels/gemm_kquant.h) for Q2_K .. Q6_K and IQ4_XS weights: the
 // packed layouts against hand-computed byte positions, the scalar reference within the stated float
 // rounding bound of the float64 sum and of the reference and AVX2 vec_dot kernels, and the
-// AVX-512 VNNI and AVX2 (Q4_K, Q5_K, Q6_K) kernels against the reference bit for bit on odd shapes
+// AVX-512 VNNI and AVX2 kernels against the reference bit for bit on odd shapes
 // (rows not multiples of the tile, tokens 1, 15, 16, 17, 33, 100, K = 256 · odd), directly and
 // through matmul.
 #include <QtTest>
@@ -26,7 +26,12 @@ using namespace folio;
 
 namespace {
 
-constexpr DType kTypes[] = {DType::Q4_K, DType::Q5_K, DType::Q6_K, DType::IQ4_XS};
+constexpr DType kTypes[] = {DType::Q4_K,   DType::Q5_K, DType::Q6_K,
+                            DType::IQ4_XS, DType::Q3_K, DType::Q2_K};
+// The types the AVX-512 VNNI kernels take (Q3_K and Q2_K run the AVX2 ones everywhere).
+bool avx512_type(DType t) {
+    return t != DType::Q3_K && t != DType::Q2_K;
+}
 
 size_t block_bytes(DType t) {
     return dtype_traits(t).block_bytes;
@@ -50,6 +55,11 @@ std::vector<uint8_t> random_weight(DType t, int64_t k, int64_t n, uint32_t seed)
             std::memcpy(blk + offsetof(BlockQ6K, d), &d, 2);
         } else if (t == DType::IQ4_XS) {
             std::memcpy(blk + offsetof(BlockIQ4XS, d), &d, 2);
+        } else if (t == DType::Q3_K) {
+            std::memcpy(blk + offsetof(BlockQ3K, d), &d, 2);
+        } else if (t == DType::Q2_K) {
+            std::memcpy(blk + offsetof(BlockQ2K, d), &d, 2);
+            std::memcpy(blk + offsetof(BlockQ2K, dmin), &dmin, 2);
         } else { // Q4_K and Q5_K both start with d, dmin
             std::memcpy(blk, &d, 2);
             std::memcpy(blk + 2, &dmin, 2);
@@ -87,11 +97,21 @@ bool same_bits(float a, float b) {
     return std::memcmp(&a, &b, sizeof a) == 0;
 }
 
-// The min-like term of element e's sub-block: dmin·m_j (Q4_K, Q5_K) or 32·|d·sc_j| (Q6_K's −32);
-// IQ4_XS has none (its +128 is removed in the exact integer sums).
+// The min-like term of element e's sub-block: dmin·m_j (Q4_K, Q5_K, Q2_K), 32·|d·sc_j| (Q6_K's
+// −32) or 4·|d·sc_j| (Q3_K's −4); IQ4_XS has none (its +128 is removed in the exact integer sums).
 double abs_min_term(DType t, const uint8_t* block, int e) {
     if (t == DType::IQ4_XS)
         return 0.0;
+    if (t == DType::Q3_K) {
+        const auto& b = *reinterpret_cast<const BlockQ3K*>(block);
+        int8_t sc[16];
+        q3k_scales(b.scales, sc);
+        return 4.0 * std::fabs(double(fp16_to_fp32(b.d)) * sc[e / 16]);
+    }
+    if (t == DType::Q2_K) {
+        const auto& b = *reinterpret_cast<const BlockQ2K*>(block);
+        return std::fabs(double(fp16_to_fp32(b.dmin))) * (b.scales[e / 16] >> 4);
+    }
     if (t == DType::Q6_K) {
         const auto& b = *reinterpret_cast<const BlockQ6K*>(block);
         return 32.0 * std::fabs(double(fp16_to_fp32(b.d)) * b.scales[e / 16]);
@@ -146,15 +166,15 @@ QString where(DType t, int64_t k, int64_t n, int64_t tokens, size_t at) {
 
 class TestGemmKQuant : public QObject {
     Q_OBJECT
-    void packerEqualsScalarPacker(decltype(&avx2::gemm_pack_kquant_weights) packer, bool iq4_xs) {
+    void packerEqualsScalarPacker(decltype(&avx2::gemm_pack_kquant_weights) packer, bool all) {
         for (DType t : kTypes)
             for (int64_t n : {16, 7}) {
-                if (t == DType::IQ4_XS && !iq4_xs)
+                if (!all && !avx512_type(t))
                     continue;
                 const int64_t k = 3 * 256;
                 const auto w = random_weight(t, k, n, static_cast<uint32_t>(n) + 5);
                 const TensorView v = make_tensor_view(t, {k, n, 1, 1}, w.data());
-                const size_t bytes = 4 * 3 * kquant_weight_sb_bytes(kquant_gemm_sub_len(t));
+                const size_t bytes = 4 * 3 * kquant_type_sb_bytes(t);
                 std::vector<uint8_t> scalar(bytes, 0x11), fast(bytes, 0xEE);
                 gemm_pack_kquant_weights(v, 0, scalar.data());
                 const uint8_t* rows[kGemmRows];
@@ -168,15 +188,15 @@ class TestGemmKQuant : public QObject {
             }
     }
 
-    // Every type the GEMM takes (`all`: as gemm_kquant_available says; else IQ4_XS left out) on
+    // Every type the GEMM takes (`available`: as gemm_kquant_available says; else all of them) on
     // rows that are not multiples of the register tiles or the chunk, token counts around the
     // tiles, 1 and 2 threads, bit for bit against the reference.
-    void gemmEqualsReferenceOnOddShapes(decltype(&gemm_kquant) gemm, bool all) {
+    void gemmEqualsReferenceOnOddShapes(decltype(&gemm_kquant) gemm, bool available) {
         for (DType t : kTypes)
             for (int64_t nsb : {1, 3, 9})
                 for (int64_t n : {1, 8, 13, 16, 37}) {
                     const int64_t k = 256 * nsb;
-                    if (all ? !gemm_kquant_available(t, KernelPath::Auto) : t == DType::IQ4_XS)
+                    if (available && !gemm_kquant_available(t, KernelPath::Auto))
                         continue;
                     const auto w = random_weight(t, k, n, static_cast<uint32_t>(7 * nsb + n));
                     const auto x = random_activations(k, 100, static_cast<uint32_t>(nsb + n));
@@ -277,6 +297,40 @@ private slots:
         QCOMPARE(f, 0.0f); // no min term
     }
 
+    void packedQ3KAndQ2KBytesWhereTheLayoutSays() {
+        const int64_t k = 256, n = 4;
+        QCOMPARE(kquant_type_sb_bytes(DType::Q3_K), size_t{1280}); // the −4 in the integer sums
+        QCOMPARE(kquant_type_sb_bytes(DType::Q2_K), size_t{1536}); // dsc and dmn of 16 sub-blocks
+        QCOMPARE(kquant_int_offset(DType::Q3_K), 4);
+        QCOMPARE(kquant_int_offset(DType::Q2_K), 0);
+        // Row 2, element 181 = 128 + 32·1 + 16·1 + 5: n 1, j 1, h 1, l 5 -> bits 2-3 of
+        // qs[32 + 21], hmask bit 5 of hmask[21]; sub-block 11 (group 2, lane i 3), step 1, byte 1.
+        const auto w3 = random_weight(DType::Q3_K, k, n, 14);
+        std::vector<uint8_t> p3(4 * kquant_type_sb_bytes(DType::Q3_K));
+        gemm_pack_kquant_weights(make_tensor_view(DType::Q3_K, {k, n, 1, 1}, w3.data()), 0,
+                                 p3.data());
+        const auto& b3 = reinterpret_cast<const BlockQ3K*>(w3.data())[2];
+        const int q3 = ((b3.qs[32 + 21] >> 2) & 3) | (((b3.hmask[21] >> 5) & 1) << 2);
+        QCOMPARE(int(p3[64 * (4 * 2 + 1) + 16 * 2 + 4 * 3 + 1]), q3);
+        int8_t sc[16];
+        q3k_scales(b3.scales, sc);
+        float f;
+        std::memcpy(&f, p3.data() + 1024 + 4 * (16 * 2 + 4 * 2 + 3), 4);
+        QCOMPARE(f, fp16_to_fp32(b3.d) * float(sc[11]));
+        // Q2_K, row 1, element 70 = 64 + 6: n 0, j 2, h 0, l 6 -> bits 4-5 of qs[6]; sub-block 4
+        // (group 1, i 0), step 1, byte 2; its min in the dmn area after the 64 dsc floats.
+        const auto w2 = random_weight(DType::Q2_K, k, n, 15);
+        std::vector<uint8_t> p2(4 * kquant_type_sb_bytes(DType::Q2_K));
+        gemm_pack_kquant_weights(make_tensor_view(DType::Q2_K, {k, n, 1, 1}, w2.data()), 0,
+                                 p2.data());
+        const auto& b2 = reinterpret_cast<const BlockQ2K*>(w2.data())[1];
+        QCOMPARE(int(p2[64 * (4 * 1 + 1) + 16 * 1 + 4 * 0 + 2]), (b2.qs[6] >> 4) & 3);
+        std::memcpy(&f, p2.data() + 1024 + 4 * (16 * 1 + 4 * 1 + 0), 4);
+        QCOMPARE(f, fp16_to_fp32(b2.d) * float(b2.scales[4] & 0xF));
+        std::memcpy(&f, p2.data() + 1024 + 4 * (64 + 16 * 1 + 4 * 1 + 0), 4);
+        QCOMPARE(f, fp16_to_fp32(b2.dmin) * float(b2.scales[4] >> 4));
+    }
+
     // The GEMM against the dequantize-then-f32 product: IQ4_XS weights and Q8_K activations
     // dequantized to floats, multiplied by the F32 matmul, within the GEMM's bound plus the f32
     // sum's (K·2^-24 of the sum of magnitudes).
@@ -321,17 +375,17 @@ private slots:
         QCOMPARE(checked, int(n * tokens));
     }
 
-    // The AVX-512 packer writes the scalar packer's bytes (every type, padding rows included);
-    // the AVX2 one for Q4_K, Q5_K and Q6_K.
+    // The AVX-512 packer writes the scalar packer's bytes (its types, padding rows included);
+    // the AVX2 one for every type.
     void avx512PackerEqualsScalarPacker() {
         if (!avx512_vnni_kernels_available())
             QSKIP("this CPU has no AVX-512 VNNI: the GEMM is never used here");
-        packerEqualsScalarPacker(avx512::gemm_pack_kquant_weights, true);
+        packerEqualsScalarPacker(avx512::gemm_pack_kquant_weights, false);
     }
     void avx2PackerEqualsScalarPacker() {
         if (!avx2_kernels_available())
             QSKIP("this CPU has no AVX2");
-        packerEqualsScalarPacker(avx2::gemm_pack_kquant_weights, false);
+        packerEqualsScalarPacker(avx2::gemm_pack_kquant_weights, true);
     }
 
     // The AVX2 Q8_K activation quantizer (what matmul uses outside KernelPath::Reference) writes
@@ -451,8 +505,8 @@ private slots:
                 }
     }
 
-    // What matmul runs (the AVX-512 kernels, or the AVX2 ones on CPUs without AVX-512 VNNI), and
-    // the AVX2 kernels whatever this CPU has beyond AVX2 (not IQ4_XS: see gemm_kquant.h).
+    // What matmul runs (the AVX-512 kernels, or the AVX2 ones on CPUs without AVX-512 VNNI and for
+    // Q3_K / Q2_K), and the AVX2 kernels whatever this CPU has beyond AVX2 (every type).
     void avx512GemmEqualsReferenceOnOddShapes() {
         if (!gemm_kquant_available(DType::Q4_K, KernelPath::Auto))
             QSKIP("this CPU has no AVX-512 VNNI or AVX2: the GEMM is never used here");
