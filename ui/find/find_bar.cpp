@@ -104,9 +104,17 @@ public:
                     break;
                 }
         } else {
+            // The list grows while QtPdf searches page by page: step from the match shown.
+            for (int i = 0; i < count; ++i)
+                if (all[i].page == shown_.page && all[i].location == shown_.location &&
+                    all[i].ocr == shown_.ocr) {
+                    index_ = i;
+                    break;
+                }
             index_ = ((index_ + step) % count + count) % count;
         }
         const Hit& hit = all[index_];
+        shown_ = hit;
         view_->pageNavigator()->jump(hit.page, hit.location, view_->zoomFactor());
         context_ = hit.ocr ? FindBar::tr("p. %1, OCR text: %2").arg(hit.page + 1).arg(hit.context)
                            : FindBar::tr("p. %1: %2").arg(hit.page + 1).arg(hit.context);
@@ -150,6 +158,7 @@ private:
     QPointer<QPdfView> view_;
     QPdfSearchModel* model_;
     int index_ = -1;
+    Hit shown_;
     QString context_;
 };
 
