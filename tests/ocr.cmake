@@ -19,3 +19,19 @@ if(FOLIO_BUILD_UI)
     folio_add_test(test_ocr_cli SOURCES app/ocr/test_ocr_cli.cpp LABELS ocr app TIMEOUT 600)
     add_dependencies(test_ocr_cli folio-cli folio_samples)
 endif()
+if(FOLIO_BUILD_UI)
+    # A read document's scanned pages get their text (core/documents, LoadedDocuments): in the
+    # background, cached (a restart reads nothing), cancelled, bad pages, missing languages.
+    folio_add_test(test_document_ocr SOURCES core/documents/test_document_ocr.cpp
+                   LIBS folio_core LABELS ocr core TIMEOUT 600)
+    add_dependencies(test_document_ocr folio_samples)
+endif()
+if(FOLIO_BUILD_UI)
+    # The Documents pane and Find with OCR text; the question's prompt and note with it.
+    folio_add_test(test_documents_ocr SOURCES ui/documents/test_documents_ocr.cpp LIBS folio_ui
+                   LABELS ocr ui TIMEOUT 600)
+    add_dependencies(test_documents_ocr folio_samples)
+    folio_add_test(test_ocr_prompt SOURCES ui/chat/test_ocr_prompt.cpp LIBS folio_ui
+                   LABELS ocr ui TIMEOUT 600)
+    add_dependencies(test_ocr_prompt folio_samples)
+endif()

@@ -37,6 +37,15 @@ ChatDocumentsSync::ChatDocumentsSync(ChatPane* chat, DocumentsPane* documents,
         documents_->setDocuments(chat_->currentChat().documents);
         onDocumentsChanged();
     });
+    // OCR text of scanned pages arrived: sizes, the question's chips and the read-ahead follow.
+    connect(documents_, &DocumentsPane::documentTextChanged, this,
+            &ChatDocumentsSync::onDocumentsChanged);
+    connect(documents_, &DocumentsPane::ocrMessage, this,
+            [this](const QString& message, bool error) {
+                chat_->notifications()->post(
+                    error ? NotificationArea::Kind::Error : NotificationArea::Kind::Info, message,
+                    QString(), {}, error ? 0 : kInfoNotificationMs);
+            });
     connect(documents_, &DocumentsPane::problemsChanged, this,
             &ChatDocumentsSync::onProblemsChanged);
     connect(documents_, &DocumentsPane::locateRequested, this, &ChatDocumentsSync::locateDocument);

@@ -1,5 +1,7 @@
 #include "core/documents/document.h"
 
+#include <QCryptographicHash>
+
 namespace folio::ui {
 
 namespace {
@@ -33,6 +35,36 @@ int Document::pagesWithoutText() const {
         if (text.trimmed().size() < kMinTextChars)
             ++n;
     return n;
+}
+
+QList<int> Document::pagesNeedingOcr() const {
+    QList<int> pages;
+    for (int i = 0; i < pageOrigins.size(); ++i)
+        if (pageOrigins[i].needsOcr())
+            pages << i;
+    return pages;
+}
+
+QList<int> Document::pagesWithSource(PageOrigin::Source source) const {
+    QList<int> pages;
+    for (int i = 0; i < pageOrigins.size(); ++i)
+        if (pageOrigins[i].source == source)
+            pages << i;
+    return pages;
+}
+
+QString Document::textKey() const {
+    const QList<int> ocr = pagesWithSource(PageOrigin::Source::Ocr);
+    if (ocr.isEmpty())
+        return fingerprint;
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    for (int page : ocr) {
+        hash.addData(QByteArray::number(page) + ':');
+        hash.addData(pageTexts.value(page).toUtf8());
+        hash.addData(QByteArrayLiteral("\n"));
+    }
+    return fingerprint + QStringLiteral("+ocr:") +
+           QString::fromLatin1(hash.result().toHex().left(16));
 }
 
 } // namespace folio::ui

@@ -1,5 +1,8 @@
 #include "core/documents/document_loader.h"
 
+#include "core/ocr/page_classify.h"
+#include "core/ocr/script_detect.h"
+
 #include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
@@ -41,6 +44,10 @@ bool startsLikePdf(const QString& path) {
     return file.read(1024).contains("%PDF-");
 }
 
+// Text of the layer that tells the document's script, and the least that can tell it.
+constexpr qsizetype kScriptSampleChars = 20000;
+constexpr qsizetype kMinScriptSampleChars = 200;
+
 QImage thumbnailOf(const QImage& image) {
     return image.scaled(QSize(kThumbnailSize, kThumbnailSize), Qt::KeepAspectRatio,
                         Qt::SmoothTransformation);
@@ -77,6 +84,8 @@ Document loadPdf(Document doc, const std::function<void(int, int)>& progress,
     if (!title.isEmpty())
         doc.title = title;
     doc.pageTexts.reserve(doc.pageCount);
+    doc.pageOrigins.reserve(doc.pageCount);
+    QString layerSample; // the document's script, from its good text layer
     for (int i = 0; i < doc.pageCount; ++i) {
         if (cancelled && cancelled()) {
             doc.state = Document::State::Failed;
@@ -84,10 +93,20 @@ Document loadPdf(Document doc, const std::function<void(int, int)>& progress,
                 QStringLiteral("%1: reading was cancelled").arg(QFileInfo(doc.path).fileName());
             return doc;
         }
-        doc.pageTexts.append(pdf.getAllText(i).text());
+        const QString text = pdf.getAllText(i).text();
+        doc.pageTexts.append(text);
+        // A page without a usable text layer (none, or junk for its area) is read with OCR.
+        PageOrigin origin;
+        if (ocr::needsOcr(text, pdf.pagePointSize(i)))
+            origin.source = PageOrigin::Source::OcrPending;
+        else if (layerSample.size() < kScriptSampleChars)
+            layerSample += text.left(kScriptSampleChars);
+        doc.pageOrigins.append(origin);
         if (progress)
             progress(i + 1, doc.pageCount);
     }
+    if (layerSample.size() >= kMinScriptSampleChars)
+        doc.scriptHint = ocr::languagesForText(layerSample);
     if (doc.pageCount > 0) {
         const QSizeF points = pdf.pagePointSize(0);
         if (points.width() > 0 && points.height() > 0) {

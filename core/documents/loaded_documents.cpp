@@ -1,6 +1,7 @@
 #include "core/documents/loaded_documents.h"
 
 #include "core/documents/document_loader.h"
+#include "core/ocr/ocr_runner.h"
 
 #include <QFileInfo>
 
@@ -17,9 +18,15 @@ qint64 textChars(const Document& document) {
 
 } // namespace
 
-LoadedDocuments::LoadedDocuments(QObject* parent) : QObject(parent) {}
+LoadedDocuments::LoadedDocuments(QObject* parent) : QObject(parent) {
+    ocrEnabled_ = qEnvironmentVariable("FOLIO_OCR").toLower() != QLatin1String("off");
+}
 
 LoadedDocuments::~LoadedDocuments() {
+    for (const OcrRead& read : std::as_const(ocr_)) {
+        read.runner->disconnect(this);
+        delete read.runner; // cancels and waits for its workers
+    }
     for (QFutureWatcher<Document>* watcher : std::as_const(reads_)) {
         watcher->disconnect(this);
         watcher->cancel();
@@ -71,6 +78,9 @@ void LoadedDocuments::read(const QString& path) {
             if (document.state == Document::State::Ready)
                 keep(path, document, modified, size);
             Q_EMIT finished(path, document, cancelled);
+            if (document.state == Document::State::Ready && ocrEnabled_ &&
+                !document.pagesNeedingOcr().isEmpty())
+                startOcr(path, document);
         });
     watcher->setFuture(loadDocumentAsync(path));
 }

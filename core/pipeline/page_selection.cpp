@@ -34,7 +34,12 @@ QList<int> allPages(int count) {
 
 QList<qint64> PageTokenCache::pageTokens(const PageSource& document, const TokenCounter& counter) {
     // Pages read as images cost their image instead of their (empty) text.
-    QString key = document.fingerprint + QLatin1Char('\n') + counter.tokenizerId();
+    // The text's hash too: a page's OCR text arrives after the document loaded (same file).
+    size_t textHash = 0;
+    for (const QString& text : document.pageTexts)
+        textHash = qHashMulti(textHash, text);
+    QString key = document.fingerprint + QLatin1Char('\n') + counter.tokenizerId() +
+                  QLatin1Char('\n') + QString::number(textHash, 16);
     for (auto it = document.pageImages.cbegin(); it != document.pageImages.cend(); ++it)
         key += QStringLiteral("\n%1:%2").arg(it.key()).arg(it->tokens);
     if (!document.fingerprint.isEmpty()) {

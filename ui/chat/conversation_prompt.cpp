@@ -4,6 +4,7 @@
 #include "core/chat/citations.h"
 #include "core/pipeline/page_images.h"
 #include "core/pipeline/page_ranges.h"
+#include "core/pipeline/page_sources.h"
 #include "core/pipeline/prompt_builder.h"
 
 #include <QCoreApplication>
@@ -53,9 +54,10 @@ PromptPlan planPrompt(const PromptInput& in, const TokenCounter& counter, PageTo
     fit.contextLimit = in.contextLimit;
     fit.answerTokens = in.chat.settings.maxTokens;
     QStringList images;
-    QList<ScannedLeftOut> scanned; // per document of fit.documents
-    int pdfNumber = 0;             // the chat's PDFs are numbered as citations count them
-    QList<int> fitIndexOfNumber;   // PDF number - 1 -> index in fit.documents (-1: not ready)
+    QList<ScannedLeftOut> scanned;      // per document of fit.documents
+    QList<DocumentPageSources> sources; // per document: pages as OCR text, as images
+    int pdfNumber = 0;                  // the chat's PDFs are numbered as citations count them
+    QList<int> fitIndexOfNumber;        // PDF number - 1 -> index in fit.documents (-1: not ready)
     for (const Document& d : in.documents) {
         if (d.kind == Document::Kind::Pdf) {
             ++pdfNumber;
@@ -68,7 +70,16 @@ PromptPlan planPrompt(const PromptInput& in, const TokenCounter& counter, PageTo
             PageSource source{d.title, d.pageTexts, in.pinnedPages.value(d.path), d.fingerprint,
                               pdfNumber};
             ScannedLeftOut left;
-            for (int page : pagesWithoutTextLayer(d)) {
+            const QList<int> asImages = pagesAsImages(d, in.question);
+            DocumentPageSources how{d, {}, {}};
+            for (int page : pagesAsOcrText(d, asImages))
+                how.ocrPages << page + 1;
+            for (int page : asImages) {
+                if (d.origin(page).source == PageOrigin::Source::Ocr &&
+                    (!in.readScannedPages || in.scannedPagesOff.contains(d.path))) {
+                    how.ocrPages << page + 1; // its OCR text, without a picture of it
+                    continue;
+                }
                 if (!in.readScannedPages) {
                     left.pages << page + 1;
                     left.reason = tr("no vision projector is loaded");
@@ -83,6 +94,7 @@ PromptPlan planPrompt(const PromptInput& in, const TokenCounter& counter, PageTo
                     scannedPageImage(d.path, d.fingerprint, page, in.renderParams, in.pageImageDir);
                 if (image.ok()) {
                     source.pageImages.insert(page + 1, image.image);
+                    how.imagePages << page + 1;
                 } else {
                     left.pages << page + 1;
                     left.reason = image.error;
@@ -90,6 +102,7 @@ PromptPlan planPrompt(const PromptInput& in, const TokenCounter& counter, PageTo
             }
             fit.documents.append(source);
             scanned.append(left);
+            sources.append(how);
         }
         // Images opened as documents go only with the questions they are attached to.
     }
@@ -155,6 +168,9 @@ PromptPlan planPrompt(const PromptInput& in, const TokenCounter& counter, PageTo
     if (!plan.turns.isEmpty())
         plan.pageImages = int(plan.turns.first().images.size());
     plan.contextNote = contextNoteFor(plan.pages, plan.droppedMessages, scanned);
+    if (const QString how = pageSourcesNote(sources, plan.pages); !how.isEmpty())
+        plan.contextNote =
+            plan.contextNote.isEmpty() ? how : plan.contextNote + QStringLiteral(" · ") + how;
     if (imagesLeftOut > 0) {
         const QString line =
             imagesLeftOut == 1

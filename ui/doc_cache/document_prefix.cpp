@@ -1,6 +1,7 @@
 #include "doc_cache/document_prefix.h"
 
 #include "core/pipeline/page_images.h"
+#include "core/pipeline/page_sources.h"
 #include "core/pipeline/prompt_builder.h"
 
 namespace folio::ui {
@@ -56,13 +57,13 @@ DocumentPrefix documentPrefix(const QString& systemPrompt, const QList<Document>
         // document's switch is off. (A page whose render fails there goes without its image;
         // the reader then stops, so no prefix is cached that the question would not match.)
         if (options.readScannedPages && !options.off.contains(d.path))
-            for (int page : pagesWithoutTextLayer(d)) {
+            for (int page : pagesAsImages(d)) {
                 const QString file =
                     pageImagePath(d.fingerprint, page, options.params, options.dir);
                 source.pageImages.insert(page + 1, PageImage{file, 0});
                 images.append({d.path, d.fingerprint, page, file});
             }
-        QString cacheId = d.fingerprint;
+        QString cacheId = d.textKey();    // OCR text that arrives later makes another prefix
         if (!source.pageImages.isEmpty()) // never mixed up with a text-only snapshot
             cacheId += QStringLiteral("+images:%1:%2x%3-%4")
                            .arg(options.projector)

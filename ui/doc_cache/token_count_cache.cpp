@@ -57,14 +57,15 @@ void TokenCountCache::setCounter(const TokenCounter& counter) {
 qint64 TokenCountCache::cached(const Document& doc) const {
     if (!counter_.exact() || doc.fingerprint.isEmpty())
         return -1;
-    return counts_.value(key(doc.fingerprint, counter_.tokenizerId()), -1);
+    return counts_.value(key(doc.textKey(), counter_.tokenizerId()), -1);
 }
 
 void TokenCountCache::count(const Document& doc) {
     if (!counter_.exact() || doc.fingerprint.isEmpty() || doc.state != Document::State::Ready ||
         doc.kind != Document::Kind::Pdf)
         return;
-    const QString k = key(doc.fingerprint, counter_.tokenizerId());
+    // By the text's key: OCR text of scanned pages is counted once it is there.
+    const QString k = key(doc.textKey(), counter_.tokenizerId());
     if (counts_.contains(k)) {
         Q_EMIT counted(doc.fingerprint, counts_.value(k));
         return;

@@ -34,6 +34,9 @@ DocumentsPane::DocumentsPane(QWidget* parent) : QWidget(parent) {
     connect(loaded_, &LoadedDocuments::progress, this, &DocumentsPane::onReadProgress);
     connect(loaded_, &LoadedDocuments::finished, this,
             [this](const QString& path, const Document& doc) { onReadFinished(path, doc); });
+    connect(loaded_, &LoadedDocuments::ocrProgress, this, &DocumentsPane::onOcrProgress);
+    connect(loaded_, &LoadedDocuments::documentUpdated, this, &DocumentsPane::onDocumentUpdated);
+    connect(loaded_, &LoadedDocuments::ocrFinished, this, &DocumentsPane::onOcrFinished);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
 
@@ -186,6 +189,11 @@ void DocumentsPane::startLoad(const QString& path, const ChatDocument& saved, bo
         // once the caller has set up every row.
         QMetaObject::invokeMethod(
             this, [this, id, doc = *read] { onLoaded(id, doc); }, Qt::QueuedConnection);
+        // Scanned pages whose OCR stopped before (the document was removed meanwhile) are read
+        // now; those OCR could not read wait for "Read scanned pages with OCR".
+        if (loaded_->ocrEnabled() &&
+            !read->pagesWithSource(PageOrigin::Source::OcrPending).isEmpty())
+            loaded_->readOcr(path);
         return;
     }
     loaded_->read(path);
@@ -483,6 +491,8 @@ void DocumentsPane::refreshItem(int row) {
         else if (entries_[row].problem == Problem::Changed)
             detail += tr(" · changed since it was added (right-click → Locate…)");
     }
+    if (const QString ocr = ocrLine(row); !ocr.isEmpty())
+        detail += QLatin1Char('\n') + ocr;
     if (d.state == Document::State::Ready && !readingStatus_.value(d.fingerprint).isEmpty())
         detail += QLatin1Char('\n') + readingStatus_.value(d.fingerprint);
     QListWidgetItem* item = list_->item(row);
@@ -547,6 +557,7 @@ void DocumentsPane::showPreview(int row) {
         // The preview has its own QPdfDocument, opened in the thread pool.
         if (shownPdf_ == d.path) {
             preview_->setCurrentWidget(pdfView_);
+            updatePreviewText();
             jumpToPendingPage();
         } else if (requestedPdf_ != d.path) {
             loadPdfPreview(d.path);
@@ -584,6 +595,7 @@ void DocumentsPane::loadPdfPreview(const QString& path) {
         const int row = list_->currentRow();
         if (row >= 0 && row < documents_.size() && documents_[row].path == path) {
             preview_->setCurrentWidget(pdfView_);
+            updatePreviewText();
             jumpToPendingPage();
         }
     });

@@ -4,6 +4,9 @@
 // number and the page a citation pointed at. Loading runs off the GUI thread. Documents are
 // removed (button, Delete, context menu) and reordered (buttons, context menu) here; every
 // change is reported by documentsEdited() so the window can keep the chat's list in step.
+// Pages without a usable text layer are read with OCR in the background (LoadedDocuments):
+// the row shows the progress, an ETA and then where the text came from; the context menu
+// stops it, reads again and sets the document's OCR languages (documents_pane_ocr.cpp).
 
 #include "core/documents/chat_document.h"
 #include "core/documents/document.h"
@@ -50,6 +53,14 @@ public:
     void setPinnedPages(int row, const QString& pages);
     // "Read scanned pages with the vision model" for the document at `row` (on by default).
     void setReadScannedPages(int row, bool on);
+    // OCR of the document at `row`: its languages ("auto", "eng", "chi_sim", "eng+chi_sim":
+    // saved, and its scanned pages read again with them), stop, read what is left.
+    void setOcrLanguages(int row, const QString& languages);
+    QString ocrLanguages(int row) const;
+    void stopOcr(int row);
+    void readOcr(int row);
+    // The row's OCR line ("OCR: page 3 of 8 · about 20 s left", "page 8 read with OCR (…)").
+    QString ocrLine(int row) const;
     // The chat's document at `row` is the file at `path` (a moved file found again): loaded
     // from there; its fingerprint is checked against the saved one, then kept.
     void locateDocument(int row, const QString& path);
@@ -116,6 +127,12 @@ Q_SIGNALS:
     // empty region: the whole page), to the next question.
     void attachImageRequested(const QString& imagePath);
     void attachPageRequested(const QString& pdfPath, int page, const QRectF& region);
+    // A document's text changed after it loaded (OCR of its scanned pages ended): what
+    // depends on its text (sizes, the read-ahead) should follow.
+    void documentTextChanged(const folio::ui::Document& document);
+    // Something about OCR the user should know (a missing language pack, a page that could
+    // not be read, a damaged cache entry read again, OCR stopped).
+    void ocrMessage(const QString& message, bool error);
 
 private:
     struct Entry {
@@ -133,6 +150,13 @@ private:
     void showListMenu(const QPoint& pos);
     void showPreviewMenu(const QPoint& pos);
     void addAttachActions(QMenu& menu, int row, int page);
+    void addOcrActions(QMenu& menu, int row);
+    void onOcrProgress(const QString& path, int done, int total, double etaSeconds);
+    void onDocumentUpdated(const QString& path, const Document& doc);
+    void onOcrFinished(const QString& path, const Document& doc, bool cancelled,
+                       const QString& message);
+    // The preview's document (its OCR text, for Find) is the one at the current row.
+    void updatePreviewText();
     void updatePageLabel();
     void showPreview(int row);
     // What the preview says when there is nothing to show.
@@ -166,6 +190,8 @@ private:
     QHash<QString, QString> readingStatus_; // by fingerprint
     QHash<QString, QString> tokenLines_;    // by fingerprint
     QHash<QString, qint64> exactTokens_;    // by fingerprint
+    QHash<QString, QString> ocrProgress_;   // by path, while OCR runs
+    QHash<QString, QString> ocrProblem_;    // by path: the last OCR's problem
 };
 
 } // namespace folio::ui

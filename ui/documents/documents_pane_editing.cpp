@@ -25,6 +25,13 @@ void DocumentsPane::removeDocument(int row) {
     // A read no chat waits for any more stops (another chat that needs it reads it again).
     if (documents_[row].state == Document::State::Loading)
         loaded_->cancel(documents_[row].path);
+    // So does the OCR of its scanned pages (what was read stays in the cache).
+    const QString path = documents_[row].path;
+    int shown = 0;
+    for (const Document& d : std::as_const(documents_))
+        shown += d.path == path ? 1 : 0;
+    if (shown == 1)
+        loaded_->cancelOcr(path);
     documents_.removeAt(row);
     progress_.removeAt(row);
     entries_.removeAt(row);
@@ -161,7 +168,7 @@ void DocumentsPane::showListMenu(const QPoint& pos) {
     if (entries_[row].problem != Problem::None)
         menu.addAction(tr("Locate…"), this, [this, row] { Q_EMIT locateRequested(row); });
     if (!entries_[row].saved.isImage && row < documents_.size() &&
-        documents_[row].pagesWithoutText() > 0) {
+        (documents_[row].pagesWithoutText() > 0 || !documents_[row].pagesNeedingOcr().isEmpty())) {
         QAction* scanned = menu.addAction(tr("Read scanned pages with the vision model"));
         scanned->setObjectName(QStringLiteral("readScannedPages"));
         scanned->setCheckable(true);
@@ -169,6 +176,7 @@ void DocumentsPane::showListMenu(const QPoint& pos) {
         connect(scanned, &QAction::toggled, this,
                 [this, row](bool on) { setReadScannedPages(row, on); });
     }
+    addOcrActions(menu, row);
     menu.addSeparator();
     addAttachActions(menu, row, row == currentRow() ? previewPage() : 1);
     menu.exec(list_->viewport()->mapToGlobal(pos));

@@ -1,5 +1,7 @@
 #include "find/find_bar.h"
 
+#include "core/documents/ocr_find.h"
+
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QKeyEvent>
@@ -79,6 +81,7 @@ public:
 
     int find(const QString& text, int step, int* current) override {
         *current = 0;
+        context_.clear();
         if (!view_ || !view_->document() || text.isEmpty())
             return 0;
         if (model_->document() != view_->document())
@@ -87,33 +90,76 @@ public:
             model_->setSearchString(text);
             index_ = -1;
         }
-        const int count = model_->rowCount(QModelIndex());
+        const QList<Hit> all = hits(text);
+        const int count = int(all.size());
         if (count == 0)
             return 0;
-        if (index_ < 0) {
+        if (index_ < 0 || index_ >= count) {
             // The first match on or after the page shown.
             const int page = view_->pageNavigator()->currentPage();
             index_ = 0;
             for (int i = 0; i < count; ++i)
-                if (model_->resultAtIndex(i).page() >= page) {
+                if (all[i].page >= page) {
                     index_ = i;
                     break;
                 }
         } else {
+            // The list grows while QtPdf searches page by page: step from the match shown.
+            for (int i = 0; i < count; ++i)
+                if (all[i].page == shown_.page && all[i].location == shown_.location &&
+                    all[i].ocr == shown_.ocr) {
+                    index_ = i;
+                    break;
+                }
             index_ = ((index_ + step) % count + count) % count;
         }
-        const QPdfLink link = model_->resultAtIndex(index_);
-        view_->pageNavigator()->jump(link.page(), link.location(), view_->zoomFactor());
+        const Hit& hit = all[index_];
+        shown_ = hit;
+        view_->pageNavigator()->jump(hit.page, hit.location, view_->zoomFactor());
+        context_ = hit.ocr ? FindBar::tr("p. %1, OCR text: %2").arg(hit.page + 1).arg(hit.context)
+                           : FindBar::tr("p. %1: %2").arg(hit.page + 1).arg(hit.context);
         *current = index_ + 1;
         return count;
     }
 
-    void clear() override { index_ = -1; }
+    void clear() override {
+        index_ = -1;
+        context_.clear();
+    }
+    QString context() const override { return context_; }
 
 private:
+    struct Hit {
+        int page = 0;
+        QPointF location; // points on the page
+        QString context;
+        bool ocr = false;
+    };
+
+    // The text layer's matches (QtPdf) and those in the OCR text of the scanned pages of the
+    // document shown (the view's kPreviewDocumentProperty), in page order.
+    QList<Hit> hits(const QString& text) const {
+        QList<Hit> out;
+        const int rows = model_->rowCount(QModelIndex());
+        for (int i = 0; i < rows; ++i) {
+            const QPdfLink link = model_->resultAtIndex(i);
+            out.append({link.page(), link.location(),
+                        (link.contextBefore() + link.contextAfter()).simplified(), false});
+        }
+        const QVariant shown = view_->property(kPreviewDocumentProperty);
+        if (shown.canConvert<Document>())
+            for (const OcrMatch& m : findInOcrText(shown.value<Document>(), text))
+                out.append({m.page, m.box.topLeft(), m.context, true});
+        std::stable_sort(out.begin(), out.end(),
+                         [](const Hit& a, const Hit& b) { return a.page < b.page; });
+        return out;
+    }
+
     QPointer<QPdfView> view_;
     QPdfSearchModel* model_;
     int index_ = -1;
+    Hit shown_;
+    QString context_;
 };
 
 } // namespace
@@ -144,6 +190,10 @@ FindBar::FindBar(QWidget* host, std::unique_ptr<Searcher> searcher)
     status_ = new QLabel(this);
     status_->setObjectName(QStringLiteral("findStatus"));
     layout->addWidget(status_);
+    context_ = new QLabel(this);
+    context_->setObjectName(QStringLiteral("findContext"));
+    context_->hide();
+    layout->addWidget(context_);
     auto button = [this, layout](const QString& text, const QString& tip, auto slot) {
         auto* b = new QToolButton(this);
         b->setText(text);
@@ -186,6 +236,10 @@ QString FindBar::status() const {
     return status_->text();
 }
 
+QString FindBar::matchContext() const {
+    return context_->toolTip();
+}
+
 void FindBar::search(int step) {
     int current = 0;
     const int count = searcher_->find(edit_->text(), step, &current);
@@ -197,6 +251,13 @@ void FindBar::search(int step) {
         status_->setText(tr("%1 of %2").arg(current).arg(count));
     else
         status_->setText(count == 1 ? tr("1 match") : tr("%1 matches").arg(count));
+    // The match itself, with the words around it (the page's OCR text has no layer to select).
+    const QString context = count > 0 ? searcher_->context() : QString();
+    context_->setText(fontMetrics().elidedText(context, Qt::ElideRight, kContextWidth));
+    context_->setToolTip(context);
+    context_->setVisible(!context.isEmpty());
+    if (isVisible())
+        place();
 }
 
 void FindBar::place() {

@@ -23,6 +23,9 @@ public:
     // returns the number of matches (0: none), *current its 1-based number (0: unknown).
     virtual int find(const QString& text, int step, int* current) = 0;
     virtual void clear() = 0;
+    // The current match with the words around it ("p. 8, OCR text: …Hartley & Rowe LLP…");
+    // "" when the searcher does not say.
+    virtual QString context() const { return {}; }
     // Called when matches arrive later (a PDF is searched page by page in the background).
     std::function<void()> resultsChanged;
 };
@@ -39,6 +42,8 @@ public:
     void findNext() { search(1); }
     QLineEdit* edit() const { return edit_; }
     QString status() const;
+    // The current match as the bar shows it (Searcher::context).
+    QString matchContext() const;
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -51,11 +56,14 @@ private:
     std::unique_ptr<Searcher> searcher_;
     QLineEdit* edit_ = nullptr;
     QLabel* status_ = nullptr;
+    QLabel* context_ = nullptr;
+    static constexpr int kContextWidth = 260; // pixels of the match's line shown
 };
 
 // Finds in a transcript (QTextBrowser): selects and scrolls to the match, wrapping around.
 std::unique_ptr<Searcher> transcriptSearcher(QTextBrowser* view);
-// Finds in the PDF shown by `view` (QPdfSearchModel): jumps to the match's page.
+// Finds in the PDF shown by `view` (QPdfSearchModel) and in the OCR text of its scanned pages
+// (the Document the view carries, kPreviewDocumentProperty): jumps to the match's place.
 std::unique_ptr<Searcher> pdfSearcher(QPdfView* view);
 
 } // namespace folio::ui

@@ -33,6 +33,10 @@ QList<QVariant> readAndWait(LoadedDocuments& docs, const QString& path) {
 class TestLoadedDocuments : public QObject {
     Q_OBJECT
 private slots:
+    // These are about reading files; OCR of their scanned pages has its own suite
+    // (test_document_ocr).
+    void initTestCase() { qputenv("FOLIO_OCR", "off"); }
+
     void readOnceFoundAfter() {
         const QString report = sample(QStringLiteral("sample-report.pdf"));
         QVERIFY2(QFile::exists(report), "build folio_samples first");

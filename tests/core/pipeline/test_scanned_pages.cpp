@@ -110,7 +110,8 @@ private slots:
                  qPrintable(system.right(400)));
         QCOMPARE(withImage.turns.first().images.size(), 1);
         QCOMPARE(withImage.pageImages, 1);
-        QVERIFY2(withImage.contextNote.isEmpty(), qPrintable(withImage.contextNote));
+        // The question's note says how the page went in (issue #46 §1).
+        QCOMPARE(withImage.contextNote, QStringLiteral("scanned page %1 as an image").arg(page));
         // The file is the page on the projector's canvas.
         QPdfDocument pdf;
         QCOMPARE(pdf.load(report_.path), QPdfDocument::Error::None);
