@@ -5,6 +5,9 @@ if(FOLIO_BUILD_UI)
     set_tests_properties(test_main_window PROPERTIES RUN_SERIAL TRUE)
     folio_add_test(test_documents SOURCES ui/documents/test_documents.cpp LIBS folio_ui LABELS ui TIMEOUT 180)
     add_dependencies(test_documents folio_samples)
+    folio_add_test(test_preview_menu SOURCES ui/documents/test_preview_menu.cpp LIBS folio_ui
+                   LABELS ui TIMEOUT 120)
+    add_dependencies(test_preview_menu folio_samples)
 endif()
 
 if(FOLIO_BUILD_UI)

@@ -119,6 +119,21 @@ Document loadPdf(Document doc, const std::function<void(int, int)>& progress,
     return doc;
 }
 
+// A whole JPEG ends with the end-of-image marker FF D9 (ITU-T T.81, B.2.1), possibly followed
+// by padding some writers add; a file cut short during a copy or download does not.
+bool jpegIsWhole(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    const qint64 tail = qMin<qint64>(file.size(), 4096);
+    file.seek(file.size() - tail);
+    QByteArray bytes = file.read(tail);
+    while (!bytes.isEmpty() && (bytes.back() == '\0' || bytes.back() == '\n' ||
+                                bytes.back() == '\r' || bytes.back() == ' '))
+        bytes.chop(1);
+    return bytes.endsWith(QByteArrayLiteral("\xFF\xD9"));
+}
+
 Document loadImage(Document doc) {
     QImageReader reader(doc.path);
     const QSize size = reader.size(); // header only: no decode yet
@@ -135,6 +150,16 @@ Document loadImage(Document doc) {
                         .arg(size.width())
                         .arg(size.height())
                         .arg(kMaxImagePixels / 1000000);
+        return doc;
+    }
+    if (reader.format() == "jpeg" && !jpegIsWhole(doc.path)) {
+        // Qt's decoder fills a cut-off JPEG with grey and says nothing; the engine's refuses it
+        // at the question. Said here, when the file is opened.
+        doc.state = Document::State::Failed;
+        doc.error = QStringLiteral("%1: the JPEG file is cut short (no end-of-image marker): it "
+                                   "may not have finished downloading or copying. Open the "
+                                   "complete file.")
+                        .arg(QFileInfo(doc.path).fileName());
         return doc;
     }
     QImage image = reader.read();

@@ -121,8 +121,10 @@ DocumentsPane::DocumentsPane(QWidget* parent) : QWidget(parent) {
     pdfView_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
     connect(pdfView_->pageNavigator(), &QPdfPageNavigator::currentPageChanged, this,
             &DocumentsPane::updatePageLabel);
-    // Right-click on the preview: attach the page shown, or a part of it, to the question.
-    for (QWidget* w : {static_cast<QWidget*>(imageLabel_), pdfView_->viewport()}) {
+    // Right-click on the preview: attach the page shown, or a part of it, to the question. A
+    // scroll area takes its viewport's context menu events itself (QAbstractScrollArea::
+    // viewportEvent), so the PDF view's policy counts, not the viewport's (issue #48 §13).
+    for (QWidget* w : {static_cast<QWidget*>(imageLabel_), static_cast<QWidget*>(pdfView_)}) {
         w->setContextMenuPolicy(Qt::CustomContextMenu);
         connect(w, &QWidget::customContextMenuRequested, this, &DocumentsPane::showPreviewMenu);
     }

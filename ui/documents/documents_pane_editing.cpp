@@ -7,6 +7,7 @@
 #include "core/pipeline/page_ranges.h"
 #include "documents/page_crop_dialog.h"
 
+#include <QAbstractScrollArea>
 #include <QCursor>
 #include <QFileInfo>
 #include <QInputDialog>
@@ -191,7 +192,10 @@ void DocumentsPane::showPreviewMenu(const QPoint& pos) {
     addAttachActions(menu, row, previewPage());
     if (menu.isEmpty())
         return;
+    // The PDF view reports positions in its viewport.
     QWidget* source = qobject_cast<QWidget*>(sender());
+    if (auto* area = qobject_cast<QAbstractScrollArea*>(source))
+        source = area->viewport();
     menu.exec(source ? source->mapToGlobal(pos) : QCursor::pos());
 }
 

@@ -109,6 +109,37 @@ private slots:
         QVERIFY2(d.error.contains(QStringLiteral("cut.png")), qPrintable(d.error));
     }
 
+    // Issue #48 §13: a JPEG cut short was accepted and previewed (Qt fills it with grey), then
+    // refused at the question naming an internal file. It is refused when opened, saying why;
+    // the whole file loads.
+    void truncatedJpegIsRefusedWhenOpened() {
+        const QString dir = folio::test::scratchDir(QStringLiteral("documents-jpeg"));
+        QImage image(640, 480, QImage::Format_RGB32);
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                image.setPixel(x, y, qRgb(x % 256, y % 256, (x * y) % 256));
+        const QString whole = dir + QStringLiteral("/whole.jpg");
+        QVERIFY(image.save(whole, "JPEG", 90));
+        QFile src(whole);
+        QVERIFY(src.open(QIODevice::ReadOnly));
+        const QByteArray bytes = src.readAll();
+        QVERIFY(bytes.size() > 4000);
+        writeBytes(dir + QStringLiteral("/cut.jpg"), bytes.left(bytes.size() * 2 / 3));
+        // Padding after the end marker (some cameras write it) is still a whole file.
+        writeBytes(dir + QStringLiteral("/padded.jpg"), bytes + QByteArray(64, '\0'));
+
+        const Document cut = loadDocument(dir + QStringLiteral("/cut.jpg"));
+        QCOMPARE(cut.state, Document::State::Failed);
+        QVERIFY2(cut.error.contains(QStringLiteral("cut.jpg")) &&
+                     cut.error.contains(QStringLiteral("cut short")),
+                 qPrintable(cut.error));
+        QVERIFY(cut.thumbnail.isNull());
+        QCOMPARE(loadDocument(whole).state, Document::State::Ready);
+        const Document padded = loadDocument(dir + QStringLiteral("/padded.jpg"));
+        QCOMPARE(padded.state, Document::State::Ready);
+        QCOMPARE(padded.imageSize, QSize(640, 480));
+    }
+
     void hugeImageIsRefusedBeforeDecoding() {
         // A PNG whose header claims 20000 x 20000 pixels (400 MP) followed by no image data.
         QByteArray ihdr =
