@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>ExportFileDialog</name>
@@ -90,7 +89,7 @@
         <translation>请在设置中选择模型（服务器提供：%1）</translation>
     </message>
     <message>
-        <source>the server does not serve a model named &quot;%1&quot; (it serves: %2)</source>
+        <source>the server does not serve a model named "%1" (it serves: %2)</source>
         <translation>服务器没有名为“%1”的模型（它提供：%2）</translation>
     </message>
     <message>
@@ -278,8 +277,8 @@
         <translation>&lt;b&gt;尚未加载模型。&lt;/b&gt;Folio 使用本机上的 GGUF 模型回答问题。</translation>
     </message>
     <message>
-        <source>&lt;a href=&apos;folio:demo&apos;&gt;Try the demo model&lt;/a&gt; (tiny, random weights: it shows every part of the workbench but writes nonsense). </source>
-        <translation>&lt;a href=&apos;folio:demo&apos;&gt;试用演示模型&lt;/a&gt;（很小，随机权重：可展示工作台的各个部分，但输出毫无意义）。</translation>
+        <source>&lt;a href='folio:demo'&gt;Try the demo model&lt;/a&gt; (tiny, random weights: it shows every part of the workbench but writes nonsense). </source>
+        <translation>&lt;a href='folio:demo'&gt;试用演示模型&lt;/a&gt;（很小，随机权重：可展示工作台的各个部分，但输出毫无意义）。</translation>
     </message>
     <message>
         <source>For real answers download a GGUF file, e.g. Kimi-VL-A3B-Instruct with its mmproj file (converted by llama.cpp, from Hugging Face), and open it with File → Open model… or Settings.</source>
@@ -317,11 +316,11 @@
 <context>
     <name>folio::ui</name>
     <message>
-        <source>This question cannot be answered: the question and the chat&apos;s system prompt alone take %L1 tokens, and the model&apos;s context of %L2 tokens keeps %L3 for the answer. Shorten the question or the system prompt, lower the answer length in the chat&apos;s settings, or load the model with a larger context.</source>
+        <source>This question cannot be answered: the question and the chat's system prompt alone take %L1 tokens, and the model's context of %L2 tokens keeps %L3 for the answer. Shorten the question or the system prompt, lower the answer length in the chat's settings, or load the model with a larger context.</source>
         <translation>无法回答此问题：仅问题和对话的系统提示就占用 %L1 个词元，而模型 %L2 个词元的上下文要为回答保留 %L3 个。请缩短问题或系统提示，在对话设置中减小回答长度，或以更大的上下文加载模型。</translation>
     </message>
     <message>
-        <source>This question cannot be answered: its prompt does not fit the model&apos;s context of %L1 tokens even without the documents and the earlier conversation. Lower the answer length in the chat&apos;s settings or load the model with a larger context.</source>
+        <source>This question cannot be answered: its prompt does not fit the model's context of %L1 tokens even without the documents and the earlier conversation. Lower the answer length in the chat's settings or load the model with a larger context.</source>
         <translation>无法回答此问题：即使不含文档和之前的对话，其提示也超出模型 %L1 个词元的上下文。请在对话设置中减小回答长度，或以更大的上下文加载模型。</translation>
     </message>
     <message>
@@ -349,19 +348,19 @@
         <translation>回答不是表格：没有找到后跟分隔行（| --- |）的表头行。</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is not a page or a range: write pages like &quot;1-4, 37&quot;.</source>
+        <source>"%1" is not a page or a range: write pages like "1-4, 37".</source>
         <translation>“%1”不是页码或范围：请写成“1-4, 37”这样的形式。</translation>
     </message>
     <message>
-        <source>Pages start at 1: &quot;%1&quot; names page 0.</source>
+        <source>Pages start at 1: "%1" names page 0.</source>
         <translation>页码从 1 开始：“%1”指向第 0 页。</translation>
     </message>
     <message>
-        <source>The range &quot;%1&quot; runs backwards: write the lower page first.</source>
+        <source>The range "%1" runs backwards: write the lower page first.</source>
         <translation>范围“%1”是倒序的：请先写较小的页码。</translation>
     </message>
     <message>
-        <source>Page %1 is beyond the document&apos;s %2 pages.</source>
+        <source>Page %1 is beyond the document's %2 pages.</source>
         <translation>第 %1 页超出了文档的 %2 页。</translation>
     </message>
     <message>
@@ -393,7 +392,7 @@
         <translation>QtPdf 无法渲染 %2 的第 %1 页。</translation>
     </message>
     <message>
-        <source>The context (%1 tokens) is too small for a summary: the prompt&apos;s frame takes %2 tokens and the answer %3. Use a larger context or fewer answer tokens.</source>
+        <source>The context (%1 tokens) is too small for a summary: the prompt's frame takes %2 tokens and the answer %3. Use a larger context or fewer answer tokens.</source>
         <translation>上下文（%1 个词元）太小，无法生成摘要：提示框架占用 %2 个词元，回答占用 %3 个。请使用更大的上下文或更少的回答词元。</translation>
     </message>
     <message>
@@ -564,6 +563,46 @@
         <source>No system keyring could keep the API key (%1): it is stored in plain text in %2, which other users may be able to read. Restrict the file (chmod 600), or start a keyring and enter the key again in Settings.</source>
         <translation>没有系统密钥环可以保存 API 密钥（%1）：它以明文保存在 %2 中，其他用户可能可以读取。请限制该文件的权限（chmod 600），或启动密钥环后在“设置”中重新输入密钥。</translation>
     </message>
+    <message>
+        <source>English</source>
+        <translation>英语</translation>
+    </message>
+    <message>
+        <source>Chinese (Simplified)</source>
+        <translation>简体中文</translation>
+    </message>
+    <message>
+        <source>automatic</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>%1, mean confidence %2%</source>
+        <translation>%1，平均置信度 %2%</translation>
+    </message>
+    <message>
+        <source>page %1 read with OCR (%2)</source>
+        <translation>第 %1 页已用 OCR 识别（%2）</translation>
+    </message>
+    <message>
+        <source>%1 pages read with OCR (%2)</source>
+        <translation>%1 页已用 OCR 识别（%2）</translation>
+    </message>
+    <message>
+        <source>page %1 as OCR text (mean confidence %2%)</source>
+        <translation>第 %1 页以 OCR 文本送入（平均置信度 %2%）</translation>
+    </message>
+    <message>
+        <source>pages %1 as OCR text (mean confidence %2%)</source>
+        <translation>第 %1 页以 OCR 文本送入（平均置信度 %2%）</translation>
+    </message>
+    <message>
+        <source>scanned page %1 as an image</source>
+        <translation>扫描页第 %1 页以图像送入</translation>
+    </message>
+    <message>
+        <source>scanned pages %1 as images</source>
+        <translation>扫描页第 %1 页以图像送入</translation>
+    </message>
 </context>
 <context>
     <name>folio::ui::AttachmentChips</name>
@@ -618,8 +657,28 @@
 <context>
     <name>folio::ui::ChatController</name>
     <message>
-        <source>An answer is being prepared: wait for it or stop it, then ask again.</source>
-        <translation>正在准备回答：请等待或停止后再提问。</translation>
+        <source>Waiting for %1 to finish loading…</source>
+        <translation>正在等待 %1 加载完成…</translation>
+    </message>
+    <message>
+        <source>Waiting for the answer in “%1” to finish…</source>
+        <translation>正在等待“%1”中的回答完成…</translation>
+    </message>
+    <message>
+        <source>Waiting for the answer being given to finish…</source>
+        <translation>正在等待当前回答完成…</translation>
+    </message>
+    <message>
+        <source>Waited for its turn: a question in another chat was being answered.</source>
+        <translation>已排队等候：另一个对话中的问题正在回答。</translation>
+    </message>
+    <message>
+        <source>Waited for %1 to finish loading.</source>
+        <translation>已等待 %1 加载完成。</translation>
+    </message>
+    <message>
+        <source>Stopped waiting: the question was not sent.</source>
+        <translation>已停止等待：问题未发送。</translation>
     </message>
 </context>
 <context>
@@ -706,14 +765,6 @@
         <translation>定位…</translation>
     </message>
     <message>
-        <source>Stopped waiting for the documents: the question was not sent.</source>
-        <translation>已停止等待文档：问题未发送。</translation>
-    </message>
-    <message>
-        <source>Waiting for %1 to finish loading…</source>
-        <translation>正在等待 %1 加载完成…</translation>
-    </message>
-    <message>
         <source>Editing a question: Send asks it as a new version; the earlier one and its answers are kept (‹ › switches).</source>
         <translation>正在编辑问题：发送后将作为新版本提问；之前的版本及其回答会保留（用 ‹ › 切换）。</translation>
     </message>
@@ -728,10 +779,6 @@
     <message>
         <source>Undo</source>
         <translation>撤销</translation>
-    </message>
-    <message>
-        <source>Waited for %1 to finish loading.</source>
-        <translation>已等待 %1 加载完成。</translation>
     </message>
     <message>
         <source>Folio stopped before this answer was finished.</source>
@@ -997,7 +1044,7 @@ moved: %1 to disk, %2 from disk (now %3/s out, %4/s in)</source>
     </message>
     <message>
         <source>, </source>
-        <translation type="unfinished"></translation>
+        <translation type="unfinished" />
     </message>
     <message>
         <source>ram</source>
@@ -1114,7 +1161,7 @@ moved: %1 to disk, %2 from disk (now %3/s out, %4/s in)</source>
     </message>
     <message>
         <source>↑</source>
-        <translation type="unfinished"></translation>
+        <translation type="unfinished" />
     </message>
     <message>
         <source>Move up (earlier in the prompt)</source>
@@ -1122,7 +1169,7 @@ moved: %1 to disk, %2 from disk (now %3/s out, %4/s in)</source>
     </message>
     <message>
         <source>↓</source>
-        <translation type="unfinished"></translation>
+        <translation type="unfinished" />
     </message>
     <message>
         <source>Move down (later in the prompt)</source>
@@ -1288,6 +1335,58 @@ longer than the %1-token context: the pages that go in are chosen for each quest
         <source>Attach a part of page %1…</source>
         <translation>附加第 %1 页的一部分…</translation>
     </message>
+    <message>
+        <source>about %1 s left</source>
+        <translation>约剩 %1 秒</translation>
+    </message>
+    <message>
+        <source>about %1 min left</source>
+        <translation>约剩 %1 分钟</translation>
+    </message>
+    <message>
+        <source>OCR: %1 of %2 pages</source>
+        <translation>OCR：第 %1 页，共 %2 页</translation>
+    </message>
+    <message>
+        <source>%1: OCR stopped; the pages read so far are kept (right-click → Read scanned pages with OCR to go on).</source>
+        <translation>%1：OCR 已停止；已识别的页面会保留（右键 → 用 OCR 识别扫描页 可继续）。</translation>
+    </message>
+    <message>
+        <source>OCR could not read page %1</source>
+        <translation>OCR 无法识别第 %1 页</translation>
+    </message>
+    <message>
+        <source>OCR could not read %1 pages</source>
+        <translation>OCR 无法识别 %1 页</translation>
+    </message>
+    <message>
+        <source>1 page not read with OCR yet</source>
+        <translation>还有 1 页尚未用 OCR 识别</translation>
+    </message>
+    <message>
+        <source>%1 pages not read with OCR yet</source>
+        <translation>还有 %1 页尚未用 OCR 识别</translation>
+    </message>
+    <message>
+        <source>Stop OCR</source>
+        <translation>停止 OCR</translation>
+    </message>
+    <message>
+        <source>Read scanned pages with OCR</source>
+        <translation>用 OCR 识别扫描页</translation>
+    </message>
+    <message>
+        <source>OCR language</source>
+        <translation>OCR 语言</translation>
+    </message>
+    <message>
+        <source>Automatic (from the document's script)</source>
+        <translation>自动（根据文档的文字）</translation>
+    </message>
+    <message>
+        <source>Automatic (detected: %1)</source>
+        <translation>自动（检测到：%1）</translation>
+    </message>
 </context>
 <context>
     <name>folio::ui::ExportChatAction</name>
@@ -1372,6 +1471,14 @@ longer than the %1-token context: the pages that go in are chosen for each quest
         <source>%1 matches</source>
         <translation>%1 个匹配</translation>
     </message>
+    <message>
+        <source>p. %1, OCR text: %2</source>
+        <translation>第 %1 页，OCR 文本：%2</translation>
+    </message>
+    <message>
+        <source>p. %1: %2</source>
+        <translation>第 %1 页：%2</translation>
+    </message>
 </context>
 <context>
     <name>folio::ui::FolioMemoryView</name>
@@ -1380,7 +1487,7 @@ longer than the %1-token context: the pages that go in are chosen for each quest
         <translation>&lt;b&gt;Folio&lt;/b&gt;（本程序）</translation>
     </message>
     <message>
-        <source>Folio&apos;s memory by category</source>
+        <source>Folio's memory by category</source>
         <translation>Folio 按类别的内存使用</translation>
     </message>
     <message>
@@ -1453,7 +1560,7 @@ longer than the %1-token context: the pages that go in are chosen for each quest
     </message>
     <message>
         <source>—</source>
-        <translation type="unfinished"></translation>
+        <translation type="unfinished" />
     </message>
     <message>
         <source>not measured yet</source>
@@ -1488,11 +1595,11 @@ longer than the %1-token context: the pages that go in are chosen for each quest
         <translation>模型权重</translation>
     </message>
     <message>
-        <source>The model file&apos;s size. Mapped read-only, it is address space, not RAM; copied into RAM (Settings, Model weights), it stays in memory and is safe from the file changing.</source>
+        <source>The model file's size. Mapped read-only, it is address space, not RAM; copied into RAM (Settings, Model weights), it stays in memory and is safe from the file changing.</source>
         <translation>模型文件的大小。以只读方式映射时，它占用的是地址空间而非内存；复制到内存后（设置 → 模型权重），它常驻内存，且不受文件变化的影响。</translation>
     </message>
     <message>
-        <source>The model&apos;s bytes in RAM now: all of a copy; of a mapped file, the pages the system holds (measured every few seconds; it may drop them and read them again).</source>
+        <source>The model's bytes in RAM now: all of a copy; of a mapped file, the pages the system holds (measured every few seconds; it may drop them and read them again).</source>
         <translation>模型当前在内存中的字节数：复制时为全部；映射文件时为系统持有的页面（每隔几秒测量一次；系统可能丢弃这些页面并重新读取）。</translation>
     </message>
     <message>
@@ -1520,6 +1627,18 @@ longer than the %1-token context: the pages that go in are chosen for each quest
     <message>
         <source>%1: reading was cancelled</source>
         <translation>%1：读取已取消</translation>
+    </message>
+    <message>
+        <source>%1: its scanned pages cannot be read with OCR: %2</source>
+        <translation>%1：其扫描页无法用 OCR 识别：%2</translation>
+    </message>
+    <message>
+        <source>OCR cache: %1</source>
+        <translation>OCR 缓存：%1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished" />
     </message>
 </context>
 <context>
@@ -1719,7 +1838,7 @@ Check that the file opens in another viewer (or save it again as PDF), then open
     </message>
     <message>
         <source>%1: %2 %3</source>
-        <translation type="unfinished"></translation>
+        <translation type="unfinished" />
     </message>
     <message>
         <source>No cache devices reported yet</source>
@@ -1822,7 +1941,7 @@ The model answers without images. Choose a projector made for this model in File
     </message>
     <message>
         <source>Cannot use the server: %1
-Folio goes on answering with %2. Check the server&apos;s address and API key in File → Settings….</source>
+Folio goes on answering with %2. Check the server's address and API key in File → Settings….</source>
         <translation>无法使用服务器：%1
 Folio 将继续使用 %2 回答。请在“文件 → 设置…”中检查服务器的地址和 API 密钥。</translation>
     </message>
@@ -2073,7 +2192,7 @@ The server has not reported token usage.</source>
     </message>
     <message>
         <source>—</source>
-        <translation type="unfinished"></translation>
+        <translation type="unfinished" />
     </message>
     <message>
         <source>%1 t/s</source>
@@ -2081,7 +2200,7 @@ The server has not reported token usage.</source>
     </message>
     <message>
         <source>%L1 (%L2)</source>
-        <translation type="unfinished"></translation>
+        <translation type="unfinished" />
     </message>
     <message>
         <source>not reported</source>
@@ -2267,7 +2386,7 @@ The server has not reported token usage.</source>
         <translation>始终复制到内存</translation>
     </message>
     <message>
-        <source>Mapped, the system may drop pages of the model under memory pressure and read them from disk again. A copy in RAM (2 MiB pages) stays in memory and is safe from the file changing, but its memory stays taken until the model is unloaded; &quot;when it fits&quot; copies when half the available memory holds the file.</source>
+        <source>Mapped, the system may drop pages of the model under memory pressure and read them from disk again. A copy in RAM (2 MiB pages) stays in memory and is safe from the file changing, but its memory stays taken until the model is unloaded; "when it fits" copies when half the available memory holds the file.</source>
         <translation>映射时，系统在内存紧张时可能丢弃模型的页面，并从磁盘重新读取。复制到内存（2 MiB 页）的副本常驻内存，且不受文件变化的影响，但其占用的内存会保持到模型卸载为止；“内存足够时”表示可用内存的一半能容纳该文件时才复制。</translation>
     </message>
     <message>
@@ -2307,10 +2426,6 @@ The server has not reported token usage.</source>
     <message>
         <source>Document:</source>
         <translation>文档：</translation>
-    </message>
-    <message>
-        <source>Wait for the answer to finish, or stop it, then summarize</source>
-        <translation>请等待回答完成或将其停止，然后再生成摘要</translation>
     </message>
     <message>
         <source>Summarizing “%1” (%2 pages)…</source>
@@ -2356,6 +2471,10 @@ The server has not reported token usage.</source>
         <source>Summary failed</source>
         <translation>摘要失败</translation>
     </message>
+    <message>
+        <source>Wait for this chat's answer to finish, or stop it, then summarize (or summarize in another chat)</source>
+        <translation>请等待本对话的回答完成或将其停止后再生成摘要（或在另一个对话中生成摘要）</translation>
+    </message>
 </context>
 <context>
     <name>folio::ui::SystemKeyring</name>
@@ -2371,7 +2490,7 @@ The server has not reported token usage.</source>
         <translation>提取的表格</translation>
     </message>
     <message>
-        <source>The model&apos;s answer</source>
+        <source>The model's answer</source>
         <translation>模型的回答</translation>
     </message>
     <message>
@@ -2492,7 +2611,7 @@ The server has not reported token usage.</source>
 <context>
     <name>folio::ui::TranscriptView</name>
     <message>
-        <source>&lt;h3&gt;Ask about your documents&lt;/h3&gt;&lt;p&gt;Open a long report and chart screenshots on the left. Folio puts whole documents in the model&apos;s context, with page markers so answers can cite pages like [p. 12]; click a citation to open the page.&lt;/p&gt;</source>
+        <source>&lt;h3&gt;Ask about your documents&lt;/h3&gt;&lt;p&gt;Open a long report and chart screenshots on the left. Folio puts whole documents in the model's context, with page markers so answers can cite pages like [p. 12]; click a citation to open the page.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;就你的文档提问&lt;/h3&gt;&lt;p&gt;在左侧打开长篇报告和图表截图。Folio 会把整份文档连同页码标记放入模型的上下文，因此回答可以像 [p. 12] 这样引用页面；点击引用即可打开该页。&lt;/p&gt;</translation>
     </message>
     <message>
@@ -2537,7 +2656,7 @@ The server has not reported token usage.</source>
     </message>
     <message>
         <source>%1/%2</source>
-        <translation type="unfinished"></translation>
+        <translation type="unfinished" />
     </message>
     <message>
         <source>Next version</source>
