@@ -127,8 +127,35 @@ QList<PageRef> rankPages(const RankingInput& input) {
     auto listed = [](const QList<QList<int>>& lists, const PageRef& r) {
         return r.document < lists.size() && lists[r.document].contains(r.page);
     };
+    // The best match and the pages next to it that continue it (same document, with terms).
+    // (A contents page names every topic in few words: it is not the best match of any.)
+    QList<bool> contents(refs.size());
+    for (int i = 0; i < refs.size(); ++i) {
+        const PageRef& r = refs[i];
+        const int pages = int(input.pageTexts[r.document].size());
+        contents[i] = r.page <= qMax(3, pages / 10) &&
+                      looksLikeContents(input.pageTexts[r.document][r.page - 1], pages);
+    }
+    QHash<int, int> run; // index in refs -> place in the run
+    int best = -1;
+    for (int i = 0; i < refs.size(); ++i)
+        if (!contents[i] && bm25[i] > 0 && (best < 0 || bm25[i] > bm25[best]))
+            best = i;
+    if (best >= 0) {
+        run.insert(best, 0);
+        // A page continues the topic when it scores a good part of the best page's score: a
+        // page that only shares common words ("how", "were") scores a small fraction of it.
+        auto continues = [&](int i) {
+            return i >= 0 && i < refs.size() && refs[i].document == refs[best].document &&
+                   !contents[i] && bm25[i] >= kRunScoreShare * bm25[best];
+        };
+        for (int i = best + 1; continues(i) && run.size() < kBestRunPages; ++i)
+            run.insert(i, int(run.size()));
+        for (int i = best - 1; continues(i) && run.size() < kBestRunPages; --i)
+            run.insert(i, int(run.size()));
+    }
     struct Ranked {
-        int tier; // 0 pinned, 1 cited, 2 contents, 3 the rest
+        PageReason reason; // in the order of the enum: the tier
         double score;
         int order;
     };
@@ -136,28 +163,33 @@ QList<PageRef> rankPages(const RankingInput& input) {
     ranked.reserve(refs.size());
     for (int i = 0; i < refs.size(); ++i) {
         const PageRef& r = refs[i];
-        const int pages = int(input.pageTexts[r.document].size());
-        int tier = 3;
+        PageReason reason = bm25[i] > 0 ? PageReason::Match : PageReason::Other;
+        double score = bm25[i];
         if (listed(input.pinnedPages, r))
-            tier = 0;
+            reason = PageReason::Pinned;
         else if (listed(input.citedPages, r))
-            tier = 1;
-        else if (r.page <= qMax(3, pages / 10) &&
-                 looksLikeContents(input.pageTexts[r.document][r.page - 1], pages))
-            tier = 2;
-        ranked.append({tier, bm25[i], i});
+            reason = PageReason::Cited;
+        else if (run.contains(i)) {
+            reason = PageReason::BestMatch;
+            score = -run.value(i); // in the run's order
+        } else if (contents[i])
+            reason = PageReason::Contents;
+        ranked.append({reason, score, i});
     }
     std::stable_sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) {
-        if (a.tier != b.tier)
-            return a.tier < b.tier;
+        if (a.reason != b.reason)
+            return a.reason < b.reason;
         if (a.score != b.score)
             return a.score > b.score;
         return a.order < b.order;
     });
     QList<PageRef> out;
     out.reserve(ranked.size());
-    for (const Ranked& r : ranked)
-        out.append(refs[r.order]);
+    for (const Ranked& r : ranked) {
+        PageRef ref = refs[r.order];
+        ref.reason = r.reason;
+        out.append(ref);
+    }
     return out;
 }
 

@@ -3,6 +3,7 @@
 #include "core/pipeline/page_ranges.h"
 #include "core/pipeline/page_ranking.h"
 
+#include <QCoreApplication>
 #include <QMutexLocker>
 
 #include <algorithm>
@@ -11,6 +12,11 @@
 namespace folio::ui {
 
 namespace {
+
+QString tr(const char* text) {
+    // The context lupdate gives a tr() of a function in namespace folio::ui.
+    return QCoreApplication::translate("folio::ui", text);
+}
 
 // The text the documents add besides their pages: the citation rule once and their labels
 // (the line naming the pages of a partial document is counted where it is added).
@@ -84,6 +90,48 @@ QString DocumentPages::formatted() const {
     return formatPageRanges(pages, pageCount);
 }
 
+QString DocumentPages::explained() const {
+    if (reasons.isEmpty() || pages.isEmpty())
+        return formatted();
+    static const PageReason order[] = {PageReason::Pinned,    PageReason::Cited,
+                                       PageReason::BestMatch, PageReason::Contents,
+                                       PageReason::Match,     PageReason::Other};
+    QStringList groups;
+    for (PageReason reason : order) {
+        QList<int> group;
+        for (int p : pages)
+            if (reasons.value(p, PageReason::Other) == reason)
+                group << p;
+        if (group.isEmpty())
+            continue;
+        QString why;
+        switch (reason) {
+        case PageReason::Pinned:
+            why = tr("%1 (pinned)");
+            break;
+        case PageReason::Cited:
+            why = tr("%1 (cited before)");
+            break;
+        case PageReason::BestMatch:
+            why = tr("%1 (best match)");
+            break;
+        case PageReason::Contents:
+            why = tr("%1 (contents)");
+            break;
+        case PageReason::Match:
+            why = tr("%1 (other matches)");
+            break;
+        case PageReason::Other:
+            why = tr("%1 (room left)");
+            break;
+        }
+        groups << why.arg(formatPageList(group));
+    }
+    const QString list = groups.join(QStringLiteral(", "));
+    return pages.size() == 1 ? tr("page %1 of %L2").arg(list).arg(pageCount)
+                             : tr("pages %1 of %L2").arg(list).arg(pageCount);
+}
+
 bool PageSelection::complete() const {
     return std::all_of(documents.cbegin(), documents.cend(),
                        [](const DocumentPages& d) { return d.all(); });
@@ -135,6 +183,7 @@ PageSelection selectPages(const QList<PageSource>& documents, const QString& que
         input.pinnedPages << d.pinnedPages;
     }
     QList<QList<int>> chosen(documents.size());
+    QList<QHash<int, PageReason>> reasons(documents.size());
     qint64 used = headerTokens(documents, counter);
     // Every document may turn out partial: its note line is reserved.
     const qint64 note = counter.text(partialDocumentNote());
@@ -145,6 +194,7 @@ PageSelection selectPages(const QList<PageSource>& documents, const QString& que
             continue; // a smaller page further down may still fit
         used += cost;
         chosen[r.document] << r.page;
+        reasons[r.document].insert(r.page, r.reason);
     }
 
     PageSelection s;
@@ -170,6 +220,8 @@ PageSelection selectPages(const QList<PageSource>& documents, const QString& que
         dp.title = documents[d].title;
         dp.pageCount = count;
         dp.pages = pages;
+        if (pages.size() < count)
+            dp.reasons = reasons[d];
         s.documents << dp;
     }
     return s;

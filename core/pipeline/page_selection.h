@@ -5,6 +5,7 @@
 // everything fits, every page goes in and the documents' text is exactly what
 // buildSystemPrompt makes of whole documents (the cache prefix does not change).
 
+#include "core/pipeline/page_ranking.h"
 #include "core/pipeline/prompt_builder.h"
 #include "core/pipeline/token_counter.h"
 
@@ -48,9 +49,14 @@ struct DocumentPages {
     QString title;
     int pageCount = 0;
     QList<int> pages; // 1-based, ascending
+    // Why each page was chosen, when not all went in (page_ranking.h).
+    QHash<int, PageReason> reasons;
     bool all() const { return pages.size() == pageCount; }
     // "pages 1–4, 37–52, 118 of 236"
     QString formatted() const;
+    // The same with why they were chosen: "pages 146–149 (best match), 7 (contents), 1 (cited
+    // before) of 2,415" (issue #48 §12). Without reasons: formatted().
+    QString explained() const;
 };
 
 struct PageSelection {

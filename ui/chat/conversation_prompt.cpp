@@ -27,7 +27,7 @@ QString contextNoteFor(const QList<DocumentPages>& pages, const QList<int>& drop
         partial = partial || !d.all();
     if (partial) {
         for (const DocumentPages& d : pages) {
-            const QString list = d.formatted();
+            const QString list = d.explained();
             parts << (pages.size() > 1 ? QStringLiteral("%1: %2").arg(d.title, list) : list);
         }
     }

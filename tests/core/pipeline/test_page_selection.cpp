@@ -158,7 +158,8 @@ private slots:
         QVERIFY(!looksLikeContents(QStringLiteral("Revenue rose in 2025.\nWe sold 7\n"), 12));
     }
 
-    // Pinned pages first, then cited, then the contents page, then BM25, then page order.
+    // Pinned pages first, then cited, then the best match (its neighbours score nothing here),
+    // then the contents page, then BM25, then page order.
     void ranksPinnedCitedContentsThenBm25() {
         QStringList pages;
         for (int p = 1; p <= 12; ++p)
@@ -176,7 +177,63 @@ private slots:
             QCOMPARE(r.document, 0);
             order << r.page;
         }
-        QCOMPARE(order, (QList<int>{11, 7, 2, 5, 9, 1, 3, 4, 6, 8, 10, 12}));
+        QCOMPARE(order, (QList<int>{11, 7, 5, 2, 9, 1, 3, 4, 6, 8, 10, 12}));
+    }
+
+    // Issue #48 §12: a 4,096-token model was sent the title page, the contents page and one
+    // page of a four-page topic. With room for four pages the topic goes in whole; with room
+    // for one more the contents page joins it; the note says why each page went in.
+    void aTightBudgetHoldsTheWholeTopic() {
+        PageSource doc;
+        doc.title = QStringLiteral("Manual");
+        doc.fingerprint = QStringLiteral("manual");
+        for (int p = 1; p <= 200; ++p)
+            doc.pageTexts
+                << QStringLiteral("Shipping and ports, routine notes for page %1.").arg(p);
+        doc.pageTexts[0] = QStringLiteral("The Northern Manual\nEdition 3");
+        doc.pageTexts[1] = QStringLiteral("Contents\nIntroduction .... 3\nShipping .... 20\n"
+                                          "Walrus census .... 146\nIndex .... 190");
+        doc.pageTexts[145] = QStringLiteral("Walrus census: how the walrus count is made.");
+        doc.pageTexts[146] = QStringLiteral("Walrus census, continued: walrus counts by region.");
+        doc.pageTexts[147] = QStringLiteral("Walrus census: the walrus count fell in the north.");
+        doc.pageTexts[148] = QStringLiteral("Walrus census summary and the census totals.");
+        doc.pageTexts[160] = QStringLiteral("A walrus was seen near the port."); // a stray hit
+        const QString question = QStringLiteral("How is the walrus census made?");
+
+        RankingInput in;
+        in.pageTexts = {doc.pageTexts};
+        in.question = question;
+        const QList<PageRef> ranked = rankPages(in);
+        QList<int> top;
+        for (int i = 0; i < 6; ++i)
+            top << ranked[i].page;
+        QCOMPARE(top.mid(0, 4), (QList<int>{146, 147, 148, 149}));
+        QCOMPARE(ranked[0].reason, PageReason::BestMatch);
+        QCOMPARE(ranked[4].page, 2);
+        QCOMPARE(ranked[4].reason, PageReason::Contents);
+
+        const TokenCounter counter = charCounter(QStringLiteral("chars"));
+        PageTokenCache cache;
+        const QList<qint64> cost = cache.pageTokens(doc, counter);
+        const qint64 fixed = citationRule().size() + documentLabel(1, doc.title).size() +
+                             partialDocumentNote().size();
+        const qint64 topic = cost[145] + cost[146] + cost[147] + cost[148];
+        // The smallest page left is the title page: one token short of it.
+        const qint64 shortOf = cost[0] - 1;
+        PageSelection four =
+            selectPages({doc}, question, {}, fixed + topic + shortOf, counter, cache);
+        QCOMPARE(four.documents[0].pages, (QList<int>{146, 147, 148, 149}));
+        QCOMPARE(four.documents[0].explained(),
+                 QStringLiteral("pages 146–149 (best match) of 200"));
+        PageSelection five =
+            selectPages({doc}, question, {}, fixed + topic + cost[1] + shortOf, counter, cache);
+        QCOMPARE(five.documents[0].pages, (QList<int>{2, 146, 147, 148, 149}));
+        QCOMPARE(five.documents[0].explained(),
+                 QStringLiteral("pages 146–149 (best match), 2 (contents) of 200"));
+        // Everything fits: no reasons, the plain line.
+        PageSelection all = selectPages({doc}, question, {}, 1 << 30, counter, cache);
+        QVERIFY(all.complete());
+        QCOMPARE(all.documents[0].explained(), QStringLiteral("pages 1–200 of 200"));
     }
 
     // With a counter of one token per character the budget is easy to reason about.
@@ -318,7 +375,10 @@ private slots:
         QVERIFY(pages.contains(1) && pages.contains(298)); // cited earlier
         QVERIFY(pages.size() > 5 && pages.size() < 60);
         QVERIFY(std::is_sorted(pages.cbegin(), pages.cend()));
-        QCOMPARE(plan.contextNote, formatPageRanges(pages, 300));
+        // Each group says why: pinned, cited in the chat, the xylophonist page.
+        QVERIFY2(plan.contextNote.startsWith(QStringLiteral("pages 3, 150 (pinned), 1, 298 (cited "
+                                                            "before), 217 (best match)")),
+                 qPrintable(plan.contextNote));
         QVERIFY(plan.contextNote.endsWith(QStringLiteral(" of 300")));
         // The pages keep their numbers; the others are not in the prompt at all.
         const QString& system = plan.turns.first().content;

@@ -127,7 +127,10 @@ private slots:
         QVERIFY(pages.contains(42));
         QVERIFY(pages.size() < 100);
         const ChatMessage question = pane_->messages().first();
-        QCOMPARE(question.contextNote, formatPageRanges(pages, 100));
+        QCOMPARE(question.contextNote, plan.pages.first().explained());
+        QVERIFY2(question.contextNote.startsWith(QStringLiteral("pages 42 (best match), 1–")) &&
+                     question.contextNote.endsWith(QStringLiteral(" (room left) of 100")),
+                 qPrintable(question.contextNote));
         QCOMPARE(controller_->pageTokenCache()->pagesCounted(), 100);
         backend_->requests[0].callbacks.on_done(RequestStats{});
         QVERIFY(!pane_->isGenerating());

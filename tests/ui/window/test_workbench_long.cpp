@@ -126,11 +126,8 @@ private slots:
         QVERIFY2(note.startsWith(QStringLiteral("pages ")) &&
                      note.endsWith(QStringLiteral(" of 300")),
                  qPrintable(note));
-        QString error;
-        const QList<int> pages = parsePageRanges(note.mid(6, note.size() - 6 - 7), 300, &error);
-        QVERIFY2(error.isEmpty(), qPrintable(error));
-        QVERIFY2(pages.contains(217), qPrintable(note));
-        QVERIFY(pages.size() > 5 && pages.size() < 300);
+        // Each group of pages says why it went in; the rare term's page is the best match.
+        QVERIFY2(note.contains(QStringLiteral("217 (best match)")), qPrintable(note));
         // Shown under the question.
         auto* transcript = w.findChild<TranscriptView*>();
         QVERIFY(transcript);
