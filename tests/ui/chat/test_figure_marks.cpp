@@ -4,6 +4,7 @@
 // file and in the transcript ("Figures: …" and a mark after each figure), and a click on a mark
 // opens the page the figure is on.
 #include <QFile>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -194,6 +195,12 @@ private slots:
         QVERIFY2(shown.contains(QStringLiteral("$2.31 billion⚠")), qPrintable(shown));
         QVERIFY2(shown.contains(QStringLiteral("11,400? people")), qPrintable(shown));
         QVERIFY2(shown.contains(QStringLiteral("5.12亿美元✓")), qPrintable(shown));
+        if (const QString shots = qEnvironmentVariable("FOLIO_SHOTS_DIR"); !shots.isEmpty()) {
+            pane_->resize(760, 900);
+            pane_->show();
+            view->verticalScrollBar()->setValue(0);
+            QVERIFY(pane_->grab().save(shots + QStringLiteral("/chat-figure-marks.png")));
+        }
 
         // The tooltip quotes the page's line; a click opens the page the figure is on (the
         // report is row 1 of the chat's documents; other_page opens the page it was found on).
