@@ -2,6 +2,10 @@ if(FOLIO_BUILD_UI)
     # The workbench's chats without widgets (issue #45): the library, its store, message edits.
     folio_add_test(test_chat_library SOURCES core/chat/test_chat_library.cpp LIBS folio_core
                    LABELS core TIMEOUT 60)
+    # An answer's figures checked against its documents, kept in the chat file (issue #46 §2).
+    folio_add_test(test_answer_figures SOURCES core/chat/test_answer_figures.cpp LIBS folio_core
+                   LABELS core TIMEOUT 60)
+    add_dependencies(test_answer_figures folio_samples)
 endif()
 if(FOLIO_BUILD_UI)
     # Every file read once for every chat (issue #48 §6).

@@ -21,6 +21,9 @@ if(FOLIO_BUILD_UI)
     folio_add_test(test_app_settings SOURCES ui/settings/test_app_settings.cpp LIBS folio_ui LABELS ui TIMEOUT 120)
     folio_add_test(test_devices_pane SOURCES ui/devices/test_devices_pane.cpp LIBS folio_ui LABELS ui TIMEOUT 120)
     folio_add_test(test_chat_controller SOURCES ui/chat/test_chat_controller.cpp LIBS folio_ui LABELS ui TIMEOUT 60)
+    # Every figure of an answer checked and marked in the transcript (issue #46 §2).
+    folio_add_test(test_figure_marks SOURCES ui/chat/test_figure_marks.cpp LIBS folio_ui LABELS ui TIMEOUT 60)
+    add_dependencies(test_figure_marks folio_samples)
     folio_add_test(test_chat_versions SOURCES ui/chat/test_chat_versions.cpp LIBS folio_ui LABELS ui TIMEOUT 60)
     # Citations follow their document by fingerprint, not by its place (issue #48 §1).
     folio_add_test(test_cited_documents SOURCES ui/chat/test_cited_documents.cpp LIBS folio_ui LABELS ui TIMEOUT 60)

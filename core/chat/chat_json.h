@@ -10,7 +10,8 @@
 // it in its branch, 0 for the first); "messages" is the chosen branch, first to last, and
 // "versions" (absent when there are none) holds the messages of the other branches. Versions 1
 // and 2 read as one branch, numbered in order. Also the body of the JSON export (which leaves
-// "versions" out: an export is the chosen branch).
+// "versions" out: an export is the chosen branch). An answer's checked figures (issue #46 §2) are
+// its "figures" (message_figures.h; absent in files saved before, which load without them).
 
 #include "core/chat/chat_session.h"
 

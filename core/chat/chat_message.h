@@ -2,6 +2,7 @@
 // A message of a chat transcript, with the figures of the answer that produced it.
 
 #include "core/chat/citations.h"
+#include "core/chat/message_figures.h"
 #include "core/chat/question_image.h"
 #include "core/chat/tool_call.h"
 
@@ -54,6 +55,9 @@ struct ChatMessage {
     // documents are removed or reordered. Empty in chats saved before: the chat's documents
     // as they are now.
     QList<CitedDocument> citedDocuments = {};
+    // Assistant messages: each figure of the answer checked against the pages it cites
+    // (issue #46 §2), in the answer's order; empty until checked (and in chats saved before).
+    QList<CheckedFigure> figures = {};
 };
 
 QString roleName(ChatMessage::Role role);

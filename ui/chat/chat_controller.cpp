@@ -1,5 +1,6 @@
 #include "chat/chat_controller.h"
 
+#include "core/chat/answer_figures.h"
 #include "core/chat/chat_edits.h"
 
 #include "chat/chat_pane.h"
@@ -266,12 +267,38 @@ void ChatController::onFinished(qint64 requestId, const RequestStatsQ& st) {
     }
     pane_->setLastStats(chatId, ms);
     pane_->setWork(chatId, ChatLibrary::Work::None); // after the stats: notices follow them
+    if (!noAnswer)
+        checkFigures(chatId);
     // What the context holds now: after a cancel during prefill only the chunks read.
     const qint64 held =
         st.promptReadTokens > 0 ? qMin(st.promptReadTokens, st.promptTokens) : st.promptTokens;
     pane_->setContextUsage(chatId, held + st.generatedTokens, contextLimit_);
     Q_EMIT answerFinished(st);
     nextWhenIdle();
+}
+
+void ChatController::checkFigures(const QString& chatId) {
+    const ChatSession* chat = pane_->library()->find(chatId);
+    if (!chat || chat->messages.isEmpty())
+        return;
+    const ChatMessage& answer = chat->messages.last();
+    if (answer.role != ChatMessage::Role::Assistant || answer.text.trimmed().isEmpty())
+        return;
+    const QList<FigureSource> sources =
+        figureSources(answer, documents_ ? documents_(*chat) : QList<Document>());
+    if (sources.isEmpty())
+        return; // no PDF to check against: every figure would only read "uncited"
+    // Off the GUI thread: a long document's pages are converted and searched for other_page.
+    const qint64 messageId = answer.id;
+    const QString text = answer.text;
+    auto* watcher = new QFutureWatcher<QList<CheckedFigure>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, chatId, messageId, text] {
+        watcher->deleteLater();
+        pane_->setAnswerFigures(chatId, messageId, text, watcher->result());
+        Q_EMIT figuresChecked(chatId, messageId);
+    });
+    watcher->setFuture(
+        QtConcurrent::run([text, sources] { return checkAnswerFigures(text, sources); }));
 }
 
 } // namespace folio::ui

@@ -90,6 +90,8 @@ Q_SIGNALS:
     void charsPerTokenMeasured(double charsPerToken);
     // The answer is complete in the pane (or was stopped, or failed).
     void answerFinished(const folio::ui::RequestStatsQ& stats);
+    // The figures of answer `messageId` in chat `chatId` are checked and on the message.
+    void figuresChecked(const QString& chatId, qint64 messageId);
 
 private:
     bool isCurrent(qint64 requestId) const { return requestId != 0 && requestId == request_.id; }
@@ -106,6 +108,9 @@ private:
     void ask(const QString& question, const QString& chatId);
     // Ends the current request without the backend (stopped while planned, or not runnable).
     void finishLocally(const QString& stopReason, const QString& notice);
+    // Checks the figures of chat `chatId`'s last answer on the thread pool (answer_figures.h);
+    // they go onto that answer when done.
+    void checkFigures(const QString& chatId);
     // The next waiting question goes once the current request's ending has been handled.
     void nextWhenIdle();
 

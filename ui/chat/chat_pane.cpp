@@ -23,6 +23,7 @@
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QShortcut>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -404,6 +405,32 @@ void ChatPane::setLastInterrupted(const QString& chatId, const QString& reason) 
     chat->messages.last().interrupted = reason;
     if (isShown(chatId))
         transcript_->updateLast(chat->messages.last());
+}
+
+void ChatPane::setAnswerFigures(const QString& chatId, qint64 messageId, const QString& text,
+                                const QList<CheckedFigure>& figures) {
+    const int index = library_->indexOf(chatId);
+    ChatSession* chat = library_->find(chatId);
+    if (!chat)
+        return;
+    for (QList<ChatMessage>* list : {&chat->messages, &chat->otherVersions})
+        for (qsizetype i = 0; i < list->size(); ++i) {
+            ChatMessage& m = (*list)[i];
+            if (m.role != ChatMessage::Role::Assistant || m.id != messageId || m.text != text)
+                continue;
+            m.figures = figures;
+            library_->save(index);
+            if (list != &chat->messages || !isShown(chatId))
+                return;
+            if (i + 1 == list->size() && !library_->isBusy(chatId)) {
+                transcript_->finishLast(m);
+            } else { // an earlier answer (or the chat asks again already): all laid out again
+                const int scroll = transcript_->verticalScrollBar()->value();
+                transcript_->showMessages(chat->messages, isGenerating());
+                transcript_->verticalScrollBar()->setValue(scroll);
+            }
+            return;
+        }
 }
 
 bool ChatPane::isGenerating() const {

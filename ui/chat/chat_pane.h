@@ -120,6 +120,10 @@ public:
     void setLastText(const QString& chatId, const QString& text);
     // The chat's last answer was cut off by an error: its text stays, marked with `reason`.
     void setLastInterrupted(const QString& chatId, const QString& reason);
+    // The figures checked in answer `messageId` of chat `chatId` (kept only while its text is
+    // still `text`: a regenerated or edited answer is not given another's figures).
+    void setAnswerFigures(const QString& chatId, qint64 messageId, const QString& text,
+                          const QList<CheckedFigure>& figures);
 
     // Per-message actions (also reachable through the transcript's links).
     void copyMessage(int index);

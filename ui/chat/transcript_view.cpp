@@ -1,5 +1,7 @@
 #include "chat/transcript_view.h"
 
+#include "chat/figure_marks.h"
+
 #include "core/chat/citations.h"
 #include "core/chat/question_image.h"
 #include "core/pipeline/markdown_literal.h"
@@ -54,7 +56,8 @@ void colourLinks(QTextDocument* document, int from, const QColor& colour) {
             const QTextFragment f = it.fragment();
             if (f.isValid() && f.charFormat().isAnchor() &&
                 !f.charFormat().anchorHref().isEmpty() &&
-                f.charFormat().foreground().color() != colour)
+                f.charFormat().foreground().color() != colour &&
+                !isFigureMarkUrl(f.charFormat().anchorHref())) // figure marks keep theirs
                 ranges.append({f.position(), f.length()});
         }
     QTextCharFormat format;
@@ -306,7 +309,7 @@ void TranscriptView::insertMessage(QTextCursor& cursor, const ChatMessage& m, in
         if (m.text.isEmpty())
             cursor.insertText(generating_ && isLast ? QStringLiteral("…") : QString());
         else
-            insertAnswer(cursor, m);
+            insertAnswer(cursor, m, index);
         if (!m.interrupted.isEmpty()) {
             cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
             // No answer at all: what happened and what to do; else the answer was cut off.
@@ -332,6 +335,12 @@ void TranscriptView::insertMessage(QTextCursor& cursor, const ChatMessage& m, in
     }
     if (m.role == ChatMessage::Role::Notice || (isLast && generating_))
         return;
+    if (const QString figures = figuresLine(m.figures); !figures.isEmpty()) {
+        cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
+        cursor.insertHtml(
+            QStringLiteral("<span style='color:%2; font-size:small'>%1</span>")
+                .arg(figures.toHtmlEscaped(), style::css(style::mutedText(palette()))));
+    }
     QString footer;
     // "‹ 2/3 ›" in the text's size, before the small footer: the arrows are links while there
     // is a version that way.
@@ -368,9 +377,10 @@ void TranscriptView::insertMessage(QTextCursor& cursor, const ChatMessage& m, in
                                      .arg(footer, style::css(style::mutedText(palette()))));
 }
 
-void TranscriptView::insertAnswer(QTextCursor& cursor, const ChatMessage& m) {
+void TranscriptView::insertAnswer(QTextCursor& cursor, const ChatMessage& m, int index) {
     const int start = cursor.position();
-    const QString markdown = escapeRawHtml(m.text); // "<" and "&" shown as written
+    // "<" and "&" shown as written; each checked figure followed by its mark.
+    const QString markdown = escapeRawHtml(withFigureMarks(m.text, m.figures, index));
     // An answer names its documents as they were when it was asked for.
     const CitationTargets targets = resolveCitedDocuments(m.citedDocuments, citations_);
     if (targets.documents.isEmpty()) {
@@ -381,6 +391,7 @@ void TranscriptView::insertAnswer(QTextCursor& cursor, const ChatMessage& m) {
                 return citationUrl(targets.rows.value(document, -1), page);
             }));
     }
+    styleFigureMarks(start, cursor.position(), m);
     // Code blocks (fixed-pitch paragraphs) on a light grey background.
     for (QTextBlock b = document()->findBlock(start);
          b.isValid() && b.position() <= cursor.position(); b = b.next()) {
@@ -396,6 +407,51 @@ void TranscriptView::insertAnswer(QTextCursor& cursor, const ChatMessage& m) {
         f.setBackground(style::codeBackground(palette()));
         c.setBlockFormat(f);
     }
+}
+
+void TranscriptView::styleFigureMarks(int from, int to, const ChatMessage& m) {
+    const CitationTargets targets = resolveCitedDocuments(m.citedDocuments, citations_);
+    QList<QPair<QPair<int, int>, QTextCharFormat>> marks;
+    for (QTextBlock b = document()->findBlock(from); b.isValid() && b.position() <= to;
+         b = b.next())
+        for (auto it = b.begin(); !it.atEnd(); ++it) {
+            const QTextFragment f = it.fragment();
+            int figure = -1;
+            if (!f.isValid() || !figureMarkFromUrl(f.charFormat().anchorHref(), nullptr, &figure))
+                continue;
+            const CheckedFigure* checked = figure < m.figures.size() ? &m.figures[figure] : nullptr;
+            if (!checked)
+                continue;
+            QTextCharFormat format;
+            format.setForeground(figureMarkColour(palette(), checked->state));
+            format.setFontUnderline(false);
+            format.setToolTip(figureMarkToolTip(*checked,
+                                                targets.documents.value(checked->document).title,
+                                                targets.documents.size()));
+            marks.append({{f.position(), f.length()}, format});
+        }
+    for (const auto& [range, format] : marks) {
+        QTextCursor c(document());
+        c.setPosition(range.first);
+        c.setPosition(range.first + range.second, QTextCursor::KeepAnchor);
+        c.mergeCharFormat(format);
+    }
+}
+
+void TranscriptView::openFigure(int index, int figure) {
+    const ChatMessage m = messages_.value(index);
+    if (figure < 0 || figure >= m.figures.size())
+        return;
+    const CheckedFigure& f = m.figures[figure];
+    if (f.state != CheckedFigure::State::Verified && f.state != CheckedFigure::State::OtherPage)
+        return;
+    const int page = f.foundPage > 0 ? f.foundPage : f.page;
+    if (page <= 0)
+        return;
+    const CitationTargets targets = resolveCitedDocuments(m.citedDocuments, citations_);
+    // The same document numbers as the answer's citation links.
+    Q_EMIT citationActivated(targets.documents.isEmpty() ? -1 : targets.rows.value(f.document, -1),
+                             page);
 }
 
 void TranscriptView::insertToolCall(QTextCursor& cursor, const ToolCallRecord& call,
@@ -453,6 +509,12 @@ void TranscriptView::highlightCode(int from, int to) {
 }
 
 void TranscriptView::onAnchor(const QUrl& url) {
+    int markMessage = -1;
+    int markFigure = -1;
+    if (figureMarkFromUrl(url.toString(), &markMessage, &markFigure)) {
+        openFigure(markMessage, markFigure);
+        return;
+    }
     if (const int page = pageFromCitationUrl(url.toString()); page > 0) {
         Q_EMIT citationActivated(-1, page);
         return;

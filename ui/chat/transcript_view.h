@@ -6,7 +6,9 @@
 // nothing however long the chat is. An answer's tool calls come first, each as a block collapsed to
 // one line (the tool and the size of its result); a click on the line shows the SQL and the result
 // table (cut to a readable size). An answer cut off by an error ends with "[answer interrupted:
-// ...]".
+// ...]". Each checked figure of an answer (issue #46 §2) has a small mark after it (✓ verified, ⚠
+// on another page, ✗ not found, ? no citation) whose tooltip quotes the page's line; a click on a
+// found one opens its page; "Figures: 7 verified · …" is under the answer.
 
 #include "core/chat/chat_message.h"
 #include "core/chat/citations.h"
@@ -65,7 +67,12 @@ Q_SIGNALS:
 
 private:
     void insertMessage(QTextCursor& cursor, const ChatMessage& m, int index, bool isLast);
-    void insertAnswer(QTextCursor& cursor, const ChatMessage& m);
+    void insertAnswer(QTextCursor& cursor, const ChatMessage& m, int index);
+    // The marks of `m`'s checked figures between `from` and `to` (figure_marks.h): colours and
+    // tooltips.
+    void styleFigureMarks(int from, int to, const ChatMessage& m);
+    // A click on figure `figure` of message `index`: its page, when it was found on one.
+    void openFigure(int index, int figure);
     void insertToolCall(QTextCursor& cursor, const ToolCallRecord& call, int messageIndex,
                         int index);
     void highlightCode(int from, int to);

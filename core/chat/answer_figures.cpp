@@ -1,0 +1,110 @@
+#include "core/chat/answer_figures.h"
+
+#include "core/figures/check_figures.h"
+
+#include <QFileInfo>
+
+#include <algorithm>
+
+namespace folio::ui {
+
+namespace {
+
+CheckedFigure::State stateOf(figures::FigureState state) {
+    switch (state) {
+    case figures::FigureState::Verified:
+        return CheckedFigure::State::Verified;
+    case figures::FigureState::OtherPage:
+        return CheckedFigure::State::OtherPage;
+    case figures::FigureState::NotFound:
+        return CheckedFigure::State::NotFound;
+    case figures::FigureState::Uncited:
+        break;
+    }
+    return CheckedFigure::State::Uncited;
+}
+
+// The QString index of each UTF-8 byte offset, walking the text once (offsets ascend).
+class Utf16Index {
+public:
+    explicit Utf16Index(const std::string& utf8) : utf8_(utf8) {}
+    qsizetype at(size_t byte) {
+        while (byte_ < byte && byte_ < utf8_.size()) {
+            const auto lead = static_cast<unsigned char>(utf8_[byte_]);
+            const size_t n = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+            byte_ += n;
+            index_ += n == 4 ? 2 : 1; // a 4-byte sequence is a surrogate pair
+        }
+        return index_;
+    }
+
+private:
+    const std::string& utf8_;
+    size_t byte_ = 0;
+    qsizetype index_ = 0;
+};
+
+FigureSource sourceOf(const Document& d) {
+    return {d.title, QFileInfo(d.path).fileName(),
+            d.state == Document::State::Ready ? d.pageTexts : QStringList()};
+}
+
+} // namespace
+
+QList<FigureSource> figureSources(const ChatMessage& answer, const QList<Document>& documents) {
+    QList<FigureSource> out;
+    if (answer.citedDocuments.isEmpty()) {
+        for (const Document& d : documents)
+            if (d.kind == Document::Kind::Pdf)
+                out.append(sourceOf(d));
+        return out;
+    }
+    for (const CitedDocument& cited : answer.citedDocuments) {
+        FigureSource source{cited.title, QString(), QStringList()}; // left the chat: no text
+        for (const Document& d : documents)
+            if (d.kind == Document::Kind::Pdf && !cited.fingerprint.isEmpty() &&
+                d.fingerprint == cited.fingerprint) {
+                source = sourceOf(d);
+                break;
+            }
+        out.append(source);
+    }
+    return out;
+}
+
+QList<CheckedFigure> checkAnswerFigures(const QString& answer, const QList<FigureSource>& sources) {
+    std::vector<figures::SourceDocument> documents;
+    documents.reserve(size_t(sources.size()));
+    for (const FigureSource& s : sources) {
+        figures::SourceDocument d;
+        d.title = s.title.toStdString();
+        d.file_name = s.fileName.toStdString();
+        d.pages.reserve(size_t(s.pages.size()));
+        for (const QString& page : s.pages)
+            d.pages.push_back(page.toStdString());
+        documents.push_back(std::move(d));
+    }
+    const std::string text = answer.toStdString();
+    std::vector<figures::FigureResult> results = figures::check_figures(text, documents);
+    // Results come in the answer's order; the index walk needs ascending offsets.
+    std::stable_sort(results.begin(), results.end(),
+                     [](const auto& a, const auto& b) { return a.offset < b.offset; });
+    Utf16Index index(text);
+    QList<CheckedFigure> out;
+    out.reserve(qsizetype(results.size()));
+    for (const figures::FigureResult& r : results) {
+        CheckedFigure f;
+        f.figure = QString::fromStdString(r.figure);
+        f.offset = index.at(r.offset);
+        f.length = index.at(r.offset + r.length) - f.offset;
+        f.state = stateOf(r.state);
+        f.document = r.document;
+        f.page = r.page;
+        f.foundPage = r.found_page;
+        f.line = QString::fromStdString(r.line);
+        out.append(f);
+    }
+    return out;
+}
+
+} // namespace folio::ui

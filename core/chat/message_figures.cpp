@@ -1,0 +1,83 @@
+#include "core/chat/message_figures.h"
+
+#include <QCoreApplication>
+#include <QStringList>
+
+namespace folio::ui {
+
+namespace {
+QString tr(const char* text, int n = -1) {
+    // The context lupdate gives a tr() of a function in namespace folio::ui.
+    return QCoreApplication::translate("folio::ui", text, nullptr, n);
+}
+} // namespace
+
+QString figureStateKey(CheckedFigure::State state) {
+    switch (state) {
+    case CheckedFigure::State::Verified:
+        return QStringLiteral("verified");
+    case CheckedFigure::State::OtherPage:
+        return QStringLiteral("other_page");
+    case CheckedFigure::State::NotFound:
+        return QStringLiteral("not_found");
+    case CheckedFigure::State::Uncited:
+        break;
+    }
+    return QStringLiteral("uncited");
+}
+
+bool figureStateFromKey(const QString& key, CheckedFigure::State& out) {
+    for (CheckedFigure::State s : {CheckedFigure::State::Verified, CheckedFigure::State::OtherPage,
+                                   CheckedFigure::State::NotFound, CheckedFigure::State::Uncited})
+        if (figureStateKey(s) == key) {
+            out = s;
+            return true;
+        }
+    return false;
+}
+
+FigureTally tallyFigures(const QList<CheckedFigure>& figures) {
+    FigureTally t;
+    for (const CheckedFigure& f : figures) {
+        switch (f.state) {
+        case CheckedFigure::State::Verified:
+            ++t.verified;
+            break;
+        case CheckedFigure::State::OtherPage:
+            ++t.otherPage;
+            break;
+        case CheckedFigure::State::NotFound:
+            ++t.notFound;
+            break;
+        case CheckedFigure::State::Uncited:
+            ++t.uncited;
+            break;
+        }
+    }
+    return t;
+}
+
+QString figuresLine(const QList<CheckedFigure>& figures) {
+    const FigureTally t = tallyFigures(figures);
+    if (t.total() == 0)
+        return {};
+    // Each part is a whole phrase with its number (plural forms per language).
+    QStringList parts;
+    if (t.verified > 0)
+        parts << tr("%n verified", t.verified);
+    if (t.otherPage > 0)
+        parts << tr("%n on another page", t.otherPage);
+    if (t.notFound > 0)
+        parts << tr("%n not found", t.notFound);
+    if (t.uncited > 0)
+        parts << tr("%n uncited", t.uncited);
+    return tr("Figures: %1").arg(parts.join(QStringLiteral(" · ")));
+}
+
+bool figureStandsIn(const CheckedFigure& figure, const QString& text) {
+    return figure.length > 0 && figure.offset >= 0 &&
+           figure.offset + figure.length <= text.size() &&
+           QStringView(text).mid(figure.offset, figure.length) == figure.figure;
+}
+
+} // namespace folio::ui

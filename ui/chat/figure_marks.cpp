@@ -1,0 +1,117 @@
+#include "chat/figure_marks.h"
+
+#include "style/palette_colors.h"
+
+#include <QCoreApplication>
+#include <QRegularExpression>
+
+#include <algorithm>
+
+namespace folio::ui {
+
+namespace {
+QString tr(const char* text, int n = -1) {
+    // The context lupdate gives a tr() of a function in namespace folio::ui.
+    return QCoreApplication::translate("folio::ui", text, nullptr, n);
+}
+} // namespace
+
+QString figureMarkUrl(int messageIndex, int figure) {
+    return QStringLiteral("folio:figure/%1/%2").arg(messageIndex).arg(figure);
+}
+
+bool isFigureMarkUrl(const QString& url) {
+    return url.startsWith(QLatin1String("folio:figure/"));
+}
+
+bool figureMarkFromUrl(const QString& url, int* messageIndex, int* figure) {
+    static const QRegularExpression re(QStringLiteral(R"(^folio:figure/(\d+)/(\d+)$)"));
+    const QRegularExpressionMatch m = re.match(url);
+    if (!m.hasMatch())
+        return false;
+    if (messageIndex)
+        *messageIndex = m.captured(1).toInt();
+    if (figure)
+        *figure = m.captured(2).toInt();
+    return true;
+}
+
+QString figureMarkGlyph(CheckedFigure::State state) {
+    switch (state) {
+    case CheckedFigure::State::Verified:
+        return QStringLiteral("✓");
+    case CheckedFigure::State::OtherPage:
+        return QStringLiteral("⚠");
+    case CheckedFigure::State::NotFound:
+        return QStringLiteral("✗");
+    case CheckedFigure::State::Uncited:
+        break;
+    }
+    return QStringLiteral("?");
+}
+
+QColor figureMarkColour(const QPalette& palette, CheckedFigure::State state) {
+    switch (state) {
+    case CheckedFigure::State::Verified:
+        return style::toneText(palette, style::Tone::Positive);
+    case CheckedFigure::State::OtherPage:
+        return style::toneText(palette, style::Tone::Warning);
+    case CheckedFigure::State::NotFound:
+        return style::toneText(palette, style::Tone::Negative);
+    case CheckedFigure::State::Uncited:
+        break;
+    }
+    return style::mutedText(palette);
+}
+
+QString withFigureMarks(const QString& text, const QList<CheckedFigure>& figures,
+                        int messageIndex) {
+    // From the last figure back, so that the earlier ones' offsets still hold.
+    QList<qsizetype> order;
+    for (qsizetype k = 0; k < figures.size(); ++k)
+        if (figureStandsIn(figures[k], text))
+            order << k;
+    std::sort(order.begin(), order.end(), [&figures](qsizetype a, qsizetype b) {
+        return figures[a].offset > figures[b].offset;
+    });
+    QString out = text;
+    qsizetype limit = text.size(); // figures that overlap a later one keep no mark
+    for (qsizetype k : order) {
+        const CheckedFigure& f = figures[k];
+        const qsizetype end = f.offset + f.length;
+        if (end > limit)
+            continue;
+        out.insert(end, QStringLiteral("[%1](%2)")
+                            .arg(figureMarkGlyph(f.state), figureMarkUrl(messageIndex, int(k))));
+        limit = f.offset;
+    }
+    return out;
+}
+
+QString figureMarkToolTip(const CheckedFigure& figure, const QString& documentTitle,
+                          int documentCount) {
+    const QString line = figure.line.simplified();
+    const QString where = documentCount > 1 && !documentTitle.isEmpty()
+                              ? tr("%1, page %2").arg(documentTitle).arg(figure.foundPage)
+                              : tr("page %1").arg(figure.foundPage);
+    switch (figure.state) {
+    case CheckedFigure::State::Verified:
+        return tr("%1 is on the cited %2: “%3”").arg(figure.figure, where, line);
+    case CheckedFigure::State::OtherPage:
+        return tr("%1 is not on the cited page %2 but on %3: “%4” — click to open it")
+            .arg(figure.figure)
+            .arg(figure.page)
+            .arg(where, line);
+    case CheckedFigure::State::NotFound:
+        return figure.page > 0 ? tr("%1 was not found on page %2 nor elsewhere in the document")
+                                     .arg(figure.figure)
+                                     .arg(figure.page)
+                               : tr("%1 was not found: its citation names no document at hand")
+                                     .arg(figure.figure);
+    case CheckedFigure::State::Uncited:
+        break;
+    }
+    return tr("%1 is in a sentence without a citation: not checked").arg(figure.figure);
+}
+
+} // namespace folio::ui
