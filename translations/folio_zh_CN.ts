@@ -603,6 +603,86 @@
         <source>scanned pages %1 as images</source>
         <translation>扫描页第 %1 页以图像送入</translation>
     </message>
+    <message>
+        <source>%1, page %2</source>
+        <translation>%1，第 %2 页</translation>
+    </message>
+    <message>
+        <source>%1 is on the cited %2: “%3”</source>
+        <translation>%1 出现在所引的%2：“%3”</translation>
+    </message>
+    <message>
+        <source>%1 is not on the cited page %2 but on %3: “%4” — click to open it</source>
+        <translation>%1 不在所引的第 %2 页，而在%3：“%4”——点击打开</translation>
+    </message>
+    <message>
+        <source>%1 was not found on page %2 nor elsewhere in the document</source>
+        <translation>在第 %2 页和文档其他位置均未找到 %1</translation>
+    </message>
+    <message>
+        <source>%1 was not found: its citation names no document at hand</source>
+        <translation>未找到 %1：其引用指向的文档不在当前对话中</translation>
+    </message>
+    <message>
+        <source>%1 is in a sentence without a citation: not checked</source>
+        <translation>%1 所在的句子没有引用：未核对</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n verified</source>
+        <translation>
+            <numerusform>%n 个已核实</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n on another page</source>
+        <translation>
+            <numerusform>%n 个在其他页</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n not found</source>
+        <translation>
+            <numerusform>%n 个未找到</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n uncited</source>
+        <translation>
+            <numerusform>%n 个无引用</numerusform></translation>
+    </message>
+    <message>
+        <source>Figures: %1</source>
+        <translation>数字：%1</translation>
+    </message>
+    <message>
+        <source>%1 (pinned)</source>
+        <translation>%1（已固定）</translation>
+    </message>
+    <message>
+        <source>%1 (cited before)</source>
+        <translation>%1（此前引用过）</translation>
+    </message>
+    <message>
+        <source>%1 (best match)</source>
+        <translation>%1（最佳匹配）</translation>
+    </message>
+    <message>
+        <source>%1 (contents)</source>
+        <translation>%1（目录）</translation>
+    </message>
+    <message>
+        <source>%1 (other matches)</source>
+        <translation>%1（其他匹配）</translation>
+    </message>
+    <message>
+        <source>%1 (room left)</source>
+        <translation>%1（填充剩余空间）</translation>
+    </message>
+    <message>
+        <source>page %1 of %L2</source>
+        <translation>第 %1 页，共 %L2 页</translation>
+    </message>
+    <message>
+        <source>pages %1 of %L2</source>
+        <translation>第 %1 页，共 %L2 页</translation>
+    </message>
 </context>
 <context>
     <name>folio::ui::AttachmentChips</name>

@@ -6,9 +6,10 @@
 namespace folio::ui {
 
 namespace {
-QString tr(const char* text, int n = -1) {
-    // The context lupdate gives a tr() of a function in namespace folio::ui.
-    return QCoreApplication::translate("folio::ui", text, nullptr, n);
+QString tr(const char* text, const char* disambiguation = nullptr, int n = -1) {
+    // The context lupdate gives a tr() of a function in namespace folio::ui; with `n` it reads
+    // a numerus form (tr's third argument, as lupdate expects it).
+    return QCoreApplication::translate("folio::ui", text, disambiguation, n);
 }
 } // namespace
 
@@ -64,13 +65,13 @@ QString figuresLine(const QList<CheckedFigure>& figures) {
     // Each part is a whole phrase with its number (plural forms per language).
     QStringList parts;
     if (t.verified > 0)
-        parts << tr("%n verified", t.verified);
+        parts << tr("%n verified", nullptr, t.verified);
     if (t.otherPage > 0)
-        parts << tr("%n on another page", t.otherPage);
+        parts << tr("%n on another page", nullptr, t.otherPage);
     if (t.notFound > 0)
-        parts << tr("%n not found", t.notFound);
+        parts << tr("%n not found", nullptr, t.notFound);
     if (t.uncited > 0)
-        parts << tr("%n uncited", t.uncited);
+        parts << tr("%n uncited", nullptr, t.uncited);
     return tr("Figures: %1").arg(parts.join(QStringLiteral(" · ")));
 }
 

@@ -93,6 +93,11 @@ QString DocumentPages::formatted() const {
 QString DocumentPages::explained() const {
     if (reasons.isEmpty() || pages.isEmpty())
         return formatted();
+    return explainPages(pages, reasons, pageCount);
+}
+
+QString explainPages(const QList<int>& pages, const QHash<int, PageReason>& reasons,
+                     int pageCount) {
     static const PageReason order[] = {PageReason::Pinned,    PageReason::Cited,
                                        PageReason::BestMatch, PageReason::Contents,
                                        PageReason::Match,     PageReason::Other};

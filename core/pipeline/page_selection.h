@@ -59,6 +59,9 @@ struct DocumentPages {
     QString explained() const;
 };
 
+// "pages 146–149 (best match), 7 (contents) of 2,415": `pages` grouped by their reasons.
+QString explainPages(const QList<int>& pages, const QHash<int, PageReason>& reasons, int pageCount);
+
 struct PageSelection {
     QList<SourceDocument> sources; // for buildSystemPrompt, in the chat's order
     QList<DocumentPages> documents;

@@ -10,9 +10,9 @@
 namespace folio::ui {
 
 namespace {
-QString tr(const char* text, int n = -1) {
+QString tr(const char* text) {
     // The context lupdate gives a tr() of a function in namespace folio::ui.
-    return QCoreApplication::translate("folio::ui", text, nullptr, n);
+    return QCoreApplication::translate("folio::ui", text);
 }
 } // namespace
 
