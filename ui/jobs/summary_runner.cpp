@@ -1,6 +1,11 @@
 #include "jobs/summary_runner.h"
 
 #include "chat/chat_pane.h"
+#include "core/chat/answer_figures.h"
+
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QtConcurrent>
 
 #include <QInputDialog>
 #include <QStringList>
@@ -69,6 +74,7 @@ void SummaryRunner::summarize(const Document& doc) {
     options.answerTokens = settings_.maxTokens;
     title_ = doc.title;
     documentPath_ = doc.path;
+    pageTexts_ = doc.pageTexts;
     {
         std::lock_guard lk(m_);
         stopping_ = false;
@@ -157,9 +163,12 @@ void SummaryRunner::finish(const SummaryResult& result) {
                                .arg(result.requests)
                                .arg(seconds, 0, 'f', 1));
         pane_->setWork(chatId_, ChatLibrary::Work::None);
-        const QString markdown = tr("# Summary: %1\n\n").arg(title_) + result.markdown;
+        const QString heading = tr("# Summary: %1\n\n").arg(title_);
+        const QString markdown = heading + result.markdown;
         pane_->appendMessageTo(chatId_, ChatMessage::Role::Assistant, markdown);
         pane_->refreshChat(chatId_); // shown whole and saved
+        if (const ChatSession* chat = pane_->library()->find(chatId_))
+            checkFigures(chat->messages.last().id, markdown, heading.size(), result.summary.size());
         lastSummary_ = {chatId_, tr("Summary: %1").arg(title_), documentPath_, markdown,
                         QDateTime::currentDateTime()};
         Q_EMIT statusMessage(tr("Summary ready"), 5000);
@@ -173,6 +182,29 @@ void SummaryRunner::finish(const SummaryResult& result) {
         Q_EMIT statusMessage(result.cancelled ? tr("Summary stopped") : tr("Summary failed"), 5000);
     }
     Q_EMIT summaryFinished(result.ok);
+}
+
+void SummaryRunner::checkFigures(qint64 messageId, const QString& text, qsizetype summaryAt,
+                                 qsizetype summaryLength) {
+    FigureSource source;
+    source.title = title_;
+    source.fileName = QFileInfo(documentPath_).fileName();
+    source.pages = pageTexts_;
+    const QString chatId = chatId_;
+    auto* watcher = new QFutureWatcher<QList<CheckedFigure>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, chatId, messageId, text] {
+        watcher->deleteLater();
+        pane_->setAnswerFigures(chatId, messageId, text, watcher->result());
+        Q_EMIT figuresChecked(chatId, messageId);
+    });
+    // Off the GUI thread: a 300-page document's pages are searched for figures cited elsewhere.
+    watcher->setFuture(QtConcurrent::run([text, source, summaryAt, summaryLength] {
+        QList<CheckedFigure> figures;
+        for (const CheckedFigure& f : checkAnswerFigures(text, {source}))
+            if (f.offset >= summaryAt && f.offset + f.length <= summaryAt + summaryLength)
+                figures << f; // the model's claims, not the heading's or the parts' numbers
+        return figures;
+    }));
 }
 
 } // namespace folio::ui

@@ -5,7 +5,8 @@
 // runs on a thread of its own (its exact token counts and waits never touch the GUI thread);
 // each request starts on the GUI thread and its answer wakes the plan again. The chat shows
 // one notice line updated in place with the stage, part, pages and time left (the status bar
-// too), then the summary as an assistant message whose "Parts" section names the page ranges.
+// too), then the summary as an assistant message whose "Parts" section names the page ranges;
+// its figures are checked against the document's pages (issue #46 §2) like an answer's.
 // Stop in the chat pane cancels it.
 
 #include "core/documents/document.h"
@@ -60,12 +61,18 @@ Q_SIGNALS:
     void statusMessage(const QString& message, int timeoutMs);
     // The summary is in the chat (ok), or it failed or was stopped (a notice says why).
     void summaryFinished(bool ok);
+    // The summary's figures are checked and on its message.
+    void figuresChecked(const QString& chatId, qint64 messageId);
 
 private:
     SummaryAnswer ask(const SummaryRequest& request); // on the plan's thread
     void onAnswer(const JobAnswer& answer);
     void showProgress(const QString& line);
     void finish(const SummaryResult& result);
+    // Checks the figures the model wrote in the summary message `messageId` (`text`: the
+    // heading, then `summary` at `summaryAt`, then Folio's own "Parts" section, not checked).
+    void checkFigures(qint64 messageId, const QString& text, qsizetype summaryAt,
+                      qsizetype summaryLength);
 
     ChatPane* pane_;
     QString chatId_; // the chat the summary goes to (the user may be in another meanwhile)
@@ -74,6 +81,7 @@ private:
     qint64 contextLimit_ = 0;
     QString title_;
     QString documentPath_;
+    QStringList pageTexts_; // of the document summarized, for the figure check
     Summary lastSummary_;
     GenerationSettings settings_;
     QElapsedTimer clock_;

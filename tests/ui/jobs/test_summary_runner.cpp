@@ -11,6 +11,8 @@
 
 #include "backend/engine_worker.h"
 #include "chat/chat_pane.h"
+#include "chat/transcript_view.h"
+#include "core/chat/message_figures.h"
 #include "jobs/summary_runner.h"
 #include "main_window.h"
 #include "support/test_support.h"
@@ -31,7 +33,9 @@ namespace {
 // first page marker; from request `holdAt` on (1-based) it waits for cancel instead.
 class ScriptedBackend : public ChatBackend {
 public:
-    explicit ScriptedBackend(int holdAt = 0) : holdAt_(holdAt) {}
+    explicit ScriptedBackend(int holdAt = 0,
+                             std::string answer = "- Operations were steady [p. 3].")
+        : holdAt_(holdAt), answer_(std::move(answer)) {}
     ~ScriptedBackend() override {
         cancel_all();
         for (auto& t : threads_)
@@ -49,7 +53,7 @@ public:
                 cv_.wait(lk, [&] { return cancelled_; });
                 st.stop_reason = "cancelled";
             } else {
-                st.text = "- Operations were steady [p. 3].";
+                st.text = answer_;
                 r.callbacks.on_token(st.text, -1);
                 st.stop_reason = "eos";
                 st.prompt_tokens = 100;
@@ -82,6 +86,7 @@ public:
 
 private:
     int holdAt_;
+    std::string answer_; // what every request is answered
     mutable std::mutex m_;
     std::condition_variable cv_;
     std::vector<Request> requests_;
@@ -209,6 +214,40 @@ private slots:
         QVERIFY2(md.contains(QStringLiteral("Read in %1 parts").arg(parts)), qPrintable(md));
         QVERIFY2(md.contains(QStringLiteral(": pages %1.").arg(ranges.join(QStringLiteral(", ")))),
                  qPrintable(md));
+    }
+
+    // Issue #46 §2: the summary's figures are checked against the summarized document like an
+    // answer's (sample report: $4.5 billion and 7.4 % are on page 2, $2.31 billion is on page 5
+    // not the cited 4, $640 million is on no page); the heading's and the parts section's
+    // numbers are Folio's, not claims, and are not counted.
+    void figuresOfTheSummaryAreChecked() {
+        const QString report =
+            folio::test::builtProgram(QStringLiteral("generated/samples/sample-report.pdf"));
+        if (!QFile::exists(report)) {
+            if (folio::test::isCi())
+                QFAIL("sample-report.pdf missing under CI=true (build folio_samples)");
+            QSKIP("sample-report.pdf missing: build folio_samples");
+        }
+        useBackend(new ScriptedBackend(0, "- Revenue rose 7.4% to $4.5 billion [p. 2]. The order "
+                                          "book stood at $2.31 billion [p. 4]. Free cash flow "
+                                          "was $640 million [p. 2]."));
+        ChatPane* chat = window_->chatPane();
+        folio::test::newChatWith(*window_, report);
+        QSignalSpy checked(window_->summaryRunner(), &SummaryRunner::figuresChecked);
+        summarizeAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 1, 60000);
+        QCOMPARE(checked.first().at(0).toString(), chat->currentChat().id);
+        const ChatMessage summary = chat->messages().last();
+        QCOMPARE(summary.role, ChatMessage::Role::Assistant);
+        QVERIFY(summary.text.contains(QStringLiteral("## Parts")));
+        QCOMPARE(figuresLine(summary.figures),
+                 QStringLiteral("Figures: 2 verified · 1 on another page · 1 not found"));
+        for (const CheckedFigure& f : summary.figures)
+            if (f.figure == QStringLiteral("$2.31 billion"))
+                QCOMPARE(f.foundPage, 5);
+        chat->transcript()->flush();
+        QVERIFY(chat->transcript()->toPlainText().contains(
+            QStringLiteral("Figures: 2 verified · 1 on another page · 1 not found")));
     }
 
     void stopCancelsTheSummary() {
