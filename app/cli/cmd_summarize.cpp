@@ -1,6 +1,7 @@
 // folio-cli summarize DOC.pdf [IMAGE.png...] -m F.gguf [--mmproj P] -o OUT.md [-n N] [-t N]
-// [-c CTX] [--quiet]: the workbench's summary, headless. The work is done by the Qt-linked
-// folio_summarize library (QtPdf reads the PDF); this file stays std only.
+// [-c CTX] [--figures OUT.json] [--quiet]: the workbench's summary, headless, with its figures
+// checked against the PDF ("Figures: …" on stdout; the table with --figures). The work is done by
+// the Qt-linked folio_summarize library (QtPdf reads the PDF); this file stays std only.
 #include "cli/args.h"
 #include "cli/commands.h"
 
@@ -22,6 +23,7 @@ int cmd_summarize(std::vector<std::string> raw) {
     o.model = args.take_value("--model", "-m").value_or("");
     o.mmproj = args.take_value("--mmproj").value_or("");
     o.out = args.take_value("--out", "-o").value_or("");
+    o.figures = args.take_value("--figures").value_or("");
     o.max_tokens = static_cast<int>(args.take_int("--n-predict", "-n").value_or(512));
     o.threads = static_cast<int>(args.take_int("--threads", "-t").value_or(0));
     o.context = args.take_int("--ctx-size", "-c").value_or(0);

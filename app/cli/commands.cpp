@@ -127,7 +127,9 @@ const std::array kCommands = {
         "[--api-key K] [--alias NAME] [--max-body 32M] [--weights mapped|ram|auto] [CACHE FLAGS]   "
         "OpenAI-compatible HTTP server",
         cmd_serve},
-    Command{"summarize", "summarize DOC.pdf [IMG*] -m F.gguf [--mmproj P] -o O.md", cmd_summarize},
+    Command{"summarize",
+            "summarize DOC.pdf [IMG*] -m F.gguf [--mmproj P] -o O.md [--figures F.json]",
+            cmd_summarize},
     Command{"sysinfo", "sysinfo                      CPU, SIMD kernels and memory of this machine",
             cmd_sysinfo},
     Command{"tokenize",

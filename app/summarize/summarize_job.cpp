@@ -1,6 +1,8 @@
 #include "summarize_job.h"
 
 #include "core/documents/document_loader.h"
+#include "core/figures/check_figures.h"
+#include "core/figures/figures_json.h"
 #include "core/pipeline/page_images.h"
 #include "core/pipeline/page_ranges.h"
 #include "core/pipeline/page_render.h"
@@ -210,6 +212,25 @@ int run(const Options& o, std::string& error) {
     if (!quiet)
         std::fprintf(stderr, "wrote %s (%d parts, %d stages, %d requests, %.1f s)\n", o.out.c_str(),
                      int(result.parts.size()), result.stages, result.requests, seconds);
+
+    // The model's summary only: the heading, source line and "Parts" section are Folio's.
+    folio::figures::SourceDocument source;
+    source.title = doc.title.toStdString();
+    source.file_name = QFileInfo(doc.path).fileName().toStdString();
+    for (const QString& page : doc.pageTexts)
+        source.pages.push_back(page.toStdString());
+    const std::vector<folio::figures::FigureResult> figures =
+        folio::figures::check_figures(result.summary.toStdString(), {source});
+    std::printf("%s\n",
+                folio::figures::figures_count_line(folio::figures::count_figures(figures)).c_str());
+    if (!o.figures.empty()) {
+        const QString failed = folio::ui::writeTextFileAtomic(
+            q(o.figures), QString::fromStdString(folio::figures::figures_json(figures)));
+        if (!failed.isEmpty()) {
+            error = failed.toStdString();
+            return 1;
+        }
+    }
     return 0;
 }
 

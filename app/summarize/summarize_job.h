@@ -3,7 +3,9 @@
 // read with QtPdf (as the Documents pane does), split into page ranges that fit the context
 // (pipeline/summary_plan, exact counts with Engine::count_tokens), each range summarized by the
 // engine and the parts combined in stages; progress per request on stderr; the Markdown (with
-// the page ranges of its parts) is written atomically. Any length works.
+// the page ranges of its parts) is written atomically. Any length works. The summary's figures
+// are checked against the PDF's pages (core/figures, as the workbench does): the count goes to
+// stdout, the table to --figures.
 //
 // The interface is std only so folio-cli's own code stays free of Qt; only this library links
 // Qt (Core, Gui, Pdf).
@@ -20,6 +22,7 @@ struct Options {
     std::string model;
     std::string mmproj;
     std::string out;      // Markdown file
+    std::string figures;  // --figures: the summary's checked figures as JSON (check-figures -o)
     int max_tokens = 512; // per request (at most half the context)
     int threads = 0;
     int64_t context = 0;

@@ -1,6 +1,9 @@
 // `folio-cli summarize`: the workbench's pipeline headless (QtPdf text, prompt with page
 // markers, the engine, an atomic Markdown file), and its errors.
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QtTest>
@@ -32,11 +35,35 @@ private slots:
     void summarizesTheSampleReport() {
         const QString out =
             folio::test::scratchDir(QStringLiteral("summarize")) + QStringLiteral("/summary.md");
+        const QString figures = out + QStringLiteral(".figures.json");
         const Run r =
             runCli({QStringLiteral("summarize"), sample(QStringLiteral("sample-report.pdf")),
                     sample(QStringLiteral("revenue-chart.png")), QStringLiteral("-m"), demo(),
-                    QStringLiteral("-o"), out, QStringLiteral("-n"), QStringLiteral("16")});
+                    QStringLiteral("-o"), out, QStringLiteral("-n"), QStringLiteral("16"),
+                    QStringLiteral("--figures"), figures});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        // The summary's figures (issue #46 §2): the count on stdout agrees with the table.
+        static const QRegularExpression line(
+            QStringLiteral("^Figures: (\\d+) verified · (\\d+) on another page · (\\d+) not "
+                           "found · (\\d+) uncited$"),
+            QRegularExpression::MultilineOption);
+        const QRegularExpressionMatch counted = line.match(r.out);
+        QVERIFY2(counted.hasMatch(), qPrintable(r.out));
+        QFile table(figures);
+        QVERIFY(table.open(QIODevice::ReadOnly));
+        const QJsonDocument rows = QJsonDocument::fromJson(table.readAll());
+        QVERIFY(rows.isArray());
+        QHash<QString, int> states;
+        for (const QJsonValue& row : rows.array())
+            ++states[row.toObject().value(QStringLiteral("state")).toString()];
+        QCOMPARE(states.value(QStringLiteral("verified")), counted.captured(1).toInt());
+        QCOMPARE(states.value(QStringLiteral("other_page")), counted.captured(2).toInt());
+        QCOMPARE(states.value(QStringLiteral("not_found")), counted.captured(3).toInt());
+        QCOMPARE(states.value(QStringLiteral("uncited")), counted.captured(4).toInt());
+        QCOMPARE(int(rows.array().size()), states.value(QStringLiteral("verified")) +
+                                               states.value(QStringLiteral("other_page")) +
+                                               states.value(QStringLiteral("not_found")) +
+                                               states.value(QStringLiteral("uncited")));
         QFile f(out);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QString md = QString::fromUtf8(f.readAll());
