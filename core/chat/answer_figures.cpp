@@ -3,6 +3,8 @@
 #include "core/figures/check_figures.h"
 
 #include <QFileInfo>
+#include <QFutureWatcher>
+#include <QtConcurrent>
 
 #include <algorithm>
 
@@ -105,6 +107,26 @@ QList<CheckedFigure> checkAnswerFigures(const QString& answer, const QList<Figur
         out.append(f);
     }
     return out;
+}
+
+void checkAnswerFiguresLater(QObject* context, const QString& answer,
+                             const QList<FigureSource>& sources,
+                             std::function<void(const QList<CheckedFigure>&)> done, qsizetype from,
+                             qsizetype length) {
+    auto* watcher = new QFutureWatcher<QList<CheckedFigure>>(context);
+    QObject::connect(watcher, &QFutureWatcherBase::finished, context,
+                     [watcher, done = std::move(done)] {
+                         watcher->deleteLater();
+                         done(watcher->result());
+                     });
+    const qsizetype to = length < 0 ? answer.size() : from + length;
+    watcher->setFuture(QtConcurrent::run([answer, sources, from, to] {
+        QList<CheckedFigure> kept;
+        for (const CheckedFigure& f : checkAnswerFigures(answer, sources))
+            if (f.offset >= from && f.offset + f.length <= to)
+                kept << f;
+        return kept;
+    }));
 }
 
 } // namespace folio::ui

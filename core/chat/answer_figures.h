@@ -9,8 +9,11 @@
 #include "core/documents/document.h"
 
 #include <QList>
+#include <QObject>
 #include <QString>
 #include <QStringList>
+
+#include <functional>
 
 namespace folio::ui {
 
@@ -28,5 +31,14 @@ QList<FigureSource> figureSources(const ChatMessage& answer, const QList<Documen
 
 // Every figure of `answer`, with its place in `answer` (QString indices).
 QList<CheckedFigure> checkAnswerFigures(const QString& answer, const QList<FigureSource>& sources);
+
+// checkAnswerFigures on the thread pool (a long document's pages are searched for figures cited
+// elsewhere); `done` gets the figures on `context`'s thread, unless `context` is gone. Only the
+// figures within [from, from + length) of `answer` are kept (length -1: to its end): text Folio
+// writes around a model's (a heading, a list of parts) makes no claims.
+void checkAnswerFiguresLater(QObject* context, const QString& answer,
+                             const QList<FigureSource>& sources,
+                             std::function<void(const QList<CheckedFigure>&)> done,
+                             qsizetype from = 0, qsizetype length = -1);
 
 } // namespace folio::ui

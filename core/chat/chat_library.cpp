@@ -42,13 +42,6 @@ ChatSession* ChatLibrary::find(const QString& id) {
     return index < 0 ? nullptr : &chats_[index];
 }
 
-QString ChatLibrary::busyWith(Work w) const {
-    for (auto it = work_.cbegin(); it != work_.cend(); ++it)
-        if (it.value() == w)
-            return it.key();
-    return {};
-}
-
 void ChatLibrary::setWork(const QString& id, Work w) {
     if (work(id) == w)
         return;

@@ -44,8 +44,6 @@ public:
 
     Work work(const QString& id) const { return work_.value(id, Work::None); }
     bool isBusy(const QString& id) const { return work(id) != Work::None; }
-    // Any chat busy with `w`; empty when none.
-    QString busyWith(Work w) const;
     // Every chat busy with something.
     QStringList busyChats() const { return work_.keys(); }
     void setWork(const QString& id, Work w);

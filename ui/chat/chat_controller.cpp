@@ -288,17 +288,13 @@ void ChatController::checkFigures(const QString& chatId) {
         figureSources(answer, documents_ ? documents_(*chat) : QList<Document>());
     if (sources.isEmpty())
         return; // no PDF to check against: every figure would only read "uncited"
-    // Off the GUI thread: a long document's pages are converted and searched for other_page.
     const qint64 messageId = answer.id;
     const QString text = answer.text;
-    auto* watcher = new QFutureWatcher<QList<CheckedFigure>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, chatId, messageId, text] {
-        watcher->deleteLater();
-        pane_->setAnswerFigures(chatId, messageId, text, watcher->result());
-        Q_EMIT figuresChecked(chatId, messageId);
-    });
-    watcher->setFuture(
-        QtConcurrent::run([text, sources] { return checkAnswerFigures(text, sources); }));
+    checkAnswerFiguresLater(this, text, sources,
+                            [this, chatId, messageId, text](const QList<CheckedFigure>& figures) {
+                                pane_->setAnswerFigures(chatId, messageId, text, figures);
+                                Q_EMIT figuresChecked(chatId, messageId);
+                            });
 }
 
 } // namespace folio::ui

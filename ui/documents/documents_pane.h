@@ -153,6 +153,8 @@ private:
     void addOcrActions(QMenu& menu, int row);
     void onOcrProgress(const QString& path, int done, int total, double etaSeconds);
     void onDocumentUpdated(const QString& path, const Document& doc);
+    // Rows of `path` showing this read of it (same fingerprint) take `doc`; true if any did.
+    bool showUpdatedDocument(const QString& path, const Document& doc);
     void onOcrFinished(const QString& path, const Document& doc, bool cancelled,
                        const QString& message);
     // The preview's document (its OCR text, for Find) is the one at the current row.

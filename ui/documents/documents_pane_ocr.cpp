@@ -39,22 +39,7 @@ void DocumentsPane::onOcrProgress(const QString& path, int done, int total, doub
             refreshItem(i);
 }
 
-void DocumentsPane::onDocumentUpdated(const QString& path, const Document& doc) {
-    for (int i = 0; i < documents_.size(); ++i) {
-        if (documents_[i].path != path || documents_[i].state != Document::State::Ready ||
-            documents_[i].fingerprint != doc.fingerprint)
-            continue;
-        documents_[i] = doc;
-        refreshItem(i);
-    }
-    updatePreviewText();
-}
-
-void DocumentsPane::onOcrFinished(const QString& path, const Document& doc, bool cancelled,
-                                  const QString& message) {
-    ocrProgress_.remove(path);
-    if (!message.isEmpty())
-        ocrProblem_.insert(path, message);
+bool DocumentsPane::showUpdatedDocument(const QString& path, const Document& doc) {
     bool shown = false;
     for (int i = 0; i < documents_.size(); ++i) {
         if (documents_[i].path != path || documents_[i].state != Document::State::Ready ||
@@ -65,6 +50,19 @@ void DocumentsPane::onOcrFinished(const QString& path, const Document& doc, bool
         shown = true;
     }
     updatePreviewText();
+    return shown;
+}
+
+void DocumentsPane::onDocumentUpdated(const QString& path, const Document& doc) {
+    showUpdatedDocument(path, doc);
+}
+
+void DocumentsPane::onOcrFinished(const QString& path, const Document& doc, bool cancelled,
+                                  const QString& message) {
+    ocrProgress_.remove(path);
+    if (!message.isEmpty())
+        ocrProblem_.insert(path, message);
+    const bool shown = showUpdatedDocument(path, doc);
     if (!message.isEmpty())
         Q_EMIT ocrMessage(message, true);
     else if (cancelled && shown)

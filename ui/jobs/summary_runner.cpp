@@ -4,8 +4,6 @@
 #include "core/chat/answer_figures.h"
 
 #include <QFileInfo>
-#include <QFutureWatcher>
-#include <QtConcurrent>
 
 #include <QInputDialog>
 #include <QStringList>
@@ -191,20 +189,14 @@ void SummaryRunner::checkFigures(qint64 messageId, const QString& text, qsizetyp
     source.fileName = QFileInfo(documentPath_).fileName();
     source.pages = pageTexts_;
     const QString chatId = chatId_;
-    auto* watcher = new QFutureWatcher<QList<CheckedFigure>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, chatId, messageId, text] {
-        watcher->deleteLater();
-        pane_->setAnswerFigures(chatId, messageId, text, watcher->result());
-        Q_EMIT figuresChecked(chatId, messageId);
-    });
-    // Off the GUI thread: a 300-page document's pages are searched for figures cited elsewhere.
-    watcher->setFuture(QtConcurrent::run([text, source, summaryAt, summaryLength] {
-        QList<CheckedFigure> figures;
-        for (const CheckedFigure& f : checkAnswerFigures(text, {source}))
-            if (f.offset >= summaryAt && f.offset + f.length <= summaryAt + summaryLength)
-                figures << f; // the model's claims, not the heading's or the parts' numbers
-        return figures;
-    }));
+    // The model's claims only, not the heading's or the parts' numbers.
+    checkAnswerFiguresLater(
+        this, text, {source},
+        [this, chatId, messageId, text](const QList<CheckedFigure>& figures) {
+            pane_->setAnswerFigures(chatId, messageId, text, figures);
+            Q_EMIT figuresChecked(chatId, messageId);
+        },
+        summaryAt, summaryLength);
 }
 
 } // namespace folio::ui
