@@ -3,7 +3,7 @@
 #include "cache/block_pool.h"
 #include "folio/engine.h"
 #include "folio/model_info.h"
-#include "model/decoder_model.h"
+#include "model/decoder/decoder_model.h"
 #include "runtime/sampler.h"
 
 #include <sys/resource.h>

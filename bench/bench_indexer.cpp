@@ -4,9 +4,9 @@
 #include "kernels/index_score.h"
 #include "kernels/kernel_table.h"
 #include "kernels/mqa_rows.h"
-#include "model/index_key_cache.h"
+#include "model/attention/index_key_cache.h"
+#include "model/attention/top_k_select.h"
 #include "model/mixers/dsa_indexer.h"
-#include "model/top_k_select.h"
 
 #include <omp.h>
 

@@ -4,7 +4,7 @@
 #include "kernels/kernel_table.h"
 #include "machine_peak.h"
 #include "memory_bandwidth.h"
-#include "model/decoder_model.h"
+#include "model/decoder/decoder_model.h"
 #include "runtime/mapped_residency.h"
 #include "runtime/sampler.h"
 #include "runtime/thread_park.h"

@@ -5,7 +5,7 @@
 
 #include "folio/cache.h"
 #include "folio/engine.h"
-#include "model/decoder_eval_types.h"
+#include "model/layer/decoder_eval_types.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -28,7 +28,7 @@ struct BenchModelOptions {
     // All depths' states stay in memory until the end.
     std::vector<int64_t> depths;
     int ubatch = 512;
-    bool phases = false; // per depth: decode ms/token by phase (model/step_profile.h)
+    bool phases = false; // per depth: decode ms/token by phase (model/layer/step_profile.h)
     // With depths: also prefill this many tokens after each depth (a chunk at depth N, rewound
     // after each round, in the same interleaved rounds as decode), printed as "ppP @ dN" with
     // tokens per wall second and per CPU second (user + sys of the process), and each depth's

@@ -10,8 +10,8 @@
 #include "cli/request_flags.h"
 #include "cli/token_list.h"
 
-#include "model/decoder_model.h"
-#include "model/media_eval.h"
+#include "model/decoder/decoder_model.h"
+#include "model/decoder/media_eval.h"
 
 #include <algorithm>
 #include <cstdio>

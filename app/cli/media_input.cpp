@@ -1,6 +1,6 @@
 #include "cli/media_input.h"
 
-#include "model/media_eval.h"
+#include "model/decoder/media_eval.h"
 #include "model/vision/image_io.h"
 #include "model/vision/vision_encoder.h"
 #include "model/vision/vision_model.h"

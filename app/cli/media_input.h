@@ -1,11 +1,11 @@
 #pragma once
 // `--mmproj P.gguf --image I.png -p TEXT` for folio-cli logits (issue 8), which evaluates the
 // decoder directly: encodes the images with the kimivl encoder and splits the prompt at its
-// `<__media__>` markers (tokenizer/media_prompt.h) into the chunks model/media_eval.h evaluates.
-// `generate` sends the same prompt to the Engine (folio::Request::images).
+// `<__media__>` markers (tokenizer/media_prompt.h) into the chunks model/decoder/media_eval.h
+// evaluates. `generate` sends the same prompt to the Engine (folio::Request::images).
 
 #include "folio/error.h"
-#include "model/decoder_model.h"
+#include "model/decoder/decoder_model.h"
 #include "tokenizer/media_prompt.h"
 
 #include <string>

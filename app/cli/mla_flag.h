@@ -1,7 +1,8 @@
 #pragma once
-// Parses `--mla auto|naive|absorbed` (which form MLA attention takes, model/decoder_eval_types.h).
+// Parses `--mla auto|naive|absorbed` (which form MLA attention takes,
+// model/layer/decoder_eval_types.h).
 
-#include "model/decoder_eval_types.h"
+#include "model/layer/decoder_eval_types.h"
 
 #include <optional>
 #include <string>

@@ -3,7 +3,7 @@
 // and the devices on offer, plan_devices assigns each layer's weights, KV rows and computation
 // to a device (ggml's scheduler assigns each op to the backend holding its weights; llama.cpp's
 // -ngl offloads the last layers first). Model code never decides placement: the loader asks the
-// plan (model/decoder_model.cpp) and places each weight through the device it names.
+// plan (model/decoder/decoder_model.cpp) and places each weight through the device it names.
 
 #include "backend/device.h"
 #include "folio/error.h"

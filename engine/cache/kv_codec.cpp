@@ -1,7 +1,9 @@
 #include "cache/kv_codec.h"
 
+#include "kernels/thread_scratch.h"
 #include "kernels/weight_rows.h"
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -45,8 +47,9 @@ void kv_encode_row(KvType type, const float* src, int64_t n, void* dst) {
         (void)quantize_row(storage_dtype(type), src, dst, n);
         return;
     }
-    thread_local std::vector<float> tmp;
-    tmp.assign(static_cast<size_t>(np), 0.0f);
+    thread_local ThreadScratch<float> scratch;
+    std::vector<float>& tmp = scratch.resize(static_cast<size_t>(np));
+    std::fill(tmp.begin(), tmp.begin() + np, 0.0f);
     std::memcpy(tmp.data(), src, sizeof(float) * n);
     (void)quantize_row(storage_dtype(type), tmp.data(), dst, np);
 }
@@ -61,8 +64,8 @@ void kv_decode_row(KvType type, const void* src, int64_t n, float* dst) {
         (void)dequantize_row(storage_dtype(type), src, dst, n);
         return;
     }
-    thread_local std::vector<float> tmp;
-    tmp.resize(static_cast<size_t>(np));
+    thread_local ThreadScratch<float> scratch;
+    std::vector<float>& tmp = scratch.resize(static_cast<size_t>(np));
     (void)dequantize_row(storage_dtype(type), src, tmp.data(), np);
     std::memcpy(dst, tmp.data(), sizeof(float) * n);
 }

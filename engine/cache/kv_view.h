@@ -5,6 +5,7 @@
 // are decoded into the caller's scratch. Read-only: safe to share between threads.
 
 #include "cache/kv_codec.h"
+#include "kernels/thread_scratch.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -49,8 +50,8 @@ struct KvView {
                       dst);
             return;
         }
-        thread_local std::vector<float> tmp;
-        tmp.resize(static_cast<size_t>(row_floats));
+        thread_local ThreadScratch<float> scratch;
+        std::vector<float>& tmp = scratch.resize(static_cast<size_t>(row_floats));
         kv_decode_row(type, src, row_floats, tmp.data());
         std::copy(tmp.data(), tmp.data() + n, dst);
     }

@@ -1,8 +1,8 @@
 #pragma once
 // The softmax step of blocked (flash-style) attention over one tile of keys: prefill's causal
-// multi-query attention (model/attention_flash.h) multiplies a block of query rows by a tile of
-// keys, then this step turns the raw scores into unnormalised probabilities and updates each
-// row's running softmax state, the same (m, l) state the decode kernel keeps per head
+// multi-query attention (model/attention/attention_flash.h) multiplies a block of query rows by a
+// tile of keys, then this step turns the raw scores into unnormalised probabilities and updates
+// each row's running softmax state, the same (m, l) state the decode kernel keeps per head
 // (kernels/mqa_rows.h MqaRowsState):
 //   visible(r) = clamp(vis0 + r / rows_per_query, 0, nk)   (causal: keys past it are masked)
 //   m' = max(m, max_{j < visible} scale·s_rj), f_r = exp(m − m'), l = f_r·l + Σ_j p_rj,

@@ -5,6 +5,7 @@
 #include "kernels/kernel_table.h"
 #include "kernels/parallel.h"
 #include "kernels/thread_balance.h"
+#include "kernels/thread_scratch.h"
 #include "kernels/weight_rows.h"
 #include "kernels/weight_types.h"
 
@@ -15,6 +16,13 @@
 namespace folio {
 
 namespace {
+
+// A thread's converted activations, kept from call to call and counted as kernel scratch.
+struct ThreadActivations {
+    QuantizedActivations xq;
+    ScratchCount count;
+    void note() { count.note(xq.storage.capacity()); }
+};
 
 Status check_weight(const TensorView& w, const char* what) {
     FOLIO_CHECK(check_tensor_view(w, what));
@@ -226,9 +234,10 @@ Status matmul(const KernelContext& ctx, const TensorView& w, const float* x, int
     FOLIO_CHECK(check_weight(w, "matmul"));
     if (n_tokens > 1 && x_stride < w.ne[0])
         return make_error(ErrorCode::InvalidArgument, "matmul: input stride < K");
-    thread_local QuantizedActivations xq; // its storage is reused from call to call
-    FOLIO_CHECK(quantize_activations(ctx, w.type, x, w.ne[0], n_tokens, x_stride, &xq));
-    return matmul(ctx, w, xq, y, y_stride);
+    thread_local ThreadActivations t; // its storage is reused from call to call
+    FOLIO_CHECK(quantize_activations(ctx, w.type, x, w.ne[0], n_tokens, x_stride, &t.xq));
+    t.note();
+    return matmul(ctx, w, t.xq, y, y_stride);
 }
 
 Status matmul_expert(const KernelContext& ctx, const TensorView& experts, int64_t e, const float* x,
@@ -245,13 +254,14 @@ Status matmul_slices(const KernelContext& ctx, const TensorView& w, const float*
     if (w.ne[3] != 1 || y_stride < n)
         return make_error(ErrorCode::InvalidArgument,
                           "matmul_slices: a 3-D weight and an output stride >= N are needed");
-    thread_local QuantizedActivations xq; // its storage is reused from call to call
+    thread_local ThreadActivations t; // its storage is reused from call to call
     FOLIO_CHECK(
-        quantize_activations(KernelContext{1, ctx.path}, w.type, x, k, slices, x_stride, &xq));
+        quantize_activations(KernelContext{1, ctx.path}, w.type, x, k, slices, x_stride, &t.xq));
+    t.note();
     thread_local std::vector<RowSet> sets;
     sets.clear();
     for (int64_t h = 0; h < slices; ++h)
-        sets.push_back(row_set(ctx, w, h, n, xq, h, y + h * y_stride));
+        sets.push_back(row_set(ctx, w, h, n, t.xq, h, y + h * y_stride));
     matvec_sets(ctx, k, sets);
     return {};
 }
@@ -269,6 +279,7 @@ Status matmul_one_input(const KernelContext& ctx, std::span<const TensorView> ws
     const int64_t k = ws[0].ne[0];
     // x converted once per activation format the weights take (usually one).
     thread_local std::vector<QuantizedActivations> xqs;
+    thread_local ScratchCount xqs_count;
     if (xqs.size() < ws.size())
         xqs.resize(ws.size()); // before any row pointer into them is taken
     size_t formats = 0;
@@ -285,6 +296,10 @@ Status matmul_one_input(const KernelContext& ctx, std::span<const TensorView> ws
         }
         sets.push_back(row_set(ctx, ws[i], 0, ws[i].ne[1], xqs[f], 0, ys[i]));
     }
+    size_t held = 0;
+    for (const QuantizedActivations& q : xqs)
+        held += q.storage.capacity();
+    xqs_count.note(held);
     matvec_sets(ctx, k, sets);
     return {};
 }
@@ -302,13 +317,13 @@ Status matmul_expert_gathered(const KernelContext& ctx, const TensorView& expert
                                                               std::to_string(n_tokens) + ")");
     if (n_ids == 0)
         return {};
-    thread_local QuantizedActivations xq; // kept from call to call, as the buffer below
-    thread_local std::vector<float> tmp;
-    FOLIO_CHECK(quantize_activations(ctx, w.type, x, w.ne[0], n_ids, x_stride, &xq, token_ids));
+    thread_local ThreadActivations t; // kept from call to call, as the buffer below
+    thread_local ThreadScratch<float> rows;
+    FOLIO_CHECK(quantize_activations(ctx, w.type, x, w.ne[0], n_ids, x_stride, &t.xq, token_ids));
+    t.note();
     const int64_t n = w.ne[1];
-    if (tmp.size() < static_cast<size_t>(n * n_ids))
-        tmp.resize(static_cast<size_t>(n * n_ids));
-    FOLIO_CHECK(matmul(ctx, w, xq, tmp.data(), n));
+    std::vector<float>& tmp = rows.resize(static_cast<size_t>(n * n_ids));
+    FOLIO_CHECK(matmul(ctx, w, t.xq, tmp.data(), n));
     for (int64_t i = 0; i < n_ids; ++i)
         std::copy(tmp.begin() + i * n, tmp.begin() + (i + 1) * n, y + token_ids[i] * y_stride);
     return {};

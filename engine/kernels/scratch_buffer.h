@@ -3,7 +3,10 @@
 // hot path does not allocate, zero and page-fault fresh memory per call. It grows to the largest
 // size asked for and never shrinks; its bytes are not initialised (callers write before they
 // read). The kernels keep them thread_local: OpenMP's worker threads live as long as the
-// process, so each keeps its own buffers for every later call.
+// process, so each keeps its own buffers for every later call. Its capacity is counted in the
+// kernels' scratch (kernels/thread_scratch.h).
+
+#include "kernels/thread_scratch.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -21,10 +24,12 @@ public:
             const size_t rounded = (bytes + 63) / 64 * 64;
             data_.reset(); // the old contents are not kept: free first
             capacity_ = 0;
+            count_.note(0);
             data_.reset(static_cast<uint8_t*>(std::aligned_alloc(64, rounded)));
             if (!data_)
                 throw std::bad_alloc(); // as operator new would
             capacity_ = rounded;
+            count_.note(capacity_);
         }
         return data_.get();
     }
@@ -36,6 +41,7 @@ private:
     };
     std::unique_ptr<uint8_t, Free> data_;
     size_t capacity_ = 0;
+    ScratchCount count_;
 };
 
 } // namespace folio

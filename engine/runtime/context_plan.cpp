@@ -4,8 +4,8 @@
 #include "folio/context_plan.h"
 
 #include "gguf/gguf_file.h"
-#include "model/layer_needs.h"
-#include "model/model_config.h"
+#include "model/decoder/layer_needs.h"
+#include "model/layer/model_config.h"
 
 #include <algorithm>
 #include <filesystem>

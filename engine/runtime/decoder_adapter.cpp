@@ -5,7 +5,7 @@
 #include "runtime/weights_memory.h"
 
 #include "cache/prefix_index.h"
-#include "model/decoder_model.h"
+#include "model/decoder/decoder_model.h"
 
 #include <algorithm>
 #include <filesystem>

@@ -4,7 +4,7 @@
 
 #include "cache/prefix_index.h"
 #include "folio/cache.h"
-#include "model/decoder_model.h"
+#include "model/decoder/decoder_model.h"
 #include "runtime/decoder_adapter.h"
 #include "tokenizer/tokenizer.h"
 

@@ -1,5 +1,6 @@
 #include "runtime/engine_statistics.h"
 
+#include "kernels/thread_scratch.h"
 #include "runtime/mapped_residency.h"
 #include "runtime/session_cache.h"
 
@@ -117,6 +118,8 @@ void EngineStatistics::refresh(const DecoderHandle* model, std::span<const Sessi
         scratch += s.cache->scratch_bytes();
         used = std::max<int64_t>(used, static_cast<int64_t>(s.cache->keys().size()));
     }
+    // The sessions' decoder scratch and what the kernel threads keep (kernels/thread_scratch.h).
+    scratch += thread_scratch_bytes();
     st_.kv_bytes = kv;
     st_.scratch_bytes = scratch;
     st_.sessions = static_cast<int>(sessions.size());

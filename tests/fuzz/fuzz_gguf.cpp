@@ -2,7 +2,7 @@
 // model config / weights binding errors out cleanly) or give an error. Never a crash.
 #include "fuzz_support.h"
 #include "gguf/gguf_file.h"
-#include "model/model_config.h"
+#include "model/layer/model_config.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string path = folio::fuzz::write_input(data, size);

@@ -5,7 +5,7 @@
 #include <QString>
 #include <QVector>
 
-#include "model/decoder_model.h"
+#include "model/decoder/decoder_model.h"
 
 #include <cstdint>
 #include <memory>

@@ -4,7 +4,7 @@
 #include <QtTest>
 
 #include "gguf/gguf_file.h"
-#include "model/decoder_model.h"
+#include "model/decoder/decoder_model.h"
 #include "models/make_model.h"
 #include "support/test_support.h"
 #include "tensor/dtype.h"

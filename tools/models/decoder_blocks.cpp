@@ -1,5 +1,5 @@
 #include "decoder_blocks.h"
-#include "model/tensor_names.h"
+#include "model/layer/tensor_names.h"
 
 namespace folio::tools {
 

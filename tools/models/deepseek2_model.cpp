@@ -1,7 +1,7 @@
 // deepseek2 (Kimi-K2 / DeepSeek-V3 / Kimi-VL text) random-weight models in
 // llama.cpp's layout (src/llama-model.cpp).
 #include "decoder_blocks.h"
-#include "model/tensor_names.h"
+#include "model/layer/tensor_names.h"
 #include "model_plans.h"
 
 namespace folio::tools {

@@ -2,7 +2,7 @@
 // deepseek32 lightning indexer. Written as the kimi-linear plan of the same preset, with the
 // keys moved to the kimi-hybrid prefix and the indexer keys and tensors added: with the same
 // seed every shared tensor has the same values as in the kimi-linear file.
-#include "model/tensor_names.h"
+#include "model/layer/tensor_names.h"
 #include "model_plans.h"
 
 namespace folio::tools {

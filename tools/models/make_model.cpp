@@ -3,7 +3,7 @@
 #include "gguf/gguf_writer.h"
 #include "kernels/weight_rows.h"
 #include "kimivl_mmproj.h"
-#include "model/tensor_names.h"
+#include "model/layer/tensor_names.h"
 #include "model_plans.h"
 #include "random_weights.h"
 

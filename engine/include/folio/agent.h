@@ -4,8 +4,8 @@
 // SQLite file or CSV files the user attached, and the loop that runs a turn until the model
 // answers in words. std only; the UI and the CLI drive it with an Engine.
 
-#include "folio/engine.h"
 #include "folio/error.h"
+#include "folio/message.h"
 
 #include <cstdint>
 #include <functional>

@@ -10,6 +10,7 @@
 
 #include "folio/cache.h"
 #include "folio/error.h"
+#include "folio/message.h"
 
 #include <cstdint>
 #include <functional>
@@ -86,29 +87,6 @@ struct Sampling {
 // so greedy output is the same as without speculation.
 enum class SpeculationMode { Off, PromptLookup, DraftModel };
 
-// An image attached to a message: a file (PNG, JPEG, BMP, GIF) or raw RGB8 pixels (e.g. a
-// rendered PDF page).
-struct ImageInput {
-    std::string path;
-    int width = 0, height = 0;
-    std::vector<uint8_t> rgb; // width * height * 3 bytes when path is empty
-};
-
-// A call of a tool the model made (assistant messages; see folio/agent.h).
-struct ToolCallInfo {
-    std::string id;        // e.g. "functions.sql_query:0" (Kimi); "" : made from name and index
-    std::string name;      // the function
-    std::string arguments; // JSON text
-};
-
-struct Message {
-    std::string role; // system | user | assistant | tool
-    std::string content;
-    std::vector<ImageInput> images;       // user turns, and system turns that carry scanned pages;
-                                          // read with a vision projector (ModelSpec::mmproj)
-    std::vector<ToolCallInfo> tool_calls; // assistant messages that called tools
-};
-
 struct RequestStats {
     int64_t prompt_tokens = 0;
     int64_t reused_tokens = 0; // prompt tokens whose KV was already in the session (prefix hit)
@@ -176,7 +154,7 @@ struct EngineStats {
     int64_t context_limit = 0;
     uint64_t weights_bytes = 0; // mmapped model file
     uint64_t kv_bytes = 0;      // all sessions' caches
-    uint64_t scratch_bytes = 0;
+    uint64_t scratch_bytes = 0; // sessions' decoder scratch + the kernel threads' buffers
     double last_prefill_tps = 0;
     double last_decode_tps = 0;
     double window_decode_tps = 0; // over the last ~30 s of decoding

@@ -1,11 +1,11 @@
 #pragma once
-// DSA's index keys as a layer's TokenRows (model/token_rows.h): one IndexKeyCache of one layer,
-// so DecoderState, the prefix cache and snapshots handle them without naming the kind; the
+// DSA's index keys as a layer's TokenRows (model/layer/token_rows.h): one IndexKeyCache of one
+// layer, so DecoderState, the prefix cache and snapshots handle them without naming the kind; the
 // indexer (mixers/dsa_indexer.h) reaches them through index_keys_of.
 
-#include "model/decoder_state.h"
-#include "model/index_key_cache.h"
-#include "model/token_rows.h"
+#include "model/attention/index_key_cache.h"
+#include "model/layer/decoder_state.h"
+#include "model/layer/token_rows.h"
 
 namespace folio {
 

@@ -2,7 +2,7 @@
 
 #include "kernels/matmul.h"
 #include "kernels/rope.h"
-#include "model/index_select.h"
+#include "model/attention/index_select.h"
 
 #include <algorithm>
 #include <cmath>

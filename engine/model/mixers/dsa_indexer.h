@@ -14,9 +14,9 @@
 // them, i.e. it is dense MLA.
 
 #include "folio/error.h"
-#include "model/decoder_eval_types.h"
-#include "model/decoder_weights.h"
-#include "model/index_key_cache.h"
+#include "model/attention/index_key_cache.h"
+#include "model/layer/decoder_eval_types.h"
+#include "model/layer/decoder_weights.h"
 #include "model/mixers/mla_weights.h"
 
 namespace folio {

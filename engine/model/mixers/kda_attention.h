@@ -6,9 +6,9 @@
 // output and the output projection.
 
 #include "folio/error.h"
-#include "model/decoder_eval_types.h"
-#include "model/decoder_state.h"
-#include "model/decoder_weights.h"
+#include "model/layer/decoder_eval_types.h"
+#include "model/layer/decoder_state.h"
+#include "model/layer/decoder_weights.h"
 
 namespace folio {
 

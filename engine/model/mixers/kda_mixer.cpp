@@ -1,9 +1,9 @@
 #include "model/mixers/kda_mixer.h"
 
+#include "model/layer/tensor_names.h"
 #include "model/mixers/kda_attention.h"
 #include "model/mixers/kda_state.h"
 #include "model/mixers/kda_weights.h"
-#include "model/tensor_names.h"
 
 namespace folio {
 

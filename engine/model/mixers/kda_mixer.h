@@ -3,7 +3,7 @@
 // rows; its per-sequence state is a KdaLayerState. Evaluation: model/kda_attention.cpp,
 // model/kda_delta_rule.cpp.
 
-#include "model/layer_mixer.h"
+#include "model/layer/layer_mixer.h"
 
 namespace folio {
 

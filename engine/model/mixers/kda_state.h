@@ -4,8 +4,8 @@
 // convolution's last W−1 raw rows of P floats, oldest first. Snapshot sections: s, conv_q,
 // conv_k, conv_v (docs/KV_CACHE.md "Snapshots").
 
-#include "model/layer_state.h"
-#include "model/model_config.h"
+#include "model/layer/layer_state.h"
+#include "model/layer/model_config.h"
 
 #include <vector>
 

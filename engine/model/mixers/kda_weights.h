@@ -1,7 +1,7 @@
 #pragma once
 // The tensors of a KDA layer (src/llama-model.cpp), as views into the mapped file: P = H·D.
 
-#include "model/mixer_weights.h"
+#include "model/layer/mixer_weights.h"
 #include "tensor/tensor_view.h"
 
 namespace folio {

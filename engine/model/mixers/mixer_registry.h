@@ -1,8 +1,9 @@
 #pragma once
-// The registration of every token-mixer kind: MixerKind (model/mixer_kind.h) -> its LayerMixer.
+// The registration of every token-mixer kind: MixerKind (model/layer/mixer_kind.h) -> its
+// LayerMixer.
 
-#include "model/layer_mixer.h"
-#include "model/mixer_kind.h"
+#include "model/layer/layer_mixer.h"
+#include "model/layer/mixer_kind.h"
 
 namespace folio {
 

@@ -1,10 +1,10 @@
 #include "model/mixers/mla_mixer.h"
 
 #include "cache/kv_codec.h"
+#include "model/layer/tensor_names.h"
 #include "model/mixers/dsa_index_keys.h"
 #include "model/mixers/mla_attention.h"
 #include "model/mixers/mla_weights.h"
-#include "model/tensor_names.h"
 
 namespace folio {
 

@@ -4,7 +4,7 @@
 // one cache row [normalized latent c | k_pe] per token and, with the indexer, one index key per
 // token. Evaluation: model/mla_attention.cpp, model/dsa_indexer.cpp.
 
-#include "model/layer_mixer.h"
+#include "model/layer/layer_mixer.h"
 
 namespace folio {
 

@@ -2,7 +2,7 @@
 // The tensors of an MLA layer and of its optional DSA lightning indexer (names as in
 // src/llama-arch.cpp, shapes as src/llama-model.cpp loads them), as views into the mapped file.
 
-#include "model/mixer_weights.h"
+#include "model/layer/mixer_weights.h"
 #include "tensor/tensor_view.h"
 
 namespace folio {

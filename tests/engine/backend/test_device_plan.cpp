@@ -5,7 +5,7 @@
 
 #include "backend/cpu_device.h"
 #include "backend/device_plan.h"
-#include "model/decoder_model.h"
+#include "model/decoder/decoder_model.h"
 #include "support/test_support.h"
 
 #include <memory>

@@ -1,4 +1,4 @@
-// Flash-style prefill attention (model/attention_flash.h) against the full-score-matrix
+// Flash-style prefill attention (model/attention/attention_flash.h) against the full-score-matrix
 // attention it replaces (attend_mqa_causal; attend_causal for the naive form's
 // attend_causal_flash) and a float64 softmax written out here, on odd
 // shapes: queries and keys not multiples of the key tile, several heads per query, depth before
@@ -8,8 +8,8 @@
 
 #include "kernels/flash_tile.h"
 #include "kernels/kernel_table.h"
-#include "model/attention_core.h"
-#include "model/attention_flash.h"
+#include "model/attention/attention_core.h"
+#include "model/attention/attention_flash.h"
 
 #include <cmath>
 #include <limits>

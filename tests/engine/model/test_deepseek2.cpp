@@ -4,9 +4,9 @@
 #include <QtTest>
 
 #include "gguf/gguf_writer.h"
-#include "model/decoder_model.h"
+#include "model/decoder/decoder_model.h"
+#include "model/decoder/moe_ffn.h"
 #include "model/mixers/mla_attention.h"
-#include "model/moe_ffn.h"
 #include "support/goldens.h"
 #include "support/test_support.h"
 

@@ -3,10 +3,10 @@
 // sanity check, and DSA reducing exactly to dense MLA when the context fits in top_k.
 #include <QtTest>
 
-#include "model/decoder_model.h"
+#include "model/attention/top_k_select.h"
+#include "model/decoder/decoder_model.h"
 #include "model/mixers/dsa_indexer.h"
 #include "model/mixers/mla_weights.h"
-#include "model/top_k_select.h"
 #include "support/goldens.h"
 #include "support/test_support.h"
 

@@ -1,11 +1,11 @@
-// token_ffn (engine/model/token_ffn.h), one token's MLPs in one parallel region, against the batch
-// path it replaces in decode (dense_ffn on one thread, summed in order: bit for bit) and against
-// the plain math in float64 on the dequantized weights.
+// token_ffn (engine/model/decoder/token_ffn.h), one token's MLPs in one parallel region, against
+// the batch path it replaces in decode (dense_ffn on one thread, summed in order: bit for bit) and
+// against the plain math in float64 on the dequantized weights.
 #include <QtTest>
 
 #include "kernels/thread_balance.h"
-#include "model/moe_ffn.h"
-#include "model/token_ffn.h"
+#include "model/decoder/moe_ffn.h"
+#include "model/decoder/token_ffn.h"
 #include "support/quant_rows.h"
 #include "support/random_data.h"
 

@@ -9,8 +9,8 @@
 #include <QProcess>
 #include <QtTest>
 
-#include "model/decoder_model.h"
-#include "model/media_eval.h"
+#include "model/decoder/decoder_model.h"
+#include "model/decoder/media_eval.h"
 #include "model/vision/image_io.h"
 #include "model/vision/vision_encoder.h"
 #include "model/vision/vision_model.h"

@@ -1,4 +1,4 @@
-#include "model/decoder_state.h"
+#include "model/layer/decoder_state.h"
 
 #include <algorithm>
 #include <cstdlib>

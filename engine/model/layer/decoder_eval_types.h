@@ -7,9 +7,9 @@
 #include "kernels/kernel_context.h"
 #include "kernels/matmul.h"
 #include "kernels/thread_balance.h"
-#include "model/attention_flash.h"
-#include "model/index_select.h"
-#include "model/step_profile.h"
+#include "model/attention/attention_flash.h"
+#include "model/attention/index_select.h"
+#include "model/layer/step_profile.h"
 
 #include <cstdint>
 #include <vector>
@@ -32,15 +32,15 @@ struct EvalOptions {
     StepProfile* profile = nullptr; // accumulates time per phase when set
 };
 
-// One token's MLPs in one parallel region (model/token_ffn.h): per MLP its F gate and up values
-// and its E outputs; the input in each activation format the gates and ups take; each thread's
-// down-projection inputs (thread · MLPs + MLP).
+// One token's MLPs in one parallel region (model/decoder/token_ffn.h): per MLP its F gate and up
+// values and its E outputs; the input in each activation format the gates and ups take; each
+// thread's down-projection inputs (thread · MLPs + MLP).
 struct TokenFfnScratch {
     std::vector<float> g, u, y;
     std::vector<QuantizedActivations> inputs, down_inputs;
 };
 
-// One SwiGLU MLP's buffers (model/moe_ffn.h dense_ffn).
+// One SwiGLU MLP's buffers (model/decoder/moe_ffn.h dense_ffn).
 struct FfnScratch {
     std::vector<float> g, u;
     QuantizedActivations act; // input converted once for gate and up (storage reused)

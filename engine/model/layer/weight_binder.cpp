@@ -1,4 +1,4 @@
-#include "model/weight_binder.h"
+#include "model/layer/weight_binder.h"
 
 #include "kernels/weight_rows.h"
 

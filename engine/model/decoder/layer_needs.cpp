@@ -1,7 +1,7 @@
-#include "model/layer_needs.h"
+#include "model/decoder/layer_needs.h"
 
 #include "cache/kv_codec.h"
-#include "model/layer_mixer.h"
+#include "model/layer/layer_mixer.h"
 #include "model/mixers/mixer_registry.h"
 
 #include <charconv>

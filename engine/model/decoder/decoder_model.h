@@ -1,7 +1,7 @@
 #pragma once
 // The decoder of every text architecture Folio runs (docs/ATTENTION_KINDS.md, the attention
 // kinds; docs/KIMI_HYBRID.md; llama.cpp's GGUF layout of deepseek2, deepseek32 and
-// kimi-linear): a stack of layers, each a token mixer (model/layer_mixer.h, one per attention
+// kimi-linear): a stack of layers, each a token mixer (model/layer/layer_mixer.h, one per attention
 // kind, model/mixers/) and the DeepSeek MoE or a dense FFN. Where each layer's weights, cache
 // rows and computation live is the device plan's (backend/device_plan.h); per-sequence state
 // lives in a DecoderState.
@@ -10,10 +10,10 @@
 #include "backend/device_plan.h"
 #include "folio/error.h"
 #include "gguf/gguf_file.h"
-#include "model/decoder_eval_types.h"
-#include "model/decoder_state.h"
-#include "model/decoder_weights.h"
-#include "model/model_config.h"
+#include "model/layer/decoder_eval_types.h"
+#include "model/layer/decoder_state.h"
+#include "model/layer/decoder_weights.h"
+#include "model/layer/model_config.h"
 
 #include <memory>
 #include <string>

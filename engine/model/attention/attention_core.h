@@ -5,7 +5,7 @@
 //    query i sits at position pos0 + i and sees keys 0 .. pos0 + i.
 //  * attend_mqa_causal: the same for heads sharing their keys (MLA's absorbed form).
 // Both keep the whole queries × keys score matrix: prefill runs their blocked forms
-// (model/attention_flash.h), and tests compare those with these.
+// (model/attention/attention_flash.h), and tests compare those with these.
 //  * attend_selected: all heads of one query over a chosen set of key rows (multi-query: the
 //    heads share the rows; the values are the first dv floats of each row).
 

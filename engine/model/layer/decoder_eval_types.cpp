@@ -1,4 +1,4 @@
-#include "model/decoder_eval_types.h"
+#include "model/layer/decoder_eval_types.h"
 
 namespace folio {
 

@@ -15,7 +15,7 @@
 // same quantized inputs, and out = Σ weight · y summed in the order given.
 
 #include "folio/error.h"
-#include "model/decoder_eval_types.h"
+#include "model/layer/decoder_eval_types.h"
 #include "tensor/tensor_view.h"
 
 #include <cstdint>

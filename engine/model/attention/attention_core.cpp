@@ -1,9 +1,10 @@
-#include "model/attention_core.h"
+#include "model/attention/attention_core.h"
 
 #include "core/region_errors.h"
 #include "kernels/gemm_f32.h"
 #include "kernels/mqa_rows.h"
 #include "kernels/softmax.h"
+#include "kernels/thread_scratch.h"
 
 #include <algorithm>
 #include <cmath>
@@ -126,8 +127,11 @@ void attend_selected_split(const SelectedAttention& a, int parts) {
     for (int p = 0; p < parts; ++p)
         errors.run([&] {
             thread_local SelectedScratch w;
+            thread_local ScratchCount held;
             const int64_t j0 = a.n_keys * p / parts, j1 = a.n_keys * (p + 1) / parts;
             states[p] = attend_range(a, a.keys + j0, j1 - j0, w);
+            held.note(w.rows.capacity() * sizeof(const float*) +
+                      (w.decoded.capacity() + w.state.capacity()) * sizeof(float));
         });
     errors.rethrow();
     mqa_rows_merge(rows_query(a), states.data(), parts, a.out, a.out_stride);

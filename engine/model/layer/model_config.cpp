@@ -1,6 +1,6 @@
-#include "model/model_config.h"
+#include "model/layer/model_config.h"
 
-#include "model/tensor_names.h"
+#include "model/layer/tensor_names.h"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "model/token_ffn.h"
+#include "model/decoder/token_ffn.h"
 
 #include "core/region_errors.h"
 #include "kernels/activations.h"

@@ -9,9 +9,9 @@
 #include "backend/device_plan.h"
 #include "folio/error.h"
 #include "gguf/gguf_file.h"
-#include "model/mixer_weights.h"
-#include "model/model_config.h"
-#include "model/weight_binder.h"
+#include "model/layer/mixer_weights.h"
+#include "model/layer/model_config.h"
+#include "model/layer/weight_binder.h"
 #include "tensor/tensor_view.h"
 
 #include <functional>

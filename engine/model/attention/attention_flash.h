@@ -8,7 +8,7 @@
 // mqa_rows_merge; the softmax step per tile is kernels/flash_tile.h.
 
 #include "kernels/kernel_context.h"
-#include "model/attention_core.h"
+#include "model/attention/attention_core.h"
 
 #include <vector>
 

@@ -1,6 +1,6 @@
 #pragma once
 // The DSA indexer's selection (DeepSeek-V3.2-Exp): every query of a batch scores the cached index
-// keys it can see (kernels/index_score.h) and keeps its top_k (model/top_k_select.h).
+// keys it can see (kernels/index_score.h) and keeps its top_k (model/attention/top_k_select.h).
 //
 // Prefill (at least one query per thread): blocks of queries per task, each block walking the
 // keys a cache-sized chunk at a time, so the keys are read from memory once per block instead of
@@ -9,7 +9,7 @@
 
 #include "kernels/index_score.h"
 #include "kernels/kernel_context.h"
-#include "model/top_k_select.h"
+#include "model/attention/top_k_select.h"
 
 #include <cstdint>
 #include <vector>

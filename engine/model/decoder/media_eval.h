@@ -4,7 +4,7 @@
 // projector output, one position per embedding row, in chunk order (as llama.cpp's mtmd does).
 
 #include "folio/error.h"
-#include "model/decoder_model.h"
+#include "model/decoder/decoder_model.h"
 #include "tokenizer/media_prompt.h"
 
 #include <span>

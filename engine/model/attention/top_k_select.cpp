@@ -1,4 +1,4 @@
-#include "model/top_k_select.h"
+#include "model/attention/top_k_select.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>

@@ -1,11 +1,11 @@
-#include "model/moe_ffn.h"
+#include "model/decoder/moe_ffn.h"
 
 #include "core/alloc_faults.h"
 #include "core/region_errors.h"
 #include "kernels/activations.h"
 #include "kernels/matmul.h"
 #include "kernels/parallel.h"
-#include "model/token_ffn.h"
+#include "model/decoder/token_ffn.h"
 
 #include <algorithm>
 #include <cmath>

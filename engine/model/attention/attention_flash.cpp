@@ -1,4 +1,4 @@
-#include "model/attention_flash.h"
+#include "model/attention/attention_flash.h"
 
 #include "kernels/flash_tile.h"
 #include "kernels/gemm_f32.h"

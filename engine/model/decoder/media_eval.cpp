@@ -1,4 +1,4 @@
-#include "model/media_eval.h"
+#include "model/decoder/media_eval.h"
 
 #include <string>
 

@@ -4,8 +4,8 @@
 // and shared experts (src/llama-graph.cpp, build_moe_ffn).
 
 #include "folio/error.h"
-#include "model/decoder_eval_types.h"
-#include "model/decoder_weights.h"
+#include "model/layer/decoder_eval_types.h"
+#include "model/layer/decoder_weights.h"
 
 #include <cstdint>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "model/index_select.h"
+#include "model/attention/index_select.h"
 
 #include "core/region_errors.h"
 

@@ -1,18 +1,19 @@
 #pragma once
 // Everything a decoder keeps per sequence between calls, as each layer's mixer says
-// (model/layer_mixer.h, docs/ATTENTION_KINDS.md):
+// (model/layer/layer_mixer.h, docs/ATTENTION_KINDS.md):
 //  * per layer that keeps cache rows, one row per token in the paged KV cache: blocks of a
 //    shared BlockPool (engine/cache/: RAM shards, disk tier, storage type, prefix sharing),
-//  * per layer that keeps token rows, its TokenRows (model/token_rows.h), always in RAM,
-//  * per recurrent layer its LayerState (model/layer_state.h), constant in the sequence length.
+//  * per layer that keeps token rows, its TokenRows (model/layer/token_rows.h), always in RAM,
+//  * per recurrent layer its LayerState (model/layer/layer_state.h), constant in the sequence
+//  length.
 // Recurrent states cannot be rewound token by token: truncate() works back to 0, to size(), or
 // to the position of the last checkpoint().
 
 #include "cache/paged_kv.h"
 #include "folio/error.h"
-#include "model/layer_state.h"
-#include "model/model_config.h"
-#include "model/token_rows.h"
+#include "model/layer/layer_state.h"
+#include "model/layer/model_config.h"
+#include "model/layer/token_rows.h"
 
 #include <cstdint>
 #include <vector>

@@ -1,12 +1,12 @@
-#include "model/decoder_model.h"
+#include "model/decoder/decoder_model.h"
 
 #include "backend/cpu_device.h"
 #include "kernels/get_rows.h"
 #include "kernels/matmul.h"
 #include "kernels/norm.h"
-#include "model/layer_needs.h"
+#include "model/decoder/layer_needs.h"
+#include "model/decoder/moe_ffn.h"
 #include "model/mixers/mixer_registry.h"
-#include "model/moe_ffn.h"
 
 #include <string>
 

@@ -1,6 +1,6 @@
-#include "model/decoder_weights.h"
+#include "model/layer/decoder_weights.h"
 
-#include "model/tensor_names.h"
+#include "model/layer/tensor_names.h"
 
 namespace folio {
 

@@ -1,4 +1,4 @@
-#include "model/index_key_cache.h"
+#include "model/attention/index_key_cache.h"
 
 #include <algorithm>
 #include <string>

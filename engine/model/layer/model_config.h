@@ -8,7 +8,7 @@
 #include "folio/error.h"
 #include "gguf/gguf_file.h"
 #include "kernels/rope.h"
-#include "model/mixer_kind.h"
+#include "model/layer/mixer_kind.h"
 
 #include <cstdint>
 #include <string>

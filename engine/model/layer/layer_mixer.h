@@ -7,14 +7,14 @@
 // how to add one.
 
 #include "folio/error.h"
-#include "model/decoder_eval_types.h"
-#include "model/decoder_state.h"
-#include "model/decoder_weights.h"
-#include "model/layer_state.h"
-#include "model/model_config.h"
-#include "model/step_profile.h"
-#include "model/token_rows.h"
-#include "model/weight_binder.h"
+#include "model/layer/decoder_eval_types.h"
+#include "model/layer/decoder_state.h"
+#include "model/layer/decoder_weights.h"
+#include "model/layer/layer_state.h"
+#include "model/layer/model_config.h"
+#include "model/layer/step_profile.h"
+#include "model/layer/token_rows.h"
+#include "model/layer/weight_binder.h"
 
 #include <cstdint>
 #include <memory>
@@ -27,8 +27,8 @@ public:
     virtual ~LayerMixer() = default;
     virtual const char* name() const = 0;
 
-    // Weights: binds layer il's mixer tensors (names from model/tensor_names.h, shapes from c)
-    // into L; the output projection goes to L.attn_output.
+    // Weights: binds layer il's mixer tensors (names from model/layer/tensor_names.h, shapes from
+    // c) into L; the output projection goes to L.attn_output.
     virtual Status bind(const WeightBinder& b, const ModelConfig& c, uint32_t il,
                         DecoderLayer& L) const = 0;
 
