@@ -5,7 +5,9 @@
 // and "[report.pdf, p. K]" (a document's title or file name) are read too. A citation without a
 // document takes the document of the citation before it in the same text, else the only
 // document, else the only document that has the page. Pages that do not exist in their document
-// are not links, and nothing inside code (``` fences, `inline code`) is a citation.
+// are not links, and nothing inside code (``` fences, `inline code`) is a citation. The grammar
+// is read in one place, folio_figures' find_citations (core/figures/citations.h); this is the
+// workbench's Qt face of it, with the links and the cited documents' bookkeeping.
 
 #include <QList>
 #include <QString>

@@ -40,11 +40,14 @@ bool is_range_dash(char32_t c) {
 }
 
 // "p." / "pp." / "page" / "pages", the list, "]". Returns the position after "]".
-std::optional<size_t> pages_part(Text t, size_t i, std::vector<std::pair<int, int>>& items) {
+std::optional<size_t> pages_part(Text t, size_t i, std::vector<std::pair<int, int>>& items,
+                                 std::vector<std::pair<size_t, size_t>>& spans) {
     auto list_from = [&](size_t k) -> std::optional<size_t> {
         items.clear();
+        spans.clear();
         k = skip_ws(t, k);
         while (true) {
+            const size_t item_start = k;
             const auto first = digits(t, k, 5);
             if (!first)
                 return std::nullopt;
@@ -58,6 +61,7 @@ std::optional<size_t> pages_part(Text t, size_t i, std::vector<std::pair<int, in
                 }
             }
             items.emplace_back(*first, last);
+            spans.emplace_back(item_start, k - item_start);
             m = skip_ws(t, k);
             if (m < t.size() && t[m] == U',') {
                 size_t n = skip_ws(t, m + 1);
@@ -101,7 +105,7 @@ std::string normalized_name(std::string_view name) {
         --e;
     std::u32string out;
     for (size_t i = b; i < e; ++i)
-        out.push_back(ascii_lower(s[i]));
+        out.push_back(simple_lower(s[i]));
     return encode_utf8(out);
 }
 
@@ -231,7 +235,7 @@ std::vector<Citation> find_citations(Text text, const std::vector<CitationTarget
             if (k < text.size() && (text[k] == U',' || text[k] == U':' || text[k] == U';'))
                 ++k;
             k = skip_ws(text, k);
-            if ((end = pages_part(text, k, c.items)))
+            if ((end = pages_part(text, k, c.items, c.item_spans)))
                 doc_number = *n;
         }
         // a title or file name, then a comma
@@ -242,7 +246,7 @@ std::vector<Citation> find_citations(Text text, const std::vector<CitationTarget
                 ++k;
             if (k > a && k < text.size() && text[k] == U',') {
                 const size_t p = skip_ws(text, k + 1);
-                if ((end = pages_part(text, p, c.items))) {
+                if ((end = pages_part(text, p, c.items, c.item_spans))) {
                     size_t e = k;
                     while (e > a && is_ws(text[e - 1]))
                         --e;
@@ -251,7 +255,7 @@ std::vector<Citation> find_citations(Text text, const std::vector<CitationTarget
             }
         }
         if (!end)
-            end = pages_part(text, a, c.items);
+            end = pages_part(text, a, c.items, c.item_spans);
         if (!end) {
             ++i;
             continue;

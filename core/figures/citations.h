@@ -1,6 +1,6 @@
 #pragma once
-// Page citations in answers, the grammar of ui/chat/citations.h read again in plain C++ (that
-// file is Qt and lives in folio_core; the checker must not need Qt). Keep the two in step:
+// Page citations in answers: the one reader of their grammar, in plain C++ (the checker must not
+// need Qt; core/chat/citations.h is the workbench's Qt face of it):
 //   [p. 12]  [page 12]  [pp. 3–5]  [p. 3, 5]  [pages 3-5]           (case-insensitive)
 //   [doc 2, p. 7]  [document 2, p. 7]  [report.pdf, p. 7]  [Annual Report, p. 7]
 // A citation without a document takes the document of the citation before it in the same text,
@@ -25,7 +25,10 @@ struct Citation {
     size_t length = 0;                      // through the "]"
     int document = -1;                      // 0-based; -1: not resolved
     std::vector<std::pair<int, int>> items; // pages and ranges as written
-    std::vector<int> pages() const;         // ranges expanded (at most 1000)
+    // Where each item stands in the text: its start and length in code points ("3-5" of
+    // "[pp. 3-5]"), so a caller can make each page of a list its own link.
+    std::vector<std::pair<size_t, size_t>> item_spans;
+    std::vector<int> pages() const; // ranges expanded (at most 1000)
 };
 
 // The [start, end) ranges of `text` that are code.

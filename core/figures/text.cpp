@@ -189,4 +189,28 @@ std::string collapse_spaces(std::string_view text) {
     return out;
 }
 
+char32_t simple_lower(char32_t c) {
+    if (c < 0x80)
+        return ascii_lower(c);
+    if (c >= 0xC0 && c <= 0xDE && c != 0xD7) // À..Þ except ×
+        return c + 0x20;
+    if (c >= 0x100 && c <= 0x137 && c % 2 == 0) // Ā..ķ: capital, small in pairs
+        return c + 1;
+    if (c >= 0x139 && c <= 0x148 && c % 2 == 1) // Ĺ..ň
+        return c + 1;
+    if (c >= 0x14A && c <= 0x177 && c % 2 == 0) // Ŋ..ŷ
+        return c + 1;
+    if (c == 0x178) // Ÿ
+        return 0xFF;
+    if ((c == 0x179 || c == 0x17B || c == 0x17D)) // Ź Ż Ž
+        return c + 1;
+    if (c >= 0x391 && c <= 0x3AB && c != 0x3A2) // Greek capitals
+        return c + 0x20;
+    if (c >= 0x410 && c <= 0x42F) // Cyrillic А..Я
+        return c + 0x20;
+    if (c >= 0x400 && c <= 0x40F) // Ѐ..Џ
+        return c + 0x50;
+    return c;
+}
+
 } // namespace folio::figures

@@ -51,6 +51,10 @@ inline bool is_horizontal_space(char32_t c) {
 inline char32_t ascii_lower(char32_t c) {
     return c >= U'A' && c <= U'Z' ? c + 32 : c;
 }
+// Lower case for the scripts document titles are written in: ASCII, Latin-1, Latin Extended-A,
+// Greek and Cyrillic capitals (Unicode's simple case mapping for those blocks; other letters
+// are returned as they are). Titles compare through it, as Qt's case folding does for them.
+char32_t simple_lower(char32_t c);
 // Dashes that join a range or stand for minus: - – — ‒ ~ ～ and U+2212.
 inline bool is_dash(char32_t c) {
     return c == U'-' || c == 0x2013 || c == 0x2014 || c == 0x2012 || c == 0x2212;

@@ -276,6 +276,30 @@ private slots:
                  QStringLiteral("[\\[appendix.pdf, p. 3\\]](folio:cite/1/3)"));
     }
 
+    // The grammar is read by folio_figures in code points; the workbench's positions are UTF-16
+    // units. Text beyond the BMP (an emoji is two units) before and inside a list must not
+    // shift the links, and titles compare without regard to case in every Latin, Greek and
+    // Cyrillic script, as they did when the workbench read the grammar itself.
+    void citationsAfterWideCharactersAndNonAsciiTitles() {
+        const QList<CitationDocument> docs = {
+            {QStringLiteral("Årsrapport"), QStringLiteral("årsrapport.pdf"), 40},
+            {QStringLiteral("Отчёт"), QStringLiteral("otchet.pdf"), 12}};
+        const QString text = QStringLiteral("📈 Up 5% [ÅRSRAPPORT, p. 3, 7] and 🚀 [отчёт, p. 2].");
+        const QList<Citation> found = findCitations(text, docs);
+        QCOMPARE(found.size(), 2);
+        QCOMPARE(found[0].document, 0);
+        QCOMPARE(found[0].pages(), (QList<int>{3, 7}));
+        QCOMPARE(text.mid(found[0].start, found[0].length),
+                 QStringLiteral("[ÅRSRAPPORT, p. 3, 7]"));
+        QCOMPARE(found[1].document, 1);
+        QCOMPARE(text.mid(found[1].start, found[1].length), QStringLiteral("[отчёт, p. 2]"));
+        auto url = [](int d, int p) { return citationUrl(d, p); };
+        QCOMPARE(
+            linkCitations(text, docs, url),
+            QStringLiteral("📈 Up 5% \\[ÅRSRAPPORT, p. [3](folio:cite/0/3), "
+                           "[7](folio:cite/0/7)\\] and 🚀 [\\[отчёт, p. 2\\]](folio:cite/1/2)."));
+    }
+
     void exportsListTheChatsDocuments() {
         ChatSession c = ChatSession::create();
         c.documents = {{QStringLiteral("/data/report.pdf"), QStringLiteral("ab"),
