@@ -6,6 +6,9 @@ if(FOLIO_BUILD_UI)
     folio_add_test(test_answer_figures SOURCES core/chat/test_answer_figures.cpp LIBS folio_core
                    LABELS core TIMEOUT 60)
     add_dependencies(test_answer_figures folio_samples)
+    # Exports carry the figures' marks and a table of every figure (issue #46 §2).
+    folio_add_test(test_export_figures SOURCES core/export/test_export_figures.cpp LIBS folio_core
+                   LABELS core TIMEOUT 60)
 endif()
 if(FOLIO_BUILD_UI)
     # Every file read once for every chat (issue #48 §6).

@@ -37,6 +37,34 @@ bool figureStateFromKey(const QString& key, CheckedFigure::State& out) {
     return false;
 }
 
+QString figureGlyph(CheckedFigure::State state) {
+    switch (state) {
+    case CheckedFigure::State::Verified:
+        return QStringLiteral("✓");
+    case CheckedFigure::State::OtherPage:
+        return QStringLiteral("⚠");
+    case CheckedFigure::State::NotFound:
+        return QStringLiteral("✗");
+    case CheckedFigure::State::Uncited:
+        break;
+    }
+    return QStringLiteral("?");
+}
+
+QString figureStateLabel(CheckedFigure::State state) {
+    switch (state) {
+    case CheckedFigure::State::Verified:
+        return tr("verified");
+    case CheckedFigure::State::OtherPage:
+        return tr("on another page");
+    case CheckedFigure::State::NotFound:
+        return tr("not found");
+    case CheckedFigure::State::Uncited:
+        break;
+    }
+    return tr("no citation");
+}
+
 FigureTally tallyFigures(const QList<CheckedFigure>& figures) {
     FigureTally t;
     for (const CheckedFigure& f : figures) {

@@ -25,6 +25,12 @@ struct CheckedFigure {
 QString figureStateKey(CheckedFigure::State state);
 bool figureStateFromKey(const QString& key, CheckedFigure::State& out);
 
+// The figure's mark: "✓" verified, "⚠" on another page, "✗" not found, "?" no citation (the
+// transcript's and the exports' mark).
+QString figureGlyph(CheckedFigure::State state);
+// The state in words: "verified", "on another page", "not found", "no citation".
+QString figureStateLabel(CheckedFigure::State state);
+
 struct FigureTally {
     int verified = 0;
     int otherPage = 0;

@@ -2,6 +2,7 @@
 
 #include "core/chat/chat_json.h"
 #include "core/chat/citations.h"
+#include "core/export/figures_appendix.h"
 #include "core/pipeline/markdown_literal.h"
 
 #include <QDir>
@@ -16,7 +17,7 @@ namespace {
 // An answer's Markdown as exported: its tool calls (SQL as a code block, the result table), the
 // text, and the mark of an answer cut off by an error.
 QString answerMarkdown(const ChatMessage& m) {
-    QString md = toolCallsMarkdown(m.toolCalls) + m.text;
+    QString md = toolCallsMarkdown(m.toolCalls) + withExportFigureMarks(m.text, m.figures);
     if (!m.interrupted.isEmpty())
         md += QStringLiteral("\n\n") + QObject::tr("[answer interrupted: %1]").arg(m.interrupted);
     return md;
@@ -92,6 +93,16 @@ QString messageHtml(const ChatSession& chat, const ChatMessage& m, const QString
     return html.mid(open + 1, end - open - 1);
 }
 
+// The chat's documents' titles in "doc N" order (or the export's context's).
+QStringList documentTitles(const ChatSession& chat, const ExportContext& context) {
+    if (chat.documents.isEmpty())
+        return context.documents;
+    QStringList titles;
+    for (const ChatDocument& d : chat.documents)
+        titles << d.title;
+    return titles;
+}
+
 } // namespace
 
 QString documentLink(const QString& path, const QString& baseDir) {
@@ -121,7 +132,8 @@ QString transcriptToMarkdown(const QString& title, const QList<ChatMessage>& mes
 }
 
 QString transcriptToMarkdown(const ChatSession& chat, const ExportContext& context) {
-    QString md = transcriptToMarkdown(context.title, chat.messages);
+    QString md = transcriptToMarkdown(context.title, chat.messages) +
+                 figuresAppendixMarkdown(chat.messages, documentTitles(chat, context));
     const qsizetype afterTitle = md.indexOf(QStringLiteral("\n\n")) + 2;
     if (!chat.documents.isEmpty())
         return md.insert(afterTitle, documentsMarkdown(chat.documents));
@@ -156,6 +168,7 @@ QString transcriptToHtml(const ChatSession& chat, const ExportContext& context) 
             html += QStringLiteral("<p><small>%1</small></p>\n")
                         .arg(contextNoteLine(m).toHtmlEscaped());
     }
+    html += figuresAppendixHtml(chat.messages, documentTitles(chat, context));
     html += QStringLiteral("</body></html>\n");
     return html;
 }

@@ -37,17 +37,7 @@ bool figureMarkFromUrl(const QString& url, int* messageIndex, int* figure) {
 }
 
 QString figureMarkGlyph(CheckedFigure::State state) {
-    switch (state) {
-    case CheckedFigure::State::Verified:
-        return QStringLiteral("✓");
-    case CheckedFigure::State::OtherPage:
-        return QStringLiteral("⚠");
-    case CheckedFigure::State::NotFound:
-        return QStringLiteral("✗");
-    case CheckedFigure::State::Uncited:
-        break;
-    }
-    return QStringLiteral("?");
+    return figureGlyph(state);
 }
 
 QColor figureMarkColour(const QPalette& palette, CheckedFigure::State state) {
