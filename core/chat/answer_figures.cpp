@@ -1,6 +1,7 @@
 #include "core/chat/answer_figures.h"
 
 #include "core/figures/check_figures.h"
+#include "core/figures/citation_fix.h"
 
 #include <QFileInfo>
 #include <QFutureWatcher>
@@ -107,6 +108,22 @@ QList<CheckedFigure> checkAnswerFigures(const QString& answer, const QList<Figur
         out.append(f);
     }
     return out;
+}
+
+QString answerWithCitationFixed(const QString& answer, const CheckedFigure& figure,
+                                const QList<FigureSource>& sources) {
+    if (figure.state != CheckedFigure::State::OtherPage || figure.foundPage < 1 ||
+        !figureStandsIn(figure, answer))
+        return {};
+    std::vector<figures::CitationTarget> targets;
+    for (const FigureSource& s : sources)
+        targets.push_back({s.title.toStdString(), s.fileName.toStdString(), int(s.pages.size())});
+    const std::string text = answer.toStdString();
+    const size_t offset = size_t(answer.left(figure.offset).toUtf8().size());
+    const auto fix = figures::citation_fix(text, targets, offset, figure.foundPage);
+    if (!fix)
+        return {};
+    return QString::fromStdString(figures::apply_citation_fix(text, *fix));
 }
 
 void checkAnswerFiguresLater(QObject* context, const QString& answer,

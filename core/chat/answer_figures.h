@@ -32,6 +32,13 @@ QList<FigureSource> figureSources(const ChatMessage& answer, const QList<Documen
 // Every figure of `answer`, with its place in `answer` (QString indices).
 QList<CheckedFigure> checkAnswerFigures(const QString& answer, const QList<FigureSource>& sources);
 
+// The one-click fix of a figure found on another page (core/figures/citation_fix.h): `answer`
+// with the citation the figure was checked against naming the page it is on ("[p. 3]" ->
+// "[p. 5]"); "" when the figure is not on another page, no longer stands in `answer`, or its
+// citation cannot be changed.
+QString answerWithCitationFixed(const QString& answer, const CheckedFigure& figure,
+                                const QList<FigureSource>& sources);
+
 // checkAnswerFigures on the thread pool (a long document's pages are searched for figures cited
 // elsewhere); `done` gets the figures on `context`'s thread, unless `context` is gone. Only the
 // figures within [from, from + length) of `answer` are kept (length -1: to its end): text Folio

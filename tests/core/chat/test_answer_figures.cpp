@@ -108,6 +108,33 @@ private slots:
         QCOMPARE(staff->document, -1);
     }
 
+    // The one-click fix (issue #46 §2): "$2.31 billion [p. 4]" is on page 5; the fixed answer
+    // cites page 5, where the checker then verifies it, and nothing else of the answer moves.
+    void aCitationFixMakesTheFigureVerified() {
+        ChatMessage answer;
+        answer.role = ChatMessage::Role::Assistant;
+        answer.text = QString::fromUtf8(kAnswer);
+        answer.citedDocuments = {{report_.fingerprint, report_.title, report_.pageCount}};
+        const QList<FigureSource> sources = figureSources(answer, {report_});
+        const QList<CheckedFigure> figures = checkAnswerFigures(answer.text, sources);
+        const CheckedFigure* orders = find(figures, QStringLiteral("$2.31 billion"));
+        QVERIFY(orders);
+        const QString fixed = answerWithCitationFixed(answer.text, *orders, sources);
+        QString expected = answer.text;
+        expected.replace(QStringLiteral("$2.31 billion [p. 4]"),
+                         QStringLiteral("$2.31 billion [p. 5]"));
+        QCOMPARE(fixed, expected);
+        const QList<CheckedFigure> after = checkAnswerFigures(fixed, sources);
+        const CheckedFigure* now = find(after, QStringLiteral("$2.31 billion"));
+        QVERIFY(now);
+        QCOMPARE(now->state, CheckedFigure::State::Verified);
+        QCOMPARE(now->page, 5);
+        QCOMPARE(tallyFigures(after).verified, 10);
+        QCOMPARE(tallyFigures(after).otherPage, 2);
+        // A verified figure has nothing to fix.
+        QCOMPARE(answerWithCitationFixed(fixed, *now, sources), QString());
+    }
+
     // A document that has left the chat keeps its place in "doc N" but has no text.
     void sourcesFollowTheAnswersDocuments() {
         Document other;

@@ -3,7 +3,10 @@
 // report and a model would write, each expected state what a careful reader would say.
 #include <QtTest>
 
+#include <algorithm>
+
 #include "core/figures/check_figures.h"
+#include "core/figures/citation_fix.h"
 #include "core/figures/figures_json.h"
 #include "core/figures/table_check.h"
 
@@ -325,6 +328,69 @@ private slots:
         QCOMPARE(results[1].document, 0);
         QCOMPARE(results[2].document, 1);
         QCOMPARE(results[2].page, 2);
+    }
+
+    // The one-click fix of a figure on another page (citation_fix.h): the fixed answer is
+    // written by hand from the rule, and the checker then verifies the figure on the new page.
+    void citationFix_data() {
+        QTest::addColumn<QString>("answer");
+        QTest::addColumn<QString>("fixed");
+        QTest::newRow("one page replaced") << QStringLiteral("Revenue was 4,500 [p. 3].")
+                                           << QStringLiteral("Revenue was 4,500 [p. 5].");
+        QTest::newRow("page word kept") << QStringLiteral("Revenue was 4,500 [page 3].")
+                                        << QStringLiteral("Revenue was 4,500 [page 5].");
+        QTest::newRow("range keeps its pages") << QStringLiteral("Revenue was 4,500 [pp. 2-3].")
+                                               << QStringLiteral("Revenue was 4,500 [pp. 2-3, 5].");
+        QTest::newRow("list keeps its pages") << QStringLiteral("Revenue was 4,500 [p. 3, 7].")
+                                              << QStringLiteral("Revenue was 4,500 [p. 3, 7, 5].");
+        QTest::newRow("citation after the full stop")
+            << QStringLiteral("Revenue was 4,500. [p. 3]")
+            << QStringLiteral("Revenue was 4,500. [p. 5]");
+        QTest::newRow("the citation after the figure, not the one before")
+            << QStringLiteral("Costs 3,900 [p. 4] against revenue of 4,500 [p. 3].")
+            << QStringLiteral("Costs 3,900 [p. 4] against revenue of 4,500 [p. 5].");
+        QTest::newRow("Chinese text before it (bytes, not characters)")
+            << QStringLiteral("营业收入为 4,500 [p. 3]。")
+            << QStringLiteral("营业收入为 4,500 [p. 5]。");
+        QTest::newRow("document named by title")
+            << QStringLiteral("Revenue was 4,500 [Annual Report, p. 3].")
+            << QStringLiteral("Revenue was 4,500 [Annual Report, p. 5].");
+    }
+
+    void citationFix() {
+        QFETCH(QString, answer);
+        QFETCH(QString, fixed);
+        const auto docs = oneDocument({"Contents", "Overview", "Costs 3,900", "Outlook",
+                                       "Revenue 4,500", "Notes", "Staff", "Debt"});
+        const std::string text = answer.toStdString();
+        const auto before = check_figures(text, docs);
+        const auto r = std::find_if(before.begin(), before.end(),
+                                    [](const FigureResult& f) { return f.figure == "4,500"; });
+        QVERIFY(r != before.end());
+        QCOMPARE(QString::fromLatin1(state_name(r->state)), QStringLiteral("other_page"));
+        QCOMPARE(r->found_page, 5);
+        const auto fix =
+            citation_fix(text, {{docs[0].title, docs[0].file_name, 8}}, r->offset, r->found_page);
+        QVERIFY(fix);
+        const std::string out = apply_citation_fix(text, *fix);
+        QCOMPARE(QString::fromStdString(out), fixed);
+        const auto after = check_figures(out, docs);
+        const auto v = std::find_if(after.begin(), after.end(),
+                                    [](const FigureResult& f) { return f.figure == "4,500"; });
+        QVERIFY(v != after.end());
+        QCOMPARE(QString::fromLatin1(state_name(v->state)), QStringLiteral("verified"));
+        QCOMPARE(v->page, 5);
+    }
+
+    void noFixWithoutACitationOrForTheRightPage() {
+        const auto docs = oneDocument({"Revenue 4,500"});
+        const std::vector<CitationTarget> targets{{"Annual Report", "report.pdf", 1}};
+        // No citation: nothing to fix.
+        QVERIFY(!citation_fix("Revenue was 4,500.", targets, 12, 1));
+        // The citation already names the page.
+        QVERIFY(!citation_fix("Revenue was 4,500 [p. 1].", targets, 12, 1));
+        // No figure at that offset.
+        QVERIFY(!citation_fix("Revenue was 4,500 [p. 1].", targets, 3, 1));
     }
 
     void sqlResultTable() {
