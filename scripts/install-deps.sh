@@ -17,8 +17,9 @@ PACKAGES=(
     # Qt 6.4: Widgets, Gui, Concurrent, Network, Test (qt6-base-dev), Pdf + PdfWidgets, Charts, Svg
     qt6-base-dev qt6-pdf-dev qt6-charts-dev qt6-svg-dev libqt6svg6 qt6-qpa-plugins
     qt6-image-formats-plugins libqt6opengl6-dev libgl-dev libvulkan-dev
-    # translations: lrelease / lupdate and Qt6LinguistTools for CMake
-    qt6-l10n-tools qt6-tools-dev
+    # translations: lrelease / lupdate and Qt6LinguistTools for CMake; Qt's own strings (OK,
+    # Cancel, the file dialog) in the user's language (qtbase_*.qm, loaded by ui/i18n)
+    qt6-l10n-tools qt6-tools-dev qt6-translations-l10n
     # the system keyring for API keys (Secret Service / KWallet)
     qtkeychain-qt6-dev
     # OCR of scanned pages (core/ocr): Tesseract's C++ API with Leptonica, and the English and

@@ -45,6 +45,22 @@ bool roleFromKey(const QString& key, ChatMessage::Role& out) {
     return false;
 }
 
+QString stopReasonText(const QString& reason) {
+    if (reason == QLatin1String("eos"))
+        return QObject::tr("finished");
+    if (reason == QLatin1String("stop"))
+        return QObject::tr("stopped at a stop sequence");
+    if (reason == QLatin1String("length"))
+        return QObject::tr("stopped at the length limit");
+    if (reason == QLatin1String("cancelled"))
+        return QObject::tr("stopped");
+    if (reason == QLatin1String("error"))
+        return QObject::tr("failed");
+    if (reason == QLatin1String("tool_calls"))
+        return QObject::tr("called a tool");
+    return reason; // a server's own reason, as it gave it
+}
+
 QString statsLine(const MessageStats& st) {
     if (st.stopReason.isEmpty())
         return {};
@@ -64,7 +80,7 @@ QString statsLine(const MessageStats& st) {
         parts << QObject::tr("prefill %1 t/s").arg(st.prefillTps, 0, 'f', 1);
     if (decoded)
         parts << QObject::tr("decode %1 t/s").arg(st.decodeTps, 0, 'f', 1);
-    parts << QObject::tr("%1 tokens").arg(st.generatedTokens) << st.stopReason;
+    parts << QObject::tr("%1 tokens").arg(st.generatedTokens) << stopReasonText(st.stopReason);
     return parts.join(QStringLiteral(" · "));
 }
 

@@ -66,9 +66,12 @@ QString roleKey(ChatMessage::Role role);
 bool roleFromKey(const QString& key, ChatMessage::Role& out);
 
 // "12 prompt tokens (0 reused) · TTFT 35 ms · prefill 410.2 t/s · decode 55.0 t/s · 40 tokens
-// · eos"; empty when the message has no stats or nothing was run ("stopped before an answer"
+// · finished"; empty when the message has no stats or nothing was run ("stopped before an answer"
 // when it was stopped then).
 QString statsLine(const MessageStats& stats);
+// Why an answer ended, in words ("finished" for the engine's "eos", "stopped at the length
+// limit" for "length", …); a reason Folio does not know is shown as given.
+QString stopReasonText(const QString& reason);
 // "In the prompt: pages 1–4, 37 of 236 · 2 earlier turns left out"; empty without a note.
 QString contextNoteLine(const ChatMessage& message);
 

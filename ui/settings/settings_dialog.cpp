@@ -160,8 +160,10 @@ SettingsDialog::SettingsDialog(const AppSettings& s, QWidget* parent, const QStr
     form->addRow(tr("Offload folder"), folderRow(offloadDir_));
     kvType_ = new QComboBox(this);
     kvType_->setObjectName(QStringLiteral("kvTypeCombo"));
-    kvType_->addItems(AppSettings::kvTypes());
-    kvType_->setCurrentText(s.kvType);
+    // The types are their own names (f16, q8_0); "auto" is said in words.
+    for (const QString& type : AppSettings::kvTypes())
+        kvType_->addItem(type == QLatin1String("auto") ? tr("automatic") : type, type);
+    kvType_->setCurrentIndex(std::max(0, kvType_->findData(s.kvType)));
     form->addRow(tr("KV storage type"), kvType_);
     weightsMemory_ = new QComboBox(this);
     weightsMemory_->setObjectName(QStringLiteral("weightsMemoryCombo"));
@@ -309,7 +311,7 @@ AppSettings SettingsDialog::settings() const {
     s.ramBudgetMiB = ramBudget_->value();
     s.offloadEnabled = offload_->isChecked();
     s.offloadDir = offloadDir_->text().trimmed();
-    s.kvType = kvType_->currentText();
+    s.kvType = kvType_->currentData().toString();
     s.speculation = speculation_->isChecked();
     s.weightsMemory = weightsMemory_->currentData().toString();
     s.enterSends = enterSends_->isChecked();

@@ -233,7 +233,7 @@ private slots:
         done.stopReason = QStringLiteral("eos");
         QCOMPARE(statsLine(done), QStringLiteral("1200 prompt tokens (1010 reused) · TTFT 840 ms · "
                                                  "prefill 95.5 t/s · decode 12.2 t/s · 64 tokens · "
-                                                 "eos"));
+                                                 "finished"));
         MessageStats stopped;
         stopped.promptTokens = 3000;
         stopped.prefillTps = 80;
@@ -241,11 +241,18 @@ private slots:
         const QString line = statsLine(stopped);
         QCOMPARE(line,
                  QStringLiteral("3000 prompt tokens (0 reused) · prefill 80.0 t/s · 0 tokens · "
-                                "cancelled"));
+                                "stopped"));
         QVERIFY(!line.contains(QStringLiteral("TTFT")));
         MessageStats nothing;
         nothing.stopReason = QStringLiteral("cancelled");
         QCOMPARE(statsLine(nothing), QStringLiteral("stopped before an answer"));
+        // Why it ended is said in words (issue #48 §14: "eos" was shown as is, untranslated).
+        QCOMPARE(stopReasonText(QStringLiteral("length")),
+                 QStringLiteral("stopped at the length limit"));
+        QCOMPARE(stopReasonText(QStringLiteral("stop")),
+                 QStringLiteral("stopped at a stop sequence"));
+        QCOMPARE(stopReasonText(QStringLiteral("content_filter")),
+                 QStringLiteral("content_filter"));
     }
 
     void contextNoteOnTheLastQuestion() {

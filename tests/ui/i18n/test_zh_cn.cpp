@@ -3,6 +3,9 @@
 // translations/folio_zh_CN.ts is found in the resources and the real window's controls speak
 // Chinese; English (no translation) keeps the source strings.
 #include <QApplication>
+#include <QDialogButtonBox>
+#include <QFile>
+#include <QLibraryInfo>
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -54,6 +57,22 @@ private slots:
                 cjk = cjk || (c.unicode() >= 0x4e00 && c.unicode() <= 0x9fff);
             QVERIFY2(cjk, qPrintable(menu->text()));
         }
+    }
+
+    // Qt's own strings (OK / Cancel of every dialog, the file dialog) come from Qt's qtbase
+    // translation (qt6-translations-l10n), loaded beside Folio's.
+    void qtsOwnButtonsSpeakChinese() {
+        const QString qm =
+            QLibraryInfo::path(QLibraryInfo::TranslationsPath) + QStringLiteral("/qtbase_zh_CN.qm");
+        if (!QFile::exists(qm)) {
+            if (qEnvironmentVariableIsSet("CI"))
+                QFAIL(qPrintable(qm + QStringLiteral(" is missing: install qt6-translations-l10n "
+                                                     "(scripts/install-deps.sh)")));
+            QSKIP("qt6-translations-l10n is not installed");
+        }
+        QVERIFY(installTranslations(qApp, QLocale(QLocale::Chinese, QLocale::China)));
+        QDialogButtonBox box(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+        QCOMPARE(box.button(QDialogButtonBox::Cancel)->text(), QStringLiteral("取消"));
     }
 
     void englishKeepsTheSource() {

@@ -84,8 +84,11 @@ private slots:
         d.findChild<QSpinBox*>(QStringLiteral("contextBox"))->setValue(16384);
         d.findChild<QSpinBox*>(QStringLiteral("ramBudgetBox"))->setValue(1024);
         d.findChild<QCheckBox*>(QStringLiteral("offloadCheck"))->setChecked(true);
-        d.findChild<QComboBox*>(QStringLiteral("kvTypeCombo"))
-            ->setCurrentText(QStringLiteral("bf16"));
+        auto* kv = d.findChild<QComboBox*>(QStringLiteral("kvTypeCombo"));
+        // "auto" is said in words (translated); the types keep their names (issue #48 §14).
+        QCOMPARE(kv->itemText(kv->findData(QStringLiteral("auto"))), QStringLiteral("automatic"));
+        QCOMPARE(kv->itemText(kv->findData(QStringLiteral("q8_0"))), QStringLiteral("q8_0"));
+        kv->setCurrentText(QStringLiteral("bf16"));
         d.findChild<QCheckBox*>(QStringLiteral("speculationCheck"))->setChecked(false);
         auto* weights = d.findChild<QComboBox*>(QStringLiteral("weightsMemoryCombo"));
         QCOMPARE(weights->currentData().toString(), QStringLiteral("mapped"));
