@@ -226,6 +226,53 @@ void CacheIndex::removeAll() {
     save();
 }
 
+QString CacheIndex::deletedDir() const {
+    return dir_ + QStringLiteral("/deleted");
+}
+
+QList<CacheEntry> CacheIndex::takeOut(const QStringList& keys) {
+    reload();
+    QList<CacheEntry> taken;
+    QDir().mkpath(deletedDir());
+    for (qsizetype i = entries_.size() - 1; i >= 0; --i) {
+        if (!keys.contains(entries_[i].key))
+            continue;
+        const QString to = deletedDir() + QLatin1Char('/') + entries_[i].fileName;
+        QFile::remove(to);
+        // A snapshot that cannot be moved aside is removed: the Delete still happens.
+        if (!QFile::rename(pathOf(entries_[i]), to))
+            QFile::remove(pathOf(entries_[i]));
+        taken.prepend(entries_[i]);
+        entries_.removeAt(i);
+    }
+    if (!taken.isEmpty())
+        save();
+    return taken;
+}
+
+void CacheIndex::restore(const QList<CacheEntry>& entries) {
+    reload();
+    for (const CacheEntry& e : entries) {
+        const QString from = deletedDir() + QLatin1Char('/') + e.fileName;
+        const bool madeAgain = std::any_of(entries_.begin(), entries_.end(),
+                                           [&e](const CacheEntry& x) { return x.key == e.key; });
+        if (!QFile::exists(from) || madeAgain)
+            continue; // gone for good, or made again meanwhile
+        if (!QFile::rename(from, pathOf(e)))
+            continue;
+        entries_.append(e);
+    }
+    // Most recently used first, as the index keeps them.
+    std::stable_sort(
+        entries_.begin(), entries_.end(),
+        [](const CacheEntry& a, const CacheEntry& b) { return a.lastUsed > b.lastUsed; });
+    save();
+}
+
+void CacheIndex::purgeDeleted() {
+    QDir(deletedDir()).removeRecursively();
+}
+
 void CacheIndex::enforceBudget(qint64 budget, const QString& keep) {
     bool changed = false;
     qint64 total = totalBytes();

@@ -71,6 +71,14 @@ public:
     // `reason` in the log; or the user's Delete).
     void remove(const QString& key, const QString& reason = QString());
     void removeAll();
+    // The user's Delete, undoable (issue #48 §13): the entries leave the index and their
+    // snapshots move into the folder's "deleted" folder; restore() puts them back as they were,
+    // purgeDeleted() removes what is there for good (the Settings dialog does when it closes, and
+    // when it opens: what a crash left there). Returns the entries taken out.
+    QList<CacheEntry> takeOut(const QStringList& keys);
+    void restore(const QList<CacheEntry>& entries);
+    void purgeDeleted();
+    QString deletedDir() const;
     // Evicts least recently used entries until the total is at most `budget` (except `keep`).
     void enforceBudget(qint64 budget, const QString& keep = QString());
 

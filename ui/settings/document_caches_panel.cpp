@@ -69,9 +69,25 @@ DocumentCachesPanel::DocumentCachesPanel(const QString& dir, QWidget* parent)
     connect(deleteAll_, &QPushButton::clicked, this, &DocumentCachesPanel::deleteAll);
     row->addWidget(deleteAll_);
     layout->addLayout(row);
+    auto* undoRow = new QHBoxLayout;
+    deleted_ = new QLabel(this);
+    deleted_->setObjectName(QStringLiteral("documentCacheDeleted"));
+    undoRow->addWidget(deleted_, 1);
+    undo_ = new QPushButton(tr("Undo"), this);
+    undo_->setObjectName(QStringLiteral("documentCacheUndo"));
+    connect(undo_, &QPushButton::clicked, this, &DocumentCachesPanel::undoDelete);
+    undoRow->addWidget(undo_);
+    layout->addLayout(undoRow);
+    // What an earlier dialog deleted (and a crash kept from being removed) is gone now.
+    CacheIndex(dir_).purgeDeleted();
     connect(list_, &QTreeWidget::itemSelectionChanged, this,
             [this] { delete_->setEnabled(!list_->selectedItems().isEmpty()); });
     refresh();
+}
+
+DocumentCachesPanel::~DocumentCachesPanel() {
+    if (!taken_.isEmpty())
+        CacheIndex(dir_).purgeDeleted();
 }
 
 void DocumentCachesPanel::refresh() {
@@ -93,18 +109,40 @@ void DocumentCachesPanel::refresh() {
             .arg(bytesText(index.totalBytes()), bytesText(CacheIndex::budgetSetting())));
     delete_->setEnabled(!list_->selectedItems().isEmpty());
     deleteAll_->setEnabled(n > 0);
+    qint64 takenBytes = 0;
+    for (const CacheEntry& e : taken_)
+        takenBytes += e.bytes;
+    const qsizetype deleted = taken_.size();
+    deleted_->setText(deleted == 0 ? QString()
+                      : deleted == 1
+                          ? tr("Deleted 1 cache (%1).").arg(bytesText(takenBytes))
+                          : tr("Deleted %1 caches (%2).").arg(deleted).arg(bytesText(takenBytes)));
+    undo_->setVisible(!taken_.isEmpty());
+}
+
+void DocumentCachesPanel::takeOut(const QStringList& keys) {
+    taken_ += CacheIndex(dir_).takeOut(keys);
+    refresh();
+}
+
+void DocumentCachesPanel::undoDelete() {
+    CacheIndex(dir_).restore(taken_);
+    taken_.clear();
+    refresh();
 }
 
 void DocumentCachesPanel::deleteSelected() {
-    CacheIndex index(dir_);
+    QStringList keys;
     for (QTreeWidgetItem* item : list_->selectedItems())
-        index.remove(item->data(0, Qt::UserRole).toString());
-    refresh();
+        keys << item->data(0, Qt::UserRole).toString();
+    takeOut(keys);
 }
 
 void DocumentCachesPanel::deleteAll() {
-    CacheIndex(dir_).removeAll();
-    refresh();
+    QStringList keys;
+    for (const CacheEntry& e : CacheIndex(dir_).entries())
+        keys << e.key;
+    takeOut(keys);
 }
 
 void DocumentCachesPanel::setBudget(qint64 bytes) {

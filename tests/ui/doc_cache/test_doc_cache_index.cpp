@@ -82,6 +82,7 @@ private Q_SLOTS:
     void deleteOneAndAll();
     void prefixCutsAfterEachDocument();
     void settingsPanelListsDeletesAndBudgets();
+    void deletedCachesGoWhenThePanelCloses();
 };
 
 void TestDocCacheIndex::keysNameModelDocumentsOrderLayoutAndKv() {
@@ -253,6 +254,19 @@ void TestDocCacheIndex::settingsPanelListsDeletesAndBudgets() {
     panel.findChild<QPushButton*>(QStringLiteral("documentCacheDelete"))->click();
     QCOMPARE(keys(CacheIndex(dir).entries()), QStringList({"c", "a"}));
     QCOMPARE(list->topLevelItemCount(), 2);
+    // Delete can be undone while the panel is open (issue #48 §13): b comes back in its place,
+    // its snapshot whole; deleted again, it stays deleted.
+    auto* undo = panel.findChild<QPushButton*>(QStringLiteral("documentCacheUndo"));
+    QVERIFY(undo && !undo->isHidden());
+    QCOMPARE(panel.findChild<QLabel*>(QStringLiteral("documentCacheDeleted"))->text(),
+             QStringLiteral("Deleted 1 cache (1.00 MiB)."));
+    undo->click();
+    QCOMPARE(keys(CacheIndex(dir).entries()), QStringList({"c", "b", "a"}));
+    QCOMPARE(QFileInfo(CacheIndex(dir).pathOf(CacheIndex(dir).entries()[1])).size(), 1 << 20);
+    QVERIFY(undo->isHidden());
+    list->topLevelItem(1)->setSelected(true); // b again
+    panel.findChild<QPushButton*>(QStringLiteral("documentCacheDelete"))->click();
+    QCOMPARE(keys(CacheIndex(dir).entries()), QStringList({"c", "a"}));
     // A budget below the total evicts the least recently used (a, 3 MiB) first.
     panel.setBudget(4 << 20);
     QCOMPARE(keys(CacheIndex(dir).entries()), QStringList({"c"}));
@@ -261,6 +275,29 @@ void TestDocCacheIndex::settingsPanelListsDeletesAndBudgets() {
     QVERIFY(CacheIndex(dir).entries().isEmpty());
     QCOMPARE(list->topLevelItemCount(), 0);
     QSettings().remove(QStringLiteral("documentCache/budgetBytes"));
+    // Undo brings back everything Delete removed since the last Undo: b (deleted again) and c
+    // (Delete all); a went to the budget, not to Delete.
+    QCOMPARE(panel.findChild<QLabel*>(QStringLiteral("documentCacheDeleted"))->text(),
+             QStringLiteral("Deleted 2 caches (3.00 MiB)."));
+    undo->click();
+    QCOMPARE(keys(CacheIndex(dir).entries()), QStringList({"c", "b"}));
+}
+
+void TestDocCacheIndex::deletedCachesGoWhenThePanelCloses() {
+    const QString dir = folio::test::scratchDir(QStringLiteral("doc-cache-panel-close"));
+    {
+        CacheIndex index(dir);
+        addSnapshot(index, QStringLiteral("a"), 1 << 20, qint64(1) << 40);
+        addSnapshot(index, QStringLiteral("b"), 1 << 20, qint64(1) << 40);
+    }
+    {
+        DocumentCachesPanel panel(dir);
+        panel.deleteAll();
+        QCOMPARE(QDir(CacheIndex(dir).deletedDir()).entryList(QDir::Files).size(), 2);
+    }
+    QVERIFY(!QDir(CacheIndex(dir).deletedDir()).exists());
+    QVERIFY(QDir(dir).entryList({QStringLiteral("*.fkv")}, QDir::Files).isEmpty());
+    QVERIFY(CacheIndex(dir).entries().isEmpty());
 }
 
 QTEST_MAIN(TestDocCacheIndex)
