@@ -10,13 +10,16 @@ namespace folio::ui {
 namespace {
 
 QJsonObject statsToJson(const MessageStats& st) {
-    return {{QStringLiteral("prompt_tokens"), st.promptTokens},
-            {QStringLiteral("reused_tokens"), st.reusedTokens},
-            {QStringLiteral("generated_tokens"), st.generatedTokens},
-            {QStringLiteral("ttft_ms"), st.ttftMs},
-            {QStringLiteral("prefill_tps"), st.prefillTps},
-            {QStringLiteral("decode_tps"), st.decodeTps},
-            {QStringLiteral("stop_reason"), st.stopReason}};
+    QJsonObject o{{QStringLiteral("prompt_tokens"), st.promptTokens},
+                  {QStringLiteral("reused_tokens"), st.reusedTokens},
+                  {QStringLiteral("generated_tokens"), st.generatedTokens},
+                  {QStringLiteral("ttft_ms"), st.ttftMs},
+                  {QStringLiteral("prefill_tps"), st.prefillTps},
+                  {QStringLiteral("decode_tps"), st.decodeTps},
+                  {QStringLiteral("stop_reason"), st.stopReason}};
+    if (st.imageMs > 0)
+        o.insert(QStringLiteral("image_ms"), st.imageMs);
+    return o;
 }
 
 MessageStats statsFromJson(const QJsonObject& o) {
@@ -25,6 +28,7 @@ MessageStats statsFromJson(const QJsonObject& o) {
     st.reusedTokens = o.value(QStringLiteral("reused_tokens")).toInteger();
     st.generatedTokens = o.value(QStringLiteral("generated_tokens")).toInteger();
     st.ttftMs = o.value(QStringLiteral("ttft_ms")).toDouble();
+    st.imageMs = o.value(QStringLiteral("image_ms")).toDouble();
     st.prefillTps = o.value(QStringLiteral("prefill_tps")).toDouble();
     st.decodeTps = o.value(QStringLiteral("decode_tps")).toDouble();
     st.stopReason = o.value(QStringLiteral("stop_reason")).toString();

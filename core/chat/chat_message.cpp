@@ -74,7 +74,12 @@ QString statsLine(const MessageStats& st) {
     QStringList parts{
         QObject::tr("%1 prompt tokens (%2 reused)").arg(st.promptTokens).arg(st.reusedTokens)};
     const bool decoded = st.generatedTokens > 0;
-    if (decoded)
+    // Image encoding under 0.1 s is not worth a word.
+    if (decoded && st.imageMs >= 100)
+        parts << QObject::tr("TTFT %1 ms (%2 ms encoding images)")
+                     .arg(st.ttftMs, 0, 'f', 0)
+                     .arg(qMin(st.imageMs, st.ttftMs), 0, 'f', 0);
+    else if (decoded)
         parts << QObject::tr("TTFT %1 ms").arg(st.ttftMs, 0, 'f', 0);
     if (st.prefillTps > 0)
         parts << QObject::tr("prefill %1 t/s").arg(st.prefillTps, 0, 'f', 1);

@@ -19,6 +19,10 @@ struct MessageStats {
     qint64 reusedTokens = 0;
     qint64 generatedTokens = 0;
     double ttftMs = 0;
+    // Of ttftMs: the time until the question's images were encoded by the vision model (0: no
+    // image, or all found in the image cache at once). A first vision answer's TTFT is mostly
+    // this, and the line under the answer says so (issue #48 §13).
+    double imageMs = 0;
     double prefillTps = 0;
     double decodeTps = 0;
     QString stopReason; // "eos" | "stop" | "length" | "cancelled" | "error"; empty: none yet

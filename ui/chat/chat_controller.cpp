@@ -159,6 +159,7 @@ void ChatController::onPlanned(qint64 requestId, const PromptPlan& plan) {
     pane_->setQuestionContextNote(request_.chatId, plan.contextNote,
                                   int(plan.droppedMessages.size()));
     request_.promptChars = plan.characters;
+    request_.sent.start();
     Q_EMIT submitRequested(request_.id, plan.turns, request_.settings, request_.dataSources);
 }
 
@@ -209,8 +210,11 @@ void ChatController::onProgress(qint64 requestId, qint64 done, qint64 total, dou
 }
 
 void ChatController::onImageProgress(qint64 requestId, int done, int total) {
-    if (isCurrent(requestId))
-        pane_->setImageProgress(request_.chatId, done, total);
+    if (!isCurrent(requestId))
+        return;
+    if (total > 0 && done >= total && request_.imagesReadyMs == 0 && request_.sent.isValid())
+        request_.imagesReadyMs = double(request_.sent.nsecsElapsed()) / 1e6;
+    pane_->setImageProgress(request_.chatId, done, total);
 }
 
 void ChatController::onToken(qint64 requestId, const QString& text) {
@@ -262,6 +266,7 @@ void ChatController::onFinished(qint64 requestId, const RequestStatsQ& st) {
         ms.reusedTokens = st.reusedTokens;
         ms.generatedTokens = st.generatedTokens;
         ms.ttftMs = st.ttftMs;
+        ms.imageMs = done.imagesReadyMs;
         ms.prefillTps = st.prefillTps;
         ms.decodeTps = st.decodeTps;
     }

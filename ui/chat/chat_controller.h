@@ -19,6 +19,7 @@
 
 #include "core/chat/chat_session.h"
 
+#include <QElapsedTimer>
 #include <QList>
 #include <QObject>
 #include <QString>
@@ -124,6 +125,8 @@ private:
         bool preparing = false; // its prompt is being planned (not sent yet)
         GenerationSettings settings;
         QStringList dataSources;
+        QElapsedTimer sent;       // since the request went to the backend
+        double imagesReadyMs = 0; // when its images were encoded (0: none, or not yet)
     };
 
     ChatPane* pane_;

@@ -246,6 +246,13 @@ private slots:
         MessageStats nothing;
         nothing.stopReason = QStringLiteral("cancelled");
         QCOMPARE(statsLine(nothing), QStringLiteral("stopped before an answer"));
+        // A first vision answer: most of its TTFT was the image being encoded.
+        MessageStats vision = done;
+        vision.ttftMs = 9600;
+        vision.imageMs = 8900;
+        QVERIFY2(
+            statsLine(vision).contains(QStringLiteral("TTFT 9600 ms (8900 ms encoding images)")),
+            qPrintable(statsLine(vision)));
         // Why it ended is said in words (issue #48 §14: "eos" was shown as is, untranslated).
         QCOMPARE(stopReasonText(QStringLiteral("length")),
                  QStringLiteral("stopped at the length limit"));

@@ -91,6 +91,35 @@ private slots:
         pane_.reset();
     }
 
+    // A first vision answer's TTFT is mostly the image being encoded (issue #48 §13): the line
+    // under the answer says how much of it was, measured from the request to the moment its
+    // images were ready.
+    void theStatsLineSaysWhenTheImageWasBeingEncoded() {
+        pane_->submitText(QStringLiteral("What does the chart show?"));
+        QCOMPARE(backend_->requests.size(), size_t(1));
+        const RequestCallbacks cb = backend_->requests[0].callbacks;
+        QVERIFY(cb.on_image_progress);
+        cb.on_image_progress(0, 1);
+        QTest::qWait(250); // the vision model encodes the image
+        cb.on_image_progress(1, 1);
+        cb.on_token("A rising line.", -1);
+        RequestStats st = stats("A rising line.", "eos", 900);
+        st.ttft_ms = 400;
+        cb.on_done(st);
+        const MessageStats ms = pane_->messages().last().stats;
+        QVERIFY2(ms.imageMs >= 240 && ms.imageMs <= 400, qPrintable(QString::number(ms.imageMs)));
+        QVERIFY2(statsLine(ms).contains(QStringLiteral("TTFT 400 ms (")) &&
+                     statsLine(ms).contains(QStringLiteral(" ms encoding images)")),
+                 qPrintable(statsLine(ms)));
+        // Without images the line has no such part.
+        pane_->submitText(QStringLiteral("And the table?"));
+        const RequestCallbacks cb2 = backend_->requests[1].callbacks;
+        cb2.on_token("Two rows.", -1);
+        cb2.on_done(stats("Two rows.", "eos", 950));
+        QCOMPARE(pane_->messages().last().stats.imageMs, 0.0);
+        QVERIFY(!statsLine(pane_->messages().last().stats).contains(QStringLiteral("encoding")));
+    }
+
     // Chat A's answer is stopped; chat B asks; what A's request still sends while B is answered
     // (text, an error, its end) reaches neither B nor A.
     void anAnswerStaysWithItsRequest() {
