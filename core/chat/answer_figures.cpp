@@ -2,6 +2,7 @@
 
 #include "core/figures/check_figures.h"
 #include "core/figures/citation_fix.h"
+#include "core/figures/table_check.h"
 
 #include <QFileInfo>
 #include <QFutureWatcher>
@@ -52,6 +53,50 @@ FigureSource sourceOf(const Document& d) {
             d.state == Document::State::Ready ? d.pageTexts : QStringList()};
 }
 
+figures::ResultTable resultTable(const MarkdownTable& t) {
+    figures::ResultTable out;
+    for (const QString& h : t.header)
+        out.columns.push_back(h.toStdString());
+    for (const QStringList& row : t.rows) {
+        std::vector<std::string> cells;
+        for (const QString& c : row)
+            cells.push_back(c.toStdString());
+        out.rows.push_back(std::move(cells));
+    }
+    return out;
+}
+
+// Figures with no page citation, looked for in the answer's query results (the first table that
+// holds one wins); without any table nothing changes.
+void checkAgainstTables(const QString& answer, const QList<MarkdownTable>& tables,
+                        QList<CheckedFigure>& figures) {
+    const bool any = std::any_of(tables.begin(), tables.end(),
+                                 [](const MarkdownTable& t) { return !t.rows.isEmpty(); });
+    if (!any)
+        return;
+    const std::string text = answer.toStdString();
+    std::vector<std::vector<figures::FigureResult>> byTable; // every claim, per table
+    for (const MarkdownTable& t : tables)
+        byTable.push_back(t.rows.isEmpty()
+                              ? std::vector<figures::FigureResult>{}
+                              : figures::check_figures_against_table(text, resultTable(t)));
+    for (CheckedFigure& f : figures) {
+        if (f.state != CheckedFigure::State::Uncited)
+            continue;
+        f.state = CheckedFigure::State::NotFound; // checked against the results: not in them
+        f.table = CheckedFigure::kNotInResults;
+        const size_t byte = size_t(QStringView(answer).left(f.offset).toUtf8().size());
+        for (size_t k = 0; k < byTable.size() && f.table < 0; ++k)
+            for (const figures::FigureResult& r : byTable[k])
+                if (r.offset == byte && r.state == figures::FigureState::Verified) {
+                    f.state = CheckedFigure::State::Verified;
+                    f.table = int(k);
+                    f.line = QString::fromStdString(r.line);
+                    break;
+                }
+    }
+}
+
 } // namespace
 
 QList<FigureSource> figureSources(const ChatMessage& answer, const QList<Document>& documents) {
@@ -75,7 +120,17 @@ QList<FigureSource> figureSources(const ChatMessage& answer, const QList<Documen
     return out;
 }
 
-QList<CheckedFigure> checkAnswerFigures(const QString& answer, const QList<FigureSource>& sources) {
+QList<MarkdownTable> queryResults(const ChatMessage& answer) {
+    QList<MarkdownTable> out;
+    for (const ToolCallRecord& call : answer.toolCalls) {
+        const TableParse parsed = call.ok ? parseMarkdownTable(call.result) : TableParse{};
+        out.append(parsed.ok() ? parsed.table : MarkdownTable{});
+    }
+    return out;
+}
+
+QList<CheckedFigure> checkAnswerFigures(const QString& answer, const QList<FigureSource>& sources,
+                                        const QList<MarkdownTable>& tables) {
     std::vector<figures::SourceDocument> documents;
     documents.reserve(size_t(sources.size()));
     for (const FigureSource& s : sources) {
@@ -107,6 +162,7 @@ QList<CheckedFigure> checkAnswerFigures(const QString& answer, const QList<Figur
         f.line = QString::fromStdString(r.line);
         out.append(f);
     }
+    checkAgainstTables(answer, tables, out);
     return out;
 }
 
@@ -129,7 +185,7 @@ QString answerWithCitationFixed(const QString& answer, const CheckedFigure& figu
 void checkAnswerFiguresLater(QObject* context, const QString& answer,
                              const QList<FigureSource>& sources,
                              std::function<void(const QList<CheckedFigure>&)> done, qsizetype from,
-                             qsizetype length) {
+                             qsizetype length, const QList<MarkdownTable>& tables) {
     auto* watcher = new QFutureWatcher<QList<CheckedFigure>>(context);
     QObject::connect(watcher, &QFutureWatcherBase::finished, context,
                      [watcher, done = std::move(done)] {
@@ -137,9 +193,9 @@ void checkAnswerFiguresLater(QObject* context, const QString& answer,
                          done(watcher->result());
                      });
     const qsizetype to = length < 0 ? answer.size() : from + length;
-    watcher->setFuture(QtConcurrent::run([answer, sources, from, to] {
+    watcher->setFuture(QtConcurrent::run([answer, sources, from, to, tables] {
         QList<CheckedFigure> kept;
-        for (const CheckedFigure& f : checkAnswerFigures(answer, sources))
+        for (const CheckedFigure& f : checkAnswerFigures(answer, sources, tables))
             if (f.offset >= from && f.offset + f.length <= to)
                 kept << f;
         return kept;

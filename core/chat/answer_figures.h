@@ -7,6 +7,7 @@
 #include "core/chat/chat_message.h"
 #include "core/chat/message_figures.h"
 #include "core/documents/document.h"
+#include "core/pipeline/markdown_table.h"
 
 #include <QList>
 #include <QObject>
@@ -29,8 +30,16 @@ struct FigureSource {
 // with their page texts. Empty when the answer has no PDF to cite.
 QList<FigureSource> figureSources(const ChatMessage& answer, const QList<Document>& documents);
 
-// Every figure of `answer`, with its place in `answer` (QString indices).
-QList<CheckedFigure> checkAnswerFigures(const QString& answer, const QList<FigureSource>& sources);
+// The result tables of the answer's tool calls (the SQL tool), in call order; a call that
+// returned no table gives an empty one (its place keeps CheckedFigure::table's numbering).
+QList<MarkdownTable> queryResults(const ChatMessage& answer);
+
+// Every figure of `answer`, with its place in `answer` (QString indices). A figure without a page
+// citation in an answer with query results (`tables`) is looked for in them instead (issue #46
+// §2: "a figure cited to a SQL tool result is checked against that result table"): verified
+// with the row as its line, or not found.
+QList<CheckedFigure> checkAnswerFigures(const QString& answer, const QList<FigureSource>& sources,
+                                        const QList<MarkdownTable>& tables = {});
 
 // The one-click fix of a figure found on another page (core/figures/citation_fix.h): `answer`
 // with the citation the figure was checked against naming the page it is on ("[p. 3]" ->
@@ -46,6 +55,7 @@ QString answerWithCitationFixed(const QString& answer, const CheckedFigure& figu
 void checkAnswerFiguresLater(QObject* context, const QString& answer,
                              const QList<FigureSource>& sources,
                              std::function<void(const QList<CheckedFigure>&)> done,
-                             qsizetype from = 0, qsizetype length = -1);
+                             qsizetype from = 0, qsizetype length = -1,
+                             const QList<MarkdownTable>& tables = {});
 
 } // namespace folio::ui

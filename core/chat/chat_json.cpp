@@ -69,14 +69,17 @@ QJsonArray figuresToJson(const QList<CheckedFigure>& figures) {
     QJsonArray out;
     for (const CheckedFigure& f : figures) {
         auto orNull = [](int n) { return n > 0 ? QJsonValue(n) : QJsonValue(QJsonValue::Null); };
-        out.append(QJsonObject{{QStringLiteral("figure"), f.figure},
-                               {QStringLiteral("offset"), f.offset},
-                               {QStringLiteral("length"), f.length},
-                               {QStringLiteral("state"), figureStateKey(f.state)},
-                               {QStringLiteral("doc"), orNull(f.document + 1)},
-                               {QStringLiteral("page"), orNull(f.page)},
-                               {QStringLiteral("found_page"), orNull(f.foundPage)},
-                               {QStringLiteral("line"), f.line}});
+        QJsonObject o{{QStringLiteral("figure"), f.figure},
+                      {QStringLiteral("offset"), f.offset},
+                      {QStringLiteral("length"), f.length},
+                      {QStringLiteral("state"), figureStateKey(f.state)},
+                      {QStringLiteral("doc"), orNull(f.document + 1)},
+                      {QStringLiteral("page"), orNull(f.page)},
+                      {QStringLiteral("found_page"), orNull(f.foundPage)},
+                      {QStringLiteral("line"), f.line}};
+        if (f.table != -1)
+            o.insert(QStringLiteral("table"), f.table);
+        out.append(o);
     }
     return out;
 }
@@ -95,6 +98,7 @@ QList<CheckedFigure> figuresFromJson(const QJsonArray& a) {
         f.page = o.value(QStringLiteral("page")).toInt();
         f.foundPage = o.value(QStringLiteral("found_page")).toInt();
         f.line = o.value(QStringLiteral("line")).toString();
+        f.table = o.value(QStringLiteral("table")).toInt(-1);
         out.append(f);
     }
     return out;

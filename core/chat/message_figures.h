@@ -17,7 +17,13 @@ struct CheckedFigure {
     int document = -1; // the cited document's place in the answer's "doc N" order (0-based)
     int page = 0;      // the cited page; 0: none
     int foundPage = 0; // where it was found (verified or other_page); 0: nowhere
-    QString line;      // that page's line
+    // A figure of an answer that queried data (the SQL tool) without a page citation is checked
+    // against the query results: the result (0-based, among the answer's tool calls) that holds
+    // it, kNotInResults when it was looked for and is in none, -1 when it was not looked for.
+    // Its `line` is then the row ("region = Asia | revenue = 1,186.0").
+    static constexpr int kNotInResults = -2;
+    int table = -1;
+    QString line; // that page's line
     bool operator==(const CheckedFigure& other) const = default;
 };
 

@@ -48,6 +48,10 @@ QList<FigureRow> rowsOf(const QList<ChatMessage>& messages, const QStringList& c
             r.state = figureGlyph(f.state) + QLatin1Char(' ') + figureStateLabel(f.state);
             r.cited = pageRef(f.document, f.page, titles);
             r.found = pageRef(f.document, f.foundPage, titles);
+            if (f.table != -1) // checked against the answer's query results, not a page
+                r.cited = tr("query results");
+            if (f.table >= 0)
+                r.found = tr("query %1").arg(f.table + 1);
             r.line = f.line.simplified();
             rows << r;
         }

@@ -13,6 +13,7 @@
 #include <QRandomGenerator>
 #include <QtConcurrent>
 
+#include <algorithm>
 #include <utility>
 
 namespace folio::ui {
@@ -291,15 +292,20 @@ void ChatController::checkFigures(const QString& chatId) {
         return;
     const QList<FigureSource> sources =
         figureSources(answer, documents_ ? documents_(*chat) : QList<Document>());
-    if (sources.isEmpty())
-        return; // no PDF to check against: every figure would only read "uncited"
+    const QList<MarkdownTable> tables = queryResults(answer);
+    const bool anyTable = std::any_of(tables.begin(), tables.end(),
+                                      [](const MarkdownTable& t) { return !t.rows.isEmpty(); });
+    if (sources.isEmpty() && !anyTable)
+        return; // nothing to check against: every figure would only read "uncited"
     const qint64 messageId = answer.id;
     const QString text = answer.text;
-    checkAnswerFiguresLater(this, text, sources,
-                            [this, chatId, messageId, text](const QList<CheckedFigure>& figures) {
-                                pane_->setAnswerFigures(chatId, messageId, text, figures);
-                                Q_EMIT figuresChecked(chatId, messageId);
-                            });
+    checkAnswerFiguresLater(
+        this, text, sources,
+        [this, chatId, messageId, text](const QList<CheckedFigure>& figures) {
+            pane_->setAnswerFigures(chatId, messageId, text, figures);
+            Q_EMIT figuresChecked(chatId, messageId);
+        },
+        0, -1, tables);
 }
 
 } // namespace folio::ui

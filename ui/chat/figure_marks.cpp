@@ -84,6 +84,13 @@ QString figureMarkToolTip(const CheckedFigure& figure, const QString& documentTi
     const QString where = documentCount > 1 && !documentTitle.isEmpty()
                               ? tr("%1, page %2").arg(documentTitle).arg(figure.foundPage)
                               : tr("page %1").arg(figure.foundPage);
+    if (figure.table >= 0)
+        return tr("%1 is in the result of query %2: “%3”")
+            .arg(figure.figure)
+            .arg(figure.table + 1)
+            .arg(line);
+    if (figure.table == CheckedFigure::kNotInResults)
+        return tr("%1 was not found in the results of the answer's queries").arg(figure.figure);
     switch (figure.state) {
     case CheckedFigure::State::Verified:
         return tr("%1 is on the cited %2: “%3”").arg(figure.figure, where, line);

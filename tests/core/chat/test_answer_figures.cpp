@@ -135,6 +135,53 @@ private slots:
         QCOMPARE(answerWithCitationFixed(fixed, *now, sources), QString());
     }
 
+    // Figures of an answer that queried data are checked against the query results (issue #46
+    // §2): without a page citation, a figure is verified in the result that holds it (the row as
+    // its line) or not found; a figure with a page citation is still checked on its page.
+    void figuresOfAQueryAnswerAreCheckedAgainstItsResults() {
+        ChatMessage answer;
+        answer.role = ChatMessage::Role::Assistant;
+        answer.text = QStringLiteral("Asia had $1.19 billion and Europe $1.3 billion. The report "
+                                     "says revenue was 4,500 [p. 1].");
+        ToolCallRecord failed;
+        failed.name = QStringLiteral("sql_query");
+        failed.result = QStringLiteral("error: no such table: sales");
+        failed.done = true;
+        ToolCallRecord call;
+        call.name = QStringLiteral("sql_query");
+        call.result = QStringLiteral("| region | revenue (USD million) |\n| --- | --- |\n"
+                                     "| Europe | 1,071.0 |\n| Asia | 1,186.0 |\n");
+        call.ok = call.done = true;
+        answer.toolCalls = {failed, call};
+        const QList<MarkdownTable> tables = queryResults(answer);
+        QCOMPARE(tables.size(), 2);
+        QVERIFY(tables[0].rows.isEmpty());
+        QCOMPARE(tables[1].rows.size(), 2);
+        const QList<FigureSource> sources = {{QStringLiteral("Annual Report"),
+                                              QStringLiteral("report.pdf"),
+                                              {QStringLiteral("Revenue 4,500")}}};
+        const QList<CheckedFigure> figures = checkAnswerFigures(answer.text, sources, tables);
+        QCOMPARE(figures.size(), 3);
+        const CheckedFigure* asia = find(figures, QStringLiteral("$1.19 billion"));
+        QVERIFY(asia);
+        QCOMPARE(asia->state, CheckedFigure::State::Verified);
+        QCOMPARE(asia->table, 1);
+        QCOMPARE(asia->line, QStringLiteral("region = Asia | revenue (USD million) = 1,186.0"));
+        const CheckedFigure* europe = find(figures, QStringLiteral("$1.3 billion"));
+        QVERIFY(europe);
+        QCOMPARE(europe->state, CheckedFigure::State::NotFound);
+        QCOMPARE(europe->table, CheckedFigure::kNotInResults);
+        const CheckedFigure* revenue = find(figures, QStringLiteral("4,500"));
+        QVERIFY(revenue);
+        QCOMPARE(revenue->state, CheckedFigure::State::Verified);
+        QCOMPARE(revenue->foundPage, 1);
+        QCOMPARE(revenue->table, -1);
+        // Without results the same sentence is only "uncited".
+        const QList<CheckedFigure> plain = checkAnswerFigures(answer.text, sources);
+        QCOMPARE(find(plain, QStringLiteral("$1.19 billion"))->state,
+                 CheckedFigure::State::Uncited);
+    }
+
     // A document that has left the chat keeps its place in "doc N" but has no text.
     void sourcesFollowTheAnswersDocuments() {
         Document other;
