@@ -16,3 +16,9 @@ if(FOLIO_BUILD_UI)
                    LIBS folio_core LABELS core TIMEOUT 180)
     add_dependencies(test_loaded_documents folio_samples)
 endif()
+if(FOLIO_BUILD_UI)
+    # An ETA covers the whole job, follows the measured rate, never freezes (issue #48 §9):
+    # scripted timelines, time passed in.
+    folio_add_test(test_eta SOURCES core/pipeline/test_eta.cpp LIBS folio_core LABELS core
+                   TIMEOUT 30)
+endif()

@@ -23,3 +23,9 @@ if(FOLIO_BUILD_UI)
     add_dependencies(test_workbench_restart folio_demo_model)
     set_tests_properties(test_workbench_restart PROPERTIES RUN_SERIAL TRUE)
 endif()
+
+if(FOLIO_BUILD_UI)
+    # The reading line's time left follows the measured rate and grows while no progress
+    # arrives (issue #48 §9; scripted clock).
+    folio_add_test(test_reading_eta SOURCES ui/doc_cache/test_reading_eta.cpp LIBS folio_ui LABELS ui TIMEOUT 30)
+endif()

@@ -344,10 +344,6 @@
         <translation>表格只有表头，没有数据行。</translation>
     </message>
     <message>
-        <source>The answer is not a table: no header row followed by a separator row (| --- |) was found.</source>
-        <translation>回答不是表格：没有找到后跟分隔行（| --- |）的表头行。</translation>
-    </message>
-    <message>
         <source>"%1" is not a page or a range: write pages like "1-4, 37".</source>
         <translation>“%1”不是页码或范围：请写成“1-4, 37”这样的形式。</translation>
     </message>
@@ -414,14 +410,6 @@
     <message>
         <source>Read in %1 parts</source>
         <translation>分 %1 部分读取</translation>
-    </message>
-    <message>
-        <source>, combined in 1 stage</source>
-        <translation>，经 1 个阶段合并</translation>
-    </message>
-    <message>
-        <source>, combined in %1 stages</source>
-        <translation>，经 %1 个阶段合并</translation>
     </message>
     <message>
         <source>pages %1.</source>
@@ -588,14 +576,6 @@
         <translation>%1 页已用 OCR 识别（%2）</translation>
     </message>
     <message>
-        <source>page %1 as OCR text (mean confidence %2%)</source>
-        <translation>第 %1 页以 OCR 文本送入（平均置信度 %2%）</translation>
-    </message>
-    <message>
-        <source>pages %1 as OCR text (mean confidence %2%)</source>
-        <translation>第 %1 页以 OCR 文本送入（平均置信度 %2%）</translation>
-    </message>
-    <message>
         <source>scanned page %1 as an image</source>
         <translation>扫描页第 %1 页以图像送入</translation>
     </message>
@@ -682,6 +662,34 @@
     <message>
         <source>pages %1 of %L2</source>
         <translation>第 %1 页，共 %L2 页</translation>
+    </message>
+    <message>
+        <source>The model's answer did not contain a table. Try again, or choose another image.</source>
+        <translation>模型的回答中没有表格。请重试，或选择另一张图像。</translation>
+    </message>
+    <message>
+        <source>No header row followed by a separator row (| --- |) was found.</source>
+        <translation>没有找到后跟分隔行（| --- |）的表头行。</translation>
+    </message>
+    <message>
+        <source>scanned page %1 as OCR text (mean confidence %2%)</source>
+        <translation>扫描页第 %1 页以 OCR 文本送入（平均置信度 %2%）</translation>
+    </message>
+    <message>
+        <source>scanned pages %1 as OCR text (mean confidence %2%)</source>
+        <translation>扫描页第 %1 页以 OCR 文本送入（平均置信度 %2%）</translation>
+    </message>
+    <message>
+        <source>, combined once (2 stages)</source>
+        <translation>，合并 1 轮（共 2 个阶段）</translation>
+    </message>
+    <message>
+        <source>, combined in %1 rounds (%2 stages)</source>
+        <translation>，合并 %1 轮（共 %2 个阶段）</translation>
+    </message>
+    <message>
+        <source>stage %1 · part %2 of %3 · %4 · %5</source>
+        <translation>阶段 %1 · 第 %2/%3 部分 · %4 · %5</translation>
     </message>
 </context>
 <context>
@@ -934,6 +942,10 @@
         <source>reading the prompt: %L1 / %L2 tokens · %3 left</source>
         <translation>正在读取提示：%L1 / %L2 个词元 · 剩余 %3</translation>
     </message>
+    <message>
+        <source>writing the answer: %L1 tokens</source>
+        <translation>正在写回答：%L1 个词元</translation>
+    </message>
 </context>
 <context>
     <name>folio::ui::DataSourcesBar</name>
@@ -1023,10 +1035,6 @@
         <translation>设备</translation>
     </message>
     <message>
-        <source>Kind</source>
-        <translation>类型</translation>
-    </message>
-    <message>
         <source>KV and state</source>
         <translation>KV 与状态</translation>
     </message>
@@ -1095,10 +1103,6 @@
         <translation>尚未加载模型</translation>
     </message>
     <message>
-        <source>%1 of KV · %L2 tokens cached in %L3 sessions (largest %L4 of %L5) · blocks: %L6 in RAM, %L7 on disk</source>
-        <translation>KV 共 %1 · %L2 个词元缓存在 %L3 个会话中（最大 %L4 / %L5）· 块：内存中 %L6 个，磁盘上 %L7 个</translation>
-    </message>
-    <message>
         <source>
 prefix hits %L1 / misses %L2 blocks (%L3 tokens reused) · speculation acceptance %4%</source>
         <translation>
@@ -1127,14 +1131,6 @@ moved: %1 to disk, %2 from disk (now %3/s out, %4/s in)</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <source>ram</source>
-        <translation>内存</translation>
-    </message>
-    <message>
-        <source>disk</source>
-        <translation>磁盘</translation>
-    </message>
-    <message>
         <source>unlimited</source>
         <translation>不限</translation>
     </message>
@@ -1145,6 +1141,26 @@ moved: %1 to disk, %2 from disk (now %3/s out, %4/s in)</source>
     <message>
         <source>Using %1 of %2 threads: other programs keep %3 CPUs busy.</source>
         <translation>使用 %2 个线程中的 %1 个：其他程序占用了 %3 个 CPU。</translation>
+    </message>
+    <message>
+        <source>%1 (all in RAM)</source>
+        <translation>%1（全部在内存中）</translation>
+    </message>
+    <message>
+        <source>%1 (%2 in RAM + %3 on disk)</source>
+        <translation>%1（内存中 %2 + 磁盘上 %3）</translation>
+    </message>
+    <message>
+        <source>The map's %L1 blocks of %L2 tokens: %L3 in RAM, %L4 on disk, %L5 partly on disk</source>
+        <translation>图中 %L1 个块（每块 %L2 个词元）：内存中 %L3 个，磁盘上 %L4 个，部分在磁盘 %L5 个</translation>
+    </message>
+    <message>
+        <source>Stored as %L1 layer blocks (one per layer, shared ones once): %L2 in RAM, %L3 on disk</source>
+        <translation>存储为 %L1 个层块（每层一个，共享的只计一次）：内存中 %L2 个，磁盘上 %L3 个</translation>
+    </message>
+    <message>
+        <source>KV %1 · %L2 tokens cached in %L3 sessions (largest %L4 of %L5)</source>
+        <translation>KV %1 · %L2 个词元缓存在 %L3 个会话中（最大 %L4 / %L5）</translation>
     </message>
 </context>
 <context>
@@ -2636,6 +2652,18 @@ The server has not reported token usage.</source>
     <message>
         <source>Saved the table to %1</source>
         <translation>表格已保存到 %1</translation>
+    </message>
+    <message>
+        <source>&amp;Retry</source>
+        <translation>重试(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Ask the model to read the table again</source>
+        <translation>请模型重新读取表格</translation>
+    </message>
+    <message>
+        <source>Details: %1</source>
+        <translation>详情：%1</translation>
     </message>
 </context>
 <context>

@@ -149,8 +149,10 @@ TableParse parseMarkdownTable(const QString& text) {
         return r;
     }
     r.status = TableParse::Status::NotATable;
-    r.message = tr("The answer is not a table: no header row followed by a separator row "
-                   "(| --- |) was found.");
+    // In the user's words (issue #48 §13); the Markdown rule goes in the details line.
+    r.message = tr("The model's answer did not contain a table. Try again, or choose another "
+                   "image.");
+    r.detail = tr("No header row followed by a separator row (| --- |) was found.");
     return r;
 }
 

@@ -34,6 +34,8 @@ struct TableParse {
     int firstLine = -1; // 0-based line of the header row in the text (-1: no table)
     // For the user: what was found and what is wrong ("" when Ok).
     QString message;
+    // The technical reason behind `message`, for a details line ("" when Ok or none).
+    QString detail;
 
     bool ok() const { return status == Status::Ok; }
 };

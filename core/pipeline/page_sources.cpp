@@ -68,8 +68,8 @@ QString pageSourcesNote(const QString& title, const Document& document, const QL
             confidence += document.origin(page - 1).confidence;
         confidence /= ocrPages.size();
         const QString what = ocrPages.size() == 1
-                                 ? tr("page %1 as OCR text (mean confidence %2%)")
-                                 : tr("pages %1 as OCR text (mean confidence %2%)");
+                                 ? tr("scanned page %1 as OCR text (mean confidence %2%)")
+                                 : tr("scanned pages %1 as OCR text (mean confidence %2%)");
         parts << what.arg(formatPageList(ocrPages)).arg(qRound(confidence));
     }
     if (!imagePages.isEmpty())

@@ -34,8 +34,8 @@ QList<int> pagesAsImages(const Document& document, const QString& question = {})
 QList<int> pagesAsOcrText(const Document& document, const QList<int>& asImages);
 
 // The part of a question's note naming, for one document, the pages (1-based) that went in as
-// OCR text and as images: "page 8 as OCR text (mean confidence 91%)", "pages 3, 9 as images";
-// `title` prefixes it when not empty. "" when there are none.
+// OCR text and as images: "scanned page 8 as OCR text (mean confidence 91%)", "scanned pages 3, 9
+// as images"; `title` prefixes it when not empty. "" when there are none.
 QString pageSourcesNote(const QString& title, const Document& document, const QList<int>& ocrPages,
                         const QList<int>& imagePages);
 

@@ -1,5 +1,7 @@
 #include "core/pipeline/summary_plan.h"
 
+#include "core/pipeline/eta.h"
+
 #include "core/pipeline/page_ranges.h"
 
 #include <QCoreApplication>
@@ -134,24 +136,6 @@ int laterStages(int n, qint64 itemTokens, qint64 room, qint64 overhead, const Fr
         *workOut = w;
     return stages;
 }
-
-// Seconds per unit of work, measured on the requests so far.
-class Eta {
-public:
-    void start() { clock_.start(); }
-    void done(qint64 units) {
-        units_ += units;
-        seconds_ = double(clock_.elapsed()) / 1000.0;
-    }
-    double left(qint64 units) const {
-        return units_ > 0 ? seconds_ / double(units_) * double(units) : -1.0;
-    }
-
-private:
-    QElapsedTimer clock_;
-    qint64 units_ = 0;
-    double seconds_ = 0;
-};
 
 // Cuts `text` at a word boundary near `chars` characters (never to nothing).
 QString cutNear(const QString& text, qsizetype chars) {
@@ -291,9 +275,10 @@ QString partsSection(const SummaryResult& r) {
     const int combines = r.stages - 1;
     QString md = QStringLiteral("## Parts\n\n");
     md += r.parts.size() == 1 ? tr("Read in 1 part") : tr("Read in %1 parts").arg(r.parts.size());
+    // The same count of stages as the progress line and the end's message: all of them.
     if (combines > 0)
-        md += combines == 1 ? tr(", combined in 1 stage")
-                            : tr(", combined in %1 stages").arg(combines);
+        md += combines == 1 ? tr(", combined once (2 stages)")
+                            : tr(", combined in %1 rounds (%2 stages)").arg(combines).arg(r.stages);
     md += QStringLiteral(": ") + tr("pages %1.").arg(ranges.join(QStringLiteral(", ")));
     md += QStringLiteral("\n");
     for (const QString& note : r.notes)
@@ -325,6 +310,12 @@ QString formatSummaryProgress(const SummaryProgress& p) {
         eta = tr("about %1 h %2 min left")
                   .arg(int(p.etaSeconds / 3600))
                   .arg(int(std::fmod(p.etaSeconds, 3600) / 60));
+    if (p.stages <= 0)
+        return tr("stage %1 · part %2 of %3 · %4 · %5")
+            .arg(p.stage)
+            .arg(p.part)
+            .arg(p.parts)
+            .arg(summaryRangeText(p.firstPage, p.lastPage, p.piece, p.pieces), eta);
     return tr("stage %1/%2 · part %3 of %4 · %5 · %6")
         .arg(p.stage)
         .arg(p.stages)
@@ -452,20 +443,31 @@ SummaryResult summarizeDocument(const SummaryOptions& o, const TokenCounter& cou
     const qint64 room = f.budget - combineFrame - kSlack;
     // A part's summary in a combine prompt: its answer and its heading.
     const qint64 itemTokens = f.maxTokens + 12;
-    Eta eta;
-    eta.start();
+    // The time left of the whole summary: every stage's work, the rate measured on the
+    // requests done (pipeline/eta).
+    QElapsedTimer elapsed;
+    elapsed.start();
+    const std::function<double()> now =
+        o.clock ? o.clock : [&elapsed] { return double(elapsed.nsecsElapsed()) / 1e9; };
+    EtaEstimator eta;
+    eta.start(0, now());
+    qint64 done = 0;
 
-    // Runs one stage's requests; false when one failed or was cancelled.
-    auto runStage = [&](const QList<SummaryRequest>& requests, int stages, qint64 laterWork,
-                        QStringList* answers) {
+    // Runs one stage's requests; false when one failed or was cancelled. `stages`: all
+    // stages expected; `final`: the count is certain (shown).
+    auto runStage = [&](const QList<SummaryRequest>& requests, int stages, bool final,
+                        qint64 laterWork, QStringList* answers) {
         qint64 left = laterWork;
         for (const SummaryRequest& r : requests)
             left += work(r);
         for (SummaryRequest r : requests) {
             r.stages = stages;
+            eta.setTotal(double(done + left));
+            const double at = now();
             if (progress)
-                progress({r.stage, stages, r.index + 1, r.count, r.firstPage, r.lastPage, r.piece,
-                          r.pieces, eta.left(left)});
+                progress({r.stage, final ? stages : 0, r.index + 1, r.count, r.firstPage,
+                          r.lastPage, r.piece, r.pieces, eta.remaining(at), double(done),
+                          double(done + left)});
             const SummaryAnswer a = ask(r);
             ++result.requests;
             result.promptTokens += r.promptTokens;
@@ -474,8 +476,9 @@ SummaryResult summarizeDocument(const SummaryOptions& o, const TokenCounter& cou
                 result.error = failure(r, result.cancelled ? tr("cancelled") : a.error);
                 return false;
             }
-            eta.done(work(r));
+            done += work(r);
             left -= work(r);
+            eta.progress(double(done), now());
             answers->append(a.text);
         }
         return true;
@@ -484,7 +487,7 @@ SummaryResult summarizeDocument(const SummaryOptions& o, const TokenCounter& cou
     qint64 later = 0;
     int stages = 1 + laterStages(int(plan.size()), itemTokens, room, combineFrame, f, &later);
     QStringList answers;
-    const bool partsDone = runStage(plan, stages, later, &answers);
+    const bool partsDone = runStage(plan, stages, stages == 1, later, &answers);
     QList<Item> items;
     for (int i = 0; i < answers.size(); ++i) {
         const SummaryRequest& r = plan[i];
@@ -512,7 +515,7 @@ SummaryResult summarizeDocument(const SummaryOptions& o, const TokenCounter& cou
         stages =
             stage + laterStages(int(requests.size()), itemTokens, room, combineFrame, f, &later);
         QStringList combined;
-        const bool ok = runStage(requests, stages, later, &combined);
+        const bool ok = runStage(requests, stages, requests.size() == 1, later, &combined);
         result.stages = stage;
         if (!ok)
             return result;

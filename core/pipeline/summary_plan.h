@@ -34,6 +34,8 @@ struct SummaryOptions {
     // Scanned pages (1-based) rendered for the vision projector (page_images.h): they go in as
     // images at their place in their part, their cost counted with the image's rows.
     QHash<int, PageImage> pageImages = {};
+    // Seconds on a steady clock for the time left (tests script it); empty: the real clock.
+    std::function<double()> clock = {};
 };
 
 // One request of the plan.
@@ -57,11 +59,17 @@ struct SummaryAnswer {
 };
 
 struct SummaryProgress {
-    int stage = 1, stages = 1;
+    // `stages`: all stages, once known for certain (the last stage has started; a one-part
+    // document has one); 0 before: a count that changed mid-job (1/5, then 2/4) misled.
+    int stage = 1, stages = 0;
     int part = 1, parts = 1; // 1-based
     int firstPage = 0, lastPage = 0;
     int piece = 0, pieces = 0;
-    double etaSeconds = -1; // the whole summary; < 0: not known yet
+    double etaSeconds = -1; // the whole summary, every stage; < 0: not known yet
+    // The whole summary's work (prompt tokens and weighted answer tokens, later stages
+    // estimated) and what is done, when this request starts: a caller re-evaluates the time
+    // left between requests with its own pipeline/eta EtaEstimator.
+    double workDone = 0, workTotal = 0;
 };
 
 // A range of pages summarized by one request of stage 1.
@@ -97,7 +105,8 @@ QList<SummaryRequest> planSummaryParts(const SummaryOptions& options, const Toke
 
 // "page 37", "pages 37–52", "page 37 (piece 2 of 3)".
 QString summaryRangeText(int firstPage, int lastPage, int piece = 0, int pieces = 0);
-// "stage 1/2 · part 3 of 12 · pages 77–115 · about 2 min left".
+// "stage 1/2 · part 3 of 12 · pages 77–115 · about 2 min left"; "stage 1 · part 3 of 12 · …"
+// while the number of stages is not known for certain.
 QString formatSummaryProgress(const SummaryProgress& progress);
 
 } // namespace folio::ui

@@ -380,6 +380,9 @@ struct Engine::Impl {
             statistics.model_installed(slot.facts());
             result = slot.facts();
         }
+        // The cache's devices and budget as soon as the model is ready, not at the first step
+        // (issue #48 §11: the Devices pane said "no model loaded" until the first question).
+        refresh_statistics();
         lk.unlock();
         if (done)
             done(std::move(result));

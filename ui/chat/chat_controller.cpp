@@ -21,7 +21,17 @@ namespace folio::ui {
 ChatController::ChatController(ChatPane* pane, EngineWorker* worker, DocumentsOf documents,
                                QObject* parent)
     : QObject(parent), pane_(pane), worker_(worker), documents_(std::move(documents)),
-      charsPerToken_(kDefaultCharsPerToken), pageImageDir_(defaultPageImageDir()) {
+      charsPerToken_(kDefaultCharsPerToken), pageImageDir_(defaultPageImageDir()),
+      progress_(new AnswerProgress(this)) {
+    connect(progress_, &AnswerProgress::reading, this,
+            [this](qint64 done, qint64 total, double eta) {
+                if (request_.id != 0)
+                    pane_->setPrefillProgress(request_.chatId, done, total, eta);
+            });
+    connect(progress_, &AnswerProgress::writing, this, [this](qint64 tokens) {
+        if (request_.id != 0)
+            pane_->setAnswerProgress(request_.chatId, tokens);
+    });
     connect(pane_, &ChatPane::sendRequested, this, &ChatController::onSend);
     connect(pane_, &ChatPane::stopRequested, this, &ChatController::stop);
     connect(this, &ChatController::submitRequested, worker, &EngineWorker::submit);
@@ -166,6 +176,7 @@ void ChatController::onPlanned(qint64 requestId, const PromptPlan& plan) {
 
 void ChatController::finishLocally(const QString& stopReason, const QString& notice) {
     const QString chatId = std::exchange(request_, Pending{}).chatId;
+    progress_->stop();
     MessageStats ms;
     ms.stopReason = stopReason;
     // Why the question could not go stays on its answer (no figures: nothing was run).
@@ -207,7 +218,7 @@ void ChatController::stop(const QString& chatId) {
 
 void ChatController::onProgress(qint64 requestId, qint64 done, qint64 total, double etaSeconds) {
     if (isCurrent(requestId))
-        pane_->setPrefillProgress(request_.chatId, done, total, etaSeconds);
+        progress_->prefill(requestId, done, total, etaSeconds);
 }
 
 void ChatController::onImageProgress(qint64 requestId, int done, int total) {
@@ -219,8 +230,10 @@ void ChatController::onImageProgress(qint64 requestId, int done, int total) {
 }
 
 void ChatController::onToken(qint64 requestId, const QString& text) {
-    if (isCurrent(requestId))
-        pane_->appendToLast(request_.chatId, text);
+    if (!isCurrent(requestId))
+        return;
+    pane_->appendToLast(request_.chatId, text);
+    progress_->token(requestId);
 }
 
 void ChatController::onAnswerReset(qint64 requestId) {
@@ -242,6 +255,7 @@ void ChatController::onFinished(qint64 requestId, const RequestStatsQ& st) {
     if (!isCurrent(requestId))
         return;
     const Pending done = std::exchange(request_, Pending{});
+    progress_->stop();
     const QString& chatId = done.chatId;
     const ChatSession* chat = pane_->library()->find(chatId);
     if (st.promptTokens > 0 && done.promptChars > 0) {

@@ -12,6 +12,7 @@
 // window; with estimates it is planned at once.
 
 #include "backend/engine_worker.h"
+#include "chat/answer_progress.h"
 #include "chat/conversation_prompt.h"
 #include "core/documents/document.h"
 #include "core/pipeline/page_selection.h"
@@ -65,6 +66,8 @@ public:
     // the window also hands the facts over itself before it says it is idle: a question asked
     // at idle (folio --ask) then never plans for the previous model.
     void setModelFacts(const ModelFactsQ& facts);
+    // The current answer's progress (phase, time left): tests script its clock through it.
+    AnswerProgress* answerProgress() const { return progress_; }
 
 public Q_SLOTS:
     // Answers `question`, the question the pane has just put at the end of chat `chatId`
@@ -149,6 +152,8 @@ private:
     bool acceptsImages_ = false;     // the model that answers sees images
     QString pageImageDir_;           // where scanned pages are rendered (page_images.h)
     PromptPlan lastPlan_;
+    // The answer's phase and prompt-reading ETA for the gauge (re-evaluated each second).
+    AnswerProgress* progress_;
 };
 
 } // namespace folio::ui

@@ -509,6 +509,11 @@ void ChatPane::setImageProgress(const QString& chatId, int done, int total) {
         contextGauge_->showImageProgress(done, total);
 }
 
+void ChatPane::setAnswerProgress(const QString& chatId, qint64 tokens) {
+    if (isShown(chatId))
+        contextGauge_->showWriting(tokens);
+}
+
 void ChatPane::setModelReady(bool ready, const QString& reason) {
     modelReady_ = ready;
     updateButtons();

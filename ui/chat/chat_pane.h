@@ -81,6 +81,8 @@ public:
     void setPrefillProgress(const QString& chatId, qint64 done, qint64 total, double etaSeconds);
     // "Encoding page images 2/5…" in the same gauge, before the prompt is read.
     void setImageProgress(const QString& chatId, int done, int total);
+    // The answer is being written: `tokens` so far (the gauge leaves "reading the prompt").
+    void setAnswerProgress(const QString& chatId, qint64 tokens);
     // "Preparing the prompt…" in the context gauge while the question's prompt is planned.
     void setPreparingPrompt(const QString& chatId);
     // Puts `note` (ChatMessage::contextNote) and the number of earlier turns its prompt left

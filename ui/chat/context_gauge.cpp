@@ -45,4 +45,8 @@ void ContextGauge::showPrefillProgress(qint64 done, qint64 total, double etaSeco
                   .arg(humanEta(etaSeconds)));
 }
 
+void ContextGauge::showWriting(qint64 tokens) {
+    showShare(1, 1, tr("writing the answer: %L1 tokens").arg(tokens));
+}
+
 } // namespace folio::ui

@@ -4,6 +4,7 @@
 #include "backend/engine_worker_types.h"
 #include "core/pipeline/human_format.h"
 #include "devices/block_map_view.h"
+#include "devices/fitted_columns.h"
 #include "devices/folio_memory_view.h"
 #include "devices/memory_bars.h"
 #include "devices/server_panel.h"
@@ -66,6 +67,46 @@ QString tierLegend() {
 
 } // namespace
 
+QString DevicesPane::kvTotalText(const EngineStatsQ& st) {
+    // The RAM tier and the disk tier together (issue #48 §11: the total left the disk out).
+    qint64 ram = 0, disk = 0;
+    for (const DeviceStats& d : st.cache.devices)
+        (d.kind == DeviceKind::Disk ? disk : ram) += d.kv + d.state;
+    if (st.cache.devices.empty())
+        ram = qint64(st.kvBytes);
+    bool hasDisk = false;
+    for (const DeviceStats& d : st.cache.devices)
+        hasDisk = hasDisk || d.kind == DeviceKind::Disk;
+    if (!hasDisk)
+        return tr("%1 (all in RAM)").arg(bytesText(ram));
+    return tr("%1 (%2 in RAM + %3 on disk)")
+        .arg(bytesText(ram + disk), bytesText(ram), bytesText(disk));
+}
+
+QString DevicesPane::blockCountsText(const EngineStatsQ& st) {
+    // What the map draws: one cell per block of block_tokens tokens of each session, all layers
+    // together; the pool counts each layer's block (and a shared one once) — two different
+    // sets, each said for what it is (issue #48 §11).
+    qint64 ram = 0, disk = 0, mixed = 0;
+    for (const SessionBlockMap& m : st.blockMap)
+        for (const BlockCell& c : m.blocks)
+            ++(c.tier == BlockTier::Ram ? ram : c.tier == BlockTier::Disk ? disk : mixed);
+    QString text = tr("The map's %L1 blocks of %L2 tokens: %L3 in RAM, %L4 on disk, %L5 partly "
+                      "on disk")
+                       .arg(ram + disk + mixed)
+                       .arg(st.cache.block_tokens)
+                       .arg(ram)
+                       .arg(disk)
+                       .arg(mixed);
+    text += QLatin1Char('\n') +
+            tr("Stored as %L1 layer blocks (one per layer, shared ones once): %L2 in RAM, %L3 on "
+               "disk")
+                .arg(st.cache.blocks_ram + st.cache.blocks_disk)
+                .arg(st.cache.blocks_ram)
+                .arg(st.cache.blocks_disk);
+    return text;
+}
+
 DevicesPane::DevicesPane(QWidget* parent) : QWidget(parent) {
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
@@ -95,13 +136,16 @@ DevicesPane::DevicesPane(QWidget* parent) : QWidget(parent) {
     memory_ = new FolioMemoryView(devicesBox);
     devicesBox->layout()->addWidget(memory_);
     auto* budgetTitle = new QLabel(tr("<b>KV cache budget</b> per cache device"), devicesBox);
+    budgetTitle->setWordWrap(true); // the pane may be 260 px wide (issue #48 §11)
     devicesBox->layout()->addWidget(budgetTitle);
     devices_ = new QTreeWidget(devicesBox);
     devices_->setObjectName(QStringLiteral("deviceTable"));
     devices_->setAccessibleName(tr("Cache devices"));
-    devices_->setHeaderLabels({tr("Device"), tr("Kind"), tr("KV and state"), tr("Budget")});
+    // Three columns that fit the narrowest pane (issue #48 §11: headers were cut off); the
+    // device's name says its kind ("ram0", "disk").
+    devices_->setHeaderLabels({tr("Device"), tr("KV and state"), tr("Budget")});
     devices_->setRootIsDecorated(false);
-    devices_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    keepColumnsFitted(devices_);
     devices_->setMaximumHeight(96);
     devicesBox->layout()->addWidget(devices_);
     bars_ = new MemoryBars(devicesBox);
@@ -165,6 +209,7 @@ DevicesPane::DevicesPane(QWidget* parent) : QWidget(parent) {
     cacheBox->layout()->addWidget(blockMap_);
     auto* tiers = new QLabel(tierLegend(), cacheBox);
     tiers->setTextFormat(Qt::RichText);
+    tiers->setWordWrap(true);
     cacheBox->layout()->addWidget(tiers);
     layout->addWidget(cacheBox);
     cacheBox_ = cacheBox;
@@ -175,7 +220,7 @@ DevicesPane::DevicesPane(QWidget* parent) : QWidget(parent) {
     model_->setAccessibleName(tr("Model facts"));
     model_->setHeaderLabels({tr("Fact"), tr("Value")});
     model_->setRootIsDecorated(false);
-    model_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    keepColumnsFitted(model_);
     model_->setMinimumHeight(160);
     modelBox->layout()->addWidget(model_);
     layout->addWidget(modelBox, 1);
@@ -194,8 +239,11 @@ void DevicesPane::setModelFacts(const QList<QPair<QString, QString>>& facts) {
         new QTreeWidgetItem(model_, {tr("state"), tr("no model loaded")});
         return;
     }
-    for (const auto& [key, value] : facts)
-        new QTreeWidgetItem(model_, {key, value});
+    for (const auto& [key, value] : facts) {
+        auto* item = new QTreeWidgetItem(model_, {key, value});
+        item->setToolTip(1, value);
+    }
+    fitColumns(model_);
 }
 
 void DevicesPane::setModelFact(const QString& key, const QString& value) {
@@ -254,15 +302,13 @@ void DevicesPane::setEngineStats(const EngineStatsQ& st) {
     qint64 cached = 0;
     for (const SessionBlockMap& m : st.blockMap)
         cached += m.tokens;
-    QString text = tr("%1 of KV · %L2 tokens cached in %L3 sessions (largest %L4 of %L5) · "
-                      "blocks: %L6 in RAM, %L7 on disk")
-                       .arg(bytesText(qint64(st.kvBytes)))
+    QString text = tr("KV %1 · %L2 tokens cached in %L3 sessions (largest %L4 of %L5)")
+                       .arg(kvTotalText(st))
                        .arg(st.blockMap.empty() ? st.contextUsed : cached)
                        .arg(st.blockMap.size())
                        .arg(st.contextUsed)
-                       .arg(st.contextLimit)
-                       .arg(c.blocks_ram)
-                       .arg(c.blocks_disk);
+                       .arg(st.contextLimit);
+    text += QLatin1Char('\n') + blockCountsText(st);
     text += tr("\nprefix hits %L1 / misses %L2 blocks (%L3 tokens reused) · speculation "
                "acceptance %4%")
                 .arg(c.hits)
@@ -338,15 +384,15 @@ void DevicesPane::refreshMemory() {
 void DevicesPane::refreshDevices() {
     devices_->clear();
     for (const DeviceStats& d : bars_->devices()) {
-        auto* item =
-            new QTreeWidgetItem(devices_, {QString::fromStdString(d.name),
-                                           d.kind == DeviceKind::Ram ? tr("ram") : tr("disk"),
-                                           bytesText(MemoryBars::budgetedBytes(d)),
-                                           d.budget >= 0 ? bytesText(d.budget) : tr("unlimited")});
-        item->setToolTip(0, MemoryBars::describe(d));
+        auto* item = new QTreeWidgetItem(
+            devices_, {QString::fromStdString(d.name), bytesText(MemoryBars::budgetedBytes(d)),
+                       d.budget >= 0 ? bytesText(d.budget) : tr("unlimited")});
+        for (int c = 0; c < 3; ++c)
+            item->setToolTip(c, MemoryBars::describe(d));
     }
     if (bars_->devices().empty())
-        new QTreeWidgetItem(devices_, {tr("none"), QString(), QString(), tr("no model loaded")});
+        new QTreeWidgetItem(devices_, {tr("none"), QString(), tr("no model loaded")});
+    fitColumns(devices_);
 }
 
 } // namespace folio::ui

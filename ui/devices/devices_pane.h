@@ -66,6 +66,10 @@ public:
     // The cache line and the work line (tests read them).
     QString cacheText() const;
     QString workText() const;
+    // "3.1 MiB (2.0 MiB in RAM + 1.1 MiB on disk)": the KV cache over both tiers.
+    static QString kvTotalText(const EngineStatsQ& stats);
+    // The map's blocks by tier, and the pool's layer blocks, each named for what it counts.
+    static QString blockCountsText(const EngineStatsQ& stats);
 
 private:
     // The machine's memory and the process's resident set (every 2 s).

@@ -1,6 +1,7 @@
 #include "devices/folio_memory_view.h"
 
 #include "backend/engine_stats_q.h"
+#include "devices/fitted_columns.h"
 #include "folio/system_info.h"
 
 #include <QFile>
@@ -69,7 +70,9 @@ FolioMemoryView::FolioMemoryView(QWidget* parent) : QWidget(parent) {
     table_->setAccessibleName(tr("Folio's memory by category"));
     table_->setHeaderLabels({tr("What"), tr("Size"), tr("Note")});
     table_->setRootIsDecorated(false);
-    table_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // The note takes what the pane leaves (elided, whole in its tooltip): no horizontal scroll
+    // bar over the rows, no header cut off (issue #48 §11).
+    keepColumnsFitted(table_);
     const QStringList names = {tr("Model weights"),       tr("Model weights, resident"),
                                tr("KV cache in RAM"),     tr("KV cache on disk"),
                                tr("Recurrent state"),     tr("Scratch buffers"),
@@ -110,6 +113,7 @@ void FolioMemoryView::setRow(int row, const QString& size, const QString& note) 
     item->setText(1, size);
     item->setText(2, note);
     item->setToolTip(2, note); // the pane is narrow: the note may be cut
+    fitColumns(table_);
 }
 
 void FolioMemoryView::setNoModel() {

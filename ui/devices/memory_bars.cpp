@@ -145,7 +145,9 @@ void MemoryBars::paintEvent(QPaintEvent*) {
         const DeviceStats& d = devices_[row];
         const int y = 2 + row * kRowHeight;
         p.setPen(palette().color(QPalette::WindowText));
-        p.drawText(QRect(2, y, width, 16), Qt::AlignLeft | Qt::AlignVCenter, describe(d));
+        // Elided in a narrow pane (whole in the tooltip), never cut mid-word.
+        p.drawText(QRect(2, y, width, 16), Qt::AlignLeft | Qt::AlignVCenter,
+                   fontMetrics().elidedText(describe(d), Qt::ElideRight, width));
         const QRectF bar = barRect(row);
         p.setPen(Qt::NoPen);
         p.setBrush(palette().color(QPalette::AlternateBase));

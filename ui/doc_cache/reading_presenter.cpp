@@ -1,7 +1,10 @@
 #include "doc_cache/reading_presenter.h"
 
 #include <QLocale>
+#include <QTimer>
 #include <QtMath>
+
+#include <chrono>
 
 namespace folio::ui {
 
@@ -20,9 +23,17 @@ QString duration(double seconds) {
         .arg(qRound(fmod(seconds, 3600) / 60));
 }
 
+double steadySeconds() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
 } // namespace
 
-ReadingPresenter::ReadingPresenter(QObject* parent) : QObject(parent) {
+ReadingPresenter::ReadingPresenter(QObject* parent)
+    : QObject(parent), clock_(steadySeconds), ticker_(new QTimer(this)) {
+    ticker_->setInterval(1000);
+    connect(ticker_, &QTimer::timeout, this, &ReadingPresenter::tick);
     connect(&counts_, &TokenCountCache::counted, this,
             [this](const QString& fingerprint, qint64 tokens) {
                 Q_EMIT documentTokens(fingerprint, tokenLine(tokens, contextLimit_));
@@ -98,6 +109,7 @@ void ReadingPresenter::refresh() {
         if (!prefix.fingerprints().contains(d.fingerprint) && !skipped.contains(d.fingerprint))
             setStatus(d.fingerprint, QString());
     prefix_ = prefix;
+    rates_.clear(); // a new read: rates are measured afresh
     for (const PrefixDocument& d : prefix_.documents)
         setStatus(d.fingerprint, tr("waiting to be read"));
     Q_EMIT statusLine(prefix_.isEmpty() ? QString() : tr("Reading documents in the background…"));
@@ -118,18 +130,48 @@ void ReadingPresenter::onProgress(const QString& fingerprint, qint64 done, qint6
         if (d.fingerprint == fingerprint)
             title = d.title;
     if (title.isEmpty())
-        return; // another prefix's
-    auto rate = rates_.find(fingerprint);
-    if (rate == rates_.end()) {
-        rate = rates_.insert(fingerprint, RateSample());
-        rate->clock.start();
-        rate->firstDone = done;
+        return;    // another prefix's
+    Q_UNUSED(eta); // the engine's figure over the whole read: the measured rate is used
+    const double now = clock_();
+    auto r = rates_.find(fingerprint);
+    if (r != rates_.end() && done < r->done) { // read again from the start
+        rates_.erase(r);
+        r = rates_.end();
     }
-    rate->lastDone = done;
-    rate->lastMs = rate->clock.elapsed();
-    const QString line = progressLine(done, total, eta);
+    if (r == rates_.end()) {
+        // The first report: what was read before it is not timed here.
+        r = rates_.insert(fingerprint, Reading());
+        r->eta.start(double(total), now, double(done));
+        r->firstTime = now;
+        r->firstDone = done;
+    } else {
+        r->eta.setTotal(double(total));
+        r->eta.progress(double(done), now);
+    }
+    r->title = title;
+    r->done = done;
+    r->total = total;
+    r->lastTime = now;
+    showReading(fingerprint, *r, now);
+    if (!ticker_->isActive())
+        ticker_->start();
+}
+
+void ReadingPresenter::showReading(const QString& fingerprint, const Reading& r, double now) {
+    const QString line = progressLine(r.done, r.total, r.eta.remaining(now));
     setStatus(fingerprint, line);
-    Q_EMIT statusLine(tr("Reading %1 in the background: %2").arg(title, line));
+    Q_EMIT statusLine(tr("Reading %1 in the background: %2").arg(r.title, line));
+}
+
+void ReadingPresenter::tick() {
+    if (rates_.isEmpty()) {
+        ticker_->stop();
+        return;
+    }
+    const double now = clock_();
+    for (auto it = rates_.cbegin(); it != rates_.cend(); ++it)
+        if (prefix_.fingerprints().contains(it.key()))
+            showReading(it.key(), it.value(), now);
 }
 
 void ReadingPresenter::onDocumentRead(const QString& fingerprint, qint64 tokens) {
@@ -137,16 +179,18 @@ void ReadingPresenter::onDocumentRead(const QString& fingerprint, qint64 tokens)
         return;
     Q_UNUSED(tokens); // the prompt through this document, earlier ones included
     // Its reading rate: tokens read between its first and last progress over that time.
-    const RateSample rate = rates_.take(fingerprint);
-    const qint64 read = rate.lastDone - rate.firstDone;
-    if (read > 0 && rate.lastMs > 50)
+    const Reading rate = rates_.take(fingerprint);
+    const qint64 read = rate.done - rate.firstDone;
+    const double seconds = rate.lastTime - rate.firstTime;
+    if (read > 0 && seconds > 0.05)
         setStatus(fingerprint, tr("read at %1 tokens/s · ready for questions")
-                                   .arg(QLocale().toString(qRound(read * 1000.0 / rate.lastMs))));
+                                   .arg(QLocale().toString(qRound(read / seconds))));
     else
         setStatus(fingerprint, tr("read · ready for questions"));
 }
 
 void ReadingPresenter::onFinished(qint64 tokens, bool fromCache, double seconds) {
+    rates_.clear();
     if (fromCache)
         for (const PrefixDocument& d : prefix_.documents)
             setStatus(d.fingerprint, tr("read · loaded from the document cache"));

@@ -5,13 +5,17 @@
 // Documents pane and one for the status bar, and shows exact per-document token counts
 // (TokenCountCache) once the model's tokenizer is known. Lives on the GUI thread.
 
+#include "core/pipeline/eta.h"
 #include "doc_cache/document_prefix.h"
 #include "doc_cache/token_count_cache.h"
 
-#include <QElapsedTimer>
 #include <QHash>
 #include <QObject>
 #include <QString>
+
+#include <functional>
+
+class QTimer;
 
 namespace folio::ui {
 
@@ -34,6 +38,11 @@ public:
     static QString tokenLine(qint64 tokens, qint64 contextLimit);
     // "reading 45% · about 2 min left".
     static QString progressLine(qint64 done, qint64 total, double etaSeconds);
+    // The clock the time left is measured on (seconds; tests script it).
+    void setClock(std::function<double()> clock) { clock_ = std::move(clock); }
+    // Re-evaluates the reading lines' time left (a timer calls it every second while reading):
+    // when no progress arrives, the estimate grows instead of standing still (issue #48 §9).
+    void tick();
 
 public Q_SLOTS:
     // From EngineWorker.
@@ -69,14 +78,19 @@ private:
     bool ready_ = false;
     qint64 contextLimit_ = 0;
     QHash<QString, QString> status_;
-    // Each document's reading rate: its first progress (clock, tokens done) and its last.
-    struct RateSample {
-        QElapsedTimer clock;
+    // Each document being read: its progress, the time left from the measured rate
+    // (pipeline/eta), and its first progress (time, tokens) for the rate it was read at.
+    struct Reading {
+        QString title;
+        qint64 done = 0, total = 0;
+        EtaEstimator eta;
+        double firstTime = 0, lastTime = 0;
         qint64 firstDone = 0;
-        qint64 lastDone = 0;
-        qint64 lastMs = 0;
     };
-    QHash<QString, RateSample> rates_;
+    QHash<QString, Reading> rates_;
+    std::function<double()> clock_;
+    QTimer* ticker_;
+    void showReading(const QString& fingerprint, const Reading& r, double now);
     TokenCountCache counts_;
 };
 

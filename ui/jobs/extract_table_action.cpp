@@ -7,7 +7,9 @@
 
 #include <QAction>
 #include <QFileInfo>
+#include <QMainWindow>
 #include <QMenu>
+#include <QStatusBar>
 
 namespace folio::ui {
 
@@ -60,10 +62,21 @@ bool ExtractTableAction::extractFrom(const QString& imagePath) {
                 [this] { dialog_->showError(tr("Table extraction was stopped.")); });
         connect(dialog_, &QDialog::rejected, extractor_, &TableExtractor::cancel);
         connect(extractor_, &TableExtractor::extracted, dialog_, &TableDialog::showResult);
-        connect(extractor_, &TableExtractor::failed, dialog_, &TableDialog::showError);
+        connect(extractor_, &TableExtractor::failed, dialog_,
+                [this](const QString& message) { dialog_->showError(message); });
+        connect(dialog_, &TableDialog::retryRequested, this, [this] {
+            if (!lastImage_.isEmpty())
+                extractFrom(lastImage_);
+        });
+        // Where the table went stays in the window's status bar after the dialog closes.
+        connect(dialog_, &TableDialog::saved, this, [this](const QString& message) {
+            if (auto* window = qobject_cast<QMainWindow*>(window_))
+                window->statusBar()->showMessage(message, 10000);
+        });
     }
     dialog_->show();
     dialog_->raise();
+    lastImage_ = imagePath;
     if (!ready_) {
         dialog_->showError(tr("No model is ready: open a model (with a vision projector) or "
                               "connect to a server first."));

@@ -46,6 +46,7 @@ private:
     TableDialog* dialog_ = nullptr;
     bool ready_ = false;
     bool seesImages_ = false;
+    QString lastImage_; // what Retry asks about again
 };
 
 } // namespace folio::ui

@@ -7,11 +7,14 @@
 
 #include <QInputDialog>
 #include <QStringList>
+#include <QTimer>
 
 namespace folio::ui {
 
 SummaryRunner::SummaryRunner(ChatPane* pane, EngineWorker* worker, QObject* parent)
-    : QObject(parent), pane_(pane), job_(new JobRequest(worker, this)) {
+    : QObject(parent), pane_(pane), job_(new JobRequest(worker, this)), ticker_(new QTimer(this)) {
+    ticker_->setInterval(1000);
+    connect(ticker_, &QTimer::timeout, this, &SummaryRunner::tick);
     connect(job_, &JobRequest::finished, this, &SummaryRunner::onAnswer);
     connect(worker, &EngineWorker::modelLoaded, this,
             [this](const ModelFactsQ& facts) { contextLimit_ = facts.contextLimit; });
@@ -81,13 +84,13 @@ void SummaryRunner::summarize(const Document& doc) {
                            tr("Summarizing “%1” (%2 pages)…").arg(doc.title).arg(doc.pageCount));
     pane_->setWork(chatId_, ChatLibrary::Work::Summarizing);
     clock_.start();
+    eta_.start(0, 0);
     const TokenCounter counter = counter_;
     thread_ = std::make_unique<std::thread>([this, options, counter] {
         const SummaryResult result = summarizeDocument(
             options, counter, [this](const SummaryRequest& r) { return ask(r); },
             [this](const SummaryProgress& p) {
-                const QString line = formatSummaryProgress(p);
-                QMetaObject::invokeMethod(this, [this, line] { showProgress(line); });
+                QMetaObject::invokeMethod(this, [this, p] { showProgress(p); });
             });
         QMetaObject::invokeMethod(this, [this, result] { finish(result); });
     });
@@ -141,9 +144,27 @@ void SummaryRunner::onAnswer(const JobAnswer& answer) {
     cv_.notify_all();
 }
 
-void SummaryRunner::showProgress(const QString& line) {
+void SummaryRunner::showProgress(const SummaryProgress& p) {
     if (!thread_)
         return;
+    const double now = double(clock_.nsecsElapsed()) / 1e9;
+    eta_.setTotal(p.workTotal);
+    eta_.progress(p.workDone, now);
+    progress_ = p;
+    if (!ticker_->isActive())
+        ticker_->start();
+    tick();
+}
+
+void SummaryRunner::tick() {
+    if (!thread_) {
+        ticker_->stop();
+        return;
+    }
+    SummaryProgress p = progress_;
+    const double now = double(clock_.nsecsElapsed()) / 1e9;
+    p.etaSeconds = eta_.remaining(now);
+    const QString line = formatSummaryProgress(p);
     pane_->setLastText(chatId_, tr("Summarizing “%1”: %2").arg(title_, line));
     Q_EMIT statusMessage(tr("Summary: %1").arg(line), 0);
 }
@@ -151,6 +172,7 @@ void SummaryRunner::showProgress(const QString& line) {
 void SummaryRunner::finish(const SummaryResult& result) {
     thread_->join();
     thread_.reset();
+    ticker_->stop();
     const double seconds = double(clock_.elapsed()) / 1000.0;
     if (result.ok) {
         pane_->setLastText(chatId_,

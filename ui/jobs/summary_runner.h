@@ -10,6 +10,7 @@
 // Stop in the chat pane cancels it.
 
 #include "core/documents/document.h"
+#include "core/pipeline/eta.h"
 #include "core/pipeline/summary_plan.h"
 #include "core/pipeline/token_counter.h"
 #include "jobs/job_request.h"
@@ -25,6 +26,7 @@
 #include <mutex>
 #include <thread>
 
+class QTimer;
 class QWidget;
 
 namespace folio::ui {
@@ -67,7 +69,10 @@ Q_SIGNALS:
 private:
     SummaryAnswer ask(const SummaryRequest& request); // on the plan's thread
     void onAnswer(const JobAnswer& answer);
-    void showProgress(const QString& line);
+    // A request starts: the line with the whole summary's time left (re-evaluated each
+    // second by tick(), so it grows while a request takes longer than the rate predicted).
+    void showProgress(const SummaryProgress& progress);
+    void tick();
     void finish(const SummaryResult& result);
     // Checks the figures the model wrote in the summary message `messageId` (`text`: the
     // heading, then `summary` at `summaryAt`, then Folio's own "Parts" section, not checked).
@@ -85,6 +90,9 @@ private:
     Summary lastSummary_;
     GenerationSettings settings_;
     QElapsedTimer clock_;
+    EtaEstimator eta_;
+    SummaryProgress progress_;
+    QTimer* ticker_;
     std::unique_ptr<std::thread> thread_;
 
     // Shared with the plan's thread.

@@ -28,6 +28,11 @@ TableDialog::TableDialog(QWidget* parent) : QDialog(parent) {
     status_ = new QLabel(this);
     status_->setObjectName(QStringLiteral("tableStatus"));
     status_->setWordWrap(true);
+    details_ = new QLabel(this);
+    details_->setObjectName(QStringLiteral("tableDetails"));
+    details_->setWordWrap(true);
+    details_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    details_->setForegroundRole(QPalette::PlaceholderText);
     busy_ = new QProgressBar(this);
     busy_->setRange(0, 0); // no figures while the model reads: just busy
     busy_->setTextVisible(false);
@@ -50,6 +55,9 @@ TableDialog::TableDialog(QWidget* parent) : QDialog(parent) {
     exportCsv_->setObjectName(QStringLiteral("exportCsvButton"));
     exportMarkdown_ = new QPushButton(tr("Export &Markdown…"), this);
     exportMarkdown_->setObjectName(QStringLiteral("exportMarkdownButton"));
+    retry_ = new QPushButton(tr("&Retry"), this);
+    retry_->setObjectName(QStringLiteral("retryTableButton"));
+    retry_->setToolTip(tr("Ask the model to read the table again"));
     stop_ = new QPushButton(tr("&Stop"), this);
     stop_->setObjectName(QStringLiteral("stopTableButton"));
     auto* close = new QPushButton(tr("Close"), this);
@@ -57,6 +65,7 @@ TableDialog::TableDialog(QWidget* parent) : QDialog(parent) {
     connect(exportCsv_, &QPushButton::clicked, this, [this] { chooseAndExport(true); });
     connect(exportMarkdown_, &QPushButton::clicked, this, [this] { chooseAndExport(false); });
     connect(stop_, &QPushButton::clicked, this, &TableDialog::stopRequested);
+    connect(retry_, &QPushButton::clicked, this, &TableDialog::retryRequested);
     connect(close, &QPushButton::clicked, this, &QDialog::reject);
 
     auto* buttons = new QHBoxLayout;
@@ -64,15 +73,17 @@ TableDialog::TableDialog(QWidget* parent) : QDialog(parent) {
     buttons->addWidget(exportCsv_);
     buttons->addWidget(exportMarkdown_);
     buttons->addStretch(1);
+    buttons->addWidget(retry_);
     buttons->addWidget(stop_);
     buttons->addWidget(close);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(status_);
+    layout->addWidget(details_);
     layout->addWidget(busy_);
     layout->addWidget(view_, 3);
     layout->addWidget(reply_, 1);
     layout->addLayout(buttons);
-    showError(QString());
+    showError(QString(), false);
 }
 
 void TableDialog::setTableVisible(bool visible) {
@@ -90,6 +101,9 @@ void TableDialog::showWaiting(const QString& imageTitle) {
     reply_->clear();
     reply_->hide();
     status_->setText(tr("Reading the table in %1…").arg(imageTitle));
+    details_->clear();
+    details_->hide();
+    retry_->hide();
     busy_->show();
     stop_->setEnabled(true);
     setTableVisible(false);
@@ -101,6 +115,9 @@ void TableDialog::showResult(const TableParse& parse, const QString& reply) {
     reply_->setPlainText(reply);
     model_->clear();
     hasTable_ = parse.ok();
+    details_->setText(parse.detail.isEmpty() ? QString() : tr("Details: %1").arg(parse.detail));
+    details_->setVisible(!parse.detail.isEmpty());
+    retry_->setVisible(!hasTable_);
     if (!hasTable_) {
         table_ = {};
         status_->setText(parse.message);
@@ -132,7 +149,10 @@ void TableDialog::showResult(const TableParse& parse, const QString& reply) {
     setTableVisible(true);
 }
 
-void TableDialog::showError(const QString& message) {
+void TableDialog::showError(const QString& message, bool retry) {
+    details_->clear();
+    details_->hide();
+    retry_->setVisible(retry);
     busy_->hide();
     stop_->setEnabled(false);
     hasTable_ = false;
@@ -145,6 +165,10 @@ void TableDialog::showError(const QString& message) {
 
 QString TableDialog::statusText() const {
     return status_->text();
+}
+
+QString TableDialog::detailText() const {
+    return details_->text();
 }
 
 void TableDialog::copyToClipboard() const {
@@ -173,14 +197,22 @@ void TableDialog::chooseAndExport(bool csv) {
         csv ? tr("CSV files (*.csv)") : tr("Markdown files (*.md)"));
     if (path.isEmpty())
         return;
-    const QString error = csv ? exportCsv(path) : exportMarkdown(path);
-    if (!error.isEmpty()) {
+    const QString error = exportTo(path, csv);
+    if (!error.isEmpty())
         QMessageBox::warning(this, tr("Export failed"),
                              tr("Could not write the table: %1").arg(error));
-        return;
-    }
-    // Said where the table went (issue #48 §13: an export without a word looked like nothing).
-    status_->setText(tr("Saved the table to %1").arg(QDir::toNativeSeparators(path)));
+}
+
+QString TableDialog::exportTo(const QString& path, bool csv) {
+    const QString error = csv ? exportCsv(path) : exportMarkdown(path);
+    if (!error.isEmpty())
+        return error;
+    // Said where the table went (issue #48 §13: an export without a word looked like nothing),
+    // in the dialog and in the status bar, which stays when the dialog is closed.
+    const QString message = tr("Saved the table to %1").arg(QDir::toNativeSeparators(path));
+    status_->setText(message);
+    Q_EMIT saved(message);
+    return {};
 }
 
 } // namespace folio::ui

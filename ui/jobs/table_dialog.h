@@ -1,8 +1,9 @@
 #pragma once
 // The extracted table: a QTableView over a QStandardItemModel, with Copy (TSV to the
-// clipboard), Export CSV and Export Markdown (written atomically). While the model reads the
-// image it says so; an answer that is not a table (or a ragged one) is reported in words with
-// the model's text below it, never laid out as cells.
+// clipboard), Export CSV and Export Markdown (written atomically, then "Saved the table to
+// PATH"). While the model reads the image it says so; an answer that is not a table (or a
+// ragged one) is reported in the user's words, the technical reason in a details line, the
+// model's text below it, never laid out as cells; Retry asks again (issue #48 §13).
 
 #include "core/pipeline/markdown_table.h"
 
@@ -27,28 +28,39 @@ public:
     void showWaiting(const QString& imageTitle);
     // The model answered: a table, or why the answer is not one.
     void showResult(const TableParse& parse, const QString& reply);
-    // No answer (backend error, stopped, no vision).
-    void showError(const QString& message);
+    // No answer (backend error, stopped, no vision); `retry`: offer Retry.
+    void showError(const QString& message, bool retry = true);
 
     bool hasTable() const { return hasTable_; }
     const MarkdownTable& table() const { return table_; }
     QStandardItemModel* model() const { return model_; }
     QString statusText() const;
+    QString detailText() const;
+    QPushButton* retryButton() const { return retry_; }
 
     // The table as TSV on the clipboard.
     void copyToClipboard() const;
     // Write the table; "" on success, else a message for the user naming the file.
     QString exportCsv(const QString& path) const;
     QString exportMarkdown(const QString& path) const;
+    // Writes the table to `path` (CSV or Markdown) and says so: "Saved the table to PATH" in
+    // the dialog and through `saved` (the status bar); "" on success, else the message.
+    QString exportTo(const QString& path, bool csv);
 
 Q_SIGNALS:
     void stopRequested();
+    // Retry: the same image again.
+    void retryRequested();
+    // The table was written: a line for the status bar.
+    void saved(const QString& message);
 
 private:
     void chooseAndExport(bool csv);
     void setTableVisible(bool visible);
 
     QLabel* status_ = nullptr;
+    QLabel* details_ = nullptr;
+    QPushButton* retry_ = nullptr;
     QProgressBar* busy_ = nullptr;
     QTableView* view_ = nullptr;
     QStandardItemModel* model_ = nullptr;

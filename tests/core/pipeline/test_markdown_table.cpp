@@ -170,7 +170,9 @@ private slots:
             QCOMPARE(p.status, TableParse::Status::NotATable);
             QCOMPARE(p.firstLine, -1);
             QVERIFY(p.table.header.isEmpty() && p.table.rows.isEmpty());
-            QVERIFY(p.message.contains(QStringLiteral("not a table")));
+            QCOMPARE(p.message, QStringLiteral("The model's answer did not contain a table. Try "
+                                               "again, or choose another image."));
+            QVERIFY(p.detail.contains(QStringLiteral("separator row (| --- |)")));
         }
     }
 

@@ -78,6 +78,29 @@ private slots:
         }
     }
 
+    void statisticsDescribeTheCacheAsSoonAsTheModelIsLoaded() {
+        // Issue #48 §11: the Devices pane showed "no model loaded" until the first question:
+        // the cache's devices (and their budget) were filled in at the first step only.
+        FOLIO_REQUIRE_CONFORMANCE(dir);
+        Engine engine;
+        ModelSpec spec;
+        spec.gguf = (dir + QStringLiteral("/models/ds2-lite-f32.gguf")).toStdString();
+        spec.threads = 2;
+        spec.cache.ram_budget = 64 << 20;
+        QVERIFY(engine.load_sync(spec).has_value());
+        const EngineStats st = engine.stats();
+        QVERIFY(st.model_loaded);
+        QVERIFY(!st.cache.devices.empty());
+        QCOMPARE(st.cache.devices[0].name, std::string("ram0"));
+        int64_t budget = 0; // over the RAM shards (one per memory node)
+        for (const DeviceStats& d : st.cache.devices)
+            if (d.kind == DeviceKind::Ram)
+                budget += d.budget;
+        QVERIFY(budget > (63 << 20) && budget <= (64 << 20));
+        QCOMPARE(st.cache.devices[0].weights, int64_t(st.weights_bytes));
+        QCOMPARE(st.cache.blocks_ram, int64_t(0));
+    }
+
     void promptLookupDraftsOnRepetitiveText() {
         // The document sequence repeats itself: lookup must draft, verification must keep the
         // greedy output identical, and most drafts should be accepted on quoting text.

@@ -2,6 +2,7 @@
 // with a backend whose callbacks the test calls by hand, so the last pieces of a stopped answer
 // arrive exactly where a race between threads could put them: while the next chat is answered.
 #include <QListWidget>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QtTest>
@@ -171,6 +172,45 @@ private slots:
         QCOMPARE(answerA.size(), 2);
         QCOMPARE(answerA[1].text, QStringLiteral("Answer A"));
         QCOMPARE(answerA[1].stats.stopReason, QStringLiteral("cancelled"));
+    }
+
+    // Issue #48 §9, §11: the gauge follows the answer's phase (reading the prompt, then writing
+    // the answer), and its time left follows the measured rate and grows while no chunk
+    // arrives instead of standing still (the clock is scripted; tick() is the 1 s timer).
+    void theGaugeFollowsThePhaseAndNeverFreezes() {
+        auto* gauge = pane_->findChild<QProgressBar*>(QStringLiteral("contextGauge"));
+        QVERIFY(gauge);
+        double now = 100;
+        controller_->answerProgress()->setClock([&now] { return now; });
+        pane_->submitText(QStringLiteral("Question"));
+        QCOMPARE(backend_->requests.size(), size_t(1));
+        const RequestCallbacks a = backend_->requests[0].callbacks;
+        a.on_prefill_progress(512, 4096, 14.0); // the engine's own first figure
+        QCOMPARE(gauge->format(), QStringLiteral("reading the prompt: 512 / 4,096 tokens · "
+                                                 "about 14 s left"));
+        now += 4;
+        a.on_prefill_progress(1024, 4096, 4.0); // measured: 512 tokens in 4 s
+        QCOMPARE(gauge->format(), QStringLiteral("reading the prompt: 1,024 / 4,096 tokens · "
+                                                 "about 24 s left"));
+        // No chunk for 60 s: the second-by-second re-evaluation grows the estimate.
+        now += 30;
+        controller_->answerProgress()->tick();
+        const QString after30 = gauge->format();
+        now += 30;
+        controller_->answerProgress()->tick();
+        const QString after60 = gauge->format();
+        QVERIFY2(after30.contains(QStringLiteral(" min")), qPrintable(after30));
+        QVERIFY2(after60 != after30, qPrintable(after60));
+        QVERIFY(!after60.contains(QStringLiteral("24 s")));
+        a.on_prefill_progress(4096, 4096, 0);
+        a.on_token("The", -1);
+        QVERIFY(gauge->format().startsWith(QStringLiteral("writing the answer")));
+        a.on_token(" answer", -1);
+        QCOMPARE(gauge->format(), QStringLiteral("writing the answer: 2 tokens"));
+        controller_->answerProgress()->tick(); // no prompt line comes back
+        QVERIFY(gauge->format().startsWith(QStringLiteral("writing the answer")));
+        a.on_done(stats("The answer", "eos", 4096));
+        QVERIFY(gauge->format().startsWith(QStringLiteral("context: ")));
     }
 
     // Issue #48 §7: while chat A is answered, the chat list and New chat stay usable; chat B can

@@ -99,7 +99,8 @@ private slots:
         QVERIFY(plan.promptTokens <= 4096);
         QVERIFY(plan.turns.first().content.contains(QStringLiteral("Hartley & Rowe LLP")));
         QVERIFY2(plan.contextNote.contains(QStringLiteral(
-                     "Northwind Instruments plc - Annual Report 2025: page 8 as OCR text "
+                     "Northwind Instruments plc - Annual Report 2025: scanned page 8 as OCR "
+                     "text "
                      "(mean confidence ")),
                  qPrintable(plan.contextNote));
         qInfo("note: %s", qPrintable(plan.contextNote));
@@ -108,8 +109,8 @@ private slots:
         // The sample report alone fits: the note still says where page 8's text came from.
         const PromptPlan alone = planPrompt(inputFor({report_}, kQuestion), TokenCounter(), cache);
         QVERIFY(alone.pages[0].all());
-        QVERIFY2(alone.contextNote.startsWith(QStringLiteral("page 8 as OCR text (mean "
-                                                             "confidence ")),
+        QVERIFY2(alone.contextNote.startsWith(QStringLiteral("scanned page 8 as OCR text "
+                                                             "(mean confidence ")),
                  qPrintable(alone.contextNote));
     }
 
@@ -135,7 +136,9 @@ private slots:
         in.chat.messages.last().text = kQuestion;
         const PromptPlan text = planPrompt(in, TokenCounter(), cache);
         QCOMPARE(text.pageImages, 0);
-        QVERIFY(text.contextNote.contains(QStringLiteral("page 8 as OCR text")));
+        // Issue #48 §11: either way the note says the page is scanned and what it went in as.
+        QVERIFY2(text.contextNote.contains(QStringLiteral("scanned page 8 as OCR text")),
+                 qPrintable(text.contextNote));
     }
 
     void withoutOcrTheScannedPageIsLeftOutAsBefore() {

@@ -317,6 +317,49 @@ private Q_SLOTS:
                  qPrintable(pane.workText()));
     }
 
+    void theCacheLineCountsWhatTheMapShows() {
+        // Issue #48 §11: "341 in RAM, 185 on disk" beside a map of "263 blocks", and "2.0 MiB of
+        // KV" that left out the 1.1 MiB on disk. The map draws 263 blocks of 64 tokens (all
+        // layers of a block in one cell): 150 in RAM, 100 on disk, 13 partly on disk; the pool
+        // holds 526 layer blocks (2 layers): 341 in RAM, 185 on disk. Each count says what it
+        // counts, and the KV total is RAM + disk.
+        DevicesPane pane;
+        EngineStatsQ s = poll("idle", 1, 16832, 60);
+        s.contextLimit = 32768;
+        s.contextUsed = 16832;
+        s.kvBytes = quint64(2 * kMiB);
+        s.cache.devices = {device("ram0", folio::DeviceKind::Ram, -1, 0, 2 * kMiB, 0, 0),
+                           device("disk", folio::DeviceKind::Disk, -1, 0, 11 * kMiB / 10, 0, 0)};
+        s.cache.block_tokens = 64;
+        s.cache.blocks_ram = 341;
+        s.cache.blocks_disk = 185;
+        folio::SessionBlockMap m;
+        m.session = 1;
+        m.tokens = 16832;
+        m.blocks.resize(263);
+        for (int b = 0; b < 263; ++b)
+            m.blocks[b].tier = b < 100   ? folio::BlockTier::Disk
+                               : b < 113 ? folio::BlockTier::Mixed
+                                         : folio::BlockTier::Ram;
+        s.blockMap = {m};
+        pane.setEngineStats(s);
+        const QString text = pane.cacheText();
+        QVERIFY2(text.startsWith(QStringLiteral("KV 3.1 MiB (2.0 MiB in RAM + 1.1 MiB on disk) · "
+                                                "16,832 tokens cached in 1 sessions")),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("The map's 263 blocks of 64 tokens: 150 in RAM, 100 "
+                                              "on disk, 13 partly on disk")),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("Stored as 526 layer blocks (one per layer, shared "
+                                              "ones once): 341 in RAM, 185 on disk")),
+                 qPrintable(text));
+        // Without a disk tier the total says it is all in RAM.
+        s.cache.devices.pop_back();
+        pane.setEngineStats(s);
+        QVERIFY2(pane.cacheText().startsWith(QStringLiteral("KV 2.0 MiB (all in RAM) · ")),
+                 qPrintable(pane.cacheText()));
+    }
+
     void throughputTableAndAccessibleNames() {
         DevicesPane pane;
         pane.addThroughputSample(1, -1, 42);

@@ -261,7 +261,7 @@ private slots:
         QTRY_VERIFY(chat->messages().last().text.contains(QStringLiteral("part 3 of")));
         QCOMPARE(chat->messages().size(), 1);
         QVERIFY(chat->messages().last().text.startsWith(
-            QStringLiteral("Summarizing “Meridian Technical Report”: stage 1/")));
+            QStringLiteral("Summarizing “Meridian Technical Report”: stage 1")));
         QVERIFY(chat->isGenerating());
         // Another chat meanwhile (issue #48 §7): New chat works, the summary stays in its chat.
         const QString summaryChat = chat->currentChat().id;

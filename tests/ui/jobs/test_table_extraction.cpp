@@ -8,12 +8,15 @@
 // extracted table over the workbench is written.
 #include <QAction>
 #include <QClipboard>
+#include <QDir>
 #include <QGuiApplication>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QPainter>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QStandardItemModel>
+#include <QStatusBar>
 #include <QTableView>
 #include <QThread>
 #include <QtTest>
@@ -384,10 +387,44 @@ private slots:
         TableDialog* d = extract(kProse);
         QVERIFY(d);
         QVERIFY(!d->hasTable());
-        QVERIFY2(d->statusText().contains(QStringLiteral("not a table")),
-                 qPrintable(d->statusText()));
+        // Issue #48 §13: in the user's words, the Markdown rule in a details line, and Retry.
+        QCOMPARE(d->statusText(), QStringLiteral("The model's answer did not contain a table. Try "
+                                                 "again, or choose another image."));
+        QVERIFY2(d->detailText().contains(QStringLiteral("separator row (| --- |)")),
+                 qPrintable(d->detailText()));
         QCOMPARE(d->model()->rowCount(), 0);
         QCOMPARE(d->model()->columnCount(), 0);
+        QPushButton* retry = d->retryButton();
+        QVERIFY(retry->isVisible());
+        // Retry asks about the same image again; this time the model writes the table.
+        const size_t before = backend_->requests().size();
+        answer_ = kValid;
+        retry->click();
+        TableExtractor* extractor = extractAction()->extractor();
+        QVERIFY(QTest::qWaitFor([extractor] { return !extractor->isRunning(); }, 20000));
+        QCOMPARE(backend_->requests().size(), before + 1);
+        QCOMPARE(QString::fromStdString(backend_->requests().back().messages.back().images[0].path),
+                 chart_);
+        QVERIFY2(d->hasTable(), qPrintable(d->statusText()));
+        QVERIFY(!retry->isVisible());
+        QVERIFY(d->detailText().isEmpty());
+    }
+
+    void csvExportSaysWhereItWent() {
+        // Issue #48 §13: a CSV export said nothing. It says "Saved the table to PATH" in the
+        // dialog and in the window's status bar, and the file is written whole (QSaveFile).
+        TableDialog* d = extract(kValid);
+        QVERIFY(d);
+        QVERIFY(d->hasTable());
+        const QString path =
+            folio::test::scratchDir(QStringLiteral("table-csv-saved")) + QStringLiteral("/t.csv");
+        QCOMPARE(d->exportTo(path, true), QString());
+        const QString said =
+            QStringLiteral("Saved the table to %1").arg(QDir::toNativeSeparators(path));
+        QCOMPARE(d->statusText(), said);
+        QCOMPARE(window_->statusBar()->currentMessage(), said);
+        QVERIFY(readText(path).startsWith(QStringLiteral("Quarter,")));
+        QCOMPARE(QDir(QFileInfo(path).path()).entryList(QDir::Files), QStringList{"t.csv"});
     }
 
     // Extract table from an image attached to the question (a chart or a part of a page cut
