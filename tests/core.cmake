@@ -15,6 +15,11 @@ if(FOLIO_BUILD_UI)
     folio_add_test(test_loaded_documents SOURCES core/documents/test_loaded_documents.cpp
                    LIBS folio_core LABELS core TIMEOUT 180)
     add_dependencies(test_loaded_documents folio_samples)
+    # The shown chat's documents without widgets (issue #45 §1): open, reorder, pin, remove,
+    # another chat's list, missing and changed files.
+    folio_add_test(test_chat_documents_core SOURCES core/documents/test_chat_documents.cpp
+                   LIBS folio_core LABELS core TIMEOUT 180)
+    add_dependencies(test_chat_documents_core folio_samples)
 endif()
 if(FOLIO_BUILD_UI)
     # An ETA covers the whole job, follows the measured rate, never freezes (issue #48 §9):

@@ -770,6 +770,57 @@
     </message>
 </context>
 <context>
+    <name>folio::ui::ChatDocuments</name>
+    <message>
+        <source>%1: unsupported file type (PDF, PNG, JPEG, BMP, GIF)</source>
+        <translation>%1：不支持的文件类型（支持 PDF、PNG、JPEG、BMP、GIF）</translation>
+    </message>
+    <message>
+        <source>%1 is missing (it was at %2).</source>
+        <translation>%1 已缺失（原位于 %2）。</translation>
+    </message>
+    <message>
+        <source>%1 has changed since it was added to this chat (%2); answers use the file as it is now.</source>
+        <translation>%1 在加入此对话后已更改（%2）；回答将使用文件的当前内容。</translation>
+    </message>
+    <message>
+        <source>%1 cannot be read: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>about %1 s left</source>
+        <translation>约剩 %1 秒</translation>
+    </message>
+    <message>
+        <source>about %1 min left</source>
+        <translation>约剩 %1 分钟</translation>
+    </message>
+    <message>
+        <source>OCR: %1 of %2 pages</source>
+        <translation>OCR：第 %1 页，共 %2 页</translation>
+    </message>
+    <message>
+        <source>%1: OCR stopped; the pages read so far are kept (right-click → Read scanned pages with OCR to go on).</source>
+        <translation>%1：OCR 已停止；已识别的页面会保留（右键 → 用 OCR 识别扫描页 可继续）。</translation>
+    </message>
+    <message>
+        <source>OCR could not read page %1</source>
+        <translation>OCR 无法识别第 %1 页</translation>
+    </message>
+    <message>
+        <source>OCR could not read %1 pages</source>
+        <translation>OCR 无法识别 %1 页</translation>
+    </message>
+    <message>
+        <source>1 page not read with OCR yet</source>
+        <translation>还有 1 页尚未用 OCR 识别</translation>
+    </message>
+    <message>
+        <source>%1 pages not read with OCR yet</source>
+        <translation>还有 %1 页尚未用 OCR 识别</translation>
+    </message>
+</context>
+<context>
     <name>folio::ui::ChatDocumentsSync</name>
     <message>
         <source>Locate %1</source>
@@ -1288,10 +1339,6 @@ moved: %1 to disk, %2 from disk (now %3/s out, %4/s in)</source>
         <translation>没有文档</translation>
     </message>
     <message>
-        <source>%1: unsupported file type (PDF, PNG, JPEG, BMP, GIF)</source>
-        <translation>%1：不支持的文件类型（支持 PDF、PNG、JPEG、BMP、GIF）</translation>
-    </message>
-    <message>
         <source>1 document</source>
         <translation>1 个文档</translation>
     </message>
@@ -1388,18 +1435,6 @@ longer than the %1-token context: the pages that go in are chosen for each quest
         <translation>%1 的页面：%2</translation>
     </message>
     <message>
-        <source>%1 is missing (it was at %2).</source>
-        <translation>%1 已缺失（原位于 %2）。</translation>
-    </message>
-    <message>
-        <source>%1 has changed since it was added to this chat (%2); answers use the file as it is now.</source>
-        <translation>%1 在加入此对话后已更改（%2）；回答将使用文件的当前内容。</translation>
-    </message>
-    <message>
-        <source>%1 cannot be read: %2</source>
-        <translation>无法读取 %1：%2</translation>
-    </message>
-    <message>
         <source>Move up</source>
         <translation>上移</translation>
     </message>
@@ -1430,38 +1465,6 @@ longer than the %1-token context: the pages that go in are chosen for each quest
     <message>
         <source>Attach a part of page %1…</source>
         <translation>附加第 %1 页的一部分…</translation>
-    </message>
-    <message>
-        <source>about %1 s left</source>
-        <translation>约剩 %1 秒</translation>
-    </message>
-    <message>
-        <source>about %1 min left</source>
-        <translation>约剩 %1 分钟</translation>
-    </message>
-    <message>
-        <source>OCR: %1 of %2 pages</source>
-        <translation>OCR：第 %1 页，共 %2 页</translation>
-    </message>
-    <message>
-        <source>%1: OCR stopped; the pages read so far are kept (right-click → Read scanned pages with OCR to go on).</source>
-        <translation>%1：OCR 已停止；已识别的页面会保留（右键 → 用 OCR 识别扫描页 可继续）。</translation>
-    </message>
-    <message>
-        <source>OCR could not read page %1</source>
-        <translation>OCR 无法识别第 %1 页</translation>
-    </message>
-    <message>
-        <source>OCR could not read %1 pages</source>
-        <translation>OCR 无法识别 %1 页</translation>
-    </message>
-    <message>
-        <source>1 page not read with OCR yet</source>
-        <translation>还有 1 页尚未用 OCR 识别</translation>
-    </message>
-    <message>
-        <source>%1 pages not read with OCR yet</source>
-        <translation>还有 %1 页尚未用 OCR 识别</translation>
     </message>
     <message>
         <source>Stop OCR</source>

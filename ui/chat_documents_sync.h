@@ -1,12 +1,10 @@
 #pragma once
-// Keeps the current chat and its documents in step: the Documents pane shows the chat's
-// documents (another chat: its documents at once), what is edited there is saved with the chat,
-// and what depends on them follows — the question's chips, pinned pages and scanned-page
-// switches (ChatController), the banner of missing files, a question waiting for a load, and
-// the background reading of the document prefix with its exact sizes (ReadingPresenter).
+// What depends on the current chat's documents in the window follows them (the Workbench keeps
+// the documents and the chat in step): the question's chips, pinned pages and scanned-page
+// switches (ChatController), the banner of missing files with "Locate…", OCR messages, a
+// question waiting for a load, and the background reading of the document prefix with its
+// exact sizes (ReadingPresenter), which go into the list's lines.
 
-#include "core/chat/chat_session.h"
-#include "core/documents/document.h"
 #include "doc_cache/document_prefix.h"
 
 #include <QObject>
@@ -17,18 +15,21 @@ class QWidget;
 namespace folio::ui {
 
 class ChatController;
+class ChatDocuments;
 class ChatPane;
 class DocumentsPane;
 class ModelController;
 class ReadingPresenter;
+class Workbench;
 struct ModelFactsQ;
 
 class ChatDocumentsSync : public QObject {
     Q_OBJECT
 public:
     // `readingLabel` shows the read-ahead's line; `window` parents the "Locate…" dialog.
-    ChatDocumentsSync(ChatPane* chat, DocumentsPane* documents, ChatController* controller,
-                      ModelController* models, QLabel* readingLabel, QWidget* window);
+    ChatDocumentsSync(Workbench* workbench, ChatPane* chat, DocumentsPane* documents,
+                      ChatController* controller, ModelController* models, QLabel* readingLabel,
+                      QWidget* window);
 
     // The chat's document prefix to read in the background, again (model, prompt or
     // documents changed).
@@ -37,17 +38,14 @@ public:
     void onModelReady(const ModelFactsQ& facts);
     // "Locate…" for the chat's document at `row` whose file is missing or changed.
     void locateDocument(int row);
-    // The documents a question of `chat` carries (the current chat's as the Documents pane
-    // has them; another chat's as read for every chat), and those of them still being read.
-    QList<Document> documentsOf(const ChatSession& chat) const;
-    QStringList loadingOf(const ChatSession& chat) const;
 
 private:
     void onDocumentsChanged();
     void onProblemsChanged();
 
     ChatPane* chat_;
-    DocumentsPane* documents_;
+    ChatDocuments* list_;      // the current chat's documents (the Workbench's)
+    DocumentsPane* documents_; // its view
     ChatController* controller_;
     ModelController* models_;
     QWidget* window_;

@@ -8,6 +8,7 @@
 #include "chat/send_keys.h"
 #include "chat/transcript_view.h"
 #include "chat_documents_sync.h"
+#include "core/workbench/workbench.h"
 #include "devices/devices_pane.h"
 #include "documents/documents_pane.h"
 #include "documents/recent_files.h"
@@ -47,10 +48,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowTitle(tr("Folio"));
     setWindowIcon(QIcon(QStringLiteral(":/folio/icons/folio.svg")));
 
-    chat_ = new ChatPane(this);
+    // The workbench's data; the panes are views of it.
+    workbench_ = new Workbench(this);
+    chat_ = new ChatPane(workbench_->chats(), this);
     chat_->setObjectName(QStringLiteral("chatPane"));
     setCentralWidget(chat_);
-    documents_ = new DocumentsPane(this);
+    documents_ = new DocumentsPane(workbench_->documents(), this);
     documentsDock_ = addPaneDock(documents_, tr("Documents"), QStringLiteral("documents"),
                                  Qt::LeftDockWidgetArea, 240);
     devices_ = new DevicesPane(this);
@@ -217,12 +220,13 @@ void MainWindow::connectEngine() {
     });
     chatController_ = new ChatController(
         chat_, models_->worker(),
-        [this](const ChatSession& chat) { return sync_->documentsOf(chat); }, this);
+        [this](const ChatSession& chat) { return workbench_->documentsOf(chat); }, this);
     connect(chatController_, &ChatController::answerStarted, this,
             [this] { stateLabel_->setText(tr("generating…")); });
     connect(chatController_, &ChatController::statusMessage, statusBar(), &QStatusBar::showMessage);
     connect(chatController_, &ChatController::answerFinished, this, &MainWindow::onAnswerFinished);
-    sync_ = new ChatDocumentsSync(chat_, documents_, chatController_, models_, readingLabel_, this);
+    sync_ = new ChatDocumentsSync(workbench_, chat_, documents_, chatController_, models_,
+                                  readingLabel_, this);
     connect(models_, &ModelController::failed, sync_, &ChatDocumentsSync::updateReading);
 }
 

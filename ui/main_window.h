@@ -3,7 +3,8 @@
 // and a status bar with the model, thread count and engine state. It composes the panes, the
 // ModelController (which model answers; the worker on its own thread), the ChatController that
 // carries the chat's requests to it, and the feature objects of the menus (exports, summary,
-// table extraction); it keeps the chat's documents and what depends on them in step.
+// table extraction). The data they show is the Workbench's (core/workbench): the window makes
+// it and hands its parts to the panes and controllers.
 
 #include <QFuture>
 #include <QMainWindow>
@@ -26,6 +27,7 @@ class DocumentsPane;
 class QuestionImageAttacher;
 class ChatDocumentsSync;
 class RecentFiles;
+class Workbench;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -53,6 +55,8 @@ public:
     // True while documents or a model are loading.
     bool isBusy() const;
 
+    // The chats and the current chat's documents (the panes are views of them).
+    Workbench* workbench() const { return workbench_; }
     DocumentsPane* documentsPane() const { return documents_; }
     // Asks a question as if typed into the chat (for --ask and tests).
     void ask(const QString& question);
@@ -91,6 +95,7 @@ private:
     void onAnswerFinished(const RequestStatsQ& stats);
     void openCitation(int document, int page);
 
+    Workbench* workbench_ = nullptr;
     DocumentsPane* documents_ = nullptr;
     ChatPane* chat_ = nullptr;
     DevicesPane* devices_ = nullptr;

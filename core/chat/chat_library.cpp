@@ -9,6 +9,14 @@ namespace folio::ui {
 
 ChatLibrary::ChatLibrary(QObject* parent) : QObject(parent) {
     chats_.append(ChatSession::create());
+    currentId_ = chats_[0].id;
+}
+
+void ChatLibrary::followCurrent() {
+    if (current().id == currentId_)
+        return;
+    currentId_ = current().id;
+    Q_EMIT currentChanged();
 }
 
 ChatLibrary::~ChatLibrary() = default;
@@ -22,6 +30,7 @@ QStringList ChatLibrary::open(const QString& dir) {
         chats_ = loaded;
         current_ = 0;
     }
+    followCurrent();
     return errors;
 }
 
@@ -55,6 +64,7 @@ void ChatLibrary::setWork(const QString& id, Work w) {
 void ChatLibrary::select(int index) {
     if (isValid(index))
         current_ = index;
+    followCurrent();
 }
 
 void ChatLibrary::newChat() {
@@ -62,11 +72,13 @@ void ChatLibrary::newChat() {
     for (qsizetype i = 0; i < chats_.size(); ++i) {
         if (chats_[i].messages.isEmpty() && chats_[i].documents.isEmpty()) {
             current_ = int(i);
+            followCurrent();
             return;
         }
     }
     chats_.prepend(ChatSession::create());
     current_ = 0;
+    followCurrent();
 }
 
 QString ChatLibrary::remove(int index) {
@@ -84,6 +96,7 @@ QString ChatLibrary::remove(int index) {
     current_ = qBound(0, index < current_ ? current_ - 1 : current_, int(chats_.size()) - 1);
     const QString title = d.chat.displayTitle();
     deleted_ = std::move(d);
+    followCurrent();
     return title;
 }
 
@@ -104,6 +117,7 @@ bool ChatLibrary::restoreDeleted(bool keepCurrent) {
         current_ = index;
     if (store_ && !isEmpty(d.chat) && !QFile::exists(store_->pathFor(d.chat.id)))
         saveChat(d.chat); // it had no file yet, or the trash lost it: written from memory
+    followCurrent();
     return true;
 }
 
@@ -125,6 +139,7 @@ bool ChatLibrary::setDocuments(const QList<ChatDocument>& documents) {
         return false;
     current().documents = documents;
     save();
+    Q_EMIT documentsChanged();
     return true;
 }
 

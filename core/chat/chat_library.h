@@ -83,13 +83,21 @@ Q_SIGNALS:
     void storageFailed(const QString& message);
     // Chat `id` started or ended some work (work(id) says which).
     void workChanged(const QString& id);
+    // Another chat is current (selected, new, opened, or the current one deleted or brought
+    // back): what shows the current chat's documents follows.
+    void currentChanged();
+    // The current chat's documents were replaced (setDocuments).
+    void documentsChanged();
 
 private:
     void saveChat(const ChatSession& chat);
+    // Emits currentChanged() when the current chat is not the one it was.
+    void followCurrent();
 
     std::unique_ptr<ChatStore> store_;
     QList<ChatSession> chats_;
     int current_ = 0;
+    QString currentId_; // the current chat's id, as last reported
     struct Deleted {
         ChatSession chat;
         int index = 0;

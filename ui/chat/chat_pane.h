@@ -29,7 +29,9 @@ struct QuestionImage;
 class ChatPane : public QWidget {
     Q_OBJECT
 public:
+    // A view of `library` (the workbench's), or, without, of a library of its own.
     explicit ChatPane(QWidget* parent = nullptr);
+    explicit ChatPane(ChatLibrary* library, QWidget* parent = nullptr);
     ~ChatPane() override;
 
     // Reads every chat from `dir` (created on first save) and shows the most recent one.
@@ -67,7 +69,8 @@ public:
     void submitText(const QString& text);
 
     // Answers and jobs change their own chat by its id, shown or not (issue #48 §7): the user
-    // may be in another chat meanwhile. A chat deleted meanwhile is left alone.
+    // may be in another chat meanwhile. A chat deleted meanwhile is left alone (these are in
+    // chat_pane_answers.cpp).
     void appendMessageTo(const QString& chatId, ChatMessage::Role role, const QString& text);
     // Streaming: text appended to the chat's last (assistant) message; its stats once done.
     void appendToLast(const QString& chatId, const QString& text);

@@ -1,7 +1,5 @@
 #include "documents/documents_pane.h"
 
-#include "core/documents/document_loader.h"
-#include "core/documents/loaded_documents.h"
 #include "style/palette_colors.h"
 
 #include <QKeySequence>
@@ -29,14 +27,10 @@
 
 namespace folio::ui {
 
-DocumentsPane::DocumentsPane(QWidget* parent) : QWidget(parent) {
-    loaded_ = new LoadedDocuments(this);
-    connect(loaded_, &LoadedDocuments::progress, this, &DocumentsPane::onReadProgress);
-    connect(loaded_, &LoadedDocuments::finished, this,
-            [this](const QString& path, const Document& doc) { onReadFinished(path, doc); });
-    connect(loaded_, &LoadedDocuments::ocrProgress, this, &DocumentsPane::onOcrProgress);
-    connect(loaded_, &LoadedDocuments::documentUpdated, this, &DocumentsPane::onDocumentUpdated);
-    connect(loaded_, &LoadedDocuments::ocrFinished, this, &DocumentsPane::onOcrFinished);
+DocumentsPane::DocumentsPane(QWidget* parent) : DocumentsPane(nullptr, parent) {}
+
+DocumentsPane::DocumentsPane(ChatDocuments* documents, QWidget* parent)
+    : QWidget(parent), docs_(documents ? documents : new ChatDocuments(nullptr, this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
 
@@ -139,182 +133,92 @@ DocumentsPane::DocumentsPane(QWidget* parent) : QWidget(parent) {
     summary_->setObjectName(QStringLiteral("documentsSummary"));
     summary_->setWordWrap(true); // its long lines would set the pane's (and window's) width
     layout->addWidget(summary_);
+    connectList();
 }
 
-void DocumentsPane::openFiles(const QStringList& paths) {
-    bool added = false;
-    for (const QString& path : paths) {
-        if (!isSupportedDocument(path)) {
-            Q_EMIT loadFailed(tr("%1: unsupported file type (PDF, PNG, JPEG, BMP, GIF)")
-                                  .arg(QFileInfo(path).fileName()));
-            continue;
-        }
-        const QString abs = QFileInfo(path).absoluteFilePath();
-        int existing = -1;
-        for (int i = 0; i < documents_.size() && existing < 0; ++i)
-            if (documents_[i].path == abs && documents_[i].state != Document::State::Failed)
-                existing = i;
-        if (existing >= 0) { // already in the chat: shown, not added twice
-            list_->setCurrentRow(existing);
-            continue;
-        }
-        ChatDocument saved;
-        saved.path = abs;
-        saved.title = QFileInfo(path).fileName();
-        startLoad(abs, saved, false);
-        added = true;
-    }
-    if (list_->currentRow() < 0 && list_->count() > 0)
-        list_->setCurrentRow(0);
-    if (added)
-        Q_EMIT documentsEdited();
+void DocumentsPane::connectList() {
+    // ChatDocuments' signals the window and the chat follow, as the pane's own.
+    connect(docs_, &ChatDocuments::documentLoaded, this, &DocumentsPane::documentLoaded);
+    connect(docs_, &ChatDocuments::loadFailed, this, &DocumentsPane::loadFailed);
+    connect(docs_, &ChatDocuments::busyChanged, this, &DocumentsPane::busyChanged);
+    connect(docs_, &ChatDocuments::documentsEdited, this, &DocumentsPane::documentsEdited);
+    connect(docs_, &ChatDocuments::problemsChanged, this, &DocumentsPane::problemsChanged);
+    connect(docs_, &ChatDocuments::documentTextChanged, this, &DocumentsPane::documentTextChanged);
+    connect(docs_, &ChatDocuments::ocrMessage, this, &DocumentsPane::ocrMessage);
+    // The list, the preview and the summary follow the rows.
+    connect(docs_, &ChatDocuments::rowsReset, this, &DocumentsPane::onRowsReset);
+    connect(docs_, &ChatDocuments::rowInserted, this, &DocumentsPane::onRowInserted);
+    connect(docs_, &ChatDocuments::rowRemoved, this, &DocumentsPane::onRowRemoved);
+    connect(docs_, &ChatDocuments::rowMoved, this, &DocumentsPane::onRowMoved);
+    connect(docs_, &ChatDocuments::rowChanged, this, &DocumentsPane::onRowChanged);
+    connect(docs_, &ChatDocuments::rowLoaded, this, [this](int row) {
+        if (list_->currentRow() == row)
+            showPreview(row);
+    });
+    connect(docs_, &ChatDocuments::totalsChanged, this, &DocumentsPane::refreshSummary);
+    if (docs_->count() > 0)
+        onRowsReset();
 }
 
-void DocumentsPane::startLoad(const QString& path, const ChatDocument& saved, bool restored) {
-    Document placeholder;
-    placeholder.path = path;
-    placeholder.title = saved.title.isEmpty() ? QFileInfo(path).fileName() : saved.title;
-    placeholder.kind = saved.isImage ? Document::Kind::Image : Document::Kind::Pdf;
-    Entry entry;
-    entry.id = nextId_++;
-    entry.saved = saved;
-    entry.restored = restored;
-    const quint64 id = entry.id;
-    documents_.append(placeholder);
-    progress_.append(0);
-    entries_.append(entry);
-    list_->addItem(QString());
-    refreshItem(int(documents_.size() - 1));
-    updateBusy();
-    if (const std::optional<Document> read = loaded_->find(path)) {
-        // Read before (in another chat, or at an earlier visit): ready without reading again,
-        // once the caller has set up every row.
-        QMetaObject::invokeMethod(
-            this, [this, id, doc = *read] { onLoaded(id, doc); }, Qt::QueuedConnection);
-        // Scanned pages whose OCR stopped before (the document was removed meanwhile) are read
-        // now; those OCR could not read wait for "Read scanned pages with OCR".
-        if (loaded_->ocrEnabled() &&
-            !read->pagesWithSource(PageOrigin::Source::OcrPending).isEmpty())
-            loaded_->readOcr(path);
-        return;
-    }
-    loaded_->read(path);
-}
-
-void DocumentsPane::onReadProgress(const QString& path, int done, int total) {
-    for (int i = 0; i < documents_.size(); ++i) {
-        if (documents_[i].path != path || documents_[i].state != Document::State::Loading)
-            continue;
-        progress_[i] = done;
-        documents_[i].pageCount = total;
-        refreshItem(i);
-    }
-}
-
-void DocumentsPane::onReadFinished(const QString& path, const Document& doc) {
-    QList<quint64> waiting;
-    for (int i = 0; i < documents_.size(); ++i)
-        if (documents_[i].path == path && documents_[i].state == Document::State::Loading)
-            waiting << entries_[i].id;
-    for (quint64 id : waiting)
-        onLoaded(id, doc);
-}
-
-int DocumentsPane::rowOf(quint64 id) const {
-    for (int i = 0; i < entries_.size(); ++i)
-        if (entries_[i].id == id)
-            return i;
-    return -1;
-}
-
-int DocumentsPane::pendingLoads() const {
-    int pending = 0;
-    for (const Document& d : documents_)
-        pending += d.state == Document::State::Loading ? 1 : 0;
-    return pending;
-}
-
-QStringList DocumentsPane::loadingTitles() const {
-    QStringList titles;
-    for (const Document& d : documents_)
-        if (d.state == Document::State::Loading)
-            titles << d.title;
-    return titles;
-}
-
-void DocumentsPane::updateBusy() {
-    const bool busy = pendingLoads() > 0;
-    if (busy != busy_) {
-        busy_ = busy;
-        Q_EMIT busyChanged(busy);
-    }
-}
-
-void DocumentsPane::onLoaded(quint64 id, const Document& doc) {
-    const int index = rowOf(id);
-    if (index < 0) // removed (or another chat shown) meanwhile
-        return;
-    documents_[index] = doc;
-    Entry& entry = entries_[index];
-    const Problem before = entry.problem;
-    if (doc.state == Document::State::Failed) {
-        // A file the user just chose is reported by loadFailed; one the chat kept is a problem
-        // of the chat (named with "Locate…").
-        if (entry.restored)
-            entry.problem = QFileInfo::exists(doc.path) ? Problem::Unreadable : Problem::Missing;
-    } else {
-        entry.problem = !entry.saved.fingerprint.isEmpty() && !doc.fingerprint.isEmpty() &&
-                                doc.fingerprint != entry.saved.fingerprint
-                            ? Problem::Changed
-                            : Problem::None;
-        if (entry.problem == Problem::None) {
-            // The chat keeps what the file is now (a new document, or one located again).
-            entry.saved.fingerprint = doc.fingerprint;
-            entry.saved.pageCount = doc.pageCount;
-            entry.saved.title = doc.title;
-            entry.saved.isImage = doc.kind == Document::Kind::Image;
-        }
-    }
-    refreshItem(index);
-    if (doc.state == Document::State::Failed && !entry.restored)
-        Q_EMIT loadFailed(doc.error);
-    else if (doc.state != Document::State::Failed)
-        Q_EMIT documentLoaded(doc);
-    if (list_->currentRow() == index)
-        showPreview(index);
-    refreshSummary();
-    Q_EMIT documentsEdited();
-    if (before != entry.problem || entry.problem != Problem::None)
-        Q_EMIT problemsChanged();
-    updateBusy();
-}
-
-void DocumentsPane::setDocuments(const QList<ChatDocument>& documents) {
-    const bool hadProblems = std::any_of(entries_.cbegin(), entries_.cend(),
-                                         [](const Entry& e) { return e.problem != Problem::None; });
+void DocumentsPane::onRowsReset() {
     {
         const QSignalBlocker block(list_);
         list_->clear();
+        for (int i = 0; i < docs_->count(); ++i) {
+            list_->addItem(QString());
+            refreshItem(i);
+        }
     }
-    documents_.clear();
-    progress_.clear();
-    entries_.clear();
     citedPage_ = 0;
-    for (const ChatDocument& d : documents)
-        startLoad(d.path, d, true);
     list_->setCurrentRow(list_->count() > 0 ? 0 : -1);
     showPreview(list_->currentRow());
-    refreshSummary();
-    updateBusy();
-    if (hadProblems)
-        Q_EMIT problemsChanged();
 }
 
-QList<ChatDocument> DocumentsPane::chatDocuments() const {
-    QList<ChatDocument> out;
-    for (const Entry& e : entries_)
-        out << e.saved;
-    return out;
+void DocumentsPane::onRowInserted(int row) {
+    list_->insertItem(row, QString());
+    refreshItem(row);
+    if (list_->currentRow() < 0)
+        list_->setCurrentRow(0);
+}
+
+void DocumentsPane::onRowRemoved(int row) {
+    const int current = list_->currentRow();
+    {
+        const QSignalBlocker block(list_);
+        delete list_->takeItem(row);
+    }
+    const int next = list_->count() == 0 ? -1 : qMin(current, list_->count() - 1);
+    list_->setCurrentRow(next);
+    showPreview(next);
+}
+
+void DocumentsPane::onRowMoved(int from, int to) {
+    {
+        const QSignalBlocker block(list_);
+        QListWidgetItem* item = list_->takeItem(from);
+        list_->insertItem(to, item);
+    }
+    for (int i = 0; i < list_->count(); ++i)
+        refreshItem(i);
+    list_->setCurrentRow(to);
+}
+
+void DocumentsPane::onRowChanged(int row) {
+    refreshItem(row);
+    if (row == list_->currentRow())
+        updatePreviewText(); // its OCR text may have changed
+}
+
+void DocumentsPane::openFiles(const QStringList& paths) {
+    const int existing = docs_->openFiles(paths);
+    if (existing >= 0)
+        list_->setCurrentRow(existing);
+}
+
+void DocumentsPane::locateDocument(int row, const QString& path) {
+    docs_->locate(row, path);
+    if (row >= 0 && row < list_->count())
+        list_->setCurrentRow(row);
 }
 
 void DocumentsPane::setRecentFiles(const QStringList& paths) {
@@ -328,32 +232,15 @@ void DocumentsPane::setRecentFiles(const QStringList& paths) {
 }
 
 void DocumentsPane::refreshSummary() {
-    int pages = 0;
-    for (const Document& d : documents_)
-        if (d.state == Document::State::Ready)
-            pages += d.pageCount;
-    // Exact counts where the model's tokenizer counted the document, else estimates.
-    qint64 tokens = 0;
-    bool exact = true;
-    for (const Document& d : documents_) {
-        if (d.state != Document::State::Ready)
-            continue;
-        const auto it = exactTokens_.constFind(d.fingerprint);
-        if (it != exactTokens_.cend() && d.kind == Document::Kind::Pdf) {
-            tokens += *it;
-        } else {
-            tokens += d.estimatedTokens(charsPerToken_ > 0 ? charsPerToken_ : 4.0);
-            exact = false;
-        }
-    }
-    QString text =
-        (documents_.size() == 1 ? tr("1 document") : tr("%1 documents").arg(documents_.size())) +
-        (exact ? tr(" · %1 pages · %2 tokens") : tr(" · %1 pages · ~%2 tokens"))
-            .arg(pages)
-            .arg(QLocale().toString(tokens));
+    const ChatDocuments::Totals totals = docs_->totals();
+    const int count = docs_->count();
+    QString text = (count == 1 ? tr("1 document") : tr("%1 documents").arg(count)) +
+                   (totals.exact ? tr(" · %1 pages · %2 tokens") : tr(" · %1 pages · ~%2 tokens"))
+                       .arg(totals.pages)
+                       .arg(QLocale().toString(totals.tokens));
     if (contextLimit_ > 0) {
         // Leave room for the question and the answer.
-        const bool fits = tokens + 1024 <= contextLimit_;
+        const bool fits = totals.tokens + 1024 <= contextLimit_;
         text += fits ? tr("\nfits in the %1-token context").arg(QLocale().toString(contextLimit_))
                      : tr("\nlonger than the %1-token context: the pages that go in are chosen "
                           "for each question and named on it")
@@ -362,27 +249,9 @@ void DocumentsPane::refreshSummary() {
     summary_->setText(text);
 }
 
-qint64 DocumentsPane::estimatedTokens() const {
-    qint64 tokens = 0;
-    for (const Document& d : documents_)
-        if (d.state == Document::State::Ready)
-            tokens += d.estimatedTokens(charsPerToken_ > 0 ? charsPerToken_ : 4.0);
-    return tokens;
-}
-
-void DocumentsPane::setCharsPerToken(double ratio) {
-    if (qAbs(ratio - charsPerToken_) < 0.01)
-        return;
-    charsPerToken_ = ratio;
-    for (int i = 0; i < documents_.size(); ++i)
-        refreshItem(i);
-    if (!documents_.isEmpty())
-        refreshSummary();
-}
-
 void DocumentsPane::setContextLimit(qint64 tokens) {
     contextLimit_ = tokens;
-    if (!documents_.isEmpty())
+    if (docs_->count() > 0)
         refreshSummary();
 }
 
@@ -392,14 +261,14 @@ int DocumentsPane::currentRow() const {
 
 bool DocumentsPane::showPage(int page) {
     auto hasPage = [&](int row) {
-        const Document& d = documents_[row];
+        const Document& d = docs_->documents()[row];
         return d.state == Document::State::Ready && d.kind == Document::Kind::Pdf && page >= 1 &&
                page <= d.pageCount;
     };
     int row = list_->currentRow();
     if (row < 0 || !hasPage(row)) {
         row = -1;
-        for (int i = 0; i < documents_.size() && row < 0; ++i)
+        for (int i = 0; i < docs_->count() && row < 0; ++i)
             if (hasPage(i))
                 row = i;
     }
@@ -409,9 +278,9 @@ bool DocumentsPane::showPage(int page) {
 }
 
 bool DocumentsPane::showPage(int row, int page) {
-    if (row < 0 || row >= documents_.size())
+    if (row < 0 || row >= docs_->count())
         return false;
-    const Document& d = documents_[row];
+    const Document& d = docs_->documents()[row];
     if (d.state != Document::State::Ready || d.kind != Document::Kind::Pdf || page < 1 ||
         page > d.pageCount)
         return false;
@@ -431,12 +300,12 @@ QString DocumentsPane::pageLine() const {
 
 void DocumentsPane::updatePageLabel() {
     const int row = list_->currentRow();
-    if (preview_->currentWidget() != pdfView_ || row < 0 || row >= documents_.size()) {
+    if (preview_->currentWidget() != pdfView_ || row < 0 || row >= docs_->count()) {
         pageLabel_->hide();
         return;
     }
     const int page = previewPage();
-    QString text = tr("Page %1 of %2").arg(page).arg(documents_[row].pageCount);
+    QString text = tr("Page %1 of %2").arg(page).arg(docs_->documents()[row].pageCount);
     const bool cited = citedPage_ > 0 && page == citedPage_;
     if (citedPage_ > 0)
         text += tr(" · cited: p. %1").arg(citedPage_);
@@ -454,12 +323,15 @@ int DocumentsPane::previewPage() const {
 }
 
 void DocumentsPane::refreshItem(int row) {
-    const Document& d = documents_[row];
+    if (row < 0 || row >= list_->count() || row >= docs_->count())
+        return; // not in the list yet
+    const Document& d = docs_->documents()[row];
     QString detail;
     switch (d.state) {
     case Document::State::Loading:
-        detail = d.pageCount > 0 ? tr("reading page %1 of %2…").arg(progress_[row]).arg(d.pageCount)
-                                 : tr("loading…");
+        detail = d.pageCount > 0
+                     ? tr("reading page %1 of %2…").arg(docs_->progress(row)).arg(d.pageCount)
+                     : tr("loading…");
         break;
     case Document::State::Failed:
         detail = d.error;
@@ -469,64 +341,42 @@ void DocumentsPane::refreshItem(int row) {
             detail = tr("image %1×%2 · ~%3 tokens")
                          .arg(d.imageSize.width())
                          .arg(d.imageSize.height())
-                         .arg(d.estimatedTokens(charsPerToken_ > 0 ? charsPerToken_ : 4.0));
+                         .arg(d.estimatedTokens(docs_->charsPerToken()));
         else
-            detail = (d.pageCount == 1 ? tr("1 page") : tr("%1 pages").arg(d.pageCount)) +
-                     (tokenLines_.contains(d.fingerprint)
-                          ? QStringLiteral(" · ") + tokenLines_.value(d.fingerprint)
-                          : tr(" · ~%1 tokens")
-                                .arg(QLocale().toString(d.estimatedTokens(
-                                    charsPerToken_ > 0 ? charsPerToken_ : 4.0)))) +
-                     (d.pagesWithoutText() ? tr(" · %1 without text").arg(d.pagesWithoutText())
-                                           : QString()) +
-                     (d.pagesWithoutText() && row < entries_.size() &&
-                              !entries_[row].saved.readScannedPages
-                          ? tr(" (not read as images)")
-                          : QString());
+            detail =
+                (d.pageCount == 1 ? tr("1 page") : tr("%1 pages").arg(d.pageCount)) +
+                (docs_->hasTokenLine(d.fingerprint)
+                     ? QStringLiteral(" · ") + docs_->tokenLine(d.fingerprint)
+                     : tr(" · ~%1 tokens")
+                           .arg(QLocale().toString(d.estimatedTokens(docs_->charsPerToken())))) +
+                (d.pagesWithoutText() ? tr(" · %1 without text").arg(d.pagesWithoutText())
+                                      : QString()) +
+                (d.pagesWithoutText() && row < docs_->count() &&
+                         !docs_->chatDocument(row).readScannedPages
+                     ? tr(" (not read as images)")
+                     : QString());
         break;
     }
-    if (row < entries_.size()) {
-        if (!entries_[row].saved.pinnedPages.isEmpty())
-            detail += tr(" · pinned: %1").arg(entries_[row].saved.pinnedPages);
-        if (entries_[row].problem == Problem::Missing)
+    if (row < docs_->count()) {
+        if (!docs_->chatDocument(row).pinnedPages.isEmpty())
+            detail += tr(" · pinned: %1").arg(docs_->chatDocument(row).pinnedPages);
+        if (docs_->problem(row) == Problem::Missing)
             detail = tr("missing: %1 (right-click → Locate…)").arg(d.path);
-        else if (entries_[row].problem == Problem::Changed)
+        else if (docs_->problem(row) == Problem::Changed)
             detail += tr(" · changed since it was added (right-click → Locate…)");
     }
     if (const QString ocr = ocrLine(row); !ocr.isEmpty())
         detail += QLatin1Char('\n') + ocr;
-    if (d.state == Document::State::Ready && !readingStatus_.value(d.fingerprint).isEmpty())
-        detail += QLatin1Char('\n') + readingStatus_.value(d.fingerprint);
+    if (d.state == Document::State::Ready && !docs_->readingStatus(d.fingerprint).isEmpty())
+        detail += QLatin1Char('\n') + docs_->readingStatus(d.fingerprint);
     QListWidgetItem* item = list_->item(row);
     item->setText(QStringLiteral("%1. ").arg(row + 1) + d.title + QLatin1Char('\n') + detail);
     item->setToolTip(d.path);
     const bool bad = d.state == Document::State::Failed ||
-                     (row < entries_.size() && entries_[row].problem != Problem::None);
+                     (row < docs_->count() && docs_->problem(row) != Problem::None);
     item->setForeground(bad ? QBrush(Qt::darkRed) : QBrush());
     if (!d.thumbnail.isNull())
         item->setIcon(QIcon(QPixmap::fromImage(d.thumbnail)));
-}
-
-void DocumentsPane::setReadingStatus(const QString& fingerprint, const QString& text) {
-    if (readingStatus_.value(fingerprint) == text)
-        return;
-    readingStatus_.insert(fingerprint, text);
-    for (int i = 0; i < documents_.size(); ++i)
-        if (documents_[i].fingerprint == fingerprint)
-            refreshItem(i);
-}
-
-void DocumentsPane::setExactTokens(const QString& fingerprint, qint64 tokens) {
-    exactTokens_.insert(fingerprint, tokens);
-    if (!documents_.isEmpty())
-        refreshSummary();
-}
-
-void DocumentsPane::setTokenLine(const QString& fingerprint, const QString& text) {
-    tokenLines_.insert(fingerprint, text);
-    for (int i = 0; i < documents_.size(); ++i)
-        if (documents_[i].fingerprint == fingerprint)
-            refreshItem(i);
 }
 
 QString DocumentsPane::emptyHint() const {
@@ -534,7 +384,7 @@ QString DocumentsPane::emptyHint() const {
 }
 
 void DocumentsPane::showPreview(int row) {
-    if (row < 0 || row >= documents_.size()) {
+    if (row < 0 || row >= docs_->count()) {
         // Nothing to show: the hint, not the last document's "Opening …" (a preview still
         // opening for it is dropped when it arrives).
         requestedPdf_.clear();
@@ -543,7 +393,7 @@ void DocumentsPane::showPreview(int row) {
         updatePageLabel();
         return;
     }
-    const Document& d = documents_[row];
+    const Document& d = docs_->documents()[row];
     if (d.state != Document::State::Ready) {
         emptyLabel_->setText(d.state == Document::State::Loading ? tr("Loading %1…").arg(d.title)
                                                                  : d.error);
@@ -595,7 +445,7 @@ void DocumentsPane::loadPdfPreview(const QString& path) {
         delete old;
         shownPdf_ = path;
         const int row = list_->currentRow();
-        if (row >= 0 && row < documents_.size() && documents_[row].path == path) {
+        if (row >= 0 && row < docs_->count() && docs_->documents()[row].path == path) {
             preview_->setCurrentWidget(pdfView_);
             updatePreviewText();
             jumpToPendingPage();

@@ -1,17 +1,15 @@
 #pragma once
-// The Documents pane: the current chat's documents (PDFs and images, in prompt order: page
-// counts, token estimates, errors, pinned pages) and a preview of the selected one with its page
-// number and the page a citation pointed at. Loading runs off the GUI thread. Documents are
-// removed (button, Delete, context menu) and reordered (buttons, context menu) here; every
-// change is reported by documentsEdited() so the window can keep the chat's list in step.
-// Pages without a usable text layer are read with OCR in the background (LoadedDocuments):
-// the row shows the progress, an ETA and then where the text came from; the context menu
-// stops it, reads again and sets the document's OCR languages (documents_pane_ocr.cpp).
+// The Documents pane: a view of the current chat's documents (ChatDocuments: PDFs and images,
+// in prompt order, with page counts, token estimates, errors, pinned pages) and a preview of the
+// selected one with its page number and the page a citation pointed at. Documents are removed
+// (button, Delete, context menu), reordered (buttons, context menu) and pinned here; the list
+// itself, its loading and its problems are ChatDocuments' (which reports every change the chat
+// should keep). Pages without a usable text layer are read with OCR in the background: the row
+// shows the progress, an ETA and then where the text came from; the context menu stops it,
+// reads again and sets the document's OCR languages (documents_pane_ocr.cpp).
 
-#include "core/documents/chat_document.h"
-#include "core/documents/document.h"
+#include "core/documents/chat_documents.h"
 
-#include <QHash>
 #include <QList>
 #include <QWidget>
 
@@ -25,63 +23,53 @@ class QStackedWidget;
 
 namespace folio::ui {
 
-class LoadedDocuments;
-
 class PageCropDialog;
 
 class DocumentsPane : public QWidget {
     Q_OBJECT
 public:
+    // A view of `documents` (the workbench's), or, without, of a list of its own.
     explicit DocumentsPane(QWidget* parent = nullptr);
-    // Every file this pane has read, for every chat (read once, kept while unchanged).
-    LoadedDocuments* loadedDocuments() const { return loaded_; }
+    explicit DocumentsPane(ChatDocuments* documents, QWidget* parent = nullptr);
+    ChatDocuments* chatDocumentList() const { return docs_; }
+    // Every file read, for every chat (read once, kept while unchanged).
+    LoadedDocuments* loadedDocuments() const { return docs_->loadedDocuments(); }
 
-    // What is wrong with a document the chat had kept.
-    enum class Problem { None, Missing, Changed, Unreadable };
+    using Problem = ChatDocuments::Problem;
 
-    // Starts loading each file in the background; unsupported files are reported and skipped,
-    // a file already in the list is selected instead.
+    // The list's operations (ChatDocuments), as the pane's buttons and menus use them. A file
+    // opened that is already in the list is selected instead.
     void openFiles(const QStringList& paths);
-    // Shows a chat's documents instead of the current ones (loading each again); a file that is
-    // gone or whose SHA-256 differs from the saved fingerprint gets a problem (problemsChanged).
-    void setDocuments(const QList<ChatDocument>& documents);
-    // The documents as the chat keeps them (path, fingerprint, title, pages, pinned pages).
-    QList<ChatDocument> chatDocuments() const;
-    void removeDocument(int row);
-    // Moves the document at `row` by `delta` places (prompt order).
-    void moveDocument(int row, int delta);
-    void setPinnedPages(int row, const QString& pages);
-    // "Read scanned pages with the vision model" for the document at `row` (on by default).
-    void setReadScannedPages(int row, bool on);
-    // OCR of the document at `row`: its languages ("auto", "eng", "chi_sim", "eng+chi_sim":
-    // saved, and its scanned pages read again with them), stop, read what is left.
-    void setOcrLanguages(int row, const QString& languages);
-    QString ocrLanguages(int row) const;
-    void stopOcr(int row);
-    void readOcr(int row);
-    // The row's OCR line ("OCR: page 3 of 8 · about 20 s left", "page 8 read with OCR (…)").
-    QString ocrLine(int row) const;
-    // The chat's document at `row` is the file at `path` (a moved file found again): loaded
-    // from there; its fingerprint is checked against the saved one, then kept.
+    void setDocuments(const QList<ChatDocument>& documents) { docs_->setDocuments(documents); }
+    QList<ChatDocument> chatDocuments() const { return docs_->chatDocuments(); }
+    void removeDocument(int row) { docs_->remove(row); }
+    void moveDocument(int row, int delta) { docs_->move(row, delta); }
+    void setPinnedPages(int row, const QString& pages) { docs_->setPinnedPages(row, pages); }
+    void setReadScannedPages(int row, bool on) { docs_->setReadScannedPages(row, on); }
+    void setOcrLanguages(int row, const QString& languages) {
+        docs_->setOcrLanguages(row, languages);
+    }
+    QString ocrLanguages(int row) const { return docs_->ocrLanguages(row); }
+    void stopOcr(int row) { docs_->stopOcr(row); }
+    void readOcr(int row) { docs_->readOcr(row); }
+    QString ocrLine(int row) const { return docs_->ocrLine(row); }
+    // The located file replaces the document at `row`, which stays selected.
     void locateDocument(int row, const QString& path);
-    Problem problem(int row) const;
-    // One line per document with a problem, for the user ("report.pdf is missing: /a/b.pdf").
-    QString problemText(int row) const;
+    Problem problem(int row) const { return docs_->problem(row); }
+    QString problemText(int row) const { return docs_->problemText(row); }
     // Asks the user for the pages to pin of the document at `row` (a dialog).
     void editPinnedPages(int row);
-    const QList<Document>& documents() const { return documents_; }
-    int pendingLoads() const;
-    // Titles of the documents still loading.
-    QStringList loadingTitles() const;
+    const QList<Document>& documents() const { return docs_->documents(); }
+    int pendingLoads() const { return docs_->pendingLoads(); }
+    QStringList loadingTitles() const { return docs_->loadingTitles(); }
     // The recently opened files offered by the pane's "Recent" button (most recent first).
     void setRecentFiles(const QStringList& paths);
     // The model's context (tokens) the documents must fit in; 0: no model yet.
     void setContextLimit(qint64 tokens);
     // Characters per token of the loaded model's tokenizer, measured on its last answer
     // (refines the token estimates; 0: the default guess).
-    void setCharsPerToken(double ratio);
-    // Estimated prompt tokens of every ready document.
-    qint64 estimatedTokens() const;
+    void setCharsPerToken(double ratio) { docs_->setCharsPerToken(ratio); }
+    qint64 estimatedTokens() const { return docs_->estimatedTokens(); }
     // Shows page `page` (1-based) of the selected PDF, else of the first PDF that has it.
     // False when no open PDF has that page.
     bool showPage(int page);
@@ -101,62 +89,47 @@ public:
     PageCropDialog* attachPartOfPage(int row, int page);
 
 public Q_SLOTS:
-    // A line under the document's list item about its background reading ("reading 40% · 1 min
-    // left", "read · in the cache"); "" removes it. `fingerprint`: Document::fingerprint.
-    void setReadingStatus(const QString& fingerprint, const QString& text);
-    // The document's exact size line, shown instead of the estimate ("12,345 tokens · fits").
-    void setTokenLine(const QString& fingerprint, const QString& text);
-    // The document's exact token count (the loaded model's tokenizer): the summary line under
-    // the list adds these instead of estimates.
-    void setExactTokens(const QString& fingerprint, qint64 tokens);
+    // The lines ChatDocuments keeps by fingerprint (the reading, exact sizes).
+    void setReadingStatus(const QString& fingerprint, const QString& text) {
+        docs_->setReadingStatus(fingerprint, text);
+    }
+    void setTokenLine(const QString& fingerprint, const QString& text) {
+        docs_->setTokenLine(fingerprint, text);
+    }
+    void setExactTokens(const QString& fingerprint, qint64 tokens) {
+        docs_->setExactTokens(fingerprint, tokens);
+    }
 
 Q_SIGNALS:
+    // ChatDocuments' signals, passed on (chatDocumentList() has the rest).
     void documentLoaded(const folio::ui::Document& document);
     void loadFailed(const QString& message);
     void busyChanged(bool busy);
+    void documentsEdited();
+    void problemsChanged();
+    void documentTextChanged(const folio::ui::Document& document);
+    void ocrMessage(const QString& message, bool error);
     void openRequested(); // the pane's "Open…" button
     void recentChosen(const QString& path);
-    // The list of documents changed (opened, removed, moved, pinned, located, or loaded with
-    // its fingerprint and page count): the chat should keep chatDocuments().
-    void documentsEdited();
-    // Documents gained or lost a problem (see problem()).
-    void problemsChanged();
     // The user asked to locate the file of the document at `row` (context menu).
     void locateRequested(int row);
     // The user attached an image file, or a page or a part of one (fractions of the page; an
     // empty region: the whole page), to the next question.
     void attachImageRequested(const QString& imagePath);
     void attachPageRequested(const QString& pdfPath, int page, const QRectF& region);
-    // A document's text changed after it loaded (OCR of its scanned pages ended): what
-    // depends on its text (sizes, the read-ahead) should follow.
-    void documentTextChanged(const folio::ui::Document& document);
-    // Something about OCR the user should know (a missing language pack, a page that could
-    // not be read, a damaged cache entry read again, OCR stopped).
-    void ocrMessage(const QString& message, bool error);
 
 private:
-    struct Entry {
-        quint64 id = 0;
-        ChatDocument saved; // as the chat keeps it
-        bool restored = false;
-        Problem problem = Problem::None;
-    };
-    void startLoad(const QString& path, const ChatDocument& saved, bool restored);
-    int rowOf(quint64 id) const;
-    void onLoaded(quint64 id, const Document& doc);
-    void onReadProgress(const QString& path, int done, int total);
-    void onReadFinished(const QString& path, const Document& doc);
-    void updateBusy();
+    void connectList();
+    // The list follows ChatDocuments' rows.
+    void onRowsReset();
+    void onRowInserted(int row);
+    void onRowRemoved(int row);
+    void onRowMoved(int from, int to);
+    void onRowChanged(int row);
     void showListMenu(const QPoint& pos);
     void showPreviewMenu(const QPoint& pos);
     void addAttachActions(QMenu& menu, int row, int page);
     void addOcrActions(QMenu& menu, int row);
-    void onOcrProgress(const QString& path, int done, int total, double etaSeconds);
-    void onDocumentUpdated(const QString& path, const Document& doc);
-    // Rows of `path` showing this read of it (same fingerprint) take `doc`; true if any did.
-    bool showUpdatedDocument(const QString& path, const Document& doc);
-    void onOcrFinished(const QString& path, const Document& doc, bool cancelled,
-                       const QString& message);
     // The preview's document (its OCR text, for Find) is the one at the current row.
     void updatePreviewText();
     void updatePageLabel();
@@ -168,6 +141,7 @@ private:
     void loadPdfPreview(const QString& path);
     void jumpToPendingPage();
 
+    ChatDocuments* docs_ = nullptr;
     QListWidget* list_ = nullptr;
     QStackedWidget* preview_ = nullptr;
     QLabel* emptyLabel_ = nullptr;
@@ -178,22 +152,10 @@ private:
     QLabel* pageLabel_ = nullptr;
     int citedPage_ = 0;
     QToolButton* recent_ = nullptr;
-    QList<Document> documents_;
-    QList<int> progress_;  // pages read so far, while loading
-    QList<Entry> entries_; // per document: its place in the chat
-    quint64 nextId_ = 1;
-    LoadedDocuments* loaded_ = nullptr; // every file read once, for every chat
-    bool busy_ = false;
     QString requestedPdf_; // being opened for the preview
     QString shownPdf_;     // in pdfDocument_
     int pendingPage_ = 0;  // a citation's page, shown once the preview has the document
     qint64 contextLimit_ = 0;
-    double charsPerToken_ = 0;
-    QHash<QString, QString> readingStatus_; // by fingerprint
-    QHash<QString, QString> tokenLines_;    // by fingerprint
-    QHash<QString, qint64> exactTokens_;    // by fingerprint
-    QHash<QString, QString> ocrProgress_;   // by path, while OCR runs
-    QHash<QString, QString> ocrProblem_;    // by path: the last OCR's problem
 };
 
 } // namespace folio::ui
