@@ -34,6 +34,7 @@ ChatController::ChatController(ChatPane* pane, EngineWorker* worker, DocumentsOf
     });
     connect(pane_, &ChatPane::sendRequested, this, &ChatController::onSend);
     connect(pane_, &ChatPane::stopRequested, this, &ChatController::stop);
+    connect(pane_, &ChatPane::citationFixRequested, this, &ChatController::fixCitation);
     connect(this, &ChatController::submitRequested, worker, &EngineWorker::submit);
     connect(this, &ChatController::cancelRequested, worker, &EngineWorker::cancel);
     connect(worker, &EngineWorker::modelLoaded, this, &ChatController::setModelFacts);
@@ -295,6 +296,30 @@ void ChatController::onFinished(qint64 requestId, const RequestStatsQ& st) {
     pane_->setContextUsage(chatId, held + st.generatedTokens, contextLimit_);
     Q_EMIT answerFinished(st);
     nextWhenIdle();
+}
+
+void ChatController::fixCitation(const QString& chatId, qint64 messageId, int figure) {
+    const ChatSession* chat = pane_->library()->find(chatId);
+    if (!chat)
+        return;
+    const auto m = std::find_if(chat->messages.begin(), chat->messages.end(),
+                                [messageId](const ChatMessage& x) { return x.id == messageId; });
+    if (m == chat->messages.end() || figure < 0 || figure >= m->figures.size())
+        return;
+    const QList<FigureSource> sources =
+        figureSources(*m, documents_ ? documents_(*chat) : QList<Document>());
+    const QString was = m->text;
+    const QString fixed = answerWithCitationFixed(was, m->figures[figure], sources);
+    const QList<MarkdownTable> tables = queryResults(*m);
+    if (fixed.isEmpty() || !pane_->replaceAnswerText(chatId, messageId, was, fixed))
+        return;
+    checkAnswerFiguresLater(
+        this, fixed, sources,
+        [this, chatId, messageId, fixed](const QList<CheckedFigure>& figures) {
+            pane_->setAnswerFigures(chatId, messageId, fixed, figures);
+            Q_EMIT figuresChecked(chatId, messageId);
+        },
+        0, -1, tables);
 }
 
 void ChatController::checkFigures(const QString& chatId) {

@@ -79,6 +79,10 @@ public Q_SLOTS:
     void stop(const QString& chatId);
     // Sends the first waiting question whose documents are read, when nothing is answered.
     void sendNextWaiting();
+    // "Cite page K instead" (issue #46 §2): figure `figure` of answer `messageId`, found on
+    // another page of its document, gets its citation changed to that page; the answer's figures
+    // are then checked again. Nothing happens when there is nothing to fix.
+    void fixCitation(const QString& chatId, qint64 messageId, int figure);
 
 Q_SIGNALS:
     // To the worker (queued across threads).

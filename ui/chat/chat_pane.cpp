@@ -93,6 +93,12 @@ ChatPane::ChatPane(ChatLibrary* library, QWidget* parent)
     connect(transcript_, &TranscriptView::versionRequested, this, &ChatPane::showVersion);
     layout->addWidget(transcript_, 1);
     connect(transcript_, &TranscriptView::citationActivated, this, &ChatPane::citationActivated);
+    connect(transcript_, &TranscriptView::citationFixRequested, this,
+            [this](int index, int figure) {
+                const ChatSession& chat = library_->current();
+                if (index >= 0 && index < chat.messages.size())
+                    Q_EMIT citationFixRequested(chat.id, chat.messages[index].id, figure);
+            });
     connect(transcript_, &TranscriptView::actionActivated, this,
             [this](TranscriptView::Action action, int index) {
                 switch (action) {

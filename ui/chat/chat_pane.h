@@ -125,6 +125,10 @@ public:
     void setLastText(const QString& chatId, const QString& text);
     // The chat's last answer was cut off by an error: its text stays, marked with `reason`.
     void setLastInterrupted(const QString& chatId, const QString& reason);
+    // Answer `messageId` of chat `chatId` reads `text` now instead of `was` (a citation fixed);
+    // false when the answer is gone or changed meanwhile. Saved and shown.
+    bool replaceAnswerText(const QString& chatId, qint64 messageId, const QString& was,
+                           const QString& text);
     // The figures checked in answer `messageId` of chat `chatId` (kept only while its text is
     // still `text`: a regenerated or edited answer is not given another's figures).
     void setAnswerFigures(const QString& chatId, qint64 messageId, const QString& text,
@@ -156,6 +160,8 @@ Q_SIGNALS:
     void streamed(const QString& text);
     // A citation link: page `page` of the chat's document `document` (its place in the chat).
     void citationActivated(int document, int page);
+    // "Cite page K instead" on figure `figure` of answer `messageId` in chat `chatId`.
+    void citationFixRequested(const QString& chatId, qint64 messageId, int figure);
     // Another chat is shown (its documents should be shown with it).
     void currentChatChanged();
     void documentRemoveRequested(int row);

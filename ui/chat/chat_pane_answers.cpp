@@ -101,6 +101,28 @@ void ChatPane::setLastInterrupted(const QString& chatId, const QString& reason) 
         transcript_->updateLast(chat->messages.last());
 }
 
+bool ChatPane::replaceAnswerText(const QString& chatId, qint64 messageId, const QString& was,
+                                 const QString& text) {
+    const int index = library_->indexOf(chatId);
+    ChatSession* chat = library_->find(chatId);
+    if (!chat)
+        return false;
+    for (qsizetype i = 0; i < chat->messages.size(); ++i) {
+        ChatMessage& m = chat->messages[i];
+        if (m.role != ChatMessage::Role::Assistant || m.id != messageId || m.text != was)
+            continue;
+        m.text = text;
+        library_->save(index);
+        if (isShown(chatId)) {
+            const int scroll = transcript_->verticalScrollBar()->value();
+            transcript_->showMessages(chat->messages, isGenerating());
+            transcript_->verticalScrollBar()->setValue(scroll);
+        }
+        return true;
+    }
+    return false;
+}
+
 void ChatPane::setAnswerFigures(const QString& chatId, qint64 messageId, const QString& text,
                                 const QList<CheckedFigure>& figures) {
     const int index = library_->indexOf(chatId);

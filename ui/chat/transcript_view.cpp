@@ -7,6 +7,9 @@
 #include "core/pipeline/markdown_literal.h"
 #include "style/palette_colors.h"
 
+#include <QAction>
+#include <QContextMenuEvent>
+#include <QMenu>
 #include <QRegularExpression>
 #include <QScrollBar>
 #include <QTextBlock>
@@ -436,6 +439,29 @@ void TranscriptView::styleFigureMarks(int from, int to, const ChatMessage& m) {
         c.setPosition(range.first + range.second, QTextCursor::KeepAnchor);
         c.mergeCharFormat(format);
     }
+}
+
+void TranscriptView::contextMenuEvent(QContextMenuEvent* event) {
+    std::unique_ptr<QMenu> menu(createStandardContextMenu(event->pos()));
+    int message = -1;
+    int figure = -1;
+    if (figureMarkFromUrl(anchorAt(event->pos()), &message, &figure)) {
+        const ChatMessage m = messages_.value(message);
+        if (figure >= 0 && figure < m.figures.size() &&
+            m.figures[figure].state == CheckedFigure::State::OtherPage &&
+            m.figures[figure].foundPage > 0) {
+            QAction* fix = new QAction(tr("Cite page %1 instead").arg(m.figures[figure].foundPage),
+                                       menu.get());
+            fix->setObjectName(QStringLiteral("citeFoundPage"));
+            connect(fix, &QAction::triggered, this,
+                    [this, message, figure] { Q_EMIT citationFixRequested(message, figure); });
+            const QList<QAction*> actions = menu->actions();
+            menu->insertAction(actions.isEmpty() ? nullptr : actions.first(), fix);
+            if (!actions.isEmpty())
+                menu->insertSeparator(actions.first());
+        }
+    }
+    menu->exec(event->globalPos());
 }
 
 void TranscriptView::openFigure(int index, int figure) {

@@ -8,7 +8,8 @@
 // table (cut to a readable size). An answer cut off by an error ends with "[answer interrupted:
 // ...]". Each checked figure of an answer (issue #46 §2) has a small mark after it (✓ verified, ⚠
 // on another page, ✗ not found, ? no citation) whose tooltip quotes the page's line; a click on a
-// found one opens its page; "Figures: 7 verified · …" is under the answer.
+// found one opens its page; "Figures: 7 verified · …" is under the answer. A figure on another
+// page than cited offers "Cite page K instead" in the mark's context menu.
 
 #include "core/chat/chat_message.h"
 #include "core/chat/citations.h"
@@ -64,6 +65,11 @@ Q_SIGNALS:
     void actionActivated(folio::ui::TranscriptView::Action action, int messageIndex);
     // "‹" or "›" on message `messageIndex`: show its version `version` (0-based).
     void versionRequested(int messageIndex, int version);
+    // "Cite page K instead" on the mark of figure `figure` of message `messageIndex`.
+    void citationFixRequested(int messageIndex, int figure);
+
+protected:
+    void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
     void insertMessage(QTextCursor& cursor, const ChatMessage& m, int index, bool isLast);

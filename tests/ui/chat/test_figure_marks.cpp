@@ -3,9 +3,14 @@
 // page, 3 wrong, 2 uncited); the answer gets exactly those counts on its message, in its chat
 // file and in the transcript ("Figures: …" and a mark after each figure), and a click on a mark
 // opens the page the figure is on.
+#include <QAction>
+#include <QApplication>
+#include <QContextMenuEvent>
 #include <QFile>
+#include <QMenu>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QTimer>
 #include <QtTest>
 
 #include "backend/engine_worker.h"
@@ -236,6 +241,72 @@ private slots:
         const ChatSession* chat = reread.find(pane_->currentChat().id);
         QVERIFY(chat);
         QCOMPARE(chat->messages.last().figures, answer.figures);
+    }
+
+    // "Cite page 5 instead" (issue #46 §2): the context menu of the ⚠ mark of "$2.31 billion
+    // [p. 4]" offers the page the figure is on; choosing it changes the citation in the answer
+    // (saved) and the figure is then verified there: 10 verified, 2 on another page.
+    void aFigureOnAnotherPageIsFixedFromItsMark() {
+        QSignalSpy checked(controller_.get(), &ChatController::figuresChecked);
+        pane_->resize(760, 900);
+        pane_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(pane_.get()));
+        pane_->submitText(QStringLiteral("How did Northwind do in 2025?"));
+        const RequestCallbacks cb = backend_->requests[0].callbacks;
+        cb.on_token(kAnswer, -1);
+        cb.on_done(done(kAnswer));
+        QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 1, 10000);
+        const int index = int(pane_->messages().size() - 1);
+        const ChatMessage answer = pane_->messages().last();
+        int orders = -1;
+        for (qsizetype k = 0; k < answer.figures.size(); ++k)
+            if (answer.figures[k].figure == QStringLiteral("$2.31 billion"))
+                orders = int(k);
+        QVERIFY(orders >= 0);
+        // Where the mark is on screen.
+        TranscriptView* view = pane_->transcript();
+        view->verticalScrollBar()->setValue(0);
+        QRect markRect;
+        for (QTextBlock b = view->document()->begin(); b.isValid() && markRect.isNull();
+             b = b.next())
+            for (auto it = b.begin(); !it.atEnd(); ++it)
+                if (it.fragment().charFormat().anchorHref() == figureMarkUrl(index, orders)) {
+                    QTextCursor c(view->document());
+                    c.setPosition(it.fragment().position() + 1);
+                    markRect = view->cursorRect(c);
+                    break;
+                }
+        QVERIFY(!markRect.isNull());
+        const QPoint at(markRect.left() - 3, markRect.center().y());
+        QCOMPARE(view->anchorAt(at), figureMarkUrl(index, orders));
+        QString offered;
+        QTimer::singleShot(200, [&offered] {
+            auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+            QAction* fix =
+                menu ? menu->findChild<QAction*>(QStringLiteral("citeFoundPage")) : nullptr;
+            if (fix) {
+                offered = fix->text();
+                fix->trigger();
+            }
+            if (menu)
+                menu->close();
+        });
+        QContextMenuEvent event(QContextMenuEvent::Mouse, at, view->viewport()->mapToGlobal(at));
+        QApplication::sendEvent(view->viewport(), &event);
+        QCOMPARE(offered, QStringLiteral("Cite page 5 instead"));
+        QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 2, 10000);
+        const ChatMessage fixed = pane_->messages().last();
+        QVERIFY(
+            fixed.text.contains(QStringLiteral("The order book stood at $2.31 billion [p. 5].")));
+        QCOMPARE(tallyFigures(fixed.figures).verified, 10);
+        QCOMPARE(tallyFigures(fixed.figures).otherPage, 2);
+        QVERIFY(view->toPlainText().contains(
+            QStringLiteral("Figures: 10 verified · 2 on another page · 3 not found · 2 uncited")));
+        // Saved with the chat.
+        pane_->waitForSaves();
+        ChatLibrary reread;
+        QVERIFY(reread.open(store_).isEmpty());
+        QCOMPARE(reread.find(pane_->currentChat().id)->messages.last().text, fixed.text);
     }
 
     // An answer without figures gets no line; a failed request with no text is not checked.
