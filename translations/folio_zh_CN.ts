@@ -312,6 +312,34 @@
         <source>%1 tokens</source>
         <translation>%1 个词元</translation>
     </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>stopped at a stop sequence</source>
+        <translation>在停止序列处停止</translation>
+    </message>
+    <message>
+        <source>stopped at the length limit</source>
+        <translation>达到长度上限后停止</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>called a tool</source>
+        <translation>调用了工具</translation>
+    </message>
+    <message>
+        <source>TTFT %1 ms (%2 ms encoding images)</source>
+        <translation>首字延迟 %1 毫秒（其中 %2 毫秒用于编码图像）</translation>
+    </message>
 </context>
 <context>
     <name>folio::ui</name>
@@ -610,22 +638,26 @@
     <message numerus="yes">
         <source>%n verified</source>
         <translation>
-            <numerusform>%n 个已核实</numerusform></translation>
+            <numerusform>%n 个已核实</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n on another page</source>
         <translation>
-            <numerusform>%n 个在其他页</numerusform></translation>
+            <numerusform>%n 个在其他页</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n not found</source>
         <translation>
-            <numerusform>%n 个未找到</numerusform></translation>
+            <numerusform>%n 个未找到</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n uncited</source>
         <translation>
-            <numerusform>%n 个无引用</numerusform></translation>
+            <numerusform>%n 个无引用</numerusform>
+        </translation>
     </message>
     <message>
         <source>Figures: %1</source>
@@ -690,6 +722,74 @@
     <message>
         <source>stage %1 · part %2 of %3 · %4 · %5</source>
         <translation>阶段 %1 · 第 %2/%3 部分 · %4 · %5</translation>
+    </message>
+    <message>
+        <source>%1 is in the result of query %2: “%3”</source>
+        <translation>%1 见于查询 %2 的结果：“%3”</translation>
+    </message>
+    <message>
+        <source>%1 was not found in the results of the answer's queries</source>
+        <translation>在该回答的查询结果中未找到 %1</translation>
+    </message>
+    <message>
+        <source>verified</source>
+        <translation>已核实</translation>
+    </message>
+    <message>
+        <source>on another page</source>
+        <translation>在其他页</translation>
+    </message>
+    <message>
+        <source>not found</source>
+        <translation>未找到</translation>
+    </message>
+    <message>
+        <source>no citation</source>
+        <translation>无引用</translation>
+    </message>
+    <message>
+        <source>%1, p. %2</source>
+        <translation>%1，第 %2 页</translation>
+    </message>
+    <message>
+        <source>p. %1</source>
+        <translation>第 %1 页</translation>
+    </message>
+    <message>
+        <source>query results</source>
+        <translation>查询结果</translation>
+    </message>
+    <message>
+        <source>query %1</source>
+        <translation>查询 %1</translation>
+    </message>
+    <message>
+        <source>Figures checked</source>
+        <translation>已核查的数字</translation>
+    </message>
+    <message>
+        <source>Answer</source>
+        <translation>回答</translation>
+    </message>
+    <message>
+        <source>Figure</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Cited</source>
+        <translation>引用</translation>
+    </message>
+    <message>
+        <source>Found</source>
+        <translation>找到</translation>
+    </message>
+    <message>
+        <source>Line on the page</source>
+        <translation>页面中的该行</translation>
     </message>
 </context>
 <context>
@@ -1267,6 +1367,18 @@ moved: %1 to disk, %2 from disk (now %3/s out, %4/s in)</source>
     <message>
         <source> · %1 of %2</source>
         <translation> · %1 / %2</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Deleted 1 cache (%1).</source>
+        <translation>已删除 1 个缓存（%1）。</translation>
+    </message>
+    <message>
+        <source>Deleted %1 caches (%2).</source>
+        <translation>已删除 %1 个缓存（%2）。</translation>
     </message>
 </context>
 <context>
@@ -2492,6 +2604,10 @@ The server has not reported token usage.</source>
         <source>Model weights</source>
         <translation>模型权重</translation>
     </message>
+    <message>
+        <source>automatic</source>
+        <translation>自动</translation>
+    </message>
 </context>
 <context>
     <name>folio::ui::SummarizeAction</name>
@@ -2772,6 +2888,10 @@ The server has not reported token usage.</source>
     <message>
         <source>Next version</source>
         <translation>下一个版本</translation>
+    </message>
+    <message>
+        <source>Cite page %1 instead</source>
+        <translation>改为引用第 %1 页</translation>
     </message>
 </context>
 </TS>
