@@ -15,10 +15,13 @@
 #include <QFileInfo>
 #include <QLabel>
 
+#include <utility>
+
 namespace folio::ui {
 
 namespace {
 constexpr int kInfoNotificationMs = 15000; // an information goes by itself; an error stays
+constexpr int kUndoRemoveMs = ChatPane::kUndoDeleteMs; // a removed document's Undo
 } // namespace
 
 ChatDocumentsSync::ChatDocumentsSync(Workbench* workbench, ChatPane* chat, DocumentsPane* documents,
@@ -42,6 +45,23 @@ ChatDocumentsSync::ChatDocumentsSync(Workbench* workbench, ChatPane* chat, Docum
     connect(documents_, &DocumentsPane::locateRequested, this, &ChatDocumentsSync::locateDocument);
     connect(chat_, &ChatPane::locateRequested, this, &ChatDocumentsSync::locateDocument);
     connect(chat_, &ChatPane::documentRemoveRequested, list_, &ChatDocuments::remove);
+    // A removal can be undone while the chat stays shown (issue #48 §13); another chat's
+    // documents take the offer away.
+    connect(list_, &ChatDocuments::documentRemoved, this, [this](const QString& title) {
+        if (removedNotice_)
+            chat_->notifications()->dismiss(removedNotice_);
+        removedNotice_ = chat_->notifications()->post(
+            NotificationArea::Kind::Info, tr("Removed “%1” from the chat.").arg(title), tr("Undo"),
+            [this] {
+                removedNotice_ = 0;
+                list_->restoreRemoved();
+            },
+            kUndoRemoveMs);
+    });
+    connect(list_, &ChatDocuments::rowsReset, this, [this] {
+        if (removedNotice_)
+            chat_->notifications()->dismiss(std::exchange(removedNotice_, 0));
+    });
     // A question asked while its documents load waits for them (the chat says so; Stop takes
     // it back), in whichever chat it was asked.
     controller_->setLoadingDocuments(

@@ -52,6 +52,7 @@ private:
     ReadingPresenter* reading_ = nullptr;
     // How the read-ahead puts scanned pages in: as the chat's questions do (ChatController).
     PrefixImageOptions prefixImages_;
+    int removedNotice_ = 0; // "Removed … Undo", while it can be undone
 };
 
 } // namespace folio::ui

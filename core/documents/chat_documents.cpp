@@ -53,7 +53,7 @@ int ChatDocuments::openFiles(const QStringList& paths) {
     return shown;
 }
 
-int ChatDocuments::append(const QString& path, const ChatDocument& saved, bool restored) {
+int ChatDocuments::append(const QString& path, const ChatDocument& saved, bool restored, int row) {
     Document placeholder;
     placeholder.path = path;
     placeholder.title = saved.title.isEmpty() ? QFileInfo(path).fileName() : saved.title;
@@ -62,10 +62,11 @@ int ChatDocuments::append(const QString& path, const ChatDocument& saved, bool r
     entry.id = nextId_++;
     entry.saved = saved;
     entry.restored = restored;
-    documents_.append(placeholder);
-    progress_.append(0);
-    entries_.append(entry);
-    return int(documents_.size() - 1);
+    const int at = row < 0 || row > documents_.size() ? int(documents_.size()) : row;
+    documents_.insert(at, placeholder);
+    progress_.insert(at, 0);
+    entries_.insert(at, entry);
+    return at;
 }
 
 void ChatDocuments::startLoad(int row) {
@@ -190,6 +191,7 @@ void ChatDocuments::setDocuments(const QList<ChatDocument>& documents) {
     documents_.clear();
     progress_.clear();
     entries_.clear();
+    removed_.reset(); // another chat's list: its removal is not this one's to undo
     for (const ChatDocument& d : documents)
         append(d.path, d, true);
     Q_EMIT rowsReset(); // before the loads, which may report on rows at once (OCR)
@@ -217,6 +219,8 @@ void ChatDocuments::remove(int row) {
         loaded_->cancel(documents_[row].path);
     // So does the OCR of its scanned pages (what was read stays in the cache).
     const QString path = documents_[row].path;
+    removed_ = Removed{row, entries_[row].saved};
+    const QString title = documents_[row].title;
     int shown = 0;
     for (const Document& d : std::as_const(documents_))
         shown += d.path == path ? 1 : 0;
@@ -231,6 +235,20 @@ void ChatDocuments::remove(int row) {
     Q_EMIT documentsEdited();
     if (hadProblem)
         Q_EMIT problemsChanged();
+    Q_EMIT documentRemoved(title);
+}
+
+bool ChatDocuments::restoreRemoved() {
+    if (!removed_)
+        return false;
+    const Removed r = *std::exchange(removed_, std::nullopt);
+    const int row = append(r.saved.path, r.saved, true, r.row);
+    Q_EMIT rowInserted(row); // before the load, which may report on the row at once (OCR)
+    startLoad(row);
+    updateBusy();
+    Q_EMIT totalsChanged();
+    Q_EMIT documentsEdited();
+    return true;
 }
 
 void ChatDocuments::move(int row, int delta) {

@@ -15,6 +15,8 @@
 #include <QObject>
 #include <QStringList>
 
+#include <optional>
+
 namespace folio::ui {
 
 class LoadedDocuments;
@@ -39,6 +41,11 @@ public:
     // The documents as the chat keeps them (path, fingerprint, title, pages, pinned pages).
     QList<ChatDocument> chatDocuments() const;
     void remove(int row);
+    // The document removed last from the chat shown (issue #48 §13: removals can be undone):
+    // back in its place, with its pinned pages and switches, read again or found read. False
+    // when there is none, or another chat's documents are shown since.
+    bool restoreRemoved();
+    bool canRestoreRemoved() const { return removed_.has_value(); }
     // Moves the document at `row` by `delta` places (prompt order).
     void move(int row, int delta);
     void setPinnedPages(int row, const QString& pages);
@@ -100,11 +107,14 @@ public Q_SLOTS:
     void setExactTokens(const QString& fingerprint, qint64 tokens);
 
 Q_SIGNALS:
-    // The rows, as a list view follows them: all replaced (another chat), one added at the end,
-    // removed, moved, its line changed, its document loaded (or failed).
+    // The rows, as a list view follows them: all replaced (another chat), one added (at the
+    // end, or a removed one back in its place), removed, moved, its line changed, its document
+    // loaded (or failed).
     void rowsReset();
     void rowInserted(int row);
     void rowRemoved(int row);
+    // The user removed `title` from the chat (restoreRemoved() can bring it back).
+    void documentRemoved(const QString& title);
     void rowMoved(int from, int to);
     void rowChanged(int row);
     void rowLoaded(int row);
@@ -134,7 +144,8 @@ private:
     };
     // Appends a row for `path`, loading (a placeholder); returns its row. startLoad() then
     // finds it read or reads it; appendAndLoad() does both and reports the row.
-    int append(const QString& path, const ChatDocument& saved, bool restored);
+    // At `row` (-1: the end).
+    int append(const QString& path, const ChatDocument& saved, bool restored, int row = -1);
     void startLoad(int row);
     int appendAndLoad(const QString& path, const ChatDocument& saved, bool restored);
     int rowOf(quint64 id) const;
@@ -154,6 +165,11 @@ private:
     QList<int> progress_;  // pages read so far, while loading
     QList<Entry> entries_; // per document: its place in the chat
     quint64 nextId_ = 1;
+    struct Removed {
+        int row = 0;
+        ChatDocument saved;
+    };
+    std::optional<Removed> removed_; // the last removal, while this chat is shown
     bool busy_ = false;
     double charsPerToken_ = 0;
     QHash<QString, QString> readingStatus_; // by fingerprint

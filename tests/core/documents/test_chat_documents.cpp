@@ -117,6 +117,22 @@ private slots:
         QCOMPARE(docs.chatDocuments()[0].pageCount, 8);
         QCOMPARE(docs.chatDocuments()[0].pinnedPages, QStringLiteral("1-2, 7"));
         QCOMPARE(docs.problem(0), ChatDocuments::Problem::None);
+
+        // The removal undone (issue #48 §13): the chart is back in its place, found read.
+        QVERIFY(docs.canRestoreRemoved());
+        QVERIFY(docs.restoreRemoved());
+        QVERIFY(!docs.restoreRemoved()); // once
+        QCOMPARE(docs.count(), 2);
+        QTRY_VERIFY_WITH_TIMEOUT(settled(docs), 60000);
+        QCOMPARE(docs.chatDocuments()[0].title, QStringLiteral("revenue-chart.png"));
+        QCOMPARE(docs.chatDocuments()[1].pinnedPages, QStringLiteral("1-2, 7"));
+        QCOMPARE(docs.documents()[0].state, Document::State::Ready);
+        // Another chat's documents take the offer away.
+        docs.remove(1);
+        QVERIFY(docs.canRestoreRemoved());
+        docs.setDocuments({});
+        QVERIFY(!docs.canRestoreRemoved());
+        QVERIFY(!docs.restoreRemoved());
     }
 
     void anotherChatAndBack() {

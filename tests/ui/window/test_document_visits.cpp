@@ -3,6 +3,7 @@
 // its chat finds its pages at once (no read started); removing it while it is read stops the
 // read. In the real main window.
 #include <QElapsedTimer>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -10,6 +11,7 @@
 #include "core/documents/loaded_documents.h"
 #include "documents/documents_pane.h"
 #include "main_window.h"
+#include "notifications/notification_area.h"
 #include "support/test_support.h"
 #include "ui/workbench_parts.h"
 
@@ -104,6 +106,52 @@ private slots:
         QVERIFY(finished.at(0).at(2).toBool()); // cancelled
         QVERIFY(!docs->loadedDocuments()->find(copy));
         QTRY_VERIFY(!w.isBusy());
+        w.chatPane()->waitForSaves();
+    }
+
+    // A removed document comes back with Undo (issue #48 §13), in its place with its pinned
+    // pages; another chat takes the offer away.
+    void aRemovedDocumentComesBackWithUndo() {
+        const QString report =
+            folio::test::builtProgram(QStringLiteral("generated/samples/sample-report.pdf"));
+        const QString chart =
+            folio::test::builtProgram(QStringLiteral("generated/samples/revenue-chart.png"));
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.chatPane()->newChat();
+        DocumentsPane* docs = w.documentsPane();
+        w.openDocuments({report, chart});
+        QTRY_VERIFY_WITH_TIMEOUT(allReady(docs), 60000);
+        docs->setPinnedPages(0, QStringLiteral("2-3"));
+        const QList<ChatDocument> before = w.chatPane()->currentChat().documents;
+        QCOMPARE(before.size(), 2);
+        const QString reportTitle = docs->documents()[0].title; // the PDF's own title
+        const QString chartTitle = docs->documents()[1].title;
+        docs->removeDocument(0);
+        QCOMPARE(docs->documents().size(), 1);
+        NotificationArea* notices = w.chatPane()->notifications();
+        QVERIFY2(notices->texts().contains(
+                     QStringLiteral("Removed “%1” from the chat.").arg(reportTitle)),
+                 qPrintable(notices->texts().join(QLatin1Char('|'))));
+        QPushButton* undo = nullptr;
+        for (QPushButton* b : notices->findChildren<QPushButton*>())
+            if (b->text() == QStringLiteral("Undo"))
+                undo = b;
+        QVERIFY(undo);
+        undo->click();
+        QTRY_VERIFY_WITH_TIMEOUT(allReady(docs), 60000);
+        QCOMPARE(docs->documents().size(), 2);
+        QCOMPARE(docs->documents().first().pageCount, 8);
+        QCOMPARE(w.chatPane()->currentChat().documents, before); // same place, same pins
+        // Removed again, then another chat: no Undo offered any more.
+        docs->removeDocument(1);
+        QCOMPARE(
+            notices->texts().count(QStringLiteral("Removed “%1” from the chat.").arg(chartTitle)),
+            1);
+        w.chatPane()->newChat();
+        QTRY_VERIFY(!notices->texts().contains(
+            QStringLiteral("Removed “%1” from the chat.").arg(chartTitle)));
         w.chatPane()->waitForSaves();
     }
 };
