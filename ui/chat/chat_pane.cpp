@@ -13,6 +13,7 @@
 #include "notifications/notification_area.h"
 #include "style/palette_colors.h"
 
+#include <QApplication>
 #include <QClipboard>
 #include <QGuiApplication>
 #include <QHBoxLayout>
@@ -30,6 +31,28 @@
 #include <utility>
 
 namespace folio::ui {
+
+namespace {
+
+// The composer in the palette's colours (issue #48 §13: under Adwaita-Dark the placeholder read
+// as typed text and Send and Stop looked alike): a muted placeholder; Send in the accent (the
+// palette's Highlight), Stop in the negative tone.
+void colourComposer(QPlainTextEdit* input, QPushButton* send, QPushButton* stop) {
+    const QPalette app = QApplication::palette();
+    QPalette p = input->palette();
+    p.setColor(QPalette::PlaceholderText, style::placeholderText(app));
+    input->setPalette(p);
+    QPalette s = send->palette();
+    s.setColor(QPalette::Button, app.color(QPalette::Highlight));
+    s.setColor(QPalette::ButtonText, app.color(QPalette::HighlightedText));
+    send->setPalette(s);
+    QPalette t = stop->palette();
+    t.setColor(QPalette::Button, style::toneBackground(app, style::Tone::Negative));
+    t.setColor(QPalette::ButtonText, style::toneText(app, style::Tone::Negative));
+    stop->setPalette(t);
+}
+
+} // namespace
 
 ChatPane::ChatPane(QWidget* parent) : ChatPane(nullptr, parent) {}
 
@@ -160,6 +183,7 @@ ChatPane::ChatPane(ChatLibrary* library, QWidget* parent)
     stopButton_->setEnabled(false);
     buttons->addWidget(sendButton_);
     buttons->addWidget(stopButton_);
+    style::followPalette(input_, [this] { colourComposer(input_, sendButton_, stopButton_); });
     inputRow->addLayout(buttons);
     layout->addLayout(inputRow);
     splitter->setStretchFactor(0, 0);

@@ -46,7 +46,9 @@ void ContextGauge::showPrefillProgress(qint64 done, qint64 total, double etaSeco
 }
 
 void ContextGauge::showWriting(qint64 tokens) {
-    showShare(1, 1, tr("writing the answer: %L1 tokens").arg(tokens));
+    showShare(1, 1,
+              tokens == 1 ? tr("writing the answer: 1 token")
+                          : tr("writing the answer: %L1 tokens").arg(tokens));
 }
 
 } // namespace folio::ui

@@ -128,6 +128,11 @@ QString labelStyle(const QPalette& palette, Tone tone, int radius, const QString
         .arg(padding);
 }
 
+QColor placeholderText(const QPalette& palette) {
+    const QColor base = palette.color(QPalette::Base);
+    return readable(mix(palette.color(QPalette::Text), base, 0.5), base, 3.0);
+}
+
 void followPalette(QWidget* widget, std::function<void()> apply) {
     apply();
     new PaletteFollower(widget, std::move(apply));

@@ -37,6 +37,9 @@ QColor toneBackground(const QPalette& palette, Tone tone);
 QColor toneBorder(const QPalette& palette, Tone tone);
 // Secondary text (times, stats, notes): Text halfway to Base, still readable (3:1).
 QColor mutedText(const QPalette& palette);
+// A placeholder ("Ask about the documents…"): Text halfway to Base, so it never reads as typed
+// text (some dark themes set PlaceholderText to Text), and still readable (3:1) on Base.
+QColor placeholderText(const QPalette& palette);
 // Background of code blocks and tool calls: Base a little towards Text.
 QColor codeBackground(const QPalette& palette);
 

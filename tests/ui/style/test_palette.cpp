@@ -6,6 +6,8 @@
 #include <QApplication>
 #include <QChart>
 #include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QStyle>
 #include <QStyleFactory>
@@ -156,6 +158,35 @@ private slots:
         QVERIFY(links.size() >= 5); // citation, web link, tool call, copy, edit, regenerate
         for (const QColor& c : links)
             QCOMPARE(c.name(), link.name());
+    }
+
+    // Adwaita-Dark (issue #48 §13): a theme whose PlaceholderText is its Text made the empty
+    // question box look typed in, and Send and Stop looked alike. The placeholder is muted (and
+    // readable), Send takes the accent, Stop the negative tone; a theme switch follows.
+    void composerReadsInADarkThemeWhosePlaceholderIsText() {
+        QPalette dark = darkPalette(QColor(0x5d, 0xad, 0xe2));
+        dark.setColor(QPalette::PlaceholderText, dark.color(QPalette::Text));
+        QApplication::setPalette(dark);
+        ChatPane pane;
+        auto* input = pane.findChild<QPlainTextEdit*>(QStringLiteral("chatInput"));
+        auto* send = pane.findChild<QPushButton*>(QStringLiteral("sendButton"));
+        auto* stop = pane.findChild<QPushButton*>(QStringLiteral("stopButton"));
+        QVERIFY(input && send && stop);
+        const QColor text = dark.color(QPalette::Text), base = dark.color(QPalette::Base);
+        const QColor placeholder = input->palette().color(QPalette::PlaceholderText);
+        QVERIFY2(style::contrastRatio(placeholder, text) >= 2.0, qPrintable(placeholder.name()));
+        QVERIFY2(style::contrastRatio(placeholder, base) >= 3.0, qPrintable(placeholder.name()));
+        const QColor sendBg = send->palette().color(QPalette::Button);
+        const QColor stopBg = stop->palette().color(QPalette::Button);
+        QCOMPARE(sendBg, dark.color(QPalette::Highlight));
+        QVERIFY(sendBg != stopBg);
+        QVERIFY(style::contrastRatio(send->palette().color(QPalette::ButtonText), sendBg) >= 3.0);
+        QVERIFY(style::contrastRatio(stop->palette().color(QPalette::ButtonText), stopBg) >= 3.0);
+        // Back to the light theme: the placeholder follows (dark on light now).
+        QApplication::setPalette(light_);
+        QTRY_VERIFY(style::contrastRatio(input->palette().color(QPalette::PlaceholderText),
+                                         light_.color(QPalette::Base)) >= 3.0 &&
+                    !style::isDark(input->palette()));
     }
 
     // Switching to a dark theme whose Link is Qt's dark blue, with the window open.
