@@ -930,6 +930,14 @@
         <source>Documents (*.pdf *.png *.jpg *.jpeg *.bmp *.gif);;All files (*)</source>
         <translation>文档 (*.pdf *.png *.jpg *.jpeg *.bmp *.gif);;所有文件 (*)</translation>
     </message>
+    <message>
+        <source>Removed “%1” from the chat.</source>
+        <translation>已从对话中移除“%1”。</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
 </context>
 <context>
     <name>folio::ui::ChatLibrary</name>
@@ -1096,6 +1104,10 @@
     <message>
         <source>writing the answer: %L1 tokens</source>
         <translation>正在写回答：%L1 个词元</translation>
+    </message>
+    <message>
+        <source>writing the answer: 1 token</source>
+        <translation>正在写回答：1 个词元</translation>
     </message>
 </context>
 <context>
