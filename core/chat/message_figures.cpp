@@ -3,6 +3,8 @@
 #include <QCoreApplication>
 #include <QStringList>
 
+#include <algorithm>
+
 namespace folio::ui {
 
 namespace {
@@ -101,6 +103,29 @@ QString figuresLine(const QList<CheckedFigure>& figures) {
     if (t.uncited > 0)
         parts << tr("%n uncited", nullptr, t.uncited);
     return tr("Figures: %1").arg(parts.join(QStringLiteral(" · ")));
+}
+
+QString withMarkAfterEachFigure(const QString& text, const QList<CheckedFigure>& figures,
+                                const std::function<QString(qsizetype figure)>& mark) {
+    // From the last figure back, so that the earlier ones' offsets still hold.
+    QList<qsizetype> order;
+    for (qsizetype k = 0; k < figures.size(); ++k)
+        if (figureStandsIn(figures[k], text))
+            order << k;
+    std::sort(order.begin(), order.end(), [&figures](qsizetype a, qsizetype b) {
+        return figures[a].offset > figures[b].offset;
+    });
+    QString out = text;
+    qsizetype limit = text.size(); // figures that overlap a later one keep no mark
+    for (qsizetype k : order) {
+        const CheckedFigure& f = figures[k];
+        const qsizetype end = f.offset + f.length;
+        if (end > limit)
+            continue;
+        out.insert(end, mark(k));
+        limit = f.offset;
+    }
+    return out;
 }
 
 bool figureStandsIn(const CheckedFigure& figure, const QString& text) {

@@ -6,6 +6,8 @@
 #include <QList>
 #include <QString>
 
+#include <functional>
+
 namespace folio::ui {
 
 struct CheckedFigure {
@@ -52,5 +54,10 @@ QString figuresLine(const QList<CheckedFigure>& figures);
 
 // True when `figure` still stands where it was found in `text` (an edited text moves it).
 bool figureStandsIn(const CheckedFigure& figure, const QString& text);
+
+// `text` with `mark(k)` inserted right after each figure k that still stands in it (a figure
+// overlapping a later one gets none): the transcript's links and the exports' glyphs.
+QString withMarkAfterEachFigure(const QString& text, const QList<CheckedFigure>& figures,
+                                const std::function<QString(qsizetype figure)>& mark);
 
 } // namespace folio::ui

@@ -3,8 +3,6 @@
 #include <QCoreApplication>
 #include <QStringList>
 
-#include <algorithm>
-
 namespace folio::ui {
 
 namespace {
@@ -68,25 +66,9 @@ QString markdownCell(const QString& s) {
 } // namespace
 
 QString withExportFigureMarks(const QString& text, const QList<CheckedFigure>& figures) {
-    QList<qsizetype> order;
-    for (qsizetype k = 0; k < figures.size(); ++k)
-        if (figureStandsIn(figures[k], text))
-            order << k;
-    // From the end, so each insertion leaves the earlier offsets where they are.
-    std::sort(order.begin(), order.end(), [&figures](qsizetype a, qsizetype b) {
-        return figures[a].offset > figures[b].offset;
+    return withMarkAfterEachFigure(text, figures, [&figures](qsizetype k) {
+        return QChar(0x202F) + figureGlyph(figures[k].state); // a narrow no-break space
     });
-    QString out = text;
-    qsizetype limit = text.size(); // a figure overlapping a later one keeps no mark
-    for (qsizetype k : order) {
-        const CheckedFigure& f = figures[k];
-        const qsizetype end = f.offset + f.length;
-        if (end > limit)
-            continue;
-        out.insert(end, QChar(0x202F) + figureGlyph(f.state)); // a narrow no-break space
-        limit = f.offset;
-    }
-    return out;
 }
 
 QString figuresAppendixMarkdown(const QList<ChatMessage>& messages,

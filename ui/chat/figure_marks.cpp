@@ -5,8 +5,6 @@
 #include <QCoreApplication>
 #include <QRegularExpression>
 
-#include <algorithm>
-
 namespace folio::ui {
 
 namespace {
@@ -56,26 +54,10 @@ QColor figureMarkColour(const QPalette& palette, CheckedFigure::State state) {
 
 QString withFigureMarks(const QString& text, const QList<CheckedFigure>& figures,
                         int messageIndex) {
-    // From the last figure back, so that the earlier ones' offsets still hold.
-    QList<qsizetype> order;
-    for (qsizetype k = 0; k < figures.size(); ++k)
-        if (figureStandsIn(figures[k], text))
-            order << k;
-    std::sort(order.begin(), order.end(), [&figures](qsizetype a, qsizetype b) {
-        return figures[a].offset > figures[b].offset;
+    return withMarkAfterEachFigure(text, figures, [&](qsizetype k) {
+        return QStringLiteral("[%1](%2)")
+            .arg(figureMarkGlyph(figures[k].state), figureMarkUrl(messageIndex, int(k)));
     });
-    QString out = text;
-    qsizetype limit = text.size(); // figures that overlap a later one keep no mark
-    for (qsizetype k : order) {
-        const CheckedFigure& f = figures[k];
-        const qsizetype end = f.offset + f.length;
-        if (end > limit)
-            continue;
-        out.insert(end, QStringLiteral("[%1](%2)")
-                            .arg(figureMarkGlyph(f.state), figureMarkUrl(messageIndex, int(k))));
-        limit = f.offset;
-    }
-    return out;
 }
 
 QString figureMarkToolTip(const CheckedFigure& figure, const QString& documentTitle,
