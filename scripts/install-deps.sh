@@ -29,6 +29,8 @@ PACKAGES=(
     fonts-dejavu-core fonts-wqy-microhei
     # headless runs and screenshots
     xvfb xauth imagemagick
+    # the report export test reads the ODT's content.xml (tests/core/report)
+    unzip
 )
 
 missing=()

@@ -23,6 +23,7 @@ int cmd_logits(std::vector<std::string> args);
 int cmd_make_model(std::vector<std::string> args);
 int cmd_pages(std::vector<std::string> args);
 int cmd_quantize(std::vector<std::string> args);
+int cmd_report(std::vector<std::string> args);
 int cmd_serve(std::vector<std::string> args);
 int cmd_summarize(std::vector<std::string> args);
 int cmd_sysinfo(std::vector<std::string> args);
@@ -121,6 +122,13 @@ const std::array kCommands = {
         "quantize IN.gguf OUT.gguf --recipe q8_0|q4_k_m|q5_k_m|q6_k|q3_k_m|iq4_xs|q4_k|mxfp4-moe|"
         "RECIPE_FILE [-t N]   per-module quantization (recipe file: 'pattern = type' lines)",
         cmd_quantize},
+    Command{
+        "report",
+        "report --template equity-note|policy-brief|comparison|FILE DOC.pdf [DOC2.pdf] [IMG*] "
+        "-m F.gguf [--mmproj P] | --remote URL --model NAME   -o O.pdf|.odt|.html|.md "
+        "[--language en|zh_CN] [--report F.folio-report] [--restart]   a report made section by "
+        "section, its figures checked",
+        cmd_report},
     Command{
         "serve",
         "serve -m F.gguf [--host 127.0.0.1] [--port 8080] [--mmproj P.gguf] [-t N] [-c CTX] "

@@ -1,5 +1,7 @@
 #include "summarize_job.h"
 
+#include "summarize/engine_turns.h"
+
 #include "core/documents/document_loader.h"
 #include "core/figures/check_figures.h"
 #include "core/figures/figures_json.h"
@@ -27,56 +29,14 @@ namespace folio::summarize {
 
 namespace {
 
-using folio::ui::ChatTurn;
-
 QString q(const std::string& s) {
     return QString::fromStdString(s);
-}
-
-// QtPdf and the image plugins expect an application object; the CLI has none.
-std::unique_ptr<QCoreApplication> ensureApplication() {
-    if (QCoreApplication::instance())
-        return nullptr;
-    static int argc = 1;
-    static char name[] = "folio-cli";
-    static char* argv[] = {name, nullptr};
-    return std::make_unique<QCoreApplication>(argc, argv);
-}
-
-Request toRequest(const QList<ChatTurn>& turns, bool withImages) {
-    Request r;
-    for (const ChatTurn& t : turns) {
-        Message m{t.role.toStdString(), t.content.toStdString(), {}, {}};
-        if (withImages)
-            for (const QString& image : t.images)
-                m.images.push_back(ImageInput{image.toStdString(), 0, 0, {}});
-        r.messages.push_back(std::move(m));
-    }
-    return r;
-}
-
-// Exact counts with the loaded model's tokenizer and chat template (Engine::count_tokens).
-folio::ui::TokenCounter exactCounter(const Engine& engine, bool withImages) {
-    auto prompt = [&engine, withImages](const QList<ChatTurn>& turns) -> qint64 {
-        Expected<int64_t> n = engine.count_tokens(toRequest(turns, withImages));
-        return n ? *n : -1;
-    };
-    // Text inside a prompt: its tokens without what encoding adds to any text (a BOS token).
-    auto text = [&engine](const QString& t) -> qint64 {
-        Request r, one;
-        r.prompt_text = t.toStdString();
-        one.prompt_text.push_back(' ');
-        Expected<int64_t> n = engine.count_tokens(r);
-        Expected<int64_t> base = engine.count_tokens(one);
-        return n && base ? std::max<int64_t>(0, *n - (*base - 1)) : -1;
-    };
-    return folio::ui::TokenCounter(QStringLiteral("engine"), text, prompt);
 }
 
 } // namespace
 
 int run(const Options& o, std::string& error) {
-    const auto app = ensureApplication();
+    const auto app = folio::jobs::ensureApplication();
     using folio::ui::Document;
 
     const Document doc = folio::ui::loadDocument(q(o.document));
@@ -141,7 +101,7 @@ int run(const Options& o, std::string& error) {
     const SessionId session = engine.create_session();
     qint64 promptTokens = 0, generatedTokens = 0;
     auto ask = [&](const folio::ui::SummaryRequest& sr) {
-        Request request = toRequest(sr.turns, vision);
+        Request request = folio::jobs::toRequest(sr.turns, vision);
         request.sampling.temperature = 0; // reproducible summaries
         request.max_tokens = sr.maxTokens;
         RequestStats stats;
@@ -173,8 +133,8 @@ int run(const Options& o, std::string& error) {
     };
     QElapsedTimer clock;
     clock.start();
-    const folio::ui::SummaryResult result =
-        folio::ui::summarizeDocument(options, exactCounter(engine, vision), ask, progress);
+    const folio::ui::SummaryResult result = folio::ui::summarizeDocument(
+        options, folio::jobs::exactCounter(engine, vision), ask, progress);
     const double seconds = double(clock.elapsed()) / 1000.0;
     if (!quiet && terminal)
         std::fprintf(stderr, "\n");

@@ -63,47 +63,6 @@ QList<ToolCallRecord> toolCallsFromJson(const QJsonArray& a) {
     return out;
 }
 
-// As `folio-cli check-figures -o` writes them ("doc" 1-based, null for none), plus where the
-// figure stands in the text.
-QJsonArray figuresToJson(const QList<CheckedFigure>& figures) {
-    QJsonArray out;
-    for (const CheckedFigure& f : figures) {
-        auto orNull = [](int n) { return n > 0 ? QJsonValue(n) : QJsonValue(QJsonValue::Null); };
-        QJsonObject o{{QStringLiteral("figure"), f.figure},
-                      {QStringLiteral("offset"), f.offset},
-                      {QStringLiteral("length"), f.length},
-                      {QStringLiteral("state"), figureStateKey(f.state)},
-                      {QStringLiteral("doc"), orNull(f.document + 1)},
-                      {QStringLiteral("page"), orNull(f.page)},
-                      {QStringLiteral("found_page"), orNull(f.foundPage)},
-                      {QStringLiteral("line"), f.line}};
-        if (f.table != -1)
-            o.insert(QStringLiteral("table"), f.table);
-        out.append(o);
-    }
-    return out;
-}
-
-QList<CheckedFigure> figuresFromJson(const QJsonArray& a) {
-    QList<CheckedFigure> out;
-    for (const QJsonValue& v : a) {
-        const QJsonObject o = v.toObject();
-        CheckedFigure f; // a figure of a state this Folio does not know is skipped
-        if (!figureStateFromKey(o.value(QStringLiteral("state")).toString(), f.state))
-            continue;
-        f.figure = o.value(QStringLiteral("figure")).toString();
-        f.offset = o.value(QStringLiteral("offset")).toInteger();
-        f.length = o.value(QStringLiteral("length")).toInteger();
-        f.document = o.value(QStringLiteral("doc")).toInt() - 1;
-        f.page = o.value(QStringLiteral("page")).toInt();
-        f.foundPage = o.value(QStringLiteral("found_page")).toInt();
-        f.line = o.value(QStringLiteral("line")).toString();
-        f.table = o.value(QStringLiteral("table")).toInt(-1);
-        out.append(f);
-    }
-    return out;
-}
-
 QJsonObject messageToJson(const ChatMessage& m) {
     QJsonObject o{{QStringLiteral("role"), roleKey(m.role)},
                   {QStringLiteral("text"), m.text},
@@ -185,6 +144,47 @@ bool messageFromJson(const QJsonObject& o, ChatMessage& m) {
 }
 
 } // namespace
+
+// As `folio-cli check-figures -o` writes them ("doc" 1-based, null for none), plus where the
+// figure stands in the text.
+QJsonArray figuresToJson(const QList<CheckedFigure>& figures) {
+    QJsonArray out;
+    for (const CheckedFigure& f : figures) {
+        auto orNull = [](int n) { return n > 0 ? QJsonValue(n) : QJsonValue(QJsonValue::Null); };
+        QJsonObject o{{QStringLiteral("figure"), f.figure},
+                      {QStringLiteral("offset"), f.offset},
+                      {QStringLiteral("length"), f.length},
+                      {QStringLiteral("state"), figureStateKey(f.state)},
+                      {QStringLiteral("doc"), orNull(f.document + 1)},
+                      {QStringLiteral("page"), orNull(f.page)},
+                      {QStringLiteral("found_page"), orNull(f.foundPage)},
+                      {QStringLiteral("line"), f.line}};
+        if (f.table != -1)
+            o.insert(QStringLiteral("table"), f.table);
+        out.append(o);
+    }
+    return out;
+}
+
+QList<CheckedFigure> figuresFromJson(const QJsonArray& a) {
+    QList<CheckedFigure> out;
+    for (const QJsonValue& v : a) {
+        const QJsonObject o = v.toObject();
+        CheckedFigure f; // a figure of a state this Folio does not know is skipped
+        if (!figureStateFromKey(o.value(QStringLiteral("state")).toString(), f.state))
+            continue;
+        f.figure = o.value(QStringLiteral("figure")).toString();
+        f.offset = o.value(QStringLiteral("offset")).toInteger();
+        f.length = o.value(QStringLiteral("length")).toInteger();
+        f.document = o.value(QStringLiteral("doc")).toInt() - 1;
+        f.page = o.value(QStringLiteral("page")).toInt();
+        f.foundPage = o.value(QStringLiteral("found_page")).toInt();
+        f.line = o.value(QStringLiteral("line")).toString();
+        f.table = o.value(QStringLiteral("table")).toInt(-1);
+        out.append(f);
+    }
+    return out;
+}
 
 QJsonObject documentToJson(const ChatDocument& d) {
     QJsonObject o{

@@ -15,6 +15,7 @@
 
 #include "core/chat/chat_session.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QString>
 
@@ -28,6 +29,11 @@ bool chatFromJson(const QJsonObject& json, ChatSession& chat, QString* error);
 
 QJsonObject documentToJson(const ChatDocument& d);
 ChatDocument documentFromJson(const QJsonObject& json);
+
+// An answer's checked figures, as `folio-cli check-figures -o` writes them ("doc" 1-based, null
+// for none), plus where each figure stands in the text (reports keep them the same way).
+QJsonArray figuresToJson(const QList<CheckedFigure>& figures);
+QList<CheckedFigure> figuresFromJson(const QJsonArray& array);
 
 QJsonObject settingsToJson(const GenerationSettings& s);
 GenerationSettings settingsFromJson(const QJsonObject& json);

@@ -3,6 +3,7 @@
 #include "core/ocr/script_detect.h"
 
 #include <QCoreApplication>
+#include <QEventLoop>
 #include <QSet>
 
 #include <algorithm>
@@ -92,6 +93,32 @@ QString ocrSummary(const Document& document) {
     if (pages.size() == 1)
         return tr("page %1 read with OCR (%2)").arg(pages.first() + 1).arg(how);
     return tr("%1 pages read with OCR (%2)").arg(pages.size()).arg(how);
+}
+
+QString readScannedPagesNow(Document& document, const QString& languages,
+                            const std::function<void(int, int, double)>& progress) {
+    if (pagesToRead(document).isEmpty())
+        return QString();
+    ocr::OcrRunner runner;
+    QEventLoop loop;
+    QObject::connect(&runner, &ocr::OcrRunner::pageFinished,
+                     [&document](const ocr::PageOutcome& o) { applyOcrOutcome(document, o); });
+    QObject::connect(&runner, &ocr::OcrRunner::progress,
+                     [&progress](int done, int total, double eta) {
+                         if (progress)
+                             progress(done, total, eta);
+                     });
+    bool finished = false; // also when the runner finishes inside start()
+    QObject::connect(&runner, &ocr::OcrRunner::finished, [&] {
+        finished = true;
+        loop.quit();
+    });
+    const ocr::OcrError error = runner.start(ocrJobFor(document, languages, QString()));
+    if (error)
+        return error.message;
+    if (!finished)
+        loop.exec();
+    return QString();
 }
 
 } // namespace folio::ui

@@ -8,6 +8,8 @@
 
 #include <QString>
 
+#include <functional>
+
 namespace folio::ui {
 
 // The page's OCR text replaces its missing or junk text layer (origin Ocr, with Tesseract's
@@ -22,6 +24,12 @@ QList<int> pagesToRead(const Document& document);
 // `cacheDir` empty is the user's cache folder.
 ocr::OcrJob ocrJobFor(const Document& document, const QString& languages, const QString& cacheDir);
 
+// Reads the pages OCR still has to read now, in this thread (its own event loop: for the CLI's
+// jobs, not the window), applying each outcome; `progress` gets (pages done, total, ETA s or
+// -1). "" when done (pages that could not be read are marked in the document), else why OCR
+// could not start (missing language data: the package to install).
+QString readScannedPagesNow(Document& document, const QString& languages,
+                            const std::function<void(int, int, double)>& progress = {});
 // "eng" -> "English", "chi_sim" -> "Chinese (Simplified)", "eng+chi_sim" -> both; others as
 // they are. Translated.
 QString ocrLanguageName(const QString& languages);

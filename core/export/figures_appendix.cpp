@@ -13,7 +13,7 @@ QString tr(const char* text) {
 
 // One row of the appendix, its cells as plain text.
 struct FigureRow {
-    int answer = 0;
+    QString group;
     QString figure, state, cited, found, line;
 };
 
@@ -25,8 +25,29 @@ QString pageRef(int document, int page, const QStringList& titles) {
     return tr("p. %1").arg(page);
 }
 
-QList<FigureRow> rowsOf(const QList<ChatMessage>& messages, const QStringList& chatTitles) {
+QList<FigureRow> rowsOf(const QList<FigureGroup>& groups) {
     QList<FigureRow> rows;
+    for (const FigureGroup& g : groups) {
+        for (const CheckedFigure& f : g.figures) {
+            FigureRow r;
+            r.group = g.label;
+            r.figure = f.figure;
+            r.state = figureGlyph(f.state) + QLatin1Char(' ') + figureStateLabel(f.state);
+            r.cited = pageRef(f.document, f.page, g.documentTitles);
+            r.found = pageRef(f.document, f.foundPage, g.documentTitles);
+            if (f.table != -1) // checked against the answer's query results, not a page
+                r.cited = tr("query results");
+            if (f.table >= 0)
+                r.found = tr("query %1").arg(f.table + 1);
+            r.line = f.line.simplified();
+            rows << r;
+        }
+    }
+    return rows;
+}
+
+QList<FigureGroup> answerGroups(const QList<ChatMessage>& messages, const QStringList& chatTitles) {
+    QList<FigureGroup> groups;
     int answer = 0;
     for (const ChatMessage& m : messages) {
         if (m.role != ChatMessage::Role::Assistant)
@@ -39,22 +60,9 @@ QList<FigureRow> rowsOf(const QList<ChatMessage>& messages, const QStringList& c
             for (const CitedDocument& d : m.citedDocuments)
                 titles << d.title;
         }
-        for (const CheckedFigure& f : m.figures) {
-            FigureRow r;
-            r.answer = answer;
-            r.figure = f.figure;
-            r.state = figureGlyph(f.state) + QLatin1Char(' ') + figureStateLabel(f.state);
-            r.cited = pageRef(f.document, f.page, titles);
-            r.found = pageRef(f.document, f.foundPage, titles);
-            if (f.table != -1) // checked against the answer's query results, not a page
-                r.cited = tr("query results");
-            if (f.table >= 0)
-                r.found = tr("query %1").arg(f.table + 1);
-            r.line = f.line.simplified();
-            rows << r;
-        }
+        groups << FigureGroup{QString::number(answer), m.figures, titles};
     }
-    return rows;
+    return groups;
 }
 
 // A table cell's text: one line, "|" kept as text.
@@ -71,41 +79,47 @@ QString withExportFigureMarks(const QString& text, const QList<CheckedFigure>& f
     });
 }
 
-QString figuresAppendixMarkdown(const QList<ChatMessage>& messages,
-                                const QStringList& documentTitles) {
-    const QList<FigureRow> rows = rowsOf(messages, documentTitles);
+QString figuresAppendixMarkdown(const QList<FigureGroup>& groups, const QString& groupColumn) {
+    const QList<FigureRow> rows = rowsOf(groups);
     if (rows.isEmpty())
         return {};
     QString md = QStringLiteral("## %1\n\n| %2 | %3 | %4 | %5 | %6 | %7 |\n"
                                 "| ---: | --- | --- | --- | --- | --- |\n")
-                     .arg(tr("Figures checked"), tr("Answer"), tr("Figure"), tr("State"),
-                          tr("Cited"), tr("Found"))
+                     .arg(tr("Figures checked"), markdownCell(groupColumn), tr("Figure"),
+                          tr("State"), tr("Cited"), tr("Found"))
                      .arg(tr("Line on the page"));
     for (const FigureRow& r : rows)
         md += QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 |\n")
-                  .arg(r.answer)
-                  .arg(markdownCell(r.figure), markdownCell(r.state), markdownCell(r.cited),
-                       markdownCell(r.found), markdownCell(r.line));
+                  .arg(markdownCell(r.group), markdownCell(r.figure), markdownCell(r.state),
+                       markdownCell(r.cited), markdownCell(r.found), markdownCell(r.line));
     return md + QLatin1Char('\n');
 }
 
-QString figuresAppendixHtml(const QList<ChatMessage>& messages, const QStringList& documentTitles) {
-    const QList<FigureRow> rows = rowsOf(messages, documentTitles);
+QString figuresAppendixHtml(const QList<FigureGroup>& groups, const QString& groupColumn) {
+    const QList<FigureRow> rows = rowsOf(groups);
     if (rows.isEmpty())
         return {};
     QString html =
         QStringLiteral(
             "<h2>%1</h2>\n<table border=\"1\" cellspacing=\"0\" cellpadding=\"4\">\n"
             "<tr><th>%2</th><th>%3</th><th>%4</th><th>%5</th><th>%6</th><th>%7</th></tr>\n")
-            .arg(tr("Figures checked"), tr("Answer"), tr("Figure"), tr("State"), tr("Cited"),
-                 tr("Found"), tr("Line on the page"));
+            .arg(tr("Figures checked"), groupColumn.toHtmlEscaped(), tr("Figure"), tr("State"),
+                 tr("Cited"), tr("Found"), tr("Line on the page"));
     for (const FigureRow& r : rows)
         html += QStringLiteral("<tr><td align=\"right\">%1</td><td>%2</td><td>%3</td><td>%4</td>"
                                "<td>%5</td><td>%6</td></tr>\n")
-                    .arg(r.answer)
-                    .arg(r.figure.toHtmlEscaped(), r.state.toHtmlEscaped(), r.cited.toHtmlEscaped(),
-                         r.found.toHtmlEscaped(), r.line.toHtmlEscaped());
+                    .arg(r.group.toHtmlEscaped(), r.figure.toHtmlEscaped(), r.state.toHtmlEscaped(),
+                         r.cited.toHtmlEscaped(), r.found.toHtmlEscaped(), r.line.toHtmlEscaped());
     return html + QStringLiteral("</table>\n");
+}
+
+QString figuresAppendixMarkdown(const QList<ChatMessage>& messages,
+                                const QStringList& documentTitles) {
+    return figuresAppendixMarkdown(answerGroups(messages, documentTitles), tr("Answer"));
+}
+
+QString figuresAppendixHtml(const QList<ChatMessage>& messages, const QStringList& documentTitles) {
+    return figuresAppendixHtml(answerGroups(messages, documentTitles), tr("Answer"));
 }
 
 } // namespace folio::ui

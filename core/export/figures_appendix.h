@@ -11,6 +11,13 @@
 
 namespace folio::ui {
 
+// The figures of one answer (or one report section) and the titles of its "doc N" documents.
+struct FigureGroup {
+    QString label; // the appendix's first column: "3" (the third answer), a section's heading
+    QList<CheckedFigure> figures;
+    QStringList documentTitles; // named in the page columns when there are several
+};
+
 // `text` (an answer's own text) with the mark of each standing figure right after it.
 QString withExportFigureMarks(const QString& text, const QList<CheckedFigure>& figures);
 
@@ -22,5 +29,8 @@ QString figuresAppendixMarkdown(const QList<ChatMessage>& messages,
                                 const QStringList& documentTitles);
 // The same as an HTML section with a table.
 QString figuresAppendixHtml(const QList<ChatMessage>& messages, const QStringList& documentTitles);
+// The appendix of any groups of figures; `groupColumn` heads the first column ("Section").
+QString figuresAppendixMarkdown(const QList<FigureGroup>& groups, const QString& groupColumn);
+QString figuresAppendixHtml(const QList<FigureGroup>& groups, const QString& groupColumn);
 
 } // namespace folio::ui
