@@ -189,15 +189,37 @@ int run(const Options& o, std::string& error) {
     inputs.contextTokens = context;
     inputs.answerTokens = o.max_tokens;
 
+    // A server that refuses images (a text-only model: HTTP 400) gets the sections without
+    // the charts, said once.
+    bool imagesRefused = false;
     auto ask = [&](const ui::SectionRequest& sr) {
-        Request request = folio::jobs::toRequest(sr.turns, inputs.vision);
-        request.sampling.temperature = 0; // reproducible reports
-        request.max_tokens = sr.maxTokens;
         RequestStats stats;
         std::string failure;
-        request.callbacks.on_done = [&stats](const RequestStats& s) { stats = s; };
-        request.callbacks.on_error = [&failure](const Error& e) { failure = e.to_string(); };
-        backend->wait(backend->submit(std::move(request)));
+        ErrorCode code = ErrorCode::Ok;
+        auto submit = [&](bool withImages) {
+            Request request = folio::jobs::toRequest(sr.turns, withImages);
+            request.sampling.temperature = 0; // reproducible reports
+            request.max_tokens = sr.maxTokens;
+            stats = {};
+            failure.clear();
+            request.callbacks.on_done = [&stats](const RequestStats& s) { stats = s; };
+            request.callbacks.on_error = [&failure, &code](const Error& e) {
+                failure = e.to_string();
+                code = e.code;
+            };
+            backend->wait(backend->submit(std::move(request)));
+        };
+        const bool images = inputs.vision && !imagesRefused;
+        submit(images);
+        if (images && sr.imagesIn && !o.remote.empty() && code == ErrorCode::InvalidArgument) {
+            imagesRefused = true;
+            if (!o.quiet)
+                std::fprintf(stderr,
+                             "the server refused the charts (%s); the sections go "
+                             "without them\n",
+                             failure.c_str());
+            submit(false);
+        }
         ui::SectionAnswer answer;
         if (!failure.empty()) {
             answer.status = ui::SectionAnswer::Status::Failed;

@@ -8,6 +8,7 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QRegularExpression>
 
 #include <algorithm>
 #include <set>
@@ -58,7 +59,40 @@ QList<ReportPagesUsed> pagesUsed(const PageSelection& selection) {
     return used;
 }
 
+// A section whose prompt did not fit is planned again, with a smaller budget, this many times.
+constexpr int kTooLongRetries = 3;
+
 } // namespace
+
+bool promptTooLong(const QString& error, qint64* promptTokens) {
+    static const QRegularExpression ours(
+        QStringLiteral("prompt has (\\d+) tokens; the context holds"));
+    static const QRegularExpression vllm(QStringLiteral("maximum context length is \\d+ tokens"));
+    static const QRegularExpression messages(QStringLiteral("(\\d+) in the messages"));
+    static const QRegularExpression requested(QStringLiteral("requested (\\d+) tokens"));
+    static const QRegularExpression other(
+        QStringLiteral("(longer than the model's context length|context length exceeded|"
+                       "maximum context length)"),
+        QRegularExpression::CaseInsensitiveOption);
+    qint64 tokens = 0;
+    bool matched = false;
+    if (const QRegularExpressionMatch m = ours.match(error); m.hasMatch()) {
+        matched = true;
+        tokens = m.captured(1).toLongLong();
+    } else if (vllm.match(error).hasMatch()) {
+        matched = true;
+        const QRegularExpressionMatch m = messages.match(error);
+        const QRegularExpressionMatch r = requested.match(error);
+        tokens = m.hasMatch()   ? m.captured(1).toLongLong()
+                 : r.hasMatch() ? r.captured(1).toLongLong()
+                                : 0;
+    } else {
+        matched = other.match(error).hasMatch();
+    }
+    if (promptTokens)
+        *promptTokens = tokens;
+    return matched;
+}
 
 QString sourcesSectionText(const Report& report) {
     QStringList lines;
@@ -151,7 +185,29 @@ ReportRunResult generateReport(Report& report, const ReportInputs& inputs,
             progress({r.index, int(report.sections.size()), step + 1, int(plan.size()), r.heading,
                       eta.remaining(now())});
         const double started = now();
-        const SectionAnswer answer = ask(r);
+        SectionAnswer answer = ask(r);
+        // A prompt the backend counts longer than we did (a server's tokenizer, estimates):
+        // the section planned again within what its count says fits.
+        SectionRequest asked = r;
+        ReportInputs smaller = inputs;
+        for (int retry = 0; retry < kTooLongRetries; ++retry) {
+            qint64 reported = 0;
+            if (answer.status != SectionAnswer::Status::Failed ||
+                !promptTooLong(answer.error, &reported))
+                break;
+            const qint64 documents = smaller.contextTokens - asked.maxTokens;
+            const double scale = reported > asked.promptTokens && asked.promptTokens > 0
+                                     ? 0.95 * double(asked.promptTokens) / double(reported)
+                                     : 0.75;
+            smaller.contextTokens = asked.maxTokens + qint64(double(documents) * scale);
+            QString error;
+            SectionRequest again =
+                planSectionRequest(shape, r.index, smaller, counter, cache, &error);
+            if (!error.isEmpty())
+                break;
+            asked = again;
+            answer = ask(asked);
+        }
         ReportSection& section = report.sections[r.index];
         if (answer.status == SectionAnswer::Status::Cancelled) {
             result.cancelled = true;
@@ -174,9 +230,9 @@ ReportRunResult generateReport(Report& report, const ReportInputs& inputs,
             section.figures = checkAnswerFigures(section.text, sources);
             ++result.made;
         }
-        section.pagesUsed = pagesUsed(r.selection);
-        section.promptTokens = r.promptTokens;
-        section.imagesUsed = r.imagesIn;
+        section.pagesUsed = pagesUsed(asked.selection);
+        section.promptTokens = asked.promptTokens;
+        section.imagesUsed = asked.imagesIn;
         section.seconds = now() - started;
         done += work(r);
         eta.progress(done, now());

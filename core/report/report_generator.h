@@ -24,6 +24,13 @@ struct SectionAnswer {
     QString error;
 };
 
+// True when `error` says the prompt did not fit the context (the engine's and `folio-cli
+// serve`'s "the prompt has N tokens; the context holds M", vLLM's "maximum context length is M
+// tokens. However, you requested N tokens (X in the messages, …)", SGLang's "longer than the
+// model's context length"); `promptTokens` gets the prompt's tokens when the message says.
+// A server's counts are not ours (estimates): such a section is planned again with less.
+bool promptTooLong(const QString& error, qint64* promptTokens = nullptr);
+
 struct ReportProgress {
     int section = 0;         // 0-based, the section being made
     int sections = 0;        // in the report

@@ -10,6 +10,7 @@
 #include <QRegularExpression>
 #include <QtTest>
 
+#include "support/server_process.h"
 #include "support/test_support.h"
 
 namespace {
@@ -131,6 +132,33 @@ private slots:
         const Run again = report({"--restart"});
         QVERIFY2(again.exitCode == 0, qPrintable(again.err));
         QVERIFY(again.err.contains("(6 sections made in "));
+    }
+
+    void theSameReportThroughAServer() {
+        // The remote backend (issue #49 §7): `folio-cli serve` on loopback answers the same
+        // sections; greedy decoding on both sides. A server's counts are estimates, so pages
+        // may differ; the sections made and the figure count line must not.
+        if (folio::test::underThreadSanitizer())
+            QSKIP("no child processes under TSan");
+        folio::test::ServerProcess server;
+        QString error;
+        QVERIFY2(server.start(demo(), {}, &error), qPrintable(error));
+        const Run local = report({"--restart"});
+        QVERIFY2(local.exitCode == 0, qPrintable(local.err));
+        const Run remote = folio::test::runCli(
+            {"report", "--template", "equity-note", sample("sample-report.pdf"),
+             sample("revenue-chart.png"), "--remote", QString::fromStdString(server.url()),
+             "--model", "demo", "-c", "4096", "-n", "12", "-o", dir_ + "/remote.html"},
+            120000);
+        QVERIFY2(remote.exitCode == 0, qPrintable(remote.err));
+        QVERIFY(remote.err.contains("(6 sections made in "));
+        QCOMPARE(count(remote.err, "^\\d\\. .* \\[done\\]"), 7);
+        QCOMPARE(remote.out, local.out); // the figure count line
+        const QJsonObject saved = readJson(dir_ + "/remote.folio-report");
+        QCOMPARE(saved.value("model").toString(), QStringLiteral("demo"));
+        QFile html(dir_ + "/remote.html");
+        QVERIFY(html.open(QIODevice::ReadOnly));
+        QVERIFY(QString::fromUtf8(html.readAll()).contains("3. Financial performance"));
     }
 
     void badInputIsNamed() {

@@ -281,6 +281,70 @@ private slots:
         QCOMPARE(stopped.error, QStringLiteral("note.folio-report: the disk is full"));
     }
 
+    void aPromptTheBackendCountsLongerIsPlannedAgain() {
+        // A server whose tokenizer makes 3 tokens of our estimate's one: the first prompts
+        // do not fit its 4,096 tokens; each such section is planned again with fewer pages.
+        Report report = freshReport();
+        PageTokenCache cache;
+        Scripted script;
+        int refused = 0;
+        QList<qint64> accepted;
+        auto ask = [&](const SectionRequest& r) {
+            const qint64 theirs = r.promptTokens * 3;
+            if (theirs + r.maxTokens > 4096) {
+                ++refused;
+                SectionAnswer a;
+                a.status = SectionAnswer::Status::Failed;
+                a.error = QStringLiteral("invalid argument: HTTP 400 from http://127.0.0.1/v1/chat/"
+                                         "completions: invalid argument: the prompt has %1 tokens; "
+                                         "the context holds 4096")
+                              .arg(theirs + r.maxTokens);
+                return a;
+            }
+            accepted << theirs;
+            return script(r);
+        };
+        const ReportRunResult result =
+            generateReport(report, inputs(), TokenCounter(), cache, ask, {});
+        QVERIFY2(result.ok, qPrintable(result.error));
+        QVERIFY(refused >= 6); // every section's first plan was too long for it
+        QCOMPARE(accepted.size(), 6);
+        for (qint64 tokens : accepted)
+            QVERIFY(tokens + 512 <= 4096);
+        // Fewer pages went in, and the section says which.
+        QVERIFY(report.sections[0].pagesUsed[0].pages.size() < 8);
+        QVERIFY(!report.sections[0].pagesUsed[0].pages.isEmpty());
+    }
+
+    void tooLongMessagesOfTheBackendsAreRead_data() {
+        QTest::addColumn<QString>("error");
+        QTest::addColumn<bool>("tooLong");
+        QTest::addColumn<qint64>("tokens");
+        QTest::newRow("folio") << "invalid argument: the prompt has 4410 tokens; the context "
+                                  "holds 4096"
+                               << true << qint64(4410);
+        QTest::newRow("vllm") << "HTTP 400: This model's maximum context length is 8192 tokens. "
+                                 "However, you requested 9000 tokens (8488 in the messages, 512 "
+                                 "in the completion). Please reduce the length."
+                              << true << qint64(8488);
+        QTest::newRow("vllm short") << "This model's maximum context length is 8192 tokens. "
+                                       "However, you requested 9100 tokens."
+                                    << true << qint64(9100);
+        QTest::newRow("sglang") << "The input (9000 tokens) is longer than the model's context "
+                                   "length (8192 tokens)."
+                                << true << qint64(0);
+        QTest::newRow("other 400") << "HTTP 400: unknown model demo" << false << qint64(0);
+    }
+
+    void tooLongMessagesOfTheBackendsAreRead() {
+        QFETCH(QString, error);
+        QFETCH(bool, tooLong);
+        QFETCH(qint64, tokens);
+        qint64 read = -1;
+        QCOMPARE(promptTooLong(error, &read), tooLong);
+        QCOMPARE(read, tokens);
+    }
+
     void aContextTooSmallAsksNothing() {
         Report report = freshReport();
         PageTokenCache cache;
