@@ -16,3 +16,9 @@ if(FOLIO_BUILD_UI)
                    LABELS app TIMEOUT 300)
     add_dependencies(test_report_cli folio-cli folio_samples folio_demo_model)
 endif()
+if(FOLIO_BUILD_UI)
+    # File → Reports… in the real window with a scripted backend (issue #49 §6).
+    folio_add_test(test_reports_window SOURCES ui/reports/test_reports_window.cpp LIBS folio_ui
+                   LABELS ui TIMEOUT 120)
+    add_dependencies(test_reports_window folio_samples)
+endif()

@@ -16,6 +16,7 @@
 #include "find/find_actions.h"
 #include "jobs/extract_table_action.h"
 #include "notifications/notification_area.h"
+#include "reports/reports_action.h"
 #include "settings/app_settings.h"
 #include "settings/demo_model.h"
 #include "settings/settings_dialog.h"
@@ -295,6 +296,7 @@ void MainWindow::createMenus() {
     exportChat_ = new ExportChatAction(
         file, chat_, documents_, [this] { return modelLabel_->text(); }, this);
     summarize_ = new SummarizeAction(file, chat_, documents_, models_->worker(), this);
+    new ReportsAction(file, chat_, documents_, models_->worker(), this);
     file->addSeparator();
     QAction* settingsAction = file->addAction(tr("&Settings…"), this, &MainWindow::showSettings);
     // Ctrl+, as in most programs, and the platform's own key for preferences where it has one.

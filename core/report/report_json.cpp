@@ -4,6 +4,7 @@
 #include "core/storage/atomic_write.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -156,6 +157,7 @@ bool reportFromJson(const QJsonObject& o, Report& out, QString* error) {
 }
 
 QString saveReport(const QString& path, const Report& report) {
+    QDir().mkpath(QFileInfo(path).absolutePath()); // the first report of a new folder
     return writeFileAtomic(path, QJsonDocument(reportToJson(report)).toJson());
 }
 

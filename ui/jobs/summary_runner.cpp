@@ -12,10 +12,9 @@
 namespace folio::ui {
 
 SummaryRunner::SummaryRunner(ChatPane* pane, EngineWorker* worker, QObject* parent)
-    : QObject(parent), pane_(pane), job_(new JobRequest(worker, this)), ticker_(new QTimer(this)) {
+    : QObject(parent), pane_(pane), job_(new BlockingJob(worker, this)), ticker_(new QTimer(this)) {
     ticker_->setInterval(1000);
     connect(ticker_, &QTimer::timeout, this, &SummaryRunner::tick);
-    connect(job_, &JobRequest::finished, this, &SummaryRunner::onAnswer);
     connect(worker, &EngineWorker::modelLoaded, this,
             [this](const ModelFactsQ& facts) { contextLimit_ = facts.contextLimit; });
     connect(worker, &EngineWorker::counterChanged, this,
@@ -76,10 +75,8 @@ void SummaryRunner::summarize(const Document& doc) {
     title_ = doc.title;
     documentPath_ = doc.path;
     pageTexts_ = doc.pageTexts;
-    {
-        std::lock_guard lk(m_);
-        stopping_ = false;
-    }
+    job_->reset();
+    stopping_ = false;
     pane_->appendMessageTo(chatId_, ChatMessage::Role::Notice,
                            tr("Summarizing “%1” (%2 pages)…").arg(doc.title).arg(doc.pageCount));
     pane_->setWork(chatId_, ChatLibrary::Work::Summarizing);
@@ -97,51 +94,22 @@ void SummaryRunner::summarize(const Document& doc) {
 }
 
 void SummaryRunner::stop() {
-    {
-        std::lock_guard lk(m_);
-        if (!thread_ || stopping_)
-            return;
-        stopping_ = true;
-        cv_.notify_all();
-    }
-    job_->cancel(); // the request being answered, if any (both run on the GUI thread)
+    if (!thread_ || stopping_)
+        return;
+    stopping_ = true;
+    job_->stop();
 }
 
 // On the plan's thread: one request through the job, waited for.
 SummaryAnswer SummaryRunner::ask(const SummaryRequest& request) {
     GenerationSettings settings = settings_;
     settings.maxTokens = request.maxTokens;
-    {
-        std::lock_guard lk(m_);
-        if (stopping_)
-            return {SummaryAnswer::Status::Cancelled, {}, {}};
-        answered_ = false;
-        answer_ = JobAnswer{};
-    }
-    const QList<ChatTurn> turns = request.turns;
-    QMetaObject::invokeMethod(this, [this, turns, settings] {
-        // On the GUI thread, as stop(): a stop before this point leaves nothing to cancel.
-        {
-            std::lock_guard lk(m_);
-            if (stopping_)
-                return;
-        }
-        job_->start(turns, settings);
-    });
-    std::unique_lock lk(m_);
-    cv_.wait(lk, [this] { return answered_ || stopping_; });
-    if (stopping_ || answer_.status == JobAnswer::Status::Cancelled)
+    const JobAnswer answer = job_->ask(request.turns, settings);
+    if (answer.status == JobAnswer::Status::Cancelled)
         return {SummaryAnswer::Status::Cancelled, {}, {}};
-    if (answer_.status == JobAnswer::Status::Failed)
-        return {SummaryAnswer::Status::Failed, {}, answer_.error};
-    return {SummaryAnswer::Status::Ok, answer_.text, {}};
-}
-
-void SummaryRunner::onAnswer(const JobAnswer& answer) {
-    std::lock_guard lk(m_);
-    answer_ = answer;
-    answered_ = true;
-    cv_.notify_all();
+    if (answer.status == JobAnswer::Status::Failed)
+        return {SummaryAnswer::Status::Failed, {}, answer.error};
+    return {SummaryAnswer::Status::Ok, answer.text, {}};
 }
 
 void SummaryRunner::showProgress(const SummaryProgress& p) {

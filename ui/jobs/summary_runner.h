@@ -13,7 +13,7 @@
 #include "core/pipeline/eta.h"
 #include "core/pipeline/summary_plan.h"
 #include "core/pipeline/token_counter.h"
-#include "jobs/job_request.h"
+#include "jobs/blocking_job.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -21,9 +21,7 @@
 #include <QObject>
 #include <QString>
 
-#include <condition_variable>
 #include <memory>
-#include <mutex>
 #include <thread>
 
 class QTimer;
@@ -68,7 +66,6 @@ Q_SIGNALS:
 
 private:
     SummaryAnswer ask(const SummaryRequest& request); // on the plan's thread
-    void onAnswer(const JobAnswer& answer);
     // A request starts: the line with the whole summary's time left (re-evaluated each
     // second by tick(), so it grows while a request takes longer than the rate predicted).
     void showProgress(const SummaryProgress& progress);
@@ -81,7 +78,7 @@ private:
 
     ChatPane* pane_;
     QString chatId_; // the chat the summary goes to (the user may be in another meanwhile)
-    JobRequest* job_;
+    BlockingJob* job_;
     TokenCounter counter_;
     qint64 contextLimit_ = 0;
     QString title_;
@@ -94,13 +91,7 @@ private:
     SummaryProgress progress_;
     QTimer* ticker_;
     std::unique_ptr<std::thread> thread_;
-
-    // Shared with the plan's thread.
-    std::mutex m_;
-    std::condition_variable cv_;
-    bool answered_ = false;
-    bool stopping_ = false;
-    JobAnswer answer_;
+    bool stopping_ = false; // GUI thread
 };
 
 } // namespace folio::ui
