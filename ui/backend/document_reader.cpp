@@ -1,4 +1,5 @@
 #include "backend/document_reader.h"
+#include "backend/user_error.h"
 
 #include "core/pipeline/page_images.h"
 
@@ -25,7 +26,7 @@ SnapshotResult toResult(const Expected<SnapshotInfo>& r) {
         out.bytes = static_cast<qint64>(r->bytes);
         out.seconds = r->seconds;
     } else {
-        out.error = QString::fromStdString(r.error().to_string());
+        out.error = userErrorText(r.error());
     }
     return out;
 }
@@ -218,7 +219,7 @@ void DocumentReader::readNext() {
                 Qt::QueuedConnection);
     };
     r.callbacks.on_error = [link, generation](const Error& err) {
-        const QString message = QString::fromStdString(err.to_string());
+        const QString message = userErrorText(err);
         std::lock_guard lock(link->m);
         if (DocumentReader* self = link->reader)
             QMetaObject::invokeMethod(
