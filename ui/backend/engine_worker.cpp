@@ -118,6 +118,7 @@ EngineWorker::EngineWorker() : engine_(std::make_shared<Engine>(EngineOptions{5}
     connect(reader_.get(), &DocumentReader::documentRead, this, &EngineWorker::documentRead);
     connect(reader_.get(), &DocumentReader::finished, this, &EngineWorker::readingFinished);
     connect(reader_.get(), &DocumentReader::message, this, &EngineWorker::readingMessage);
+    connect(reader_.get(), &DocumentReader::resumed, this, &EngineWorker::readingResumed);
 }
 
 // The tool turn and the backend go first (they call back into this object); the Engine then
