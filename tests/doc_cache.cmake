@@ -29,3 +29,10 @@ if(FOLIO_BUILD_UI)
     # arrives (issue #48 §9; scripted clock).
     folio_add_test(test_reading_eta SOURCES ui/doc_cache/test_reading_eta.cpp LIBS folio_ui LABELS ui TIMEOUT 30)
 endif()
+
+if(FOLIO_BUILD_UI)
+    # Background reading resumes from its checkpoint after the reader is killed with SIGKILL.
+    folio_add_test(test_reading_resume SOURCES ui/doc_cache/test_reading_resume.cpp LIBS folio_ui LABELS ui TIMEOUT 240)
+    add_dependencies(test_reading_resume folio_samples folio_demo_model)
+    set_tests_properties(test_reading_resume PROPERTIES RUN_SERIAL TRUE)
+endif()

@@ -28,3 +28,8 @@ if(FOLIO_BUILD_UI)
     # The API key in the system keyring, its fallback to folio.conf, and the move of an old key.
     folio_add_test(test_keyring SOURCES ui/settings/test_keyring.cpp LIBS folio_ui LABELS ui TIMEOUT 60)
 endif()
+
+if(FOLIO_BUILD_UI)
+    # Engine errors shown as translated sentences with the English details kept (issue #48 §14).
+    folio_add_test(test_user_errors SOURCES ui/i18n/test_user_errors.cpp LIBS folio_ui LABELS ui TIMEOUT 60)
+endif()

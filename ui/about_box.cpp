@@ -1,5 +1,6 @@
 #include "about_box.h"
 
+#include "backend/kernel_path_text.h"
 #include "folio/system_info.h"
 #include "folio/version.h"
 
@@ -17,7 +18,7 @@ void showAboutBox(QWidget* parent) {
             "<h3>Folio %1</h3><p>A local workbench for long documents and charts.</p>"
             "<p>Kernels: %2</p><p>License: GPL-3.0-or-later.</p>")
             .arg(QString::fromLatin1(version_string()),
-                 QString::fromStdString(describe_kernel_path(detect_cpu_features()))));
+                 KernelPathText::describe(detect_cpu_features())));
 }
 
 } // namespace folio::ui

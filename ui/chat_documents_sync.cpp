@@ -81,6 +81,7 @@ ChatDocumentsSync::ChatDocumentsSync(Workbench* workbench, ChatPane* chat, Docum
     connect(reading_, &ReadingPresenter::readRequested, worker, &EngineWorker::readDocuments);
     connect(worker, &EngineWorker::readingProgress, reading_, &ReadingPresenter::onProgress);
     connect(worker, &EngineWorker::documentRead, reading_, &ReadingPresenter::onDocumentRead);
+    connect(worker, &EngineWorker::readingResumed, reading_, &ReadingPresenter::onResumed);
     connect(worker, &EngineWorker::readingFinished, reading_, &ReadingPresenter::onFinished);
     connect(worker, &EngineWorker::readingMessage, reading_, &ReadingPresenter::onMessage);
     connect(worker, &EngineWorker::counterChanged, reading_, &ReadingPresenter::onCounterChanged);

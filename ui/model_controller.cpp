@@ -109,8 +109,8 @@ void ModelController::onLoadFailed(const QString& message) {
         chat_->setModelReady(true, QString());
         loadErrors_ << chat_->notifications()->post(
             NotificationArea::Kind::Error,
-            tr("Cannot use the server: %1\nFolio goes on answering with %2. Check the server's "
-               "address and API key in File → Settings….")
+            tr("Cannot use the server; Folio goes on answering with %2. Check the server's "
+               "address and API key in File → Settings….\n%1")
                 .arg(message, readyLine_));
         loadEnded();
         return;
@@ -121,21 +121,17 @@ void ModelController::onLoadFailed(const QString& message) {
         setModelLine(tr("Not connected"));
         chat_->setModelReady(
             false,
-            tr("Cannot use the server: %1. Check File → Settings…").arg(message.toHtmlEscaped()));
+            tr("Cannot use the server. Check File → Settings…\n%1").arg(message.toHtmlEscaped()));
         loadErrors_ << chat_->notifications()->post(
             NotificationArea::Kind::Error,
-            tr("Cannot use the server: %1\nCheck its address and API key in File → "
-               "Settings… and that the server is running, then "
-               "connect again.")
+            tr("Cannot use the server. Check its address and API key in File → Settings… and "
+               "that the server is running, then connect again.\n%1")
                 .arg(message));
     } else {
         setModelLine(tr("No model loaded")); // the engine let the old one go before loading
-        chat_->setModelReady(false, tr("The model could not be loaded: %1").arg(message));
-        loadErrors_ << chat_->notifications()->post(
-            NotificationArea::Kind::Error,
-            tr("Cannot load the model: %1\nChoose another GGUF file with File → Open model…, or "
-               "lower the context or memory settings in File → Settings….")
-                .arg(message));
+        chat_->setModelReady(false, tr("The model could not be loaded.\n%1").arg(message));
+        loadErrors_ << chat_->notifications()->post(NotificationArea::Kind::Error,
+                                                    tr("Cannot load the model. %1").arg(message));
     }
     loadEnded();
 }

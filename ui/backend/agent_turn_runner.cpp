@@ -1,7 +1,9 @@
 #include "backend/agent_turn_runner.h"
+#include "backend/user_error.h"
 
 #include <condition_variable>
 #include <memory>
+#include <optional>
 
 namespace folio::ui {
 
@@ -65,7 +67,9 @@ void AgentTurnRunner::run() {
     auto sql = openDataSources(sources_);
     if (!sql) {
         out.stop_reason = "error";
-        sinks_.done(out, "the data source cannot be opened: " + sql.error().message);
+        Error e = sql.error();
+        e.message = "the data source cannot be opened: " + e.message;
+        sinks_.done(out, userErrorText(e));
         return;
     }
     auto turn = run_agent_turn(
@@ -76,7 +80,7 @@ void AgentTurnRunner::run() {
         const bool stopped = cancelled_ || turn.error().code == ErrorCode::Cancelled;
         out.stop_reason = stopped ? "cancelled" : "error";
         out.text = parse_tool_calls(total_.text).content; // the answer so far
-        sinks_.done(out, stopped ? std::string() : turn.error().message);
+        sinks_.done(out, stopped ? QString() : userErrorText(turn.error()));
         return;
     }
     // Results of the last round's calls have not been seen by a generate call.
@@ -120,7 +124,7 @@ Expected<std::string> AgentTurnRunner::generate(const std::vector<Message>& mess
         std::condition_variable cv;
         bool done = false;
         RequestStats stats;
-        std::string error;
+        std::optional<Error> error;
     };
     auto state = std::make_shared<Round>();
     Request r;
@@ -137,7 +141,7 @@ Expected<std::string> AgentTurnRunner::generate(const std::vector<Message>& mess
     };
     r.callbacks.on_error = [state](const Error& e) {
         std::lock_guard lk(state->m);
-        state->error = e.to_string();
+        state->error = e;
     };
     r.callbacks.on_done = [state](const RequestStats& s) {
         std::lock_guard lk(state->m);
@@ -152,7 +156,7 @@ Expected<std::string> AgentTurnRunner::generate(const std::vector<Message>& mess
             backend_.cancel(current_);
     }
     RequestStats st;
-    std::string error;
+    std::optional<Error> error;
     {
         std::unique_lock lk(state->m);
         state->cv.wait(lk, [&] { return state->done; });
@@ -174,7 +178,7 @@ Expected<std::string> AgentTurnRunner::generate(const std::vector<Message>& mess
     if (cancelled_ || st.stop_reason == "cancelled")
         return make_error(ErrorCode::Cancelled, "stopped");
     if (st.stop_reason == "error")
-        return make_error(ErrorCode::Io, error.empty() ? std::string("the answer failed") : error);
+        return error ? *error : make_error(ErrorCode::Io, "the answer failed");
     if (round < kMaxRounds) { // run_agent_turn runs these calls
         for (const ParsedCall& pc : parse_tool_calls(st.text).calls) {
             ToolCallRecord rec;

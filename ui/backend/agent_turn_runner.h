@@ -25,8 +25,9 @@ struct AgentSinks {
     std::function<void()> reset;
     std::function<void(int index, const ToolCallRecord& call)> callStarted;
     std::function<void(int index, const ToolCallRecord& call)> callFinished;
-    // Exactly once, last. stats.text is the final answer; `error` is "" unless it failed.
-    std::function<void(const RequestStats& stats, const std::string& error)> done;
+    // Exactly once, last. stats.text is the final answer; `error` is "" unless it failed (then
+    // userErrorText's sentence and details).
+    std::function<void(const RequestStats& stats, const QString& error)> done;
 };
 
 class AgentTurnRunner {

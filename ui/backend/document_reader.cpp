@@ -1,10 +1,14 @@
 #include "backend/document_reader.h"
+#include "backend/user_error.h"
 
 #include "core/pipeline/page_images.h"
+#include "doc_cache/reading_checkpoints.h"
 
 #include <QFile>
 #include <QFutureWatcher>
 #include <QtConcurrent>
+
+#include <utility>
 
 namespace folio::ui {
 
@@ -25,7 +29,7 @@ SnapshotResult toResult(const Expected<SnapshotInfo>& r) {
         out.bytes = static_cast<qint64>(r->bytes);
         out.seconds = r->seconds;
     } else {
-        out.error = QString::fromStdString(r.error().to_string());
+        out.error = userErrorText(r.error());
     }
     return out;
 }
@@ -53,6 +57,7 @@ DocumentReader::~DocumentReader() {
 
 void DocumentReader::setCacheDir(const QString& dir) {
     index_ = CacheIndex(dir);
+    checkpoints_ = ReadingCheckpoints(dir);
 }
 
 void DocumentReader::setModel(const QString& fingerprint, const QString& name,
@@ -83,7 +88,9 @@ void DocumentReader::cancel() {
     loading_ = saving_ = rendering_ = false;
     rendered_ = -1;
     next_ = 0;
-    tokens_ = 0;
+    tokens_ = docStart_ = 0;
+    checkpointCancel_ = checkpointsOff_ = false;
+    checkpointTokens_ = readingTotal_ = 0;
 }
 
 void DocumentReader::pause() {
@@ -109,8 +116,9 @@ void DocumentReader::start() {
     if (prefix_.isEmpty() || model_.isEmpty())
         return;
     clock_.start();
+    sinceCheckpoint_.start();
     ++generation_;
-    if (!loadCached())
+    if (!loadCached() && !loadCheckpoint())
         readNext();
 }
 
@@ -151,7 +159,9 @@ bool DocumentReader::loadCached() {
                     return;
                 }
                 index_.touch(found.key);
-                tokens_ = r.tokens;
+                if (count == prefix_.documents.size())
+                    checkpoints_.remove(found.key); // a reading finished since (elsewhere)
+                tokens_ = docStart_ = r.tokens;
                 next_ = count;
                 for (qsizetype i = 0; i < count; ++i)
                     Q_EMIT documentRead(prefix_.documents[i].fingerprint,
@@ -202,23 +212,38 @@ void DocumentReader::readNext() {
     const quint64 generation = generation_;
     const QString fingerprint = doc.fingerprint;
     std::shared_ptr<Link> link = link_;
-    r.callbacks.on_prefill_progress = [link, fingerprint](int64_t done, int64_t total, double eta) {
+    // The engine counts the positions this request computes; the session holds tokens_ already
+    // (earlier documents, and what a checkpoint or a pause kept of this one), which it reuses.
+    // The document's progress counts from its own start; checkpoints count from the prompt's.
+    const qint64 base = tokens_, inDocument = tokens_ - docStart_;
+    r.callbacks.on_prefill_progress = [link, fingerprint, generation, base,
+                                       inDocument](int64_t done, int64_t total, double eta) {
         std::lock_guard lock(link->m);
-        if (link->reader)
-            Q_EMIT link->reader->progress(fingerprint, done, total, eta);
+        if (DocumentReader* self = link->reader) {
+            Q_EMIT self->progress(fingerprint, inDocument + done, inDocument + total, eta);
+            QMetaObject::invokeMethod(
+                self,
+                [self, generation, done = base + done, total = base + total] {
+                    self->onReadProgress(generation, done, total);
+                },
+                Qt::QueuedConnection);
+        }
     };
     r.callbacks.on_done = [link, generation](const RequestStats& st) {
         const QString stop = QString::fromStdString(st.stop_reason);
         const qint64 tokens = st.prompt_tokens;
+        const qint64 read = st.prompt_read_tokens;
         std::lock_guard lock(link->m);
         if (DocumentReader* self = link->reader)
             QMetaObject::invokeMethod(
                 self,
-                [self, generation, stop, tokens] { self->onRequestDone(generation, stop, tokens); },
+                [self, generation, stop, tokens, read] {
+                    self->onRequestDone(generation, stop, tokens, read);
+                },
                 Qt::QueuedConnection);
     };
     r.callbacks.on_error = [link, generation](const Error& err) {
-        const QString message = QString::fromStdString(err.to_string());
+        const QString message = userErrorText(err);
         std::lock_guard lock(link->m);
         if (DocumentReader* self = link->reader)
             QMetaObject::invokeMethod(
@@ -268,12 +293,20 @@ void DocumentReader::renderPages(const QList<PrefixPageImage>& images) {
 }
 
 void DocumentReader::onRequestDone(quint64 generation, const QString& stopReason,
-                                   qint64 promptTokens) {
+                                   qint64 promptTokens, qint64 readTokens) {
     if (generation != generation_)
         return;
     running_ = 0;
+    const bool forCheckpoint = std::exchange(checkpointCancel_, false);
+    if (stopReason == QLatin1String("cancelled") && readTokens > 0)
+        tokens_ = readTokens; // the session keeps what was read
+    if (stopReason == QLatin1String("cancelled") && forCheckpoint && !paused_ &&
+        readTokens > checkpointTokens_) {
+        saveCheckpoint(); // then reads on
+        return;
+    }
     if (stopReason == QLatin1String("length")) {
-        tokens_ = promptTokens;
+        tokens_ = docStart_ = promptTokens;
         Q_EMIT documentRead(prefix_.documents[next_].fingerprint, promptTokens);
         ++next_;
     } else if (stopReason != QLatin1String("cancelled")) {
@@ -328,6 +361,7 @@ void DocumentReader::saveSnapshot() {
                                       "else was affected.")
                                        .arg(r.error));
                 } else {
+                    checkpoints_.remove(entry.key); // read to the end: nothing to resume
                     entry.tokens = r.tokens;
                     const QString indexError = index_.add(entry, CacheIndex::budgetSetting());
                     if (!indexError.isEmpty())
@@ -336,6 +370,152 @@ void DocumentReader::saveSnapshot() {
                                            .arg(indexError));
                 }
                 Q_EMIT finished(tokens_, false, readSeconds);
+            });
+    std::weak_ptr<Engine> weak = engine_;
+    const SessionId session = session_;
+    const std::string file = path.toStdString();
+    watcher->setFuture(QtConcurrent::run([weak, session, file] {
+        std::shared_ptr<Engine> e = weak.lock();
+        if (!e)
+            return SnapshotResult{false, QStringLiteral("the engine is gone"), 0, 0, 0};
+        return toResult(e->save_snapshot(session, file));
+    }));
+}
+
+// A reading of this prefix that was stopped without warning (no finished snapshot was found):
+// its checkpoint goes into the reading session, off this thread, and the reading goes on from
+// the document it was in. Returns false when there is none (or it is damaged: then it is
+// removed with a log line and the reading starts from the beginning).
+bool DocumentReader::loadCheckpoint() {
+    const QString key = keyFor(prefix_.documents.size());
+    QString note;
+    const std::optional<ReadingCheckpoint> found = checkpoints_.find(key, &note);
+    if (!note.isEmpty())
+        qWarning().noquote() << "document reading: the saved reading progress is damaged (" << note
+                             << "); reading the documents from the start";
+    if (!found)
+        return false;
+    const ReadingCheckpoint cp = *found;
+    if (cp.documents >= prefix_.documents.size() || (cp.documents == 0) != (cp.start == 0) ||
+        prefix_.documents[cp.documents].fingerprint != cp.fingerprint) {
+        qWarning("document reading: the saved reading progress does not fit the documents; "
+                 "reading them from the start");
+        checkpoints_.remove(key);
+        return false;
+    }
+    loading_ = true;
+    const quint64 generation = generation_;
+    auto* watcher = new QFutureWatcher<SnapshotResult>(this);
+    connect(watcher, &QFutureWatcher<SnapshotResult>::finished, this,
+            [this, watcher, generation, cp] {
+                const SnapshotResult r = watcher->result();
+                watcher->deleteLater();
+                if (generation != generation_)
+                    return;
+                loading_ = false;
+                if (!r.ok || r.tokens != cp.tokens) {
+                    // A failed load changes nothing: the session is still empty.
+                    qWarning().noquote()
+                        << "document reading: the saved reading progress cannot be used ("
+                        << (r.ok ? QStringLiteral("%1 tokens, its note says %2")
+                                       .arg(r.tokens)
+                                       .arg(cp.tokens)
+                                 : r.error)
+                        << "); reading the documents from the start";
+                    checkpoints_.remove(cp.key);
+                    if (r.ok)
+                        if (auto e = engine_.lock())
+                            e->reset_session(session_);
+                    readNext();
+                    return;
+                }
+                tokens_ = checkpointTokens_ = r.tokens;
+                docStart_ = cp.start;
+                readingTotal_ = cp.total;
+                next_ = cp.documents;
+                sinceCheckpoint_.restart();
+                for (qsizetype i = 0; i < next_; ++i)
+                    Q_EMIT documentRead(prefix_.documents[i].fingerprint, -1);
+                Q_EMIT resumed(cp.fingerprint, r.tokens - cp.start, cp.total - cp.start);
+                readNext(); // the engine reuses the snapshot's tokens as far as they match
+            });
+    std::weak_ptr<Engine> weak = engine_;
+    const SessionId session = session_;
+    const std::string file = checkpoints_.pathOf(cp).toStdString();
+    watcher->setFuture(QtConcurrent::run([weak, session, file] {
+        std::shared_ptr<Engine> e = weak.lock();
+        if (!e)
+            return SnapshotResult{false, QStringLiteral("the engine is gone"), 0, 0, 0};
+        return toResult(e->load_snapshot(session, file));
+    }));
+    return true;
+}
+
+// A prefill step of the reading ended: when the interval has passed and enough was read since
+// the last checkpoint, the request is stopped (it keeps what it read) to save one.
+void DocumentReader::onReadProgress(quint64 generation, qint64 done, qint64 total) {
+    if (generation != generation_ || !running_)
+        return;
+    readingTotal_ = total;
+    if (checkpointMs_ < 0 || checkpointsOff_ || checkpointCancel_ || paused_ || done >= total ||
+        done - checkpointTokens_ < kCheckpointTokens || sinceCheckpoint_.elapsed() < checkpointMs_)
+        return;
+    if (auto e = engine_.lock()) {
+        checkpointCancel_ = true;
+        e->cancel(running_);
+    }
+}
+
+// Saves the reading session (off this thread; the engine writes the snapshot atomically), then
+// names it in the checkpoint's note (atomically), then reads on.
+void DocumentReader::saveCheckpoint() {
+    const QString key = keyFor(prefix_.documents.size());
+    const QString path = checkpoints_.newSnapshotPath(key);
+    if (path.isEmpty()) {
+        checkpointsOff_ = true; // the folder cannot be made: saveSnapshot will say so
+        readNext();
+        return;
+    }
+    saving_ = true;
+    const quint64 generation = generation_;
+    ReadingCheckpoint cp;
+    cp.key = key;
+    cp.snapshotFile = QFileInfo(path).fileName();
+    cp.documents = next_;
+    cp.start = docStart_;
+    cp.total = readingTotal_;
+    cp.fingerprint = prefix_.documents[next_].fingerprint;
+    auto* watcher = new QFutureWatcher<SnapshotResult>(this);
+    connect(watcher, &QFutureWatcher<SnapshotResult>::finished, this,
+            [this, watcher, generation, cp, path]() mutable {
+                const SnapshotResult r = watcher->result();
+                watcher->deleteLater();
+                if (!r.ok || generation != generation_) {
+                    QFile::remove(path);
+                    if (generation != generation_)
+                        return;
+                }
+                saving_ = false;
+                QString error = r.ok ? QString() : r.error;
+                if (r.ok) {
+                    cp.tokens = r.tokens;
+                    cp.total = qMax(cp.total, r.tokens);
+                    error = checkpoints_.commit(cp);
+                    if (!error.isEmpty())
+                        QFile::remove(path);
+                }
+                if (error.isEmpty()) {
+                    checkpointTokens_ = r.tokens;
+                    sinceCheckpoint_.restart();
+                    Q_EMIT checkpointSaved(r.tokens);
+                } else {
+                    // Reading goes on without checkpoints; only a kill would cost anything.
+                    checkpointsOff_ = true;
+                    qWarning().noquote() << "document reading: the reading progress cannot be "
+                                            "saved:"
+                                         << error;
+                }
+                readNext();
             });
     std::weak_ptr<Engine> weak = engine_;
     const SessionId session = session_;

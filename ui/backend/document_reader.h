@@ -7,10 +7,14 @@
 // is saved as a snapshot in the document-cache folder (doc_cache/cache_index.h); the next time
 // (after a restart too) the snapshot is loaded into the chat's session instead of reading.
 // A question pauses the reading (cancel keeps what was read) and it resumes afterwards, reusing
-// what the question read.
+// what the question read. While a reading runs, its progress is saved every checkpoint interval
+// (doc_cache/reading_checkpoints.h: the request is stopped between two prefill chunks, the
+// session's snapshot saved, the request resumed where it stopped), so a reading killed without
+// warning goes on from its last checkpoint on the next run.
 
 #include "doc_cache/cache_index.h"
 #include "doc_cache/document_prefix.h"
+#include "doc_cache/reading_checkpoints.h"
 #include "folio/engine.h"
 
 #include <QElapsedTimer>
@@ -42,6 +46,11 @@ public:
     void pause();
     void resume();
     bool busy() const { return running_ != 0 || loading_ || saving_ || rendering_; }
+    // How often the reading's progress is saved (default kCheckpointMs; 0: after every prefill
+    // step that read at least kCheckpointTokens; < 0: never).
+    void setCheckpointInterval(int ms) { checkpointMs_ = ms; }
+    static constexpr int kCheckpointMs = 30000;
+    static constexpr qint64 kCheckpointTokens = 256;
 
 Q_SIGNALS:
     // Of the document being read: prompt tokens read and to read, seconds left (engine ETA).
@@ -52,14 +61,23 @@ Q_SIGNALS:
     void finished(qint64 tokens, bool fromCache, double seconds);
     // Something the user should know (a cache that could not be saved, a reading that failed).
     void message(const QString& text);
+    // A reading stopped without warning goes on from its checkpoint: `done` of the `total`
+    // positions of the document `fingerprint` are in the cache already.
+    void resumed(const QString& fingerprint, qint64 done, qint64 total);
+    // The reading's progress was saved (`tokens` positions).
+    void checkpointSaved(qint64 tokens);
 
 private:
     void start();
     bool loadCached();
+    bool loadCheckpoint();
+    void onReadProgress(quint64 generation, qint64 done, qint64 total);
+    void saveCheckpoint();
     void readNext();
     // Renders the scanned pages the next document's request carries, in the thread pool.
     void renderPages(const QList<PrefixPageImage>& images);
-    void onRequestDone(quint64 generation, const QString& stopReason, qint64 promptTokens);
+    void onRequestDone(quint64 generation, const QString& stopReason, qint64 promptTokens,
+                       qint64 readTokens);
     void onRequestFailed(quint64 generation, const QString& error);
     void saveSnapshot();
     QString keyFor(qsizetype documents) const;
@@ -83,8 +101,16 @@ private:
     bool loading_ = false, saving_ = false, paused_ = false, done_ = false;
     bool rendering_ = false;
     qsizetype rendered_ = -1; // the document whose page images are on disk
-    qint64 tokens_ = 0;
+    qint64 tokens_ = 0;       // prompt positions the reading session holds
+    qint64 docStart_ = 0;     // of them, those before the document being read
     QElapsedTimer clock_;
+    // Checkpoints: the folder, how often, since when and through which position the last one,
+    // the total of the request being read, and a cancel asked for to save one.
+    ReadingCheckpoints checkpoints_;
+    int checkpointMs_ = kCheckpointMs;
+    QElapsedTimer sinceCheckpoint_;
+    qint64 checkpointTokens_ = 0, readingTotal_ = 0;
+    bool checkpointCancel_ = false, checkpointsOff_ = false;
 };
 
 } // namespace folio::ui

@@ -4,6 +4,7 @@
 #include "backend/document_reader.h"
 #include "backend/remote_probe.h"
 #include "backend/request_builder.h"
+#include "backend/user_error.h"
 #include "folio/engine_backend.h"
 #include "folio/remote_backend.h"
 
@@ -117,6 +118,7 @@ EngineWorker::EngineWorker() : engine_(std::make_shared<Engine>(EngineOptions{5}
     connect(reader_.get(), &DocumentReader::documentRead, this, &EngineWorker::documentRead);
     connect(reader_.get(), &DocumentReader::finished, this, &EngineWorker::readingFinished);
     connect(reader_.get(), &DocumentReader::message, this, &EngineWorker::readingMessage);
+    connect(reader_.get(), &DocumentReader::resumed, this, &EngineWorker::readingResumed);
 }
 
 // The tool turn and the backend go first (they call back into this object); the Engine then
@@ -223,7 +225,7 @@ void EngineWorker::loadModel(const LoadOptions& options) {
         spec,
         [this](Expected<ModelFacts> r) {
             if (!r) {
-                Q_EMIT loadFailed(q(r.error().to_string()));
+                Q_EMIT loadFailed(userErrorText(r.error()));
                 return;
             }
             ModelFactsQ f;
@@ -305,7 +307,7 @@ void EngineWorker::submitTo(ChatBackend& backend, qint64 requestId, Request r) {
             Q_EMIT tokenArrived(requestId, qText(text));
     };
     r.callbacks.on_error = [this, requestId](const Error& e) {
-        Q_EMIT failed(requestId, q(e.to_string()));
+        Q_EMIT failed(requestId, userErrorText(e));
     };
     const bool counted = !remote_; // background reading waits for it
     r.callbacks.on_done = [this, requestId, counted](const RequestStats& st) {
@@ -339,9 +341,9 @@ void EngineWorker::submitAgentTurn(qint64 requestId, Request request,
     sinks.callFinished = [this, requestId](int index, const ToolCallRecord& call) {
         Q_EMIT toolCallFinished(requestId, index, call);
     };
-    sinks.done = [this, requestId](const RequestStats& st, const std::string& error) {
-        if (!error.empty())
-            Q_EMIT failed(requestId, q(error));
+    sinks.done = [this, requestId](const RequestStats& st, const QString& error) {
+        if (!error.isEmpty())
+            Q_EMIT failed(requestId, error);
         Q_EMIT finished(requestId, toRequestStatsQ(st));
         if (!remote_)
             QMetaObject::invokeMethod(this, &EngineWorker::questionEnded, Qt::QueuedConnection);

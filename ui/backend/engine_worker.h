@@ -107,6 +107,9 @@ Q_SIGNALS:
     void documentRead(const QString& fingerprint, qint64 tokens);
     void readingFinished(qint64 tokens, bool fromCache, double seconds);
     void readingMessage(const QString& message);
+    // A reading stopped without warning (the process killed) goes on from its last checkpoint:
+    // `done` of the `total` positions of the document's request are read already.
+    void readingResumed(const QString& fingerprint, qint64 done, qint64 total);
     // Remote mode: what the server reported (instead of statsUpdated).
     void backendStatusUpdated(const folio::ui::BackendStatusQ& status);
 

@@ -1,4 +1,5 @@
 #include "backend/remote_probe.h"
+#include "backend/user_error.h"
 
 #include <QObject>
 
@@ -18,12 +19,12 @@ RemoteProbe probeRemote(const BackendConfig& config, bool requireModel, int retr
     o.max_retries = retries;
     RemoteBackend backend(o);
     if (auto ok = backend.valid(); !ok) {
-        p.error = QString::fromStdString(ok.error().message);
+        p.error = userErrorText(ok.error());
         return p;
     }
     auto models = backend.list_models();
     if (!models) {
-        p.error = QString::fromStdString(models.error().message);
+        p.error = userErrorText(models.error());
         return p;
     }
     QString chosen = config.model.trimmed();

@@ -2,6 +2,7 @@
 
 #include "backend/engine_stats_q.h"
 #include "backend/engine_worker_types.h"
+#include "backend/kernel_path_text.h"
 #include "core/pipeline/human_format.h"
 #include "devices/block_map_view.h"
 #include "devices/fitted_columns.h"
@@ -128,7 +129,7 @@ DevicesPane::DevicesPane(QWidget* parent) : QWidget(parent) {
     machine_->setText(tr("%1\n%2 logical cores · %3")
                           .arg(QString::fromStdString(info.cpu_model))
                           .arg(info.logical_cores)
-                          .arg(QString::fromStdString(describe_kernel_path(info.features))));
+                          .arg(KernelPathText::describe(info.features)));
     machineBox->layout()->addWidget(machine_);
     layout->addWidget(machineBox);
 

@@ -174,6 +174,18 @@ void ReadingPresenter::tick() {
             showReading(it.key(), it.value(), now);
 }
 
+void ReadingPresenter::onResumed(const QString& fingerprint, qint64 done, qint64 total) {
+    QString title;
+    for (const PrefixDocument& d : prefix_.documents)
+        if (d.fingerprint == fingerprint)
+            title = d.title;
+    if (title.isEmpty())
+        return; // another prefix's
+    const int percent = total > 0 ? int(qMin<qint64>(100, done * 100 / total)) : 0;
+    setStatus(fingerprint, tr("resuming at %1%").arg(percent));
+    Q_EMIT statusLine(tr("Reading %1 in the background: resuming at %2%").arg(title).arg(percent));
+}
+
 void ReadingPresenter::onDocumentRead(const QString& fingerprint, qint64 tokens) {
     if (!prefix_.fingerprints().contains(fingerprint))
         return;

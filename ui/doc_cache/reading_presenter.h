@@ -48,6 +48,8 @@ public Q_SLOTS:
     // From EngineWorker.
     void onProgress(const QString& fingerprint, qint64 done, qint64 total, double eta);
     void onDocumentRead(const QString& fingerprint, qint64 tokens);
+    // The reading goes on from a checkpoint: "resuming at 41%" until its next progress.
+    void onResumed(const QString& fingerprint, qint64 done, qint64 total);
     void onFinished(qint64 tokens, bool fromCache, double seconds);
     void onMessage(const QString& message);
     void onCounterChanged(const folio::ui::TokenCounter& counter);

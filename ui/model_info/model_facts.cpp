@@ -1,4 +1,5 @@
 #include "model_info/model_facts.h"
+#include "backend/user_error.h"
 
 #include <QFileInfo>
 #include <QObject>
@@ -20,7 +21,7 @@ QFuture<ModelInspection> inspectModelAsync(const QString& path) {
             r.ok = true;
             r.info = std::move(info).value();
         } else {
-            r.error = q(info.error().to_string());
+            r.error = userErrorText(info.error());
         }
         return r;
     });

@@ -72,6 +72,26 @@ private slots:
         QVERIFY2(status.last().at(1).toString().contains(QStringLiteral("ready for questions")),
                  qPrintable(status.last().at(1).toString()));
     }
+
+    // A reading that goes on from its checkpoint after a kill (issue #48 §8) says where.
+    void aResumedReadingSaysWhere() {
+        ReadingPresenter presenter;
+        double now = 1000;
+        presenter.setClock([&now] { return now; });
+        presenter.update(QString(), {report()}, true, 0);
+        QSignalSpy status(&presenter, &ReadingPresenter::documentStatus);
+        QSignalSpy bar(&presenter, &ReadingPresenter::statusLine);
+        presenter.onResumed(QStringLiteral("other"), 10, 100); // another prefix's: nothing
+        QCOMPARE(status.size(), 0);
+        presenter.onResumed(QStringLiteral("f1"), 4100, 10000);
+        QCOMPARE(status.last().at(1).toString(), QStringLiteral("resuming at 41%"));
+        QCOMPARE(bar.last().at(0).toString(),
+                 QStringLiteral("Reading report.pdf in the background: resuming at 41%"));
+        now += 1;
+        presenter.onProgress(QStringLiteral("f1"), 4300, 10000, 0);
+        QVERIFY2(status.last().at(1).toString().startsWith(QStringLiteral("reading 43%")),
+                 qPrintable(status.last().at(1).toString()));
+    }
 };
 
 QTEST_MAIN(TestReadingEta)
