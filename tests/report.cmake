@@ -22,3 +22,8 @@ if(FOLIO_BUILD_UI)
                    LABELS ui TIMEOUT 120)
     add_dependencies(test_reports_window folio_samples)
 endif()
+if(FOLIO_BUILD_UI)
+    # The comparison template on two generated reports: cells cited to document and page.
+    folio_add_test(test_report_comparison SOURCES core/report/test_report_comparison.cpp
+                   LIBS folio_core LABELS core TIMEOUT 60)
+endif()
