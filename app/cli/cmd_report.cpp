@@ -1,5 +1,6 @@
 // folio-cli report --template NAME|FILE DOC.pdf [DOC2.pdf] [IMG...] (-m M.gguf [--mmproj P] |
-// --remote URL --model NAME [--api-key K]) -o OUT.pdf|.odt|.html|.md [--language en|zh_CN]
+// --remote URL --model NAME [--api-key K]) -o OUT.pdf|.odt|.html|.md [--data F.csv|F.sqlite]
+// [--language en|zh_CN]
 // [--report F.folio-report] [--restart] [-n N] [-t N] [-c CTX] [--quiet]: a report made section
 // by section (issue #49 §5). The work is done by the Qt-linked folio_summarize library; this file
 // stays std only.
@@ -31,6 +32,12 @@ int cmd_report(std::vector<std::string> raw) {
     o.mmproj = args.take_value("--mmproj").value_or("");
     o.out = args.take_value("--out", "-o").value_or("");
     o.reportFile = args.take_value("--report").value_or("");
+    // --data F.csv[,G.csv] or --data F.sqlite: what sections that draw on data query.
+    for (std::string list = args.take_value("--data").value_or(""); !list.empty();) {
+        const size_t comma = list.find(',');
+        o.data.push_back(list.substr(0, comma));
+        list = comma == std::string::npos ? std::string() : list.substr(comma + 1);
+    }
     o.restart = args.take_switch("--restart");
     o.max_tokens = static_cast<int>(args.take_int("--n-predict", "-n").value_or(768));
     o.threads = static_cast<int>(args.take_int("--threads", "-t").value_or(0));

@@ -126,6 +126,7 @@ const std::array kCommands = {
         "report",
         "report --template equity-note|policy-brief|comparison|FILE DOC.pdf [DOC2.pdf] [IMG*] "
         "-m F.gguf [--mmproj P] | --remote URL --model NAME   -o O.pdf|.odt|.html|.md "
+        "[--data F.csv,G.csv|F.sqlite] "
         "[--language en|zh_CN] [--report F.folio-report] [--restart]   a report made section by "
         "section, its figures checked",
         cmd_report},

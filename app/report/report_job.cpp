@@ -10,6 +10,7 @@
 #include "core/report/report_generator.h"
 #include "core/report/report_json.h"
 
+#include "folio/agent.h"
 #include "folio/chat_backend.h"
 #include "folio/engine_backend.h"
 #include "folio/remote_backend.h"
@@ -21,6 +22,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include <unistd.h>
 
@@ -70,6 +72,20 @@ bool sameReport(const folio::ui::Report& saved, const folio::ui::Report& fresh) 
     return true;
 }
 
+// The data sources as one SQL tool: CSV files (one table each) or one SQLite file.
+Expected<SqlTool> openData(const std::vector<std::string>& paths) {
+    bool allCsv = true;
+    for (const std::string& p : paths)
+        allCsv = allCsv &&
+                 QString::fromStdString(p).endsWith(QLatin1String(".csv"), Qt::CaseInsensitive);
+    if (allCsv)
+        return SqlTool::open_csv(paths);
+    if (paths.size() > 1)
+        return make_error(ErrorCode::InvalidArgument,
+                          "give either one SQLite database or CSV files to --data, not both");
+    return SqlTool::open_sqlite(paths.front());
+}
+
 } // namespace
 
 int run(const Options& o, std::string& error) {
@@ -92,6 +108,15 @@ int run(const Options& o, std::string& error) {
                 std::to_string(shape.value.documents) + " documents; " +
                 std::to_string(o.documents.size()) + " given";
         return 1;
+    }
+    std::unique_ptr<SqlTool> sql;
+    if (!o.data.empty()) {
+        auto opened = openData(o.data);
+        if (!opened) {
+            error = "the data cannot be opened: " + opened.error().to_string();
+            return 1;
+        }
+        sql = std::make_unique<SqlTool>(std::move(*opened));
     }
     QList<Document> documents;
     if (std::string failed = readDocuments(o, documents); !failed.empty()) {
@@ -146,6 +171,8 @@ int run(const Options& o, std::string& error) {
         report.documents << ui::ReportDocument{d.path, d.title, d.fingerprint, d.pageCount};
     for (const std::string& image : o.images)
         report.images << QFileInfo(q(image)).absoluteFilePath();
+    for (const std::string& data : o.data)
+        report.dataSources << QFileInfo(q(data)).absoluteFilePath();
     report.model = q(modelName);
 
     const QString reportPath =
@@ -185,6 +212,7 @@ int run(const Options& o, std::string& error) {
         inputs.documents << source;
     }
     inputs.images = report.images;
+    inputs.dataSources = report.dataSources;
     inputs.vision = vision || !o.remote.empty();
     inputs.contextTokens = context;
     inputs.answerTokens = o.max_tokens;
@@ -210,6 +238,41 @@ int run(const Options& o, std::string& error) {
             backend->wait(backend->submit(std::move(request)));
         };
         const bool images = inputs.vision && !imagesRefused;
+        if (sr.wantsData && sql) {
+            // The section queries the data: the tool loop, each round a request (tool calls
+            // of a server come back structured: written as the parser reads them).
+            auto generate = [&](const std::vector<Message>& messages,
+                                const std::string& tools) -> Expected<std::string> {
+                Request request = folio::jobs::toRequest(sr.turns, false);
+                request.messages = messages;
+                request.tools_json = tools;
+                request.sampling.temperature = 0;
+                request.max_tokens = sr.maxTokens;
+                RequestStats got;
+                std::optional<Error> failed;
+                request.callbacks.on_done = [&got](const RequestStats& s) { got = s; };
+                request.callbacks.on_error = [&failed](const Error& e) { failed = e; };
+                backend->wait(backend->submit(std::move(request)));
+                if (failed)
+                    return *failed;
+                return got.text + render_tool_calls(got.tool_calls);
+            };
+            ui::SectionAnswer answer;
+            auto turn =
+                run_agent_turn(generate, folio::jobs::toRequest(sr.turns, false).messages, *sql);
+            if (!turn) {
+                answer.status = ui::SectionAnswer::Status::Failed;
+                answer.error = q(turn.error().to_string());
+                return answer;
+            }
+            answer.text = q(turn->answer);
+            for (const ToolRound& round : turn->rounds) {
+                const ui::TableParse parsed =
+                    round.ok ? ui::parseMarkdownTable(q(round.result)) : ui::TableParse{};
+                answer.tables << (parsed.ok() ? parsed.table : ui::MarkdownTable{});
+            }
+            return answer;
+        }
         submit(images);
         if (images && sr.imagesIn && !o.remote.empty() && code == ErrorCode::InvalidArgument) {
             imagesRefused = true;

@@ -18,6 +18,7 @@ struct Options {
     std::string language = "en";             // of a built-in template: en | zh_CN
     std::vector<std::string> documents;      // PDFs, in "doc N" order
     std::vector<std::string> images;         // charts
+    std::vector<std::string> data;           // CSV files or one SQLite file (the SQL tool)
     std::string model, mmproj;               // embedded engine
     std::string remote, apiKey, remoteModel; // or a server
     std::string out;                         // .pdf | .odt | .html | .md

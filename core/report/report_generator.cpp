@@ -227,7 +227,7 @@ ReportRunResult generateReport(Report& report, const ReportInputs& inputs,
             section.state = ReportSection::State::Done;
             section.error.clear();
             section.text = answer.text.trimmed();
-            section.figures = checkAnswerFigures(section.text, sources);
+            section.figures = checkAnswerFigures(section.text, sources, answer.tables);
             ++result.made;
         }
         section.pagesUsed = pagesUsed(asked.selection);

@@ -10,6 +10,7 @@
 // The caller supplies `ask`, which runs one request and returns its answer (the CLI waits on
 // the engine or a remote server; the workbench runs this on a thread of its own).
 
+#include "core/pipeline/markdown_table.h"
 #include "core/report/report.h"
 #include "core/report/section_request.h"
 
@@ -22,6 +23,9 @@ struct SectionAnswer {
     Status status = Status::Ok;
     QString text;
     QString error;
+    // The results of the SQL tool's queries the answer made (a section that draws on data):
+    // figures without a page citation are checked against them.
+    QList<MarkdownTable> tables = {};
 };
 
 // True when `error` says the prompt did not fit the context (the engine's and `folio-cli

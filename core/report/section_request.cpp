@@ -62,7 +62,7 @@ QString formDirection(const ReportSectionTemplate& s, bool zh) {
 } // namespace
 
 QString sectionInstruction(const ReportTemplate& shape, const ReportSectionTemplate& section,
-                           int documents, bool withImages) {
+                           int documents, bool withImages, bool withData) {
     const bool zh = chinese(shape);
     QStringList parts;
     parts << (zh ? QStringLiteral("撰写报告“%1”中的“%2”一节。").arg(shape.title, section.heading)
@@ -87,6 +87,11 @@ QString sectionInstruction(const ReportTemplate& shape, const ReportSectionTempl
                      : QStringLiteral("Use only the documents above. Cite the page of every "
                                       "figure as %1.")
                            .arg(cite));
+    if (withData)
+        rules << (zh ? QStringLiteral(
+                           "可以用 sql_query 工具查询所附数据；取自查询结果的数字无需注明页码。")
+                     : QStringLiteral("You may query the attached data with the sql_query tool; "
+                                      "figures taken from its results need no page citation."));
     rules << (zh ? QStringLiteral("只写本节正文，不要写本节标题。")
                  : QStringLiteral("Write only the section's text, without its heading."));
     parts << rules.join(QLatin1Char('\n'));
@@ -102,9 +107,10 @@ SectionRequest planSectionRequest(const ReportTemplate& shape, int index,
     r.heading = section.heading;
     r.maxTokens = int(qMin<qint64>(inputs.answerTokens, inputs.contextTokens / 2));
     r.imagesIn = section.sources.images && inputs.vision && !inputs.images.isEmpty();
+    r.wantsData = section.sources.data && !inputs.dataSources.isEmpty();
     const int documents = section.sources.documents ? int(inputs.documents.size()) : 0;
     ChatTurn user{QStringLiteral("user"),
-                  sectionInstruction(shape, section, qMax(1, documents), r.imagesIn),
+                  sectionInstruction(shape, section, qMax(1, documents), r.imagesIn, r.wantsData),
                   r.imagesIn ? inputs.images : QStringList()};
 
     // The frame: the system prompt without documents and the user turn, counted exactly.

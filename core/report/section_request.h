@@ -22,6 +22,9 @@ struct ReportInputs {
     QList<PageSource> documents; // in the report's "doc N" order (number 1, 2, …)
     QStringList images;          // charts; used when `vision`
     bool vision = false;
+    // Data sources (CSV files or a SQLite file) the sections that draw on data may query with
+    // the SQL tool (the caller runs the tool: SectionRequest::wantsData).
+    QStringList dataSources;
     qint64 contextTokens = 0; // prompt + answer of one request
     int answerTokens = 768;   // the longest answer of one section
 };
@@ -34,11 +37,12 @@ struct SectionRequest {
     qint64 promptTokens = 0;
     PageSelection selection; // the pages that went in
     bool imagesIn = false;
+    bool wantsData = false; // the section draws on data and there is some: run it with the tool
 };
 
 // The user turn's text for `section` of `shape` with `documents` documents.
 QString sectionInstruction(const ReportTemplate& shape, const ReportSectionTemplate& section,
-                           int documents, bool withImages);
+                           int documents, bool withImages, bool withData = false);
 
 // The request of section `index`; "" in `error` on success, else why it cannot be asked (a
 // context too small for the section's frame).

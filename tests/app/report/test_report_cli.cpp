@@ -134,6 +134,21 @@ private slots:
         QVERIFY(again.err.contains("(6 sections made in "));
     }
 
+    void aDataSourceGoesWithTheReport() {
+        const QString csv = dir_ + "/quarters.csv";
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("quarter,revenue\nQ1,1071\nQ2,1108\nQ3,1131\nQ4,1186\n");
+        f.close();
+        const Run r = report({"--data", csv, "--report", dir_ + "/data.folio-report"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject saved = readJson(dir_ + "/data.folio-report");
+        QCOMPARE(saved.value("data_sources").toArray().size(), 1);
+        const QString sources =
+            saved.value("sections").toArray()[6].toObject().value("text").toString();
+        QVERIFY2(sources.contains("Data: quarters.csv"), qPrintable(sources));
+    }
+
     void theSameReportThroughAServer() {
         // The remote backend (issue #49 §7): `folio-cli serve` on loopback answers the same
         // sections; greedy decoding on both sides. A server's counts are estimates, so pages

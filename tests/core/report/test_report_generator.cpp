@@ -345,6 +345,47 @@ private slots:
         QCOMPARE(read, tokens);
     }
 
+    void aSectionThatDrawsOnDataIsCheckedAgainstItsQueries() {
+        // The equity note's financial table draws on data: with a data source its request says
+        // so (the caller runs the SQL tool) and its figures without a page citation are checked
+        // against the query results the answer returns.
+        Report report = freshReport();
+        report.dataSources << QStringLiteral("/data/quarters.csv");
+        ReportInputs in = inputs();
+        in.dataSources = report.dataSources;
+        PageTokenCache cache;
+        QStringList wantedData;
+        auto ask = [&](const SectionRequest& r) {
+            SectionAnswer a;
+            if (!r.wantsData) {
+                a.text = answerFor(r.heading);
+                return a;
+            }
+            wantedData << r.heading;
+            if (!r.turns[1].content.contains("sql_query")) {
+                a.status = SectionAnswer::Status::Failed;
+                a.error = QStringLiteral("the request does not offer the tool");
+                return a;
+            }
+            MarkdownTable result;
+            result.header = {"quarter", "revenue"};
+            result.rows = {{"Q4", "1,186.0"}, {"Q3", "1,131.5"}};
+            a.tables << result;
+            // Plain amounts as the query returns them (the result states no unit).
+            a.text = "Fourth-quarter revenue was 1,186.0 and the third quarter's 1,200.0.";
+            return a;
+        };
+        QVERIFY(generateReport(report, in, TokenCounter(), cache, ask, {}).ok);
+        QCOMPARE(wantedData, QStringList{"Financial performance"});
+        const QList<CheckedFigure>& figures = report.sections[2].figures;
+        QCOMPARE(figures.size(), 2);
+        QCOMPARE(figures[0].state, CheckedFigure::State::Verified);
+        QCOMPARE(figures[0].table, 0);
+        QCOMPARE(figures[1].state, CheckedFigure::State::NotFound);
+        QCOMPARE(figures[1].table, CheckedFigure::kNotInResults);
+        QVERIFY(report.sections[6].text.contains("Data: quarters.csv"));
+    }
+
     void aContextTooSmallAsksNothing() {
         Report report = freshReport();
         PageTokenCache cache;
