@@ -76,7 +76,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     auto* extractTable = new ExtractTableAction(tools, documents_, models_->worker(), this);
     // Also from an image attached to the question (a chart, or a part of a page cut around one).
     connect(chat_->questionImages(), &QuestionImagesBar::extractTableRequested, extractTable,
-            [extractTable](const QString& file) { extractTable->extractFrom(file); });
+            [extractTable](const QuestionImage& image) {
+                TableOrigin origin;
+                if (image.kind != QuestionImage::Kind::File)
+                    origin = {image.source, {image.page}};
+                extractTable->extractFrom(image.file, origin);
+            });
 
     connectDocuments();
     connect(chat_, &ChatPane::citationActivated, this, &MainWindow::openCitation);

@@ -80,6 +80,8 @@ QJsonArray figuresToJson(const QList<CheckedFigure>& figures) {
                       {QStringLiteral("line"), f.line}};
         if (f.table != -1)
             o.insert(QStringLiteral("table"), f.table);
+        if (!f.match.isEmpty())
+            o.insert(QStringLiteral("match"), f.match);
         out.append(o);
     }
     return out;
@@ -100,6 +102,7 @@ QList<CheckedFigure> figuresFromJson(const QJsonArray& a) {
         f.foundPage = o.value(QStringLiteral("found_page")).toInt();
         f.line = o.value(QStringLiteral("line")).toString();
         f.table = o.value(QStringLiteral("table")).toInt(-1);
+        f.match = o.value(QStringLiteral("match")).toString();
         out.append(f);
     }
     return out;

@@ -10,6 +10,7 @@
 #include <QClipboard>
 #include <QDir>
 #include <QGuiApplication>
+#include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QPainter>
@@ -447,7 +448,7 @@ private slots:
         bar->add(image);
         const size_t before = backend_->requests().size();
         answer_ = kValid;
-        Q_EMIT bar->extractTableRequested(stored.file);
+        Q_EMIT bar->extractTableRequested(image);
         TableExtractor* extractor = extractAction()->extractor();
         QVERIFY(extractor);
         QVERIFY(QTest::qWaitFor([extractor] { return !extractor->isRunning(); }, 20000));
@@ -459,6 +460,94 @@ private slots:
         QCOMPARE(QString::fromStdString(sent.back().messages.back().images.at(0).path),
                  stored.file);
         bar->clear();
+    }
+
+    // A table read from a PDF's page (issue #46 §2): with the report selected, the action reads
+    // the page shown (page 3, the financial highlights, rendered and sent as one image), and
+    // the cells' figures are checked against that page's text — the model's reply plants a
+    // wrong figure (521 for 512), a figure only in page 4's chart image (1,108) and one on page
+    // 4's text ($1,186 million). Each cell's mark, tooltip and the count line; the CSV carries
+    // the cells without marks.
+    void figuresOfATableFromAPage() {
+        if (!backend_) // run alone
+            useScript(true);
+        auto* list =
+            window_->documentsPane()->findChild<QListWidget*>(QStringLiteral("documentList"));
+        QVERIFY(list);
+        list->setCurrentRow(0);
+        QVERIFY(window_->documentsPane()->showPage(0, 3));
+        QAction* action = window_->findChild<QAction*>(QStringLiteral("actionExtractTable"));
+        QVERIFY(action);
+        for (QAction* a : window_->menuBar()->actions())
+            if (a->menu() && a->menu()->actions().contains(action))
+                Q_EMIT a->menu()->aboutToShow();
+        QVERIFY(action->isEnabled());
+        QCOMPARE(action->text(), QStringLiteral("Extract &table from page 3"));
+        const size_t before = backend_->requests().size();
+        answer_ = "| Metric | 2024 | 2025 |\n| --- | ---: | ---: |\n"
+                  "| Revenue | 4,190 | 4,500 |\n| Operating income | 595 | 711 |\n"
+                  "| Net income | 457 | 521 |\n| Free cash flow | 538 | 603 |\n"
+                  "| Employees | 11,020 | 11,400 |\n| Q4 revenue | 1,108 | 1,186 |\n";
+        action->trigger();
+        TableDialog* d = extractAction()->dialog();
+        QVERIFY(d);
+        QTRY_VERIFY_WITH_TIMEOUT(d->hasTable() && !d->figuresText().isEmpty(), 30000);
+        QCOMPARE(extractAction()->figureChecksRunning(), 0);
+        const std::vector<Request> sent = backend_->requests();
+        QCOMPARE(sent.size(), before + 1);
+        QCOMPARE(sent.back().messages.back().images.size(), size_t(1));
+        QVERIFY2(d->statusText().contains(QStringLiteral("page 3")), qPrintable(d->statusText()));
+
+        QCOMPARE(d->figuresText(),
+                 QStringLiteral("Figures: 9 verified · 1 on another page · 2 not found"));
+        QVERIFY(d->findChild<QLabel*>(QStringLiteral("tableFigures"))->isVisible());
+        using State = CheckedFigure::State;
+        QCOMPARE(d->cellFigureStates(0, 0), QList<State>{});
+        QCOMPARE(d->cellFigureStates(0, 2), QList<State>{State::Verified});
+        QCOMPARE(d->cellFigureStates(2, 2), QList<State>{State::NotFound});
+        QCOMPARE(d->cellFigureStates(5, 1), QList<State>{State::NotFound});
+        QCOMPARE(d->cellFigureStates(5, 2), QList<State>{State::OtherPage});
+        QStandardItemModel* m = d->model();
+        QCOMPARE(m->item(0, 2)->text(), QStringLiteral("4,500 ✓"));
+        QCOMPARE(m->item(2, 2)->text(), QStringLiteral("521 ✗"));
+        QCOMPARE(m->item(5, 2)->text(), QStringLiteral("1,186 ⚠"));
+        QCOMPARE(m->item(0, 0)->text(), QStringLiteral("Revenue"));
+        QVERIFY2(m->item(0, 2)->toolTip().contains(QStringLiteral("Revenue 3,902 4,190 4,500")),
+                 qPrintable(m->item(0, 2)->toolTip()));
+        QVERIFY2(m->item(5, 2)->toolTip().contains(QStringLiteral("$1,186 million")),
+                 qPrintable(m->item(5, 2)->toolTip()));
+        QCOMPARE(m->item(2, 2)->data(TableDialog::kFigureStatesRole).toList(),
+                 QVariantList{int(State::NotFound)});
+        // The mark's colour is the palette's tone for its state (a not-found cell differs from a
+        // verified one).
+        QVERIFY(m->item(2, 2)->foreground().color() != m->item(0, 2)->foreground().color());
+
+        // The CSV is the model's cells, without marks.
+        const QString dir = folio::test::scratchDir(QStringLiteral("table-figures"));
+        QCOMPARE(d->exportCsv(dir + QStringLiteral("/highlights.csv")), QString());
+        const QList<QStringList> back = readCsv(readText(dir + QStringLiteral("/highlights.csv")));
+        QCOMPARE(back.size(), 7);
+        QCOMPARE(back[3], (QStringList{"Net income", "457", "521"}));
+        QCOMPARE(back[6], (QStringList{"Q4 revenue", "1,108", "1,186"}));
+
+        // Double-clicking the figure on another page opens that page in the preview.
+        QSignalSpy opened(d, &TableDialog::figurePageRequested);
+        auto* view = d->findChild<QTableView*>(QStringLiteral("tableView"));
+        Q_EMIT view->doubleClicked(m->index(5, 2));
+        QCOMPARE(opened.size(), 1);
+        QCOMPARE(opened[0][0].toInt(), 4);
+        QCOMPARE(opened[0][1].toString(), QStringLiteral("$1,186 million"));
+        QCOMPARE(window_->documentsPane()->previewPage(), 4);
+
+        QTest::qWait(50);
+        const QString shots = qEnvironmentVariable("FOLIO_SHOTS_DIR");
+        const QString shotPath =
+            (shots.isEmpty() ? folio::test::scratchDir(QStringLiteral("table-figures-shot"))
+                             : shots) +
+            QStringLiteral("/table-figures.png");
+        QVERIFY(d->grab().save(shotPath));
+        qInfo("screenshot: %s", qPrintable(shotPath));
+        list->setCurrentRow(1); // the chart again, for the tests after this one
     }
 
     void backendErrorIsReported() {
