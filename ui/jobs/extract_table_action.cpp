@@ -94,11 +94,11 @@ void ExtractTableAction::ensureDialog() {
             window->statusBar()->showMessage(message, 10000);
     });
     connect(dialog_, &TableDialog::figurePageRequested, this,
-            [this](int page, const QString&) {
+            [this](int page, const QString& match) {
                 const QList<Document>& docs = documents_->documents();
                 for (int row = 0; row < docs.size(); ++row)
                     if (docs[row].path == lastOrigin_.pdfPath) {
-                        documents_->showPage(row, page);
+                        documents_->showMatch(row, page, match);
                         return;
                     }
             });

@@ -28,6 +28,7 @@
 #include "core/chat/question_image.h"
 #include "core/pipeline/token_counter.h"
 #include "documents/documents_pane.h"
+#include "documents/highlight_pdf_view.h"
 #include "jobs/extract_table_action.h"
 #include "jobs/table_dialog.h"
 #include "jobs/table_extractor.h"
@@ -538,6 +539,9 @@ private slots:
         QCOMPARE(opened[0][0].toInt(), 4);
         QCOMPARE(opened[0][1].toString(), QStringLiteral("$1,186 million"));
         QCOMPARE(window_->documentsPane()->previewPage(), 4);
+        // …with the page's figure highlighted there (page 4 is index 3).
+        QTRY_COMPARE(window_->documentsPane()->pdfView()->highlightPage(), 3);
+        QVERIFY(!window_->documentsPane()->pdfView()->highlightBoxes().isEmpty());
 
         QTest::qWait(50);
         const QString shots = qEnvironmentVariable("FOLIO_SHOTS_DIR");
