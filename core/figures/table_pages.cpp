@@ -1,5 +1,6 @@
 #include "core/figures/table_pages.h"
 
+#include "core/figures/citations.h"
 #include "core/figures/claims.h"
 #include "core/figures/match.h"
 #include "core/figures/page_unit.h"
@@ -196,6 +197,8 @@ std::vector<CellFigure> check_table_cells(const ResultTable& table, const Source
     for (size_t c = 0; c < table.columns.size(); ++c)
         units[c] = page_unit_factors(normalize_for_numbers(decode_utf8(table.columns[c])));
     Pages doc(document);
+    const std::vector<CitationTarget> targets{
+        {document.title, document.file_name, int(document.pages.size())}};
     std::vector<CellFigure> out;
     for (size_t r = 0; r < table.rows.size(); ++r) {
         const std::vector<std::string>& row = table.rows[r];
@@ -207,10 +210,16 @@ std::vector<CellFigure> check_table_cells(const ResultTable& table, const Source
         for (size_t c = 0; c < row.size(); ++c) {
             if (int(c) == source)
                 continue;
+            // A cell's own citation ("603 [p. 6]") names its pages.
+            std::vector<int> cellPages;
+            for (const Citation& citation : find_citations(decode_utf8(row[c]), targets))
+                for (int p : citation.pages())
+                    cellPages.push_back(p);
             for (const AnswerFigure& f : claims_in(row[c])) {
                 const std::vector<NumberToken> claim =
                     readings(f.number, c < units.size() ? units[c] : std::vector<long double>{});
-                out.push_back({r, c, check_claim(f, claim, doc, rowPages)});
+                out.push_back(
+                    {r, c, check_claim(f, claim, doc, cellPages.empty() ? rowPages : cellPages)});
             }
         }
     }

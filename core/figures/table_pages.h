@@ -3,11 +3,12 @@
 // summary, table extraction, ...)"): each figure of each cell looked for on the pages the table
 // came from — the row's own pages when the table has a source column (a header "Page",
 // "Pages", "Source", "页码", "来源": cells "3", "p. 3", "pp. 3–4", "3, 5"), else the pages the
-// request sent. A cell's figure is worth its digits as written (match.h: an unscaled claim
-// compares digits) and, when its column's header states a unit ("Revenue ($m)", "金额（亿元）"),
-// its digits times that unit. States as check_figures': verified (on one of those pages),
-// other_page (on another page of the document, the nearest), not_found. The source column's
-// cells make no claims; a year standing alone ("2024") is not a claim (claims.h).
+// request sent; a cell's own citation ("603 [p. 6]") names its pages. A cell's figure is worth its
+// digits as written (match.h: an unscaled claim compares digits) and, when its column's header
+// states a unit ("Revenue ($m)", "金额（亿元）"), its digits times that unit. States as
+// check_figures': verified (on one of those pages), other_page (on another page of the document,
+// the nearest), not_found. The source column's cells make no claims; a year standing alone ("2024")
+// is not a claim (claims.h).
 
 #include "core/figures/check_figures.h"
 #include "core/figures/table_check.h"

@@ -139,6 +139,32 @@ private slots:
         QCOMPARE(yi.foundPage, 5);
     }
 
+    // A cell's own citation names its page, ahead of the row's and the request's.
+    void aCellsCitationNamesItsPage() {
+        MarkdownTable t;
+        t.header = {QStringLiteral("Item"), QStringLiteral("Value")};
+        t.rows = {{QStringLiteral("Free cash flow"), QStringLiteral("603 [p. 6]")},
+                  {QStringLiteral("Order book"), QStringLiteral("23.1 [p. 4]")},
+                  {QStringLiteral("Net income"), QStringLiteral("512")}};
+        const QList<CellFigure> figures = checkTableFigures(t, source_, {1});
+        // The citations' page numbers are not figures.
+        QCOMPARE(figures.size(), 3);
+        const CheckedFigure fcf = figuresOfCell(figures, 0, 1).first();
+        QCOMPARE(fcf.state, State::Verified);
+        QCOMPARE(fcf.foundPage, 6);
+        // "23.1亿美元" is on page 5, not the cited page 4.
+        const CheckedFigure orders = figuresOfCell(figures, 1, 1).first();
+        QCOMPARE(orders.state, State::OtherPage);
+        QCOMPARE(orders.page, 4);
+        QCOMPARE(orders.foundPage, 5);
+        // No citation: the page the request sent (1, the contents), where 512 is not; the
+        // nearest page that has it is 2.
+        const CheckedFigure net = figuresOfCell(figures, 2, 1).first();
+        QCOMPARE(net.state, State::OtherPage);
+        QCOMPARE(net.page, 1);
+        QCOMPARE(net.foundPage, 2);
+    }
+
     // A column header's unit scales its bare cells: under "($ bn)" 4.5 is $4.5 billion, which
     // page 3's 4,500 under "All figures in $ million" is; 0.711 is its 711.
     void aHeaderUnitScalesItsCells() {
