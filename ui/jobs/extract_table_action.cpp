@@ -16,6 +16,8 @@
 #include <QStatusBar>
 #include <QtConcurrent>
 
+#include <algorithm>
+
 namespace folio::ui {
 
 ExtractTableAction::ExtractTableAction(QMenu* menu, DocumentsPane* documents, EngineWorker* worker,
@@ -66,8 +68,10 @@ void ExtractTableAction::refresh() {
     const QList<Document>& docs = documents_->documents();
     const bool pdf = row >= 0 && row < docs.size() && docs[row].kind == Document::Kind::Pdf &&
                      docs[row].state == Document::State::Ready;
-    action_->setText(pdf ? tr("Extract &table from page %1").arg(documents_->previewPage())
-                         : tr("Extract &table from image"));
+    // Before the preview shows the PDF it reads page 1, as the action would.
+    action_->setText(
+        pdf ? tr("Extract &table from page %1").arg(std::max(1, documents_->previewPage()))
+            : tr("Extract &table from image"));
     action_->setEnabled(pdf || !selectedImage().isEmpty());
 }
 
