@@ -6,6 +6,10 @@ if(FOLIO_BUILD_UI)
     folio_add_test(test_answer_figures SOURCES core/chat/test_answer_figures.cpp LIBS folio_core
                    LABELS core TIMEOUT 60)
     add_dependencies(test_answer_figures folio_samples)
+    # An extracted table's figures checked against the pages it came from (issue #46 §2).
+    folio_add_test(test_table_figures SOURCES core/chat/test_table_figures.cpp
+                   LIBS folio_core folio_figures LABELS core TIMEOUT 60)
+    add_dependencies(test_table_figures folio_samples)
     # Exports carry the figures' marks and a table of every figure (issue #46 §2).
     folio_add_test(test_export_figures SOURCES core/export/test_export_figures.cpp LIBS folio_core
                    LABELS core TIMEOUT 60)

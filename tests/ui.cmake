@@ -8,6 +8,9 @@ if(FOLIO_BUILD_UI)
     folio_add_test(test_preview_menu SOURCES ui/documents/test_preview_menu.cpp LIBS folio_ui
                    LABELS ui TIMEOUT 120)
     add_dependencies(test_preview_menu folio_samples)
+    # A match highlighted on its page (issue #46 §2): a checked figure opened, Find's match.
+    folio_add_test(test_match_highlight SOURCES ui/documents/test_match_highlight.cpp
+                   LIBS folio_ui LABELS ui TIMEOUT 120)
 endif()
 
 if(FOLIO_BUILD_UI)

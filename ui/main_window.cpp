@@ -74,13 +74,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     // Chart → table (issue #23), in a Tools menu before Help.
     auto* tools = new QMenu(tr("&Tools"), this);
     menuBar()->insertMenu(menuBar()->actions().constLast(), tools);
-    auto* extractTable = new ExtractTableAction(tools, documents_, models_->worker(), this);
-    // Also from an image attached to the question (a chart, or a part of a page cut around one).
-    connect(chat_->questionImages(), &QuestionImagesBar::extractTableRequested, extractTable,
-            [extractTable](const QString& file) { extractTable->extractFrom(file); });
-
+    (new ExtractTableAction(tools, documents_, models_->worker(), this))
+        ->followQuestionImages(chat_->questionImages());
     connectDocuments();
-    connect(chat_, &ChatPane::citationActivated, this, &MainWindow::openCitation);
+    connect(chat_, &ChatPane::citationActivated, this,
+            [this](int document, int page) { openCitation(document, page); });
+    connect(chat_, &ChatPane::figureActivated, this, &MainWindow::openCitation);
     connect(chat_, &ChatPane::storageFailed, this,
             [this](const QString& message) { statusBar()->showMessage(message, 10000); });
     connect(chat_, &ChatPane::noticeLinkActivated, this, [this](const QString& link) {
@@ -248,7 +247,7 @@ void MainWindow::ask(const QString& question) {
     chat_->submitText(question);
 }
 
-void MainWindow::openCitation(int document, int page) {
+void MainWindow::openCitation(int document, int page, const QString& match) {
     if (document == kRemovedDocument) {
         // Never another document in its place: the citation was written about that one.
         statusBar()->showMessage(tr("The document this answer cites (page %1) is no longer in "
@@ -257,8 +256,10 @@ void MainWindow::openCitation(int document, int page) {
                                  8000);
         return;
     }
-    const bool shown =
-        document >= 0 ? documents_->showPage(document, page) : documents_->showPage(page);
+    // A figure's page shows its match highlighted (issue #46 §2).
+    const bool shown = !match.isEmpty() ? documents_->showMatch(document, page, match)
+                       : document >= 0  ? documents_->showPage(document, page)
+                                        : documents_->showPage(page);
     if (!shown)
         statusBar()->showMessage(document >= 0 && document < documents_->documents().size()
                                      ? tr("%1 has no page %2 (or is not loaded)")

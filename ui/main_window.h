@@ -93,7 +93,7 @@ private:
     void onBusyChanged();
     void onModelLoaded(const ModelFactsQ& facts);
     void onAnswerFinished(const RequestStatsQ& stats);
-    void openCitation(int document, int page);
+    void openCitation(int document, int page, const QString& match = {});
 
     Workbench* workbench_ = nullptr;
     DocumentsPane* documents_ = nullptr;

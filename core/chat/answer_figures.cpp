@@ -160,6 +160,7 @@ QList<CheckedFigure> checkAnswerFigures(const QString& answer, const QList<Figur
         f.page = r.page;
         f.foundPage = r.found_page;
         f.line = QString::fromStdString(r.line);
+        f.match = QString::fromStdString(r.match);
         out.append(f);
     }
     checkAgainstTables(answer, tables, out);

@@ -1,6 +1,7 @@
 #include "core/chat/chat_json.h"
 
 #include "core/chat/message_versions.h"
+#include "core/documents/ocr_languages.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>
@@ -161,6 +162,8 @@ QJsonArray figuresToJson(const QList<CheckedFigure>& figures) {
                       {QStringLiteral("line"), f.line}};
         if (f.table != -1)
             o.insert(QStringLiteral("table"), f.table);
+        if (!f.match.isEmpty())
+            o.insert(QStringLiteral("match"), f.match);
         out.append(o);
     }
     return out;
@@ -181,6 +184,7 @@ QList<CheckedFigure> figuresFromJson(const QJsonArray& a) {
         f.foundPage = o.value(QStringLiteral("found_page")).toInt();
         f.line = o.value(QStringLiteral("line")).toString();
         f.table = o.value(QStringLiteral("table")).toInt(-1);
+        f.match = o.value(QStringLiteral("match")).toString();
         out.append(f);
     }
     return out;
@@ -193,6 +197,8 @@ QJsonObject documentToJson(const ChatDocument& d) {
         {QStringLiteral("is_image"), d.isImage}, {QStringLiteral("pinned_pages"), d.pinnedPages}};
     if (!d.readScannedPages)
         o.insert(QStringLiteral("read_scanned_pages"), false);
+    if (d.ocrLanguages != QLatin1String("auto") && ocrLanguageChoices().contains(d.ocrLanguages))
+        o.insert(QStringLiteral("ocr_languages"), d.ocrLanguages);
     return o;
 }
 
@@ -205,6 +211,9 @@ ChatDocument documentFromJson(const QJsonObject& o) {
     d.pageCount = o.value(QStringLiteral("pages")).toInt();
     d.isImage = o.value(QStringLiteral("is_image")).toBool();
     d.pinnedPages = o.value(QStringLiteral("pinned_pages")).toString();
+    // A file from before the choice was kept, or with a value this version does not offer:
+    // automatic.
+    d.ocrLanguages = validOcrLanguages(o.value(QStringLiteral("ocr_languages")).toString());
     return d;
 }
 

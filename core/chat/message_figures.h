@@ -25,7 +25,8 @@ struct CheckedFigure {
     // Its `line` is then the row ("region = Asia | revenue = 1,186.0").
     static constexpr int kNotInResults = -2;
     int table = -1;
-    QString line; // that page's line
+    QString line;  // that page's line
+    QString match; // the page's figure that matched, as the page writes it ("4,500"); may be ""
     bool operator==(const CheckedFigure& other) const = default;
 };
 

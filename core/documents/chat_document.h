@@ -18,6 +18,9 @@ struct ChatDocument {
     QString pinnedPages;
     // Scanned pages go to the vision model as images (issue #23); off: they stay out (named).
     bool readScannedPages = true;
+    // The OCR languages the user chose for the document's scanned pages (issue #46 §1): "auto"
+    // (its script decides), "eng", "chi_sim" or "eng+chi_sim" (ocr_languages.h).
+    QString ocrLanguages = QStringLiteral("auto");
 
     bool operator==(const ChatDocument& other) const = default;
 };

@@ -72,6 +72,10 @@ int ChatDocuments::append(const QString& path, const ChatDocument& saved, bool r
 void ChatDocuments::startLoad(int row) {
     const quint64 id = entries_[row].id;
     const QString path = documents_[row].path;
+    // The chat's OCR languages for the document, before its OCR starts (a document read in
+    // another chat with other languages has its OCR pages read again with these).
+    if (!entries_[row].saved.isImage)
+        loaded_->setOcrLanguages(path, entries_[row].saved.ocrLanguages);
     if (const std::optional<Document> read = loaded_->find(path)) {
         // Read before (in another chat, or at an earlier visit): ready without reading again,
         // once the caller has set up every row.

@@ -89,9 +89,9 @@ QString ChatDocuments::ocrLine(int row) const {
 }
 
 QString ChatDocuments::ocrLanguages(int row) const {
-    if (row < 0 || row >= documents_.size())
+    if (row < 0 || row >= entries_.size())
         return QStringLiteral("auto");
-    return savedOcrLanguages(documents_[row].fingerprint);
+    return entries_[row].saved.ocrLanguages;
 }
 
 void ChatDocuments::setOcrLanguages(int row, const QString& languages) {
@@ -100,9 +100,12 @@ void ChatDocuments::setOcrLanguages(int row, const QString& languages) {
     const Document& d = documents_[row];
     if (d.state != Document::State::Ready || ocrLanguages(row) == languages)
         return;
+    // The chat keeps the choice (its file); the document's OCR pages are read again with it.
+    entries_[row].saved.ocrLanguages = languages;
     ocrProblem_.remove(d.path);
     loaded_->setOcrLanguages(d.path, languages);
     Q_EMIT rowChanged(row);
+    Q_EMIT documentsEdited();
 }
 
 void ChatDocuments::stopOcr(int row) {

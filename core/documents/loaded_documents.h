@@ -64,8 +64,10 @@ public:
     // Stops the OCR of `path`; what was read stays (in the document and the cache).
     void cancelOcr(const QString& path);
     bool isReadingOcr(const QString& path) const { return ocr_.contains(path); }
-    // The user's OCR languages for the document at `path` ("auto", "eng", "chi_sim",
-    // "eng+chi_sim"); a change is saved and its OCR pages are read again with them.
+    // The OCR languages for the document at `path` ("auto", "eng", "chi_sim", "eng+chi_sim"):
+    // the choice of the chat that shows it (ChatDocument::ocrLanguages), "auto" until one is
+    // set. Set before the file is read, its OCR starts with them; a change for a read document
+    // reads its OCR pages again with them (the OCR cache keeps each language's readings apart).
     QString ocrLanguages(const QString& path) const;
     void setOcrLanguages(const QString& path, const QString& languages);
     // Pages read by Tesseract so far (not taken from the OCR cache): a measure for tests.
@@ -115,6 +117,7 @@ private:
     QHash<QString, OcrRead> ocr_; // by path, while OCR runs
     bool ocrEnabled_ = true;
     QString ocrCacheDir_;
+    QHash<QString, QString> ocrLanguages_; // by path: the chat's choice, when not "auto"
     int ocrPagesRead_ = 0;
 };
 

@@ -28,16 +28,20 @@ void LoadedDocuments::cancelOcr(const QString& path) {
 }
 
 QString LoadedDocuments::ocrLanguages(const QString& path) const {
-    const auto it = kept_.constFind(path);
-    return savedOcrLanguages(it != kept_.cend() ? it->document.fingerprint
-                                                : ocr_.value(path).document.fingerprint);
+    return ocrLanguages_.value(path, QStringLiteral("auto"));
 }
 
-void LoadedDocuments::setOcrLanguages(const QString& path, const QString& languages) {
-    auto it = kept_.find(path);
-    if (it == kept_.end() || ocrLanguages(path) == languages)
+void LoadedDocuments::setOcrLanguages(const QString& path, const QString& choice) {
+    const QString languages = validOcrLanguages(choice);
+    if (ocrLanguages(path) == languages)
         return;
-    saveOcrLanguages(it->document.fingerprint, languages);
+    if (languages == QLatin1String("auto"))
+        ocrLanguages_.remove(path);
+    else
+        ocrLanguages_.insert(path, languages);
+    auto it = kept_.find(path);
+    if (it == kept_.end())
+        return; // read later: its OCR starts with them
     // Read again with the new languages: every page that needed OCR waits for it again (its
     // earlier text stays until the new one arrives; the cache keeps readings per language).
     if (const auto running = ocr_.find(path); running != ocr_.end()) {
@@ -66,8 +70,7 @@ void LoadedDocuments::startOcr(const QString& path, const Document& document) {
     });
     connect(runner, &ocr::OcrRunner::finished, this,
             [this, path](bool cancelled) { onOcrFinished(path, cancelled); });
-    const ocr::OcrJob job =
-        ocrJobFor(document, savedOcrLanguages(document.fingerprint), ocrCacheDir_);
+    const ocr::OcrJob job = ocrJobFor(document, ocrLanguages(path), ocrCacheDir_);
     const ocr::OcrError error = runner->start(job);
     if (error) {
         delete runner;

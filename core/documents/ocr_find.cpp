@@ -44,14 +44,16 @@ QList<OcrMatch> findInOcrText(const Document& document, const QString& needle) {
             match.page = page;
             if (offsets.isEmpty() && !words.isEmpty())
                 offsets = wordOffsets(text, words);
-            // The word that holds the match's start.
+            // The word that holds the match's start, and every word the match covers.
             for (qsizetype w = 0; w < words.size(); ++w) {
                 const qsizetype at = offsets.value(w, -1);
-                if (at >= 0 && at <= m.capturedStart() &&
-                    m.capturedStart() < at + words[w].text.size()) {
+                if (at < 0)
+                    continue;
+                if (at <= m.capturedStart() && m.capturedStart() < at + words[w].text.size())
                     match.box = words[w].box;
-                    break;
-                }
+                if (at < m.capturedEnd() && m.capturedStart() < at + words[w].text.size() &&
+                    !words[w].box.isEmpty())
+                    match.boxes << words[w].box;
             }
             const qsizetype from = std::max<qsizetype>(0, m.capturedStart() - kContextChars);
             const qsizetype to = std::min(text.size(), m.capturedEnd() + kContextChars);

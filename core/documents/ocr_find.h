@@ -12,9 +12,10 @@
 namespace folio::ui {
 
 struct OcrMatch {
-    int page = -1;   // 0-based
-    QRectF box;      // the first matching word's box in points; empty when no word matched
-    QString context; // the match with a few words around it, on one line
+    int page = -1;       // 0-based
+    QRectF box;          // the first matching word's box in points; empty when no word matched
+    QList<QRectF> boxes; // every word the match covers (the highlight on the page)
+    QString context;     // the match with a few words around it, on one line
 };
 
 // Every match of `needle` (case-insensitive; whitespace runs match any whitespace) in the OCR

@@ -1,8 +1,8 @@
 #pragma once
-// The OCR languages the user chose for a document (issue #46 §1): "auto" (the document's
-// script decides), "eng", "chi_sim" or "eng+chi_sim", kept by the document's fingerprint in
-// the application's settings (QSettings), so the choice holds in every chat and after a
-// restart.
+// The OCR languages a user can choose for a document (issue #46 §1): "auto" (the document's
+// script decides), "eng", "chi_sim" or "eng+chi_sim". The choice is the chat's: kept on its
+// ChatDocument (the chat file's "ocr_languages"), so it survives a restart; LoadedDocuments
+// reads the document's scanned pages with the choice of the chat that shows it.
 
 #include <QString>
 #include <QStringList>
@@ -12,9 +12,7 @@ namespace folio::ui {
 // The choices offered, "auto" first.
 QStringList ocrLanguageChoices();
 
-// The choice for the document with this fingerprint; "auto" when none was made.
-QString savedOcrLanguages(const QString& fingerprint);
-// Keeps `languages` for the document ("auto" forgets the choice).
-void saveOcrLanguages(const QString& fingerprint, const QString& languages);
+// `languages` when it is one of the choices, else "auto".
+QString validOcrLanguages(const QString& languages);
 
 } // namespace folio::ui

@@ -31,6 +31,7 @@ private:
 struct Hit {
     int page = 0;
     std::string line;
+    std::string match;
 };
 
 std::optional<Hit> look_on(DocumentPages& doc, int page, const NumberToken& claim) {
@@ -40,7 +41,7 @@ std::optional<Hit> look_on(DocumentPages& doc, int page, const NumberToken& clai
     const PageMatch m = find_on_page(claim, p);
     if (!m.found)
         return std::nullopt;
-    return Hit{page, line_of(p, m.token)};
+    return Hit{page, line_of(p, m.token), token_text(p, m.token)};
 }
 
 } // namespace
@@ -107,6 +108,7 @@ std::vector<FigureResult> check_figures(std::string_view answer,
                         r.page = page;
                         r.found_page = page;
                         r.line = hit->line;
+                        r.match = hit->match;
                         done = true;
                         break;
                     }
@@ -133,6 +135,7 @@ std::vector<FigureResult> check_figures(std::string_view answer,
                     r.document = d;
                     r.found_page = p;
                     r.line = hit->line;
+                    r.match = hit->match;
                     done = true;
                     break;
                 }

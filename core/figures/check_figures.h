@@ -38,6 +38,7 @@ struct FigureResult {
     FigureState state = FigureState::Uncited;
     int found_page = 0; // where it was found (verified or other_page); 0: nowhere
     std::string line;   // that page's line
+    std::string match;  // the page's figure that matched, as the page writes it ("4,500")
 };
 
 std::vector<FigureResult> check_figures(std::string_view answer,

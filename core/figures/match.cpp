@@ -125,6 +125,13 @@ PageMatch find_on_page(const NumberToken& claim, const PageNumbers& page) {
     return find_value(claim.second).found ? first : PageMatch{};
 }
 
+std::string token_text(const PageNumbers& page, size_t index) {
+    if (index >= page.tokens.size())
+        return {};
+    const NumberToken& tok = page.tokens[index];
+    return encode_utf8(std::u32string_view(page.text).substr(tok.start, tok.end - tok.start));
+}
+
 std::string line_of(const PageNumbers& page, size_t index) {
     if (index >= page.tokens.size())
         return {};

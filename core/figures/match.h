@@ -46,5 +46,7 @@ PageMatch find_on_page(const NumberToken& claim, const PageNumbers& page);
 
 // The page's line that holds token `index`, white space collapsed.
 std::string line_of(const PageNumbers& page, size_t index);
+// Token `index` as the page writes it ("$1,186 million"), for finding it on the page's picture.
+std::string token_text(const PageNumbers& page, size_t index);
 
 } // namespace folio::figures

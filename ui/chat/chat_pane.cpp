@@ -116,6 +116,7 @@ ChatPane::ChatPane(ChatLibrary* library, QWidget* parent)
     connect(transcript_, &TranscriptView::versionRequested, this, &ChatPane::showVersion);
     layout->addWidget(transcript_, 1);
     connect(transcript_, &TranscriptView::citationActivated, this, &ChatPane::citationActivated);
+    connect(transcript_, &TranscriptView::figureActivated, this, &ChatPane::figureActivated);
     connect(transcript_, &TranscriptView::citationFixRequested, this,
             [this](int index, int figure) {
                 const ChatSession& chat = library_->current();

@@ -160,6 +160,8 @@ Q_SIGNALS:
     void streamed(const QString& text);
     // A citation link: page `page` of the chat's document `document` (its place in the chat).
     void citationActivated(int document, int page);
+    // A figure's mark: its page, with the page's figure to highlight there ("": none known).
+    void figureActivated(int document, int page, const QString& match);
     // "Cite page K instead" on figure `figure` of answer `messageId` in chat `chatId`.
     void citationFixRequested(const QString& chatId, qint64 messageId, int figure);
     // Another chat is shown (its documents should be shown with it).

@@ -102,10 +102,10 @@ void QuestionImagesBar::rebuild() {
         row->addWidget(removeButton);
         chip->setToolTip(image.label());
         chip->setContextMenuPolicy(Qt::CustomContextMenu);
-        connect(chip, &QWidget::customContextMenuRequested, this, [this, chip, file](QPoint pos) {
+        connect(chip, &QWidget::customContextMenuRequested, this, [this, chip, image](QPoint pos) {
             QMenu menu(this);
             menu.addAction(tr("Extract table"), this,
-                           [this, file] { Q_EMIT extractTableRequested(file); });
+                           [this, image] { Q_EMIT extractTableRequested(image); });
             menu.exec(chip->mapToGlobal(pos));
         });
         layout_->insertWidget(layout_->count() - 1, chip);

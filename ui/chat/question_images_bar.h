@@ -29,8 +29,9 @@ public:
 
 Q_SIGNALS:
     void imagesChanged();
-    // The chip's context menu: "Extract table" from this image (a chart or a crop of one).
-    void extractTableRequested(const QString& imageFile);
+    // The chip's context menu: "Extract table" from this image (a chart, a PDF page or a crop
+    // of one: its source and page say what its figures are checked against).
+    void extractTableRequested(const folio::ui::QuestionImage& image);
 
 private:
     void rebuild();

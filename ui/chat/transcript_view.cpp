@@ -476,8 +476,8 @@ void TranscriptView::openFigure(int index, int figure) {
         return;
     const CitationTargets targets = resolveCitedDocuments(m.citedDocuments, citations_);
     // The same document numbers as the answer's citation links.
-    Q_EMIT citationActivated(targets.documents.isEmpty() ? -1 : targets.rows.value(f.document, -1),
-                             page);
+    Q_EMIT figureActivated(targets.documents.isEmpty() ? -1 : targets.rows.value(f.document, -1),
+                           page, f.match);
 }
 
 void TranscriptView::insertToolCall(QTextCursor& cursor, const ToolCallRecord& call,

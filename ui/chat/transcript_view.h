@@ -62,6 +62,9 @@ Q_SIGNALS:
     // `document`: the chat's document (-1: a citation that names none, e.g. in an old chat;
     // kRemovedDocument: the document the answer cites has left the chat).
     void citationActivated(int document, int page);
+    // A figure's mark: its page `page` of document `document` (as citationActivated), with
+    // `match` (the page's figure as the page writes it; "" when not known) to highlight there.
+    void figureActivated(int document, int page, const QString& match);
     void actionActivated(folio::ui::TranscriptView::Action action, int messageIndex);
     // "‹" or "›" on message `messageIndex`: show its version `version` (0-based).
     void versionRequested(int messageIndex, int version);

@@ -1,5 +1,7 @@
 #include "documents/documents_pane.h"
 
+#include "documents/highlight_pdf_view.h"
+
 #include "style/palette_colors.h"
 
 #include <QKeySequence>
@@ -105,7 +107,7 @@ DocumentsPane::DocumentsPane(ChatDocuments* documents, QWidget* parent)
     imageLabel_ = new QLabel(preview_);
     imageLabel_->setAlignment(Qt::AlignCenter);
     pdfDocument_ = new QPdfDocument(this);
-    pdfView_ = new QPdfView(preview_);
+    pdfView_ = new HighlightPdfView(preview_);
     pdfView_->setDocument(pdfDocument_);
     pdfView_->setPageMode(QPdfView::PageMode::MultiPage);
     pdfView_->setZoomMode(QPdfView::ZoomMode::FitToWidth);
@@ -259,22 +261,24 @@ int DocumentsPane::currentRow() const {
     return list_->currentRow();
 }
 
-bool DocumentsPane::showPage(int page) {
+int DocumentsPane::rowWithPage(int page) const {
     auto hasPage = [&](int row) {
         const Document& d = docs_->documents()[row];
         return d.state == Document::State::Ready && d.kind == Document::Kind::Pdf && page >= 1 &&
                page <= d.pageCount;
     };
     int row = list_->currentRow();
-    if (row < 0 || !hasPage(row)) {
-        row = -1;
-        for (int i = 0; i < docs_->count() && row < 0; ++i)
-            if (hasPage(i))
-                row = i;
-    }
-    if (row < 0)
-        return false;
-    return showPage(row, page);
+    if (row >= 0 && row < docs_->count() && hasPage(row))
+        return row;
+    for (int i = 0; i < docs_->count(); ++i)
+        if (hasPage(i))
+            return i;
+    return -1;
+}
+
+bool DocumentsPane::showPage(int page) {
+    const int row = rowWithPage(page);
+    return row >= 0 && showPage(row, page);
 }
 
 bool DocumentsPane::showPage(int row, int page) {
@@ -285,6 +289,7 @@ bool DocumentsPane::showPage(int row, int page) {
         page > d.pageCount)
         return false;
     pendingPage_ = page; // applied once the preview shows this document
+    pendingMatch_.clear();
     if (list_->currentRow() != row) {
         const QSignalBlocker block(list_); // keeps the cited page (a click clears it)
         list_->setCurrentRow(row);
@@ -420,7 +425,9 @@ void DocumentsPane::showPreview(int row) {
 void DocumentsPane::jumpToPendingPage() {
     if (pendingPage_ > 0) {
         pdfView_->pageNavigator()->jump(pendingPage_ - 1, QPointF(), pdfView_->zoomFactor());
+        highlightMatch(pendingPage_, pendingMatch_);
         pendingPage_ = 0;
+        pendingMatch_.clear();
     }
     updatePageLabel();
 }

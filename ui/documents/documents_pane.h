@@ -18,11 +18,11 @@ class QToolButton;
 class QListWidget;
 class QMenu;
 class QPdfDocument;
-class QPdfView;
 class QStackedWidget;
 
 namespace folio::ui {
 
+class HighlightPdfView;
 class PageCropDialog;
 
 class DocumentsPane : public QWidget {
@@ -76,6 +76,13 @@ public:
     // Shows page `page` of the document at `row` and marks it as the cited page. False when
     // that document is not a ready PDF with that page.
     bool showPage(int row, int page);
+    // Shows page `page` of the document at `row` (-1: the selected PDF, else the first that has
+    // the page) with `text` highlighted where it stands on the page (issue #46 §2: a checked
+    // figure's match on its page): the text layer's boxes, or an OCR page's word boxes. The page
+    // is shown even when the text is not found on it. False as showPage.
+    bool showMatch(int row, int page, const QString& text);
+    // The preview's PDF view (its highlight, for Find and tests).
+    HighlightPdfView* pdfView() const { return pdfView_; }
     // The page last shown for a citation (0: none) and the preview's page line.
     QString pageLine() const;
     // The page the preview shows (1-based; 0 when it shows no PDF).
@@ -140,13 +147,15 @@ private:
     void refreshSummary();
     void loadPdfPreview(const QString& path);
     void jumpToPendingPage();
+    void highlightMatch(int page, const QString& text);
+    int rowWithPage(int page) const;
 
     ChatDocuments* docs_ = nullptr;
     QListWidget* list_ = nullptr;
     QStackedWidget* preview_ = nullptr;
     QLabel* emptyLabel_ = nullptr;
     QLabel* imageLabel_ = nullptr;
-    QPdfView* pdfView_ = nullptr;
+    HighlightPdfView* pdfView_ = nullptr;
     QPdfDocument* pdfDocument_ = nullptr;
     QLabel* summary_ = nullptr;
     QLabel* pageLabel_ = nullptr;
@@ -154,6 +163,7 @@ private:
     QToolButton* recent_ = nullptr;
     QString requestedPdf_; // being opened for the preview
     QString shownPdf_;     // in pdfDocument_
+    QString pendingMatch_; // highlighted on pendingPage_ once shown
     int pendingPage_ = 0;  // a citation's page, shown once the preview has the document
     qint64 contextLimit_ = 0;
 };

@@ -6,6 +6,7 @@
 #include "core/documents/document_ocr.h"
 #include "core/documents/loaded_documents.h"
 #include "core/documents/ocr_languages.h"
+#include "documents/highlight_pdf_view.h"
 
 #include <QActionGroup>
 #include <QListWidget>

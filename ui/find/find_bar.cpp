@@ -1,6 +1,7 @@
 #include "find/find_bar.h"
 
 #include "core/documents/ocr_find.h"
+#include "documents/highlight_pdf_view.h"
 
 #include <QEvent>
 #include <QHBoxLayout>
@@ -116,6 +117,12 @@ public:
         const Hit& hit = all[index_];
         shown_ = hit;
         view_->pageNavigator()->jump(hit.page, hit.location, view_->zoomFactor());
+        // The match shown on the page (issue #46 §2): QtPdf's boxes for the text layer, the
+        // words' boxes for OCR text.
+        if (auto* highlight = qobject_cast<HighlightPdfView*>(view_.data())) {
+            highlight->setHighlight(hit.page, hit.boxes);
+            highlight->scrollToHighlight();
+        }
         context_ = hit.ocr ? FindBar::tr("p. %1, OCR text: %2").arg(hit.page + 1).arg(hit.context)
                            : FindBar::tr("p. %1: %2").arg(hit.page + 1).arg(hit.context);
         *current = index_ + 1;
@@ -125,6 +132,8 @@ public:
     void clear() override {
         index_ = -1;
         context_.clear();
+        if (auto* highlight = qobject_cast<HighlightPdfView*>(view_.data()))
+            highlight->clearHighlight();
     }
     QString context() const override { return context_; }
 
@@ -134,6 +143,7 @@ private:
         QPointF location; // points on the page
         QString context;
         bool ocr = false;
+        QList<QRectF> boxes; // points on the page
     };
 
     // The text layer's matches (QtPdf) and those in the OCR text of the scanned pages of the
@@ -144,12 +154,13 @@ private:
         for (int i = 0; i < rows; ++i) {
             const QPdfLink link = model_->resultAtIndex(i);
             out.append({link.page(), link.location(),
-                        (link.contextBefore() + link.contextAfter()).simplified(), false});
+                        (link.contextBefore() + link.contextAfter()).simplified(), false,
+                        link.rectangles()});
         }
         const QVariant shown = view_->property(kPreviewDocumentProperty);
         if (shown.canConvert<Document>())
             for (const OcrMatch& m : findInOcrText(shown.value<Document>(), text))
-                out.append({m.page, m.box.topLeft(), m.context, true});
+                out.append({m.page, m.box.topLeft(), m.context, true, m.boxes});
         std::stable_sort(out.begin(), out.end(),
                          [](const Hit& a, const Hit& b) { return a.page < b.page; });
         return out;

@@ -1,5 +1,6 @@
 #include "jobs/table_dialog.h"
 
+#include "chat/figure_marks.h"
 #include "core/storage/atomic_write.h"
 
 #include <QApplication>
@@ -33,6 +34,9 @@ TableDialog::TableDialog(QWidget* parent) : QDialog(parent) {
     details_->setWordWrap(true);
     details_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     details_->setForegroundRole(QPalette::PlaceholderText);
+    figuresLabel_ = new QLabel(this);
+    figuresLabel_->setObjectName(QStringLiteral("tableFigures"));
+    figuresLabel_->setWordWrap(true);
     busy_ = new QProgressBar(this);
     busy_->setRange(0, 0); // no figures while the model reads: just busy
     busy_->setTextVisible(false);
@@ -43,6 +47,7 @@ TableDialog::TableDialog(QWidget* parent) : QDialog(parent) {
     view_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     view_->setAlternatingRowColors(true);
     view_->horizontalHeader()->setStretchLastSection(true);
+    connect(view_, &QTableView::doubleClicked, this, &TableDialog::onCellActivated);
     reply_ = new QPlainTextEdit(this);
     reply_->setObjectName(QStringLiteral("tableReply"));
     reply_->setReadOnly(true);
@@ -79,6 +84,7 @@ TableDialog::TableDialog(QWidget* parent) : QDialog(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(status_);
     layout->addWidget(details_);
+    layout->addWidget(figuresLabel_);
     layout->addWidget(busy_);
     layout->addWidget(view_, 3);
     layout->addWidget(reply_, 1);
@@ -93,7 +99,15 @@ void TableDialog::setTableVisible(bool visible) {
     exportMarkdown_->setEnabled(visible);
 }
 
+void TableDialog::clearFigures() {
+    figures_.clear();
+    figuresLabel_->clear();
+    figuresLabel_->setToolTip(QString());
+    figuresLabel_->hide();
+}
+
 void TableDialog::showWaiting(const QString& imageTitle) {
+    clearFigures();
     imageTitle_ = imageTitle;
     hasTable_ = false;
     table_ = {};
@@ -110,6 +124,7 @@ void TableDialog::showWaiting(const QString& imageTitle) {
 }
 
 void TableDialog::showResult(const TableParse& parse, const QString& reply) {
+    clearFigures();
     busy_->hide();
     stop_->setEnabled(false);
     reply_->setPlainText(reply);
@@ -150,6 +165,7 @@ void TableDialog::showResult(const TableParse& parse, const QString& reply) {
 }
 
 void TableDialog::showError(const QString& message, bool retry) {
+    clearFigures();
     details_->clear();
     details_->hide();
     retry_->setVisible(retry);
@@ -161,6 +177,90 @@ void TableDialog::showError(const QString& message, bool retry) {
     reply_->hide();
     status_->setText(message);
     setTableVisible(false);
+}
+
+namespace {
+
+// The state a cell's mark is coloured by: its worst figure's.
+int severity(CheckedFigure::State state) {
+    switch (state) {
+    case CheckedFigure::State::NotFound:
+        return 3;
+    case CheckedFigure::State::OtherPage:
+        return 2;
+    case CheckedFigure::State::Verified:
+        return 1;
+    case CheckedFigure::State::Uncited:
+        break;
+    }
+    return 0;
+}
+
+} // namespace
+
+void TableDialog::showFigures(const QList<CellFigure>& figures, const QString& documentTitle,
+                              const QList<int>& pages) {
+    clearFigures();
+    if (!hasTable_ || figures.isEmpty())
+        return;
+    figures_ = figures;
+    for (int r = 0; r < table_.rows.size(); ++r) {
+        for (int c = 0; c < table_.rows[r].size(); ++c) {
+            const QList<CheckedFigure> cell = figuresOfCell(figures_, r, c);
+            QStandardItem* item = model_->item(r, c);
+            if (cell.isEmpty() || !item)
+                continue;
+            QStringList glyphs, tips;
+            QVariantList states;
+            CheckedFigure::State worst = cell.first().state;
+            for (const CheckedFigure& f : cell) {
+                glyphs << figureGlyph(f.state);
+                tips << figureMarkToolTip(f, documentTitle, 1);
+                states << int(f.state);
+                if (severity(f.state) > severity(worst))
+                    worst = f.state;
+            }
+            item->setText(table_.rows[r][c] + QLatin1Char(' ') + glyphs.join(QString()));
+            item->setToolTip(tips.join(QLatin1Char('\n')));
+            item->setForeground(figureMarkColour(palette(), worst));
+            item->setData(states, kFigureStatesRole);
+        }
+    }
+    view_->resizeColumnsToContents();
+    QStringList pageList;
+    for (int p : pages)
+        pageList << QString::number(p);
+    figuresLabel_->setText(figuresLine(allFigures(figures_)));
+    figuresLabel_->setToolTip(
+        tr("Each number of the table looked for on page %1 of %2 (a row's own page when the "
+           "table names one); double-click a cell to open its page")
+            .arg(pageList.join(QStringLiteral(", ")), documentTitle));
+    figuresLabel_->show();
+}
+
+QString TableDialog::figuresText() const {
+    return figuresLabel_->text();
+}
+
+QList<CheckedFigure::State> TableDialog::cellFigureStates(int row, int column) const {
+    QList<CheckedFigure::State> out;
+    for (const CheckedFigure& f : figuresOfCell(figures_, row, column))
+        out << f.state;
+    return out;
+}
+
+void TableDialog::onCellActivated(const QModelIndex& index) {
+    const QList<CheckedFigure> cell = figuresOfCell(figures_, index.row(), index.column());
+    if (cell.isEmpty())
+        return;
+    // The first figure that is somewhere in the document, else the page it was looked for on.
+    for (const CheckedFigure& f : cell)
+        if (f.foundPage > 0) {
+            Q_EMIT figurePageRequested(f.foundPage, f.match);
+            return;
+        }
+    if (cell.first().page > 0)
+        Q_EMIT figurePageRequested(cell.first().page, QString());
 }
 
 QString TableDialog::statusText() const {

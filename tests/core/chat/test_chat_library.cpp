@@ -2,11 +2,13 @@
 // its store on disk, deleting and bringing back, and the message edits the Chat pane makes.
 #include <QDir>
 #include <QFile>
+#include <QJsonObject>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include "core/chat/chat_edits.h"
+#include "core/chat/chat_json.h"
 #include "core/chat/chat_library.h"
 
 using namespace folio::ui;
@@ -154,6 +156,46 @@ private slots:
         QVERIFY(library.setDocuments({doc}));
         QVERIFY(!library.setDocuments({doc}));
         QCOMPARE(library.current().documents.size(), 1);
+    }
+
+    // A document's OCR languages are the chat's (issue #46 §1): written to its file, read back
+    // after a restart; a file from before the choice existed, or with a value that is not one
+    // of the choices, loads as automatic, which is not written.
+    void documentOcrLanguagesInTheChatFile() {
+        QTemporaryDir dir;
+        {
+            ChatLibrary library;
+            QVERIFY(library.open(dir.path()).isEmpty());
+            library.current() = askedOnce(QStringLiteral("Who audits?"), QStringLiteral("H&R."));
+            ChatDocument scanned;
+            scanned.path = QStringLiteral("/tmp/policy-scan.pdf");
+            scanned.title = QStringLiteral("policy-scan.pdf");
+            scanned.ocrLanguages = QStringLiteral("eng+chi_sim");
+            ChatDocument plain;
+            plain.path = QStringLiteral("/tmp/report.pdf");
+            plain.title = QStringLiteral("report.pdf");
+            QCOMPARE(plain.ocrLanguages, QStringLiteral("auto"));
+            QVERIFY(library.setDocuments({scanned, plain}));
+            library.save();
+            library.waitForSaves();
+        }
+        ChatLibrary again;
+        QVERIFY(again.open(dir.path()).isEmpty());
+        QCOMPARE(again.current().documents.size(), 2);
+        QCOMPARE(again.current().documents[0].ocrLanguages, QStringLiteral("eng+chi_sim"));
+        QCOMPARE(again.current().documents[1].ocrLanguages, QStringLiteral("auto"));
+
+        QJsonObject json = documentToJson(again.current().documents[0]);
+        QCOMPARE(json.value(QStringLiteral("ocr_languages")).toString(),
+                 QStringLiteral("eng+chi_sim"));
+        QVERIFY(!documentToJson(again.current().documents[1])
+                     .contains(QStringLiteral("ocr_languages")));
+        json.remove(QStringLiteral("ocr_languages")); // an older file
+        QCOMPARE(documentFromJson(json).ocrLanguages, QStringLiteral("auto"));
+        json.insert(QStringLiteral("ocr_languages"), QStringLiteral("fra"));
+        QCOMPARE(documentFromJson(json).ocrLanguages, QStringLiteral("auto"));
+        json.insert(QStringLiteral("ocr_languages"), QStringLiteral("chi_sim"));
+        QCOMPARE(documentFromJson(json).ocrLanguages, QStringLiteral("chi_sim"));
     }
 
     void storageFailureIsReported() {

@@ -5,9 +5,12 @@
 // read and goes on later with only the rest; a page Tesseract cannot read, a missing language
 // pack (its Debian package named) and a language override. Under CI=true missing samples fail.
 #include <QFile>
+#include <QJsonObject>
 #include <QSignalSpy>
 #include <QtTest>
 
+#include "core/chat/chat_json.h"
+#include "core/documents/chat_documents.h"
 #include "core/documents/document_ocr.h"
 #include "core/documents/loaded_documents.h"
 #include "core/documents/ocr_find.h"
@@ -16,6 +19,8 @@
 #include "core/ocr/scanned_pdf.h"
 #include "support/test_support.h"
 
+using folio::ui::ChatDocument;
+using folio::ui::ChatDocuments;
 using folio::ui::Document;
 using folio::ui::LoadedDocuments;
 using folio::ui::PageOrigin;
@@ -274,16 +279,71 @@ private slots:
         const Document english = finished.at(0).at(1).value<Document>();
         QCOMPARE(english.origin(7).languages, QStringLiteral("eng"));
         QVERIFY(english.pageTexts[7].contains(QLatin1String("Hartley & Rowe LLP")));
-        // Kept for the document (by fingerprint): another session reads with it too.
-        QCOMPARE(folio::ui::savedOcrLanguages(end.document.fingerprint), QStringLiteral("eng"));
+        QCOMPARE(docs.ocrLanguages(sampleReport()), QStringLiteral("eng"));
+        // Languages set before the read (a chat's choice, restored): the OCR starts with them,
+        // and the English reading is taken from the cache.
         LoadedDocuments later;
         later.setOcrCacheDir(cacheDir_);
+        later.setOcrLanguages(sampleReport(), QStringLiteral("eng"));
         const OcrEnd again = readWithOcr(later, sampleReport());
         QCOMPARE(again.document.origin(7).languages, QStringLiteral("eng"));
         QCOMPARE(later.ocrPagesRead(), 0);
+        // A value that is not a choice is automatic.
+        later.setOcrLanguages(sampleReport(), QStringLiteral("klingon"));
+        QCOMPARE(later.ocrLanguages(sampleReport()), QStringLiteral("auto"));
         docs.setOcrLanguages(sampleReport(), QStringLiteral("auto"));
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 300000);
-        QCOMPARE(folio::ui::savedOcrLanguages(end.document.fingerprint), QStringLiteral("auto"));
+        QCOMPARE(docs.ocrLanguages(sampleReport()), QStringLiteral("auto"));
+    }
+
+    // The chat keeps a document's OCR languages (issue #46 §1): a chat file's choice reaches
+    // the OCR before the document is read; a change is kept on the chat's document (its JSON,
+    // documentsEdited) and reads the scanned page again with the new model — not the cached
+    // reading of the other language — while going back takes the earlier reading from the
+    // cache (Tesseract's pages counted).
+    void theChatKeepsTheDocumentsLanguages() {
+        LoadedDocuments loaded;
+        loaded.setOcrCacheDir(folio::test::scratchDir(QStringLiteral("document-ocr-chat-lang")));
+        ChatDocuments chat(&loaded);
+        ChatDocument saved;
+        saved.path = sampleReport();
+        saved.title = QStringLiteral("sample-report.pdf");
+        saved.ocrLanguages = QStringLiteral("eng");
+        // As the chat file keeps it.
+        const QJsonObject json = folio::ui::documentToJson(saved);
+        QCOMPARE(json.value(QStringLiteral("ocr_languages")).toString(), QStringLiteral("eng"));
+        QSignalSpy finished(&loaded, &LoadedDocuments::ocrFinished);
+        chat.setDocuments({folio::ui::documentFromJson(json)});
+        QCOMPARE(loaded.ocrLanguages(sampleReport()), QStringLiteral("eng"));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 300000);
+        QCOMPARE(finished.at(0).at(1).value<Document>().origin(7).languages, QStringLiteral("eng"));
+        QCOMPARE(loaded.ocrPagesRead(), 1);
+        QTRY_COMPARE(chat.documents().at(0).origin(7).languages, QStringLiteral("eng"));
+        QCOMPARE(chat.ocrLanguages(0), QStringLiteral("eng"));
+
+        QSignalSpy edited(&chat, &ChatDocuments::documentsEdited);
+        chat.setOcrLanguages(0, QStringLiteral("chi_sim"));
+        QCOMPARE(edited.size(), 1);
+        QCOMPARE(chat.chatDocuments().at(0).ocrLanguages, QStringLiteral("chi_sim"));
+        QCOMPARE(folio::ui::documentToJson(chat.chatDocuments().at(0))
+                     .value(QStringLiteral("ocr_languages"))
+                     .toString(),
+                 QStringLiteral("chi_sim"));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 300000);
+        QCOMPARE(finished.at(1).at(1).value<Document>().origin(7).languages,
+                 QStringLiteral("chi_sim"));
+        QCOMPARE(loaded.ocrPagesRead(), 2); // read again, not the English reading reused
+
+        chat.setOcrLanguages(0, QStringLiteral("eng"));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 3, 300000);
+        QCOMPARE(finished.at(2).at(1).value<Document>().origin(7).languages, QStringLiteral("eng"));
+        QCOMPARE(loaded.ocrPagesRead(), 2); // the English reading, from the cache
+        QVERIFY(finished.at(2).at(1).value<Document>().pageTexts[7].contains(
+            QLatin1String("Hartley & Rowe LLP")));
+        // A choice that is not offered changes nothing.
+        chat.setOcrLanguages(0, QStringLiteral("klingon"));
+        QCOMPARE(chat.ocrLanguages(0), QStringLiteral("eng"));
+        QCOMPARE(edited.size(), 2);
     }
 
 private:

@@ -226,11 +226,13 @@ private slots:
                     tip = it.fragment().charFormat().toolTip();
         QVERIFY2(tip.contains(QStringLiteral("23.1亿美元")) && tip.contains(QStringLiteral("5")),
                  qPrintable(tip));
-        QSignalSpy opened(view, &TranscriptView::citationActivated);
+        QSignalSpy opened(view, &TranscriptView::figureActivated);
         Q_EMIT view->anchorClicked(QUrl(figureMarkUrl(index, orders)));
         QCOMPARE(opened.size(), 1);
         QCOMPARE(opened[0].at(0).toInt(), 1);
         QCOMPARE(opened[0].at(1).toInt(), 5);
+        // The page's own figure, to highlight there: page 5 writes it "23.1亿美元".
+        QCOMPARE(opened[0].at(2).toString(), QStringLiteral("23.1亿美元"));
         Q_EMIT view->anchorClicked(QUrl(figureMarkUrl(index, cashFlow))); // not found: no page
         QCOMPARE(opened.size(), 1);
 

@@ -11,8 +11,11 @@
 
 #include "backend/engine_worker.h"
 #include "chat/chat_pane.h"
+#include "chat/figure_marks.h"
 #include "chat/transcript_view.h"
 #include "core/chat/message_figures.h"
+#include "documents/documents_pane.h"
+#include "documents/highlight_pdf_view.h"
 #include "jobs/summary_runner.h"
 #include "main_window.h"
 #include "support/test_support.h"
@@ -248,6 +251,31 @@ private slots:
         chat->transcript()->flush();
         QVERIFY(chat->transcript()->toPlainText().contains(
             QStringLiteral("Figures: 2 verified · 1 on another page · 1 not found")));
+
+        // Clicking the mark of "$4.5 billion" opens page 2 with the page's "$4.50 billion"
+        // boxed in the preview (issue #46 §2).
+        int revenue = -1;
+        for (qsizetype k = 0; k < summary.figures.size(); ++k)
+            if (summary.figures[k].figure == QStringLiteral("$4.5 billion"))
+                revenue = int(k);
+        QVERIFY(revenue >= 0);
+        QCOMPARE(summary.figures[revenue].match, QStringLiteral("$4.50 billion"));
+        const int message = int(chat->messages().size() - 1);
+        Q_EMIT chat->transcript()->anchorClicked(QUrl(figureMarkUrl(message, revenue)));
+        DocumentsPane* documents = window_->documentsPane();
+        QTRY_COMPARE_WITH_TIMEOUT(documents->previewPage(), 2, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(documents->pdfView()->highlightPage(), 1, 10000);
+        QCOMPARE(documents->pdfView()->highlightBoxes().size(), 1);
+        const QRectF box = documents->pdfView()->highlightRectsInViewport().value(0);
+        QVERIFY(documents->pdfView()->viewport()->rect().contains(box.toAlignedRect()));
+        QTest::qWait(300); // the page rendered
+        const QString shots = qEnvironmentVariable("FOLIO_SHOTS_DIR");
+        const QString shot =
+            (shots.isEmpty() ? folio::test::scratchDir(QStringLiteral("figure-opened-shot"))
+                             : shots) +
+            QStringLiteral("/figure-opened.png");
+        QVERIFY(window_->grab().save(shot));
+        qInfo("screenshot: %s", qPrintable(shot));
     }
 
     void stopCancelsTheSummary() {

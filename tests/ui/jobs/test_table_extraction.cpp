@@ -10,6 +10,7 @@
 #include <QClipboard>
 #include <QDir>
 #include <QGuiApplication>
+#include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QPainter>
@@ -27,6 +28,7 @@
 #include "core/chat/question_image.h"
 #include "core/pipeline/token_counter.h"
 #include "documents/documents_pane.h"
+#include "documents/highlight_pdf_view.h"
 #include "jobs/extract_table_action.h"
 #include "jobs/table_dialog.h"
 #include "jobs/table_extractor.h"
@@ -42,132 +44,7 @@
 using namespace folio;
 using namespace folio::ui;
 
-namespace {
-
-QString sample(const QString& name) {
-    return folio::test::builtProgram(QStringLiteral("generated/samples/") + name);
-}
-
-// The sample chart's numbers (tools/sample/make_sample.cpp: quarterly revenue, FY2024 and
-// FY2025), as a model following the instruction would write them; the growth column's header
-// has a comma and quotes, and Q4's note cell a comma, for the CSV quoting.
-const char* const kValid =
-    "Here is the table.\n\n"
-    "| Quarter | FY2024 revenue ($m) | FY2025 revenue ($m) | Growth, \"YoY\" (%) |\n"
-    "| :--- | ---: | ---: | ---: |\n"
-    "| Q1 | 1002 | 1071 | 6.9 |\n"
-    "| Q2 | 1031 | 1108 | 7.5 |\n"
-    "| Q3 | 1049 | 1135 | 8.2 |\n"
-    "| Q4 | 1108 | 1186 | 7.0 |\n";
-const char* const kRagged = "| Year | Revenue (EUR m) |\n|---|---|\n| 2021 | 96.2 |\n"
-                            "| 2022 | 101.4 |\n| 2023 |\n| 2024 | 127.1 |\n";
-const char* const kProse = "The chart shows revenue growing every year, from about 96 million "
-                           "in 2021 to 131 million in 2025.";
-
-// A server that takes images, answering from a script on a thread of its own, in pieces.
-class ScriptedBackend : public ChatBackend {
-public:
-    using Script = std::function<std::string(const Request&)>;
-    explicit ScriptedBackend(Script script) : script_(std::move(script)) {}
-    ~ScriptedBackend() override {
-        for (auto& t : threads_)
-            t.join();
-    }
-    RequestId submit(Request r) override {
-        std::lock_guard lk(m_);
-        const RequestId id = next_++;
-        requests_.push_back(r);
-        threads_.emplace_back([this, id, r = std::move(r)] {
-            const std::string answer = script_(r);
-            if (answer == "<error>") {
-                r.callbacks.on_error(make_error(ErrorCode::InvalidArgument, "server said 400"));
-            } else {
-                RequestStats st;
-                st.prompt_tokens = 100;
-                for (size_t at = 0; at < answer.size(); at += 16) {
-                    r.callbacks.on_token(std::string_view(answer).substr(at, 16), -1);
-                    ++st.generated_tokens;
-                }
-                st.text = answer;
-                st.stop_reason = "eos";
-                r.callbacks.on_done(st);
-            }
-            std::lock_guard lk(m_);
-            done_.push_back(id);
-            cv_.notify_all();
-        });
-        return id;
-    }
-    void cancel(RequestId) override {}
-    void cancel_all() override {}
-    void wait(RequestId id) override {
-        std::unique_lock lk(m_);
-        cv_.wait(lk, [&] { return std::find(done_.begin(), done_.end(), id) != done_.end(); });
-    }
-    ChatBackendStatus status() const override {
-        ChatBackendStatus s;
-        s.kind = "remote"; // so the worker sends images, as to a server that takes them
-        return s;
-    }
-    std::vector<Request> requests() const {
-        std::lock_guard lk(m_);
-        return requests_;
-    }
-
-private:
-    Script script_;
-    mutable std::mutex m_;
-    std::condition_variable cv_;
-    std::vector<Request> requests_;
-    std::vector<RequestId> done_;
-    std::vector<std::thread> threads_;
-    RequestId next_ = 1;
-};
-
-// An RFC 4180 reader (from the RFC's grammar; fields may be quoted, "" is a quote).
-QList<QStringList> readCsv(const QString& text) {
-    QList<QStringList> records;
-    QStringList record;
-    QString field;
-    bool quoted = false;
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        const QChar c = text[i];
-        if (quoted) {
-            if (c == QLatin1Char('"') && i + 1 < text.size() && text[i + 1] == QLatin1Char('"')) {
-                field += QLatin1Char('"');
-                ++i;
-            } else if (c == QLatin1Char('"')) {
-                quoted = false;
-            } else {
-                field += c;
-            }
-        } else if (c == QLatin1Char('"')) {
-            quoted = true;
-        } else if (c == QLatin1Char(',')) {
-            record << field;
-            field.clear();
-        } else if (c == QLatin1Char('\r') && i + 1 < text.size() &&
-                   text[i + 1] == QLatin1Char('\n')) {
-            record << field;
-            records << record;
-            record.clear();
-            field.clear();
-            ++i;
-        } else {
-            field += c;
-        }
-    }
-    return records;
-}
-
-QString readText(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return QString::fromUtf8(f.readAll());
-}
-
-} // namespace
+#include "ui/jobs/table_extraction_script.h"
 
 class TestTableExtraction : public QObject {
     Q_OBJECT
@@ -447,7 +324,7 @@ private slots:
         bar->add(image);
         const size_t before = backend_->requests().size();
         answer_ = kValid;
-        Q_EMIT bar->extractTableRequested(stored.file);
+        Q_EMIT bar->extractTableRequested(image);
         TableExtractor* extractor = extractAction()->extractor();
         QVERIFY(extractor);
         QVERIFY(QTest::qWaitFor([extractor] { return !extractor->isRunning(); }, 20000));
@@ -459,6 +336,97 @@ private slots:
         QCOMPARE(QString::fromStdString(sent.back().messages.back().images.at(0).path),
                  stored.file);
         bar->clear();
+    }
+
+    // A table read from a PDF's page (issue #46 §2): with the report selected, the action reads
+    // the page shown (page 3, the financial highlights, rendered and sent as one image), and
+    // the cells' figures are checked against that page's text — the model's reply plants a
+    // wrong figure (521 for 512), a figure only in page 4's chart image (1,108) and one on page
+    // 4's text ($1,186 million). Each cell's mark, tooltip and the count line; the CSV carries
+    // the cells without marks.
+    void figuresOfATableFromAPage() {
+        if (!backend_) // run alone
+            useScript(true);
+        auto* list =
+            window_->documentsPane()->findChild<QListWidget*>(QStringLiteral("documentList"));
+        QVERIFY(list);
+        list->setCurrentRow(0);
+        QVERIFY(window_->documentsPane()->showPage(0, 3));
+        QAction* action = window_->findChild<QAction*>(QStringLiteral("actionExtractTable"));
+        QVERIFY(action);
+        for (QAction* a : window_->menuBar()->actions())
+            if (a->menu() && a->menu()->actions().contains(action))
+                Q_EMIT a->menu()->aboutToShow();
+        QVERIFY(action->isEnabled());
+        QCOMPARE(action->text(), QStringLiteral("Extract &table from page 3"));
+        const size_t before = backend_->requests().size();
+        answer_ = "| Metric | 2024 | 2025 |\n| --- | ---: | ---: |\n"
+                  "| Revenue | 4,190 | 4,500 |\n| Operating income | 595 | 711 |\n"
+                  "| Net income | 457 | 521 |\n| Free cash flow | 538 | 603 |\n"
+                  "| Employees | 11,020 | 11,400 |\n| Q4 revenue | 1,108 | 1,186 |\n";
+        action->trigger();
+        TableDialog* d = extractAction()->dialog();
+        QVERIFY(d);
+        QTRY_VERIFY_WITH_TIMEOUT(d->hasTable() && !d->figuresText().isEmpty(), 30000);
+        QCOMPARE(extractAction()->figureChecksRunning(), 0);
+        const std::vector<Request> sent = backend_->requests();
+        QCOMPARE(sent.size(), before + 1);
+        QCOMPARE(sent.back().messages.back().images.size(), size_t(1));
+        QVERIFY2(d->statusText().contains(QStringLiteral("page 3")), qPrintable(d->statusText()));
+
+        QCOMPARE(d->figuresText(),
+                 QStringLiteral("Figures: 9 verified · 1 on another page · 2 not found"));
+        QVERIFY(d->findChild<QLabel*>(QStringLiteral("tableFigures"))->isVisible());
+        using State = CheckedFigure::State;
+        QCOMPARE(d->cellFigureStates(0, 0), QList<State>{});
+        QCOMPARE(d->cellFigureStates(0, 2), QList<State>{State::Verified});
+        QCOMPARE(d->cellFigureStates(2, 2), QList<State>{State::NotFound});
+        QCOMPARE(d->cellFigureStates(5, 1), QList<State>{State::NotFound});
+        QCOMPARE(d->cellFigureStates(5, 2), QList<State>{State::OtherPage});
+        QStandardItemModel* m = d->model();
+        QCOMPARE(m->item(0, 2)->text(), QStringLiteral("4,500 ✓"));
+        QCOMPARE(m->item(2, 2)->text(), QStringLiteral("521 ✗"));
+        QCOMPARE(m->item(5, 2)->text(), QStringLiteral("1,186 ⚠"));
+        QCOMPARE(m->item(0, 0)->text(), QStringLiteral("Revenue"));
+        QVERIFY2(m->item(0, 2)->toolTip().contains(QStringLiteral("Revenue 3,902 4,190 4,500")),
+                 qPrintable(m->item(0, 2)->toolTip()));
+        QVERIFY2(m->item(5, 2)->toolTip().contains(QStringLiteral("$1,186 million")),
+                 qPrintable(m->item(5, 2)->toolTip()));
+        QCOMPARE(m->item(2, 2)->data(TableDialog::kFigureStatesRole).toList(),
+                 QVariantList{int(State::NotFound)});
+        // The mark's colour is the palette's tone for its state (a not-found cell differs from a
+        // verified one).
+        QVERIFY(m->item(2, 2)->foreground().color() != m->item(0, 2)->foreground().color());
+
+        // The CSV is the model's cells, without marks.
+        const QString dir = folio::test::scratchDir(QStringLiteral("table-figures"));
+        QCOMPARE(d->exportCsv(dir + QStringLiteral("/highlights.csv")), QString());
+        const QList<QStringList> back = readCsv(readText(dir + QStringLiteral("/highlights.csv")));
+        QCOMPARE(back.size(), 7);
+        QCOMPARE(back[3], (QStringList{"Net income", "457", "521"}));
+        QCOMPARE(back[6], (QStringList{"Q4 revenue", "1,108", "1,186"}));
+
+        // Double-clicking the figure on another page opens that page in the preview.
+        QSignalSpy opened(d, &TableDialog::figurePageRequested);
+        auto* view = d->findChild<QTableView*>(QStringLiteral("tableView"));
+        Q_EMIT view->doubleClicked(m->index(5, 2));
+        QCOMPARE(opened.size(), 1);
+        QCOMPARE(opened[0][0].toInt(), 4);
+        QCOMPARE(opened[0][1].toString(), QStringLiteral("$1,186 million"));
+        QCOMPARE(window_->documentsPane()->previewPage(), 4);
+        // …with the page's figure highlighted there (page 4 is index 3).
+        QTRY_COMPARE(window_->documentsPane()->pdfView()->highlightPage(), 3);
+        QVERIFY(!window_->documentsPane()->pdfView()->highlightBoxes().isEmpty());
+
+        QTest::qWait(50);
+        const QString shots = qEnvironmentVariable("FOLIO_SHOTS_DIR");
+        const QString shotPath =
+            (shots.isEmpty() ? folio::test::scratchDir(QStringLiteral("table-figures-shot"))
+                             : shots) +
+            QStringLiteral("/table-figures.png");
+        QVERIFY(d->grab().save(shotPath));
+        qInfo("screenshot: %s", qPrintable(shotPath));
+        list->setCurrentRow(1); // the chart again, for the tests after this one
     }
 
     void backendErrorIsReported() {
