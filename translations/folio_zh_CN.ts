@@ -791,6 +791,142 @@
         <source>Line on the page</source>
         <translation>页面中的该行</translation>
     </message>
+    <message>
+        <source>no template “%1”: give a template file, or one of %2</source>
+        <translation>没有模板“%1”：请给出模板文件，或使用以下之一：%2</translation>
+    </message>
+    <message>
+        <source>as cited: %1</source>
+        <translation>原引用：%1</translation>
+    </message>
+    <message>
+        <source>pp. %1</source>
+        <translation>第 %1 页</translation>
+    </message>
+    <message>
+        <source>*Not written: %1*</source>
+        <translation>*未撰写：%1*</translation>
+    </message>
+    <message>
+        <source>*Not written yet.*</source>
+        <translation>*尚未撰写。*</translation>
+    </message>
+    <message>
+        <source>%1 (%2, %3 pages)</source>
+        <translation>%1（%2，%3 页）</translation>
+    </message>
+    <message>
+        <source>From: %1</source>
+        <translation>来源：%1</translation>
+    </message>
+    <message>
+        <source>charts: %1</source>
+        <translation>图表：%1</translation>
+    </message>
+    <message>
+        <source>data: %1</source>
+        <translation>数据：%1</translation>
+    </message>
+    <message>
+        <source>model: %1</source>
+        <translation>模型：%1</translation>
+    </message>
+    <message>
+        <source>figures not found</source>
+        <translation>有数字未找到</translation>
+    </message>
+    <message>
+        <source>not written</source>
+        <translation>未撰写</translation>
+    </message>
+    <message>
+        <source>the ODT writer failed</source>
+        <translation>ODT 写入失败</translation>
+    </message>
+    <message>
+        <source>Contents</source>
+        <translation>目录</translation>
+    </message>
+    <message>
+        <source>Section</source>
+        <translation>章节</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>注释</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>- %1%2 (%3, %4 pages): no pages used</source>
+        <translation>- %1%2（%3，%4 页）：未使用任何页面</translation>
+    </message>
+    <message>
+        <source>- %1%2 (%3): %4</source>
+        <translation>- %1%2（%3）：%4</translation>
+    </message>
+    <message>
+        <source>- Chart: %1</source>
+        <translation>- 图表：%1</translation>
+    </message>
+    <message>
+        <source>- Data: %1</source>
+        <translation>- 数据：%1</translation>
+    </message>
+    <message>
+        <source>section %1 of %2 · %3 · %4</source>
+        <translation>第 %1/%2 节 · %3 · %4</translation>
+    </message>
+    <message>
+        <source>%1 left</source>
+        <translation>剩余%1</translation>
+    </message>
+    <message>
+        <source>cancelled at the section “%1”</source>
+        <translation>在“%1”一节处已取消</translation>
+    </message>
+    <message>
+        <source>the section “%1” failed: %2</source>
+        <translation>“%1”一节失败：%2</translation>
+    </message>
+    <message>
+        <source>not a Folio report</source>
+        <translation>不是 Folio 报告</translation>
+    </message>
+    <message>
+        <source>a report of version %1, made by a newer Folio: update Folio to open it</source>
+        <translation>该报告为第 %1 版，由更新版本的 Folio 生成：请更新 Folio 后打开</translation>
+    </message>
+    <message>
+        <source>its template does not read: %1</source>
+        <translation>其模板无法读取：%1</translation>
+    </message>
+    <message>
+        <source>it has %1 sections but its template %2</source>
+        <translation>报告有 %1 节，但其模板有 %2 节</translation>
+    </message>
+    <message>
+        <source>%1: cannot open the report (%2)</source>
+        <translation>%1：无法打开报告（%2）</translation>
+    </message>
+    <message>
+        <source>%1: the report file is damaged (%2 at byte %3); an earlier copy may be in your backups</source>
+        <translation>%1：报告文件已损坏（%2，位于第 %3 字节）；备份中可能有较早的副本</translation>
+    </message>
+    <message>
+        <source>%1: cannot read the template (%2)</source>
+        <translation>%1：无法读取模板（%2）</translation>
+    </message>
+    <message>
+        <source>%1: a template is a short text file; this one is over 1 MiB</source>
+        <translation>%1：模板应是简短的文本文件，此文件超过 1 MiB</translation>
+    </message>
+    <message>
+        <source>the section “%1” does not fit a context of %2 tokens: its instruction takes %3; load the model with a larger context</source>
+        <translation>“%1”一节无法放入 %2 个词元的上下文：其说明就占 %3 个；请以更大的上下文加载模型</translation>
+    </message>
 </context>
 <context>
     <name>folio::ui::AttachmentChips</name>
@@ -1291,7 +1427,7 @@ moved: %1 to disk, %2 from disk (now %3/s out, %4/s in)</source>
     </message>
     <message>
         <source>, </source>
-        <translation type="unfinished" />
+        <translation>，</translation>
     </message>
     <message>
         <source>unlimited</source>
@@ -1432,7 +1568,7 @@ moved: %1 to disk, %2 from disk (now %3/s out, %4/s in)</source>
     </message>
     <message>
         <source>↑</source>
-        <translation type="unfinished" />
+        <translation>↑</translation>
     </message>
     <message>
         <source>Move up (earlier in the prompt)</source>
@@ -1440,7 +1576,7 @@ moved: %1 to disk, %2 from disk (now %3/s out, %4/s in)</source>
     </message>
     <message>
         <source>↓</source>
-        <translation type="unfinished" />
+        <translation>↓</translation>
     </message>
     <message>
         <source>Move down (later in the prompt)</source>
@@ -1629,10 +1765,6 @@ longer than the %1-token context: the pages that go in are chosen for each quest
         <translation>从图像提取表格(&amp;T)</translation>
     </message>
     <message>
-        <source>Ask the model to read the selected chart or table image into a table you can copy and export</source>
-        <translation>让模型将所选图表或表格图像读成可复制和导出的表格</translation>
-    </message>
-    <message>
         <source>Table extraction was stopped.</source>
         <translation>表格提取已停止。</translation>
     </message>
@@ -1643,6 +1775,18 @@ longer than the %1-token context: the pages that go in are chosen for each quest
     <message>
         <source>The model cannot see images: load a vision projector with the model (Settings → Vision projector, or --mmproj), or use a server that takes images.</source>
         <translation>该模型无法识别图像：请随模型加载视觉投影器（设置 → 视觉投影器，或 --mmproj），或使用支持图像的服务器。</translation>
+    </message>
+    <message>
+        <source>Ask the model to read the selected chart or table image, or the table on the page shown, into a table you can copy and export</source>
+        <translation>让模型把所选的图表或表格图片，或当前页上的表格，读成可复制和导出的表格</translation>
+    </message>
+    <message>
+        <source>Extract &amp;table from page %1</source>
+        <translation>从第 %1 页提取表格(&amp;T)</translation>
+    </message>
+    <message>
+        <source>%1, page %2</source>
+        <translation>%1，第 %2 页</translation>
     </message>
 </context>
 <context>
@@ -1783,7 +1927,7 @@ longer than the %1-token context: the pages that go in are chosen for each quest
     </message>
     <message>
         <source>—</source>
-        <translation type="unfinished" />
+        <translation>—</translation>
     </message>
     <message>
         <source>not measured yet</source>
@@ -1846,6 +1990,21 @@ longer than the %1-token context: the pages that go in are chosen for each quest
     </message>
 </context>
 <context>
+    <name>folio::ui::KernelPathText</name>
+    <message>
+        <source>x86-64 %1 kernels, %2 int8 index scoring</source>
+        <translation>x86-64 %1 内核，%2 int8 索引评分</translation>
+    </message>
+    <message>
+        <source>x86-64 %1 kernels</source>
+        <translation>x86-64 %1 内核</translation>
+    </message>
+    <message>
+        <source>portable scalar kernels (no %1)</source>
+        <translation>可移植标量内核（无 %1）</translation>
+    </message>
+</context>
+<context>
     <name>folio::ui::LoadedDocuments</name>
     <message>
         <source>%1: reading was cancelled</source>
@@ -1861,7 +2020,7 @@ longer than the %1-token context: the pages that go in are chosen for each quest
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished" />
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>
@@ -2061,7 +2220,7 @@ Check that the file opens in another viewer (or save it again as PDF), then open
     </message>
     <message>
         <source>%1: %2 %3</source>
-        <translation type="unfinished" />
+        <translation>%1：%2 %3</translation>
     </message>
     <message>
         <source>No cache devices reported yet</source>
@@ -2111,26 +2270,6 @@ Check that the file opens in another viewer (or save it again as PDF), then open
         <translation>未连接</translation>
     </message>
     <message>
-        <source>Cannot use the server: %1. Check File → Settings…</source>
-        <translation>无法使用服务器：%1。请检查“文件 → 设置…”</translation>
-    </message>
-    <message>
-        <source>Cannot use the server: %1
-Check its address and API key in File → Settings… and that the server is running, then connect again.</source>
-        <translation>无法使用服务器：%1
-请在“文件 → 设置…”中检查其地址和 API 密钥，并确认服务器正在运行，然后重新连接。</translation>
-    </message>
-    <message>
-        <source>The model could not be loaded: %1</source>
-        <translation>无法加载模型：%1</translation>
-    </message>
-    <message>
-        <source>Cannot load the model: %1
-Choose another GGUF file with File → Open model…, or lower the context or memory settings in File → Settings….</source>
-        <translation>无法加载模型：%1
-请通过“文件 → 打开模型…”选择其他 GGUF 文件，或在“文件 → 设置…”中降低上下文或内存设置。</translation>
-    </message>
-    <message>
         <source>Inspecting %1…</source>
         <translation>正在检查 %1…</translation>
     </message>
@@ -2163,10 +2302,32 @@ The model answers without images. Choose a projector made for this model in File
 模型将在没有图像的情况下回答。请在“文件 → 设置…”中选择为此模型制作的投影器，或不使用投影器。</translation>
     </message>
     <message>
-        <source>Cannot use the server: %1
-Folio goes on answering with %2. Check the server's address and API key in File → Settings….</source>
-        <translation>无法使用服务器：%1
-Folio 将继续使用 %2 回答。请在“文件 → 设置…”中检查服务器的地址和 API 密钥。</translation>
+        <source>Cannot use the server; Folio goes on answering with %2. Check the server's address and API key in File → Settings….
+%1</source>
+        <translation>无法使用服务器；Folio 将继续用 %2 回答。请在“文件 → 设置…”中检查服务器地址和 API 密钥。
+%1</translation>
+    </message>
+    <message>
+        <source>Cannot use the server. Check File → Settings…
+%1</source>
+        <translation>无法使用服务器。请检查“文件 → 设置…”
+%1</translation>
+    </message>
+    <message>
+        <source>Cannot use the server. Check its address and API key in File → Settings… and that the server is running, then connect again.
+%1</source>
+        <translation>无法使用服务器。请在“文件 → 设置…”中检查其地址和 API 密钥，并确认服务器正在运行，然后重新连接。
+%1</translation>
+    </message>
+    <message>
+        <source>The model could not be loaded.
+%1</source>
+        <translation>无法加载模型。
+%1</translation>
+    </message>
+    <message>
+        <source>Cannot load the model. %1</source>
+        <translation>无法加载模型。%1</translation>
     </message>
 </context>
 <context>
@@ -2219,6 +2380,93 @@ Folio 将继续使用 %2 回答。请在“文件 → 设置…”中检查服�
     <message>
         <source>Page: drag a rectangle to select a part of it</source>
         <translation>页面：拖出矩形以选择其中一部分</translation>
+    </message>
+</context>
+<context>
+    <name>folio::ui::Parser</name>
+    <message>
+        <source>%1, line %2: %3</source>
+        <translation>%1，第 %2 行：%3</translation>
+    </message>
+    <message>
+        <source>a template starts with its title: “# Title”</source>
+        <translation>模板以标题开头：“# 标题”</translation>
+    </message>
+    <message>
+        <source>a section heading “## …” has no words</source>
+        <translation>章节标题“## …”没有文字</translation>
+    </message>
+    <message>
+        <source>a second title; sections start with “## ”</source>
+        <translation>出现第二个标题；章节以“## ”开头</translation>
+    </message>
+    <message>
+        <source>text before the first section: put it under a “## Heading”, or in “description:”</source>
+        <translation>第一节之前有正文：请放在“## 标题”之下，或写在“description:”中</translation>
+    </message>
+    <message>
+        <source>“id” takes lowercase letters, digits and “-”, such as “equity-note”</source>
+        <translation>“id”只能包含小写字母、数字和“-”，例如“equity-note”</translation>
+    </message>
+    <message>
+        <source>unknown language “%1” (en or zh_CN)</source>
+        <translation>未知语言“%1”（en 或 zh_CN）</translation>
+    </message>
+    <message>
+        <source>“documents” is how many documents the report reads: 1 to 4</source>
+        <translation>“documents”是报告读取的文件数：1 到 4</translation>
+    </message>
+    <message>
+        <source>unknown key “%1” (id, language, documents, description)</source>
+        <translation>未知的键“%1”（id、language、documents、description）</translation>
+    </message>
+    <message>
+        <source>unknown form “%1” (prose, bullets, table, quotes or sources)</source>
+        <translation>未知的形式“%1”（prose、bullets、table、quotes 或 sources）</translation>
+    </message>
+    <message>
+        <source>“sources” names documents, data or images</source>
+        <translation>“sources”应列出 documents、data 或 images</translation>
+    </message>
+    <message>
+        <source>unknown source “%1” (documents, data or images)</source>
+        <translation>未知的来源“%1”（documents、data 或 images）</translation>
+    </message>
+    <message>
+        <source>“columns” names at least two columns, separated by “|”</source>
+        <translation>“columns”至少列出两列，用“|”分隔</translation>
+    </message>
+    <message>
+        <source>“rows” names the rows, separated by “;”</source>
+        <translation>“rows”列出各行，用“;”分隔</translation>
+    </message>
+    <message>
+        <source>“length” is a number of words from 10 to 5000, such as “150 words”</source>
+        <translation>“length”是 10 到 5000 的字数，例如“150 words”或“300 字”</translation>
+    </message>
+    <message>
+        <source>unknown key “%1” (form, sources, columns, rows, length)</source>
+        <translation>未知的键“%1”（form、sources、columns、rows、length）</translation>
+    </message>
+    <message>
+        <source>the section “%1” has no instruction: write what it should say in the lines after its heading</source>
+        <translation>“%1”一节没有说明：请在标题之后的行中写明本节应写的内容</translation>
+    </message>
+    <message>
+        <source>the section “%1” is a table but names no “columns:”</source>
+        <translation>“%1”一节是表格，但没有给出“columns:”</translation>
+    </message>
+    <message>
+        <source>the section “%1” has columns or rows but its form is not “table”</source>
+        <translation>“%1”一节有列或行，但其形式不是“table”</translation>
+    </message>
+    <message>
+        <source>the file is empty; a template starts with “# Title”</source>
+        <translation>文件为空；模板以“# 标题”开头</translation>
+    </message>
+    <message>
+        <source>no sections: each starts with “## Heading”</source>
+        <translation>没有章节：每节以“## 标题”开头</translation>
     </message>
 </context>
 <context>
@@ -2312,6 +2560,126 @@ Folio 将继续使用 %2 回答。请在“文件 → 设置…”中检查服�
     <message>
         <source>Documents read (%1 tokens in %2)</source>
         <translation>文档已读取（%2 内读取 %1 个词元）</translation>
+    </message>
+    <message>
+        <source>resuming at %1%</source>
+        <translation>从 %1% 处继续</translation>
+    </message>
+    <message>
+        <source>Reading %1 in the background: resuming at %2%</source>
+        <translation>正在后台阅读 %1：从 %2% 处继续</translation>
+    </message>
+</context>
+<context>
+    <name>folio::ui::ReportsAction</name>
+    <message>
+        <source>&amp;Reports…</source>
+        <translation>报告(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+R</source>
+        <translation>Ctrl+Shift+R</translation>
+    </message>
+</context>
+<context>
+    <name>folio::ui::ReportsDialog</name>
+    <message>
+        <source>Reports</source>
+        <translation>报告</translation>
+    </message>
+    <message>
+        <source>Template file…</source>
+        <translation>模板文件…</translation>
+    </message>
+    <message>
+        <source>&amp;Make report</source>
+        <translation>生成报告(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Make section &amp;again</source>
+        <translation>重新生成本节(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit section…</source>
+        <translation>编辑本节(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>E&amp;xport…</source>
+        <translation>导出(&amp;X)…</translation>
+    </message>
+    <message>
+        <source>&amp;Template:</source>
+        <translation>模板(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Edit section</source>
+        <translation>编辑本节</translation>
+    </message>
+    <message>
+        <source>Export report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf);;OpenDocument text (*.odt);;HTML (*.html);;Markdown (*.md)</source>
+        <translation>PDF (*.pdf);;OpenDocument 文本 (*.odt);;HTML (*.html);;Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>Exported to %1</source>
+        <translation>已导出到 %1</translation>
+    </message>
+    <message>
+        <source>The report is made: %1 sections.</source>
+        <translation>报告已生成：共 %1 节。</translation>
+    </message>
+    <message>
+        <source>Open template</source>
+        <translation>打开模板</translation>
+    </message>
+    <message>
+        <source>Report templates (*.md)</source>
+        <translation>报告模板 (*.md)</translation>
+    </message>
+    <message numerus="yes">
+        <source>“%1” reads %n document(s); open them in this chat first.</source>
+        <translation>
+            <numerusform>“%1”需要读取 %n 个文件；请先在本对话中打开它们。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>正在开始…</translation>
+    </message>
+    <message>
+        <source>Section saved as you wrote it.</source>
+        <translation>已按您的编辑保存本节。</translation>
+    </message>
+    <message>
+        <source>figures not found</source>
+        <translation>有数字未找到</translation>
+    </message>
+    <message>
+        <source>Reads the chat's documents.</source>
+        <translation>读取本对话的文件。</translation>
+    </message>
+    <message>
+        <source>Reads: %1</source>
+        <translation>读取：%1</translation>
+    </message>
+    <message>
+        <source>Not made yet.</source>
+        <translation>尚未生成。</translation>
+    </message>
+    <message>
+        <source>This section failed: %1</source>
+        <translation>本节失败：%1</translation>
+    </message>
+    <message>
+        <source>&amp;Resume report</source>
+        <translation>继续生成报告(&amp;R)</translation>
     </message>
 </context>
 <context>
@@ -2415,7 +2783,7 @@ The server has not reported token usage.</source>
     </message>
     <message>
         <source>—</source>
-        <translation type="unfinished" />
+        <translation>—</translation>
     </message>
     <message>
         <source>%1 t/s</source>
@@ -2423,7 +2791,7 @@ The server has not reported token usage.</source>
     </message>
     <message>
         <source>%L1 (%L2)</source>
-        <translation type="unfinished" />
+        <translation>%L1（%L2）</translation>
     </message>
     <message>
         <source>not reported</source>
@@ -2796,6 +3164,10 @@ The server has not reported token usage.</source>
         <source>Details: %1</source>
         <translation>详情：%1</translation>
     </message>
+    <message>
+        <source>Each number of the table looked for on page %1 of %2 (a row's own page when the table names one); double-click a cell to open its page</source>
+        <translation>表格中的每个数字都在 %2 的第 %1 页上查找（表格为某行注明页码时按该页）；双击单元格可打开其页面</translation>
+    </message>
 </context>
 <context>
     <name>folio::ui::TableExtractor</name>
@@ -2895,7 +3267,7 @@ The server has not reported token usage.</source>
     </message>
     <message>
         <source>%1/%2</source>
-        <translation type="unfinished" />
+        <translation>%1/%2</translation>
     </message>
     <message>
         <source>Next version</source>
@@ -2904,6 +3276,81 @@ The server has not reported token usage.</source>
     <message>
         <source>Cite page %1 instead</source>
         <translation>改为引用第 %1 页</translation>
+    </message>
+</context>
+<context>
+    <name>folio::ui::UserError</name>
+    <message>
+        <source>No error was reported.</source>
+        <translation>没有报告错误。</translation>
+    </message>
+    <message>
+        <source>Folio was given a setting or input it cannot use. Check the settings and the files you chose, then try again.</source>
+        <translation>Folio 收到了无法使用的设置或输入。请检查设置和所选文件，然后重试。</translation>
+    </message>
+    <message>
+        <source>Something Folio needs was not found in the file or on disk. Check the file, or choose another one.</source>
+        <translation>在文件或磁盘中找不到 Folio 需要的内容。请检查该文件，或选择其他文件。</translation>
+    </message>
+    <message>
+        <source>Reading or writing a file failed. Check the disk and the file, then try again.</source>
+        <translation>读取或写入文件失败。请检查磁盘和文件，然后重试。</translation>
+    </message>
+    <message>
+        <source>The file is damaged or is not in the expected format. Choose another file, or copy this one again.</source>
+        <translation>文件已损坏或格式不符。请选择其他文件，或重新复制此文件。</translation>
+    </message>
+    <message>
+        <source>Folio does not support this file or feature. Choose another model file, or update Folio.</source>
+        <translation>Folio 不支持此文件或功能。请选择其他模型文件，或更新 Folio。</translation>
+    </message>
+    <message>
+        <source>Folio ran into an internal error. Please report it with the details below; trying again may work.</source>
+        <translation>Folio 遇到内部错误。请附上以下详情报告此问题；重试可能有效。</translation>
+    </message>
+    <message>
+        <source>Something went wrong. Try again; if it keeps happening, report it with the details below.</source>
+        <translation>出现问题。请重试；如果反复出现，请附上以下详情报告。</translation>
+    </message>
+    <message>
+        <source>A file Folio needs is missing or cannot be opened. Check that it still exists where it was, or choose it again.</source>
+        <translation>Folio 需要的文件缺失或无法打开。请确认它仍在原处，或重新选择。</translation>
+    </message>
+    <message>
+        <source>Folio is not allowed to read or write a file it needs. Check the file's and its folder's permissions, or choose another location.</source>
+        <translation>Folio 无权读取或写入所需的文件。请检查该文件及其文件夹的权限，或选择其他位置。</translation>
+    </message>
+    <message>
+        <source>The file is cut short: it was not copied or downloaded completely. Copy or download it again.</source>
+        <translation>文件不完整：未完整复制或下载。请重新复制或下载。</translation>
+    </message>
+    <message>
+        <source>The model file stores some weights in a type Folio cannot compute. Choose a file quantized with another type (for example Q4_K_M or Q8_0).</source>
+        <translation>模型文件中有些权重的类型 Folio 无法计算。请选择以其他类型量化的文件（例如 Q4_K_M 或 Q8_0）。</translation>
+    </message>
+    <message>
+        <source>There is not enough memory. Lower the context length or the RAM budget in File → Settings…, set a disk folder for the cache, or close other programs.</source>
+        <translation>内存不足。请在“文件 → 设置…”中降低上下文长度或内存预算，为缓存设置磁盘文件夹，或关闭其他程序。</translation>
+    </message>
+    <message>
+        <source>The disk is full. Free some space, or choose a cache folder on another disk in File → Settings…, then try again.</source>
+        <translation>磁盘已满。请释放空间，或在“文件 → 设置…”中选择其他磁盘上的缓存文件夹，然后重试。</translation>
+    </message>
+    <message>
+        <source>The text does not fit the model's context. Raise the context length in File → Settings…, or ask about fewer pages or documents.</source>
+        <translation>文本超出模型的上下文。请在“文件 → 设置…”中提高上下文长度，或就更少的页面或文件提问。</translation>
+    </message>
+    <message>
+        <source>The work was stopped before it finished.</source>
+        <translation>工作在完成前已停止。</translation>
+    </message>
+    <message>
+        <source>The server cannot be reached. Check that it is running and its address in File → Settings…, then try again.</source>
+        <translation>无法连接服务器。请确认其正在运行，并在“文件 → 设置…”中检查其地址，然后重试。</translation>
+    </message>
+    <message>
+        <source>Details: %1</source>
+        <translation>详情：%1</translation>
     </message>
 </context>
 </TS>

@@ -34,6 +34,11 @@ class Parser {
 public:
     Parser(const QString& name) : name_(name) {}
 
+    // lupdate files a tr() inside a class under the class: the same context here.
+    static QString tr(const char* text) {
+        return QCoreApplication::translate("folio::ui::Parser", text);
+    }
+
     TemplateParse run(const QString& text) {
         const QStringList lines = text.split(QLatin1Char('\n'));
         bool inComment = false;
