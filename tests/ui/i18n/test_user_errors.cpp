@@ -211,10 +211,17 @@ private slots:
             QVERIFY(shown.startsWith(QStringLiteral("«")));
         }
         QCOMPARE(sources.size(), 3);
-        // Without the recorder (the zh_CN file has no entry yet) the source is shown.
+        // Without the recorder: the zh_CN translation, with the engine's feature names in it.
         QCoreApplication::removeTranslator(&recorder_);
+        QCOMPARE(KernelPathText::describe(portable),
+                 QStringLiteral("可移植标量内核（无 AVX2/FMA/F16C）"));
+        QVERIFY(KernelPathText::describe(vnni).startsWith(QStringLiteral("x86-64 ")));
+        QVERIFY(KernelPathText::describe(vnni).contains(QStringLiteral("内核")));
+        // In English (installTranslations replaces Folio's translators): the engine's words.
+        installTranslations(qApp, QLocale(QLocale::English, QLocale::UnitedStates));
         for (const CpuFeatures& f : {portable, avx2, vnni})
             QCOMPARE(KernelPathText::describe(f), QString::fromStdString(describe_kernel_path(f)));
+        installTranslations(qApp, QLocale(QLocale::Chinese, QLocale::China));
         QVERIFY(QCoreApplication::installTranslator(&recorder_));
     }
 };
