@@ -27,3 +27,8 @@ if(FOLIO_BUILD_UI)
     folio_add_test(test_report_comparison SOURCES core/report/test_report_comparison.cpp
                    LIBS folio_core LABELS core TIMEOUT 60)
 endif()
+if(FOLIO_BUILD_UI)
+    # The zh_CN policy brief on a scanned Chinese file: quotes from the OCR text (Tesseract).
+    folio_add_test(test_report_policy_scan SOURCES core/report/test_report_policy_scan.cpp
+                   LIBS folio_core LABELS core ocr TIMEOUT 300)
+endif()
