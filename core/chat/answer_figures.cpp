@@ -1,5 +1,7 @@
 #include "core/chat/answer_figures.h"
 
+#include "core/chat/figure_results.h"
+
 #include "core/figures/check_figures.h"
 #include "core/figures/citation_fix.h"
 #include "core/figures/table_check.h"
@@ -13,40 +15,6 @@
 namespace folio::ui {
 
 namespace {
-
-CheckedFigure::State stateOf(figures::FigureState state) {
-    switch (state) {
-    case figures::FigureState::Verified:
-        return CheckedFigure::State::Verified;
-    case figures::FigureState::OtherPage:
-        return CheckedFigure::State::OtherPage;
-    case figures::FigureState::NotFound:
-        return CheckedFigure::State::NotFound;
-    case figures::FigureState::Uncited:
-        break;
-    }
-    return CheckedFigure::State::Uncited;
-}
-
-// The QString index of each UTF-8 byte offset, walking the text once (offsets ascend).
-class Utf16Index {
-public:
-    explicit Utf16Index(const std::string& utf8) : utf8_(utf8) {}
-    qsizetype at(size_t byte) {
-        while (byte_ < byte && byte_ < utf8_.size()) {
-            const auto lead = static_cast<unsigned char>(utf8_[byte_]);
-            const size_t n = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
-            byte_ += n;
-            index_ += n == 4 ? 2 : 1; // a 4-byte sequence is a surrogate pair
-        }
-        return index_;
-    }
-
-private:
-    const std::string& utf8_;
-    size_t byte_ = 0;
-    qsizetype index_ = 0;
-};
 
 FigureSource sourceOf(const Document& d) {
     return {d.title, QFileInfo(d.path).fileName(),
@@ -155,7 +123,7 @@ QList<CheckedFigure> checkAnswerFigures(const QString& answer, const QList<Figur
         f.figure = QString::fromStdString(r.figure);
         f.offset = index.at(r.offset);
         f.length = index.at(r.offset + r.length) - f.offset;
-        f.state = stateOf(r.state);
+        f.state = checkedState(r.state);
         f.document = r.document;
         f.page = r.page;
         f.foundPage = r.found_page;

@@ -1,31 +1,9 @@
 #include "core/chat/table_figures.h"
 
+#include "core/chat/figure_results.h"
 #include "core/figures/table_pages.h"
 
 namespace folio::ui {
-
-namespace {
-
-CheckedFigure::State stateOf(figures::FigureState state) {
-    switch (state) {
-    case figures::FigureState::Verified:
-        return CheckedFigure::State::Verified;
-    case figures::FigureState::OtherPage:
-        return CheckedFigure::State::OtherPage;
-    case figures::FigureState::NotFound:
-        return CheckedFigure::State::NotFound;
-    case figures::FigureState::Uncited:
-        break;
-    }
-    return CheckedFigure::State::Uncited;
-}
-
-// A QString index of a UTF-8 byte offset into `utf8`.
-qsizetype indexOf(const std::string& utf8, size_t byte) {
-    return QString::fromUtf8(utf8.data(), qsizetype(std::min(byte, utf8.size()))).size();
-}
-
-} // namespace
 
 QList<CellFigure> checkTableFigures(const MarkdownTable& table, const FigureSource& source,
                                     const QList<int>& pages) {
@@ -52,9 +30,10 @@ QList<CellFigure> checkTableFigures(const MarkdownTable& table, const FigureSour
         f.row = int(c.row);
         f.column = int(c.column);
         f.figure.figure = QString::fromStdString(c.result.figure);
-        f.figure.offset = indexOf(cell, c.result.offset);
-        f.figure.length = indexOf(cell, c.result.offset + c.result.length) - f.figure.offset;
-        f.figure.state = stateOf(c.result.state);
+        Utf16Index index(cell);
+        f.figure.offset = index.at(c.result.offset);
+        f.figure.length = index.at(c.result.offset + c.result.length) - f.figure.offset;
+        f.figure.state = checkedState(c.result.state);
         f.figure.document = 0;
         f.figure.page = c.result.page;
         f.figure.foundPage = c.result.found_page;
