@@ -5,8 +5,8 @@
 //
 // Per layer, thread t of n (barriers marked |):
 //   RMSNorm of x into t's own copy (every thread, redundantly: no barrier waits for it)
-//   the mixer's step (LayerMixer::decode_member: MLA's four or six barriers), its output
-//   added to x for t's share of the rows                                                    |
+//   the mixer's step (LayerMixer::decode_member: MLA's four or six barriers, KDA's two), its
+//   output added to x for t's share of the rows                                             |
 //   RMSNorm of x into t's own copy; MoE: t's share of the router's rows                      |
 //   the routing, on every thread for itself; token_ffn_member: its shares of the gates and
 //   ups | of the downs and of the weighted sum, added to x                                  |

@@ -1,8 +1,9 @@
 // Decode as one parallel region per token (engine/model/decoder/decode_region.h) against the
 // region per kernel it replaces: the same logits bit for bit, step after step, below and above
 // the 128 keys where MLA's attention switches from splitting the heads to splitting the keys, on
-// both kernel paths and on 2 and 3 threads; which models take it; and a failed allocation inside
-// the region failing the step instead of hanging a barrier or ending the process.
+// both kernel paths and on 2 and 3 threads, for MLA and KDA layers; which models take it; and a
+// failed allocation inside the region failing the step instead of hanging a barrier or ending the
+// process.
 #include <QtTest>
 
 #include "core/alloc_faults.h"
@@ -43,9 +44,11 @@ private slots:
         QTest::addColumn<bool>("avx2");
         QTest::addColumn<int>("threads");
         // No q LoRA and a dense first layer (ds2-lite); q LoRA with Q8_0 / MXFP4 experts;
-        // grouped routing with YaRN; K-quants (Q4_K / Q6_K rows, Q5_0 W_UK).
-        for (const char* m : {"ds2-lite-f32", "ds2-qlora-q8_0", "ds2-qlora-mxfp4moe",
-                              "ds2-yarn-groups-f32", "qa-ds2-q4_k_m"})
+        // grouped routing with YaRN; K-quants (Q4_K / Q6_K rows, Q5_0 W_UK); KDA layers
+        // beside NoPE MLA ones (kimi-linear, head size 32).
+        for (const char* m :
+             {"ds2-lite-f32", "ds2-qlora-q8_0", "ds2-qlora-mxfp4moe", "ds2-yarn-groups-f32",
+              "qa-ds2-q4_k_m", "kimi-linear-f32", "kimi-linear-q8_0", "kimi-linear-mxfp4moe"})
             for (bool avx2 : {false, true})
                 for (int threads : {2, 3})
                     QTest::addRow("%s %s %d threads", m, avx2 ? "avx2" : "native", threads)
@@ -99,12 +102,17 @@ private slots:
         EvalOptions naive = opt;
         naive.mla = MlaForm::Naive;
         QVERIFY(!decode_region_fits(*ds2, 1, naive));
-        // KDA layers (kimi-linear) and DSA's indexer (deepseek32) keep a region per kernel.
-        for (const char* name : {"kimi-linear-f32", "ds32-f32"}) {
-            auto m = test::loadDecoder(modelPath(dir, QString::fromLatin1(name)));
-            QVERIFY(m);
-            QVERIFY2(!decode_region_fits(*m, 1, opt), name);
-        }
+        // KDA layers take part in their recurrent form only; DSA's indexer (deepseek32) keeps
+        // a region per kernel.
+        auto kimi = test::loadDecoder(modelPath(dir, QStringLiteral("kimi-linear-f32")));
+        QVERIFY(kimi);
+        QVERIFY(decode_region_fits(*kimi, 1, opt));
+        EvalOptions chunked = opt;
+        chunked.kda = KdaForm::Chunked;
+        QVERIFY(!decode_region_fits(*kimi, 1, chunked));
+        auto ds32 = test::loadDecoder(modelPath(dir, QStringLiteral("ds32-f32")));
+        QVERIFY(ds32);
+        QVERIFY(!decode_region_fits(*ds32, 1, opt));
     }
 
     void allocationFailureInTheRegionFailsTheStep() {
