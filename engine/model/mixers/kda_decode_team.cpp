@@ -69,8 +69,7 @@ void kda_decode_member(const ModelConfig& c, const DecoderLayer& layer, uint32_t
     KdaLayerState& ls = static_cast<KdaLayerState&>(*state.layer_state(il));
     const DecodeTeam& team = *tk.team;
     const KernelContext one{1, tk.path};
-    const int64_t E = c.n_embd, H = c.n_head[il], D = c.kda_head_dim, P = H * D,
-                  W = c.conv_kernel;
+    const int64_t E = c.n_embd, H = c.n_head[il], D = c.kda_head_dim, P = H * D, W = c.conv_kernel;
     PhaseTimer timer(team.me == 0 ? opt.profile : nullptr, StepPhase::KdaMixer);
 
     steps.run(st, [&] {
@@ -125,8 +124,8 @@ void kda_decode_member(const ModelConfig& c, const DecoderLayer& layer, uint32_t
         }
         // Output: RMSNorm per head · o_norm, times σ(g_b·(g_a·x)).
         FOLIO_CHECK(rows_of(one, L.g_b, s.kglow.data(), c0, c1, s.kgate.data()));
-        rms_norm(one, s.ko.data() + c0, static_cast<const float*>(L.o_norm.data),
-                 s.ko.data() + c0, D, h1 - h0, D, D, c.rms_eps);
+        rms_norm(one, s.ko.data() + c0, static_cast<const float*>(L.o_norm.data), s.ko.data() + c0,
+                 D, h1 - h0, D, D, c.rms_eps);
         for (int64_t i = c0; i < c1; ++i)
             s.ko[i] *= 1.0f / (1.0f + std::exp(-s.kgate[i]));
         return {};
