@@ -6,3 +6,5 @@ folio_add_test(test_token_ffn SOURCES engine/model/test_token_ffn.cpp LIBS folio
 folio_add_test(test_attention_flash SOURCES engine/model/test_attention_flash.cpp LIBS folio_engine_internal LABELS engine)
 # The kernel thread count under CPU load (engine/runtime/cpu_share.cpp).
 folio_add_test(test_cpu_share SOURCES engine/runtime/test_cpu_share.cpp LIBS folio_engine_internal LABELS engine)
+# Decode as one parallel region per token (engine/model/decoder/decode_region.cpp) against a region per kernel.
+folio_add_test(test_decode_region SOURCES engine/model/test_decode_region.cpp LIBS folio_engine_internal LABELS engine TIMEOUT 600)

@@ -5,6 +5,7 @@
 namespace folio {
 
 class ThreadBalance;
+struct DecodeTeam;
 
 // Which implementation runs. Auto = the fastest one this CPU supports (AVX2+FMA+F16C when
 // present, checked at run time); Reference = the plain scalar kernels of kernels/reference/;
@@ -18,6 +19,9 @@ struct KernelContext {
     // Decode's per-thread speeds (kernels/thread_balance.h): the one-token matvecs and MLPs
     // split their rows by them and record each thread's time. Null: equal shares.
     ThreadBalance* balance = nullptr;
+    // Set inside a decode region (kernels/decode_team.h): the one-token matvecs compute only
+    // this thread's share of their rows, on the calling thread, and fork nothing.
+    const DecodeTeam* team = nullptr;
 };
 
 } // namespace folio

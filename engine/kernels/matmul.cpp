@@ -1,5 +1,6 @@
 #include "kernels/matmul.h"
 
+#include "kernels/decode_team.h"
 #include "kernels/gemm_kquant.h"
 #include "kernels/gemm_q8_0.h"
 #include "kernels/kernel_table.h"
@@ -78,12 +79,40 @@ RowSet row_set(const KernelContext& ctx, const TensorView& w, int64_t i2, int64_
 // 64 Q5_0 values a row, 180 KB per layer) still gain from the second thread (docs/NUMERICS.md).
 constexpr double kMinMatvecBytesForThreads = 64.0 * 1024;
 
+// Thread t's rows [begin, end) of the sets' `total` rows in order.
+void matvec_share(int64_t k, std::span<const RowSet> sets, int64_t begin, int64_t end) {
+    int64_t first = 0; // rows of the sets before s
+    for (const RowSet& s : sets) {
+        const int64_t r0 = std::max<int64_t>(0, begin - first),
+                      r1 = std::min<int64_t>(s.n, end - first);
+        first += s.n;
+        for (int64_t r = r0; r < r1; r += s.rows_dot != nullptr ? kMaxDotRows : 1) {
+            const uint8_t* w = s.w + r * s.stride;
+            if (s.rows_dot != nullptr)
+                s.rows_dot(k, w, s.stride, static_cast<int>(std::min<int64_t>(kMaxDotRows, r1 - r)),
+                           s.x, s.y + r);
+            else
+                s.dot(k, w, s.x, s.x_row_bytes, 1, s.y + r, 0);
+        }
+    }
+}
+
 void matvec_sets(const KernelContext& ctx, int64_t k, std::span<const RowSet> sets) {
     int64_t total = 0;
     double bytes = 0;
     for (const RowSet& s : sets) {
         total += s.n;
         bytes += static_cast<double>(s.stride) * static_cast<double>(s.n);
+    }
+    if (ctx.team != nullptr) { // inside a decode region: this thread's share, no fork
+        const double start = ctx.balance != nullptr ? balance_clock() : 0;
+        const RowShare mine = team_share(ctx, total);
+        matvec_share(k, sets, mine.begin, mine.end);
+        if (ctx.balance != nullptr && ctx.team->threads > 1)
+            ctx.balance->record(ctx.team->me,
+                                static_cast<double>(mine.size()) / static_cast<double>(total),
+                                balance_clock() - start);
+        return;
     }
     const int threads =
         bytes < kMinMatvecBytesForThreads
@@ -94,22 +123,7 @@ void matvec_sets(const KernelContext& ctx, int64_t k, std::span<const RowSet> se
     parallel_for(threads, threads, [&](int64_t t) {
         const double start = balance != nullptr ? balance_clock() : 0;
         const RowShare mine = row_share(balance, threads, total, 1, static_cast<int>(t));
-        const int64_t begin = mine.begin, end = mine.end;
-        int64_t first = 0; // rows of the sets before s
-        for (const RowSet& s : sets) {
-            const int64_t r0 = std::max<int64_t>(0, begin - first),
-                          r1 = std::min<int64_t>(s.n, end - first);
-            first += s.n;
-            for (int64_t r = r0; r < r1; r += s.rows_dot != nullptr ? kMaxDotRows : 1) {
-                const uint8_t* w = s.w + r * s.stride;
-                if (s.rows_dot != nullptr)
-                    s.rows_dot(k, w, s.stride,
-                               static_cast<int>(std::min<int64_t>(kMaxDotRows, r1 - r)), s.x,
-                               s.y + r);
-                else
-                    s.dot(k, w, s.x, s.x_row_bytes, 1, s.y + r, 0);
-            }
-        }
+        matvec_share(k, sets, mine.begin, mine.end);
         if (balance != nullptr)
             balance->record(static_cast<int>(t),
                             static_cast<double>(mine.size()) / static_cast<double>(total),

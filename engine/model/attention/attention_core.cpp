@@ -119,22 +119,33 @@ void attend_selected(const SelectedAttention& a, SelectedScratch& w) {
     mqa_rows_merge(rows_query(a), &st, 1, a.out, a.out_stride);
 }
 
+MqaRowsState attend_selected_part(const SelectedAttention& a, int parts, int p) {
+    thread_local SelectedScratch w;
+    thread_local ScratchCount held;
+    const int64_t j0 = a.n_keys * p / parts, j1 = a.n_keys * (p + 1) / parts;
+    const MqaRowsState st = attend_range(a, a.keys + j0, j1 - j0, w);
+    held.note(w.rows.capacity() * sizeof(const float*) +
+              (w.decoded.capacity() + w.state.capacity()) * sizeof(float));
+    return st;
+}
+
+void attend_selected_merge(const SelectedAttention& a, const MqaRowsState* states, int parts) {
+    mqa_rows_merge(rows_query(a), states, parts, a.out, a.out_stride);
+}
+
+int attend_split_parts(const SelectedAttention& a, int threads) {
+    return static_cast<int>(std::clamp<int64_t>(threads, 1, std::max<int64_t>(1, a.n_keys)));
+}
+
 void attend_selected_split(const SelectedAttention& a, int parts) {
-    parts = static_cast<int>(std::clamp<int64_t>(parts, 1, std::max<int64_t>(1, a.n_keys)));
+    parts = attend_split_parts(a, parts);
     std::vector<MqaRowsState> states(static_cast<size_t>(parts));
     RegionErrors errors; // the thread's scratch grows with the keys
 #pragma omp parallel for num_threads(parts) schedule(static, 1) if (parts > 1)
     for (int p = 0; p < parts; ++p)
-        errors.run([&] {
-            thread_local SelectedScratch w;
-            thread_local ScratchCount held;
-            const int64_t j0 = a.n_keys * p / parts, j1 = a.n_keys * (p + 1) / parts;
-            states[p] = attend_range(a, a.keys + j0, j1 - j0, w);
-            held.note(w.rows.capacity() * sizeof(const float*) +
-                      (w.decoded.capacity() + w.state.capacity()) * sizeof(float));
-        });
+        errors.run([&] { states[p] = attend_selected_part(a, parts, p); });
     errors.rethrow();
-    mqa_rows_merge(rows_query(a), states.data(), parts, a.out, a.out_stride);
+    attend_selected_merge(a, states.data(), parts);
 }
 
 } // namespace folio

@@ -11,6 +11,7 @@
 
 #include "cache/kv_view.h"
 #include "kernels/kernel_context.h"
+#include "kernels/mqa_rows.h"
 
 #include <cstdint>
 #include <vector>
@@ -86,5 +87,12 @@ void attend_selected(const SelectedAttention& a, SelectedScratch& scratch);
 // ranges handled on `parts` OpenMP threads, and the partial softmax states merged. Equal to
 // attend_selected up to float rounding.
 void attend_selected_split(const SelectedAttention& a, int parts);
+
+// attend_selected_split's steps, for a region already open (decode, kernels/decode_team.h):
+// how many parts `threads` threads split the keys into; part p of them (on thread p, its state
+// in that thread's scratch until its next call); the parts merged into a.out.
+int attend_split_parts(const SelectedAttention& a, int threads);
+MqaRowsState attend_selected_part(const SelectedAttention& a, int parts, int p);
+void attend_selected_merge(const SelectedAttention& a, const MqaRowsState* states, int parts);
 
 } // namespace folio

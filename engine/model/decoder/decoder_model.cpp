@@ -4,6 +4,7 @@
 #include "kernels/get_rows.h"
 #include "kernels/matmul.h"
 #include "kernels/norm.h"
+#include "model/decoder/decode_region.h"
 #include "model/decoder/layer_needs.h"
 #include "model/decoder/moe_ffn.h"
 #include "model/mixers/mixer_registry.h"
@@ -133,8 +134,10 @@ Status eval_rows(const DecoderModel& model, DecoderState& state, DecoderScratch&
     BlockPool& pool = *state.kv().pool();
     pool.next_step(); // blocks this call touches stay in RAM until it is done
     book.stop();
-    for (uint32_t il = 0; il < c.n_layer; ++il) {
-        Status st = eval_layer(model, il, state, s, n, opt);
+    const bool one_region = decode_region_fits(model, n, opt);
+    for (uint32_t il = 0; il < (one_region ? 1u : c.n_layer); ++il) {
+        Status st = one_region ? decode_layers_in_region(model, state, s, opt)
+                               : eval_layer(model, il, state, s, n, opt);
         if (!st) {
             // Cache rows of this call are dropped; recurrent states may be half-updated: start
             // over.

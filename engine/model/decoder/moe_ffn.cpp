@@ -155,6 +155,22 @@ Status run_expert(const DecoderLayer& L, const KernelContext& kctx, const float*
 
 } // namespace
 
+Status token_mlps(const ModelConfig& c, const DecoderLayer& L, const float* router,
+                  std::vector<TokenMlp>& mlps) {
+    const ExpertChoice ch = route_token(c, router, static_cast<const float*>(L.exp_probs_b.data));
+    const std::vector<int32_t> order = by_expert_id(ch);
+    mlps.clear();
+    for (int32_t i : order) {
+        FOLIO_TRY(g, slice_matrix(L.gate_exps, ch.experts[i]));
+        FOLIO_TRY(u, slice_matrix(L.up_exps, ch.experts[i]));
+        FOLIO_TRY(d, slice_matrix(L.down_exps, ch.experts[i]));
+        mlps.push_back({g, u, d, ch.weights[i]});
+    }
+    if (L.gate_shexp.data != nullptr)
+        mlps.push_back({L.gate_shexp, L.up_shexp, L.down_shexp, 1.0f});
+    return {};
+}
+
 Status moe_ffn(const ModelConfig& c, const DecoderLayer& L, const KernelContext& kctx,
                const float* xn, int64_t T, DecoderScratch& s, float* out) {
     const int64_t E = c.n_embd, X = c.n_expert, K = c.n_expert_used;
@@ -164,17 +180,8 @@ Status moe_ffn(const ModelConfig& c, const DecoderLayer& L, const KernelContext&
 
     // One token (decode): its experts in ascending order, then the shared ones, in one region.
     if (T == 1) {
-        const ExpertChoice ch = route_token(c, s.router.data(), bias);
-        const std::vector<int32_t> order = by_expert_id(ch);
         std::vector<TokenMlp> mlps;
-        for (int32_t i : order) {
-            FOLIO_TRY(g, slice_matrix(L.gate_exps, ch.experts[i]));
-            FOLIO_TRY(u, slice_matrix(L.up_exps, ch.experts[i]));
-            FOLIO_TRY(d, slice_matrix(L.down_exps, ch.experts[i]));
-            mlps.push_back({g, u, d, ch.weights[i]});
-        }
-        if (L.gate_shexp.data != nullptr)
-            mlps.push_back({L.gate_shexp, L.up_shexp, L.down_shexp, 1.0f});
+        FOLIO_CHECK(token_mlps(c, L, s.router.data(), mlps));
         return token_ffn(kctx, mlps, xn, E, s.ffn.token, out);
     }
 

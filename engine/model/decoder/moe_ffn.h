@@ -4,6 +4,7 @@
 // and shared experts (src/llama-graph.cpp, build_moe_ffn).
 
 #include "folio/error.h"
+#include "model/decoder/token_ffn.h"
 #include "model/layer/decoder_eval_types.h"
 #include "model/layer/decoder_weights.h"
 
@@ -29,5 +30,10 @@ Status dense_ffn(const KernelContext& kctx, const TensorView& gate, const Tensor
 // MoE: routed experts (each runs once on the tokens routed to it) plus the shared experts.
 Status moe_ffn(const ModelConfig& c, const DecoderLayer& L, const KernelContext& kctx,
                const float* xn, int64_t T, DecoderScratch& s, float* out);
+
+// One token's MLPs from its router logits (n_expert values): its experts in ascending id
+// order with their weights, then the shared experts (weight 1): what decode sums.
+Status token_mlps(const ModelConfig& c, const DecoderLayer& L, const float* router,
+                  std::vector<TokenMlp>& mlps);
 
 } // namespace folio

@@ -16,6 +16,7 @@
 
 #include "folio/error.h"
 #include "model/layer/decoder_eval_types.h"
+#include "model/layer/team_steps.h"
 #include "tensor/tensor_view.h"
 
 #include <cstdint>
@@ -31,5 +32,16 @@ struct TokenMlp {
 // out[0 .. E) = Σ_i mlps[i].weight · down_i(silu(gate_i·xn) ⊙ up_i·xn), in the order given.
 Status token_ffn(const KernelContext& kctx, std::span<const TokenMlp> mlps, const float* xn,
                  int64_t E, TokenFfnScratch& s, float* out);
+
+// Decode as one region (kernels/decode_team.h): token_ffn_reserve sizes the shared buffers
+// before the region for up to n_mlps MLPs of f_total gate rows in all; inside it every thread
+// of tk.team calls token_ffn_member with the same MLPs: it converts xn for itself, takes its
+// shares as token_ffn's threads do (one barrier, which a failed thread meets too) and writes
+// its share of out — adding it to residual[r] as well when residual is set. Errors land in
+// `st` (this thread's) or steps.errors (thrown); token_ffn's numbers bit for bit.
+void token_ffn_reserve(TokenFfnScratch& s, int threads, int64_t n_mlps, int64_t f_total, int64_t E);
+void token_ffn_member(const KernelContext& tk, std::span<const TokenMlp> mlps, const float* xn,
+                      int64_t E, TokenFfnScratch& s, float* out, float* residual, TeamSteps& steps,
+                      Status& st);
 
 } // namespace folio

@@ -21,9 +21,16 @@ size_t decoder_scratch_bytes(const DecoderScratch& d) {
         floats += v->capacity();
     for (const MlaHeadScratch& h : d.mla_heads)
         floats += h.floats();
+    for (const auto* per_thread : {&d.team.xn, &d.team.qa})
+        for (const std::vector<float>& v : *per_thread)
+            floats += v.capacity();
+    size_t team_bytes = 0; // each decode-region thread's converted FFN inputs
+    for (const std::vector<QuantizedActivations>& inputs : d.ffn.token.team_inputs)
+        for (const QuantizedActivations& q : inputs)
+            team_bytes += q.storage.capacity();
     for (const ExpertScratch& e : d.experts)
         floats += e.x.capacity() + e.out.capacity() + e.ffn.g.capacity() + e.ffn.u.capacity();
-    return floats * sizeof(float) + d.selected.capacity() * sizeof(int32_t) +
+    return floats * sizeof(float) + team_bytes + d.selected.capacity() * sizeof(int32_t) +
            d.sel_offset.capacity() * sizeof(int64_t);
 }
 

@@ -4,8 +4,10 @@
 // reused between calls. Below decoder_model.h so that the layer mixers (model/mixers/) can take
 // them without seeing the decoder.
 
+#include "cache/kv_view.h"
 #include "kernels/kernel_context.h"
 #include "kernels/matmul.h"
+#include "kernels/mqa_rows.h"
 #include "kernels/thread_balance.h"
 #include "model/attention/attention_flash.h"
 #include "model/attention/index_select.h"
@@ -30,14 +32,19 @@ struct EvalOptions {
     MlaForm mla = MlaForm::Auto;
     KdaForm kda = KdaForm::Auto;
     StepProfile* profile = nullptr; // accumulates time per phase when set
+    // A one-token step on several threads runs as one parallel region when every layer can
+    // (model/decoder/decode_region.h); false: a region per kernel (the comparison in tests).
+    bool decode_region = true;
 };
 
 // One token's MLPs in one parallel region (model/decoder/token_ffn.h): per MLP its F gate and up
 // values and its E outputs; the input in each activation format the gates and ups take; each
-// thread's down-projection inputs (thread · MLPs + MLP).
+// thread's down-projection inputs (thread · MLPs + MLP); in a decode region, each thread's own
+// conversions of the input.
 struct TokenFfnScratch {
     std::vector<float> g, u, y;
     std::vector<QuantizedActivations> inputs, down_inputs;
+    std::vector<std::vector<QuantizedActivations>> team_inputs;
 };
 
 // One SwiGLU MLP's buffers (model/decoder/moe_ffn.h dense_ffn).
@@ -66,10 +73,20 @@ struct MlaHeadScratch {
     }
 };
 
+// A decode region's buffers (model/decoder/decode_region.h): each thread's own normalized input
+// and q latent, and what its threads share within a layer (the cache view one thread takes,
+// the key parts' softmax states).
+struct TeamScratch {
+    std::vector<std::vector<float>> xn, qa;
+    KvView view;
+    std::vector<MqaRowsState> states;
+};
+
 // Scratch buffers reused between calls (one per sequence being evaluated).
 struct DecoderScratch {
     std::vector<float> x, xn, q, qa, kv, qabs, obar, o, scores, tmp, ffn_out, router, logits_in;
     ThreadBalance balance; // decode's per-thread speeds (kernels/thread_balance.h)
+    TeamScratch team;      // decode as one region
     FfnScratch ffn;
     std::vector<ExpertScratch> experts; // one per thread running experts side by side
     std::vector<float> expert_rows;     // batch MoE: each (token, slot)'s expert output

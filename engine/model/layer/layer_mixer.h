@@ -13,6 +13,7 @@
 #include "model/layer/layer_state.h"
 #include "model/layer/model_config.h"
 #include "model/layer/step_profile.h"
+#include "model/layer/team_steps.h"
 #include "model/layer/token_rows.h"
 #include "model/layer/weight_binder.h"
 
@@ -49,6 +50,21 @@ public:
     virtual Status eval(const ModelConfig& c, const DecoderLayer& L, uint32_t il,
                         DecoderState& state, const float* xn, int64_t T, const EvalOptions& opt,
                         DecoderScratch& s, float* out) const = 0;
+    // Decode as one region (model/decoder/decode_region.h): whether layer il's one-token step
+    // runs on the threads of a decode region (else the decoder evaluates the layer with eval
+    // between regions); the shared buffers, sized before the region (pos0 cached rows before
+    // the token, `threads` threads); and the step as thread tk.team->me, which adds the layer's
+    // output to x for its share of the rows and meets every barrier, also after a failure
+    // (model/layer/team_steps.h). Thread 0 times the phases.
+    virtual bool decodes_in_team(const ModelConfig&, const DecoderLayer&, uint32_t,
+                                 const EvalOptions&) const {
+        return false;
+    }
+    virtual void reserve_team(const ModelConfig&, uint32_t, int64_t, int, DecoderScratch&) const {}
+    virtual void decode_member(const ModelConfig&, const DecoderLayer&, uint32_t, DecoderState&,
+                               const float*, float*, const KernelContext&, const EvalOptions&,
+                               DecoderScratch&, TeamSteps&, Status&) const {}
+
     // The profile phase the whole layer mixer is timed under; none when eval times its own
     // phases.
     virtual std::optional<StepPhase> phase() const = 0;

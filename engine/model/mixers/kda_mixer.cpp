@@ -2,6 +2,7 @@
 
 #include "model/layer/tensor_names.h"
 #include "model/mixers/kda_attention.h"
+#include "model/mixers/kda_decode_team.h"
 #include "model/mixers/kda_state.h"
 #include "model/mixers/kda_weights.h"
 
@@ -58,6 +59,23 @@ Status KdaMixer::eval(const ModelConfig& c, const DecoderLayer& L, uint32_t il, 
                       const float* xn, int64_t T, const EvalOptions& opt, DecoderScratch& s,
                       float* out) const {
     return kda_attention(c, L, il, state, xn, T, opt, s, out);
+}
+
+bool KdaMixer::decodes_in_team(const ModelConfig& c, const DecoderLayer&, uint32_t,
+                               const EvalOptions& opt) const {
+    return kda_decode_team_fits(c, opt);
+}
+
+void KdaMixer::reserve_team(const ModelConfig& c, uint32_t il, int64_t, int,
+                            DecoderScratch& s) const {
+    kda_decode_reserve(c, il, s);
+}
+
+void KdaMixer::decode_member(const ModelConfig& c, const DecoderLayer& L, uint32_t il,
+                             DecoderState& state, const float* xn, float* x,
+                             const KernelContext& tk, const EvalOptions& opt, DecoderScratch& s,
+                             TeamSteps& steps, Status& st) const {
+    kda_decode_member(c, L, il, state, xn, x, tk, opt, s, steps, st);
 }
 
 } // namespace folio

@@ -27,9 +27,7 @@ namespace {
 // the flash scratch is this many × 256 scores). 512 = a whole prefill batch in one pass:
 // pp512 @ d16384 1.26–1.31× against 64 (bench file with f16 attn_k_b, 2 threads).
 constexpr int64_t kNaiveQueries = 512;
-// Decode: keys worth splitting across threads. 128 against 512: attention 0.53 -> 0.43 ms/token
-// over tg256 from an empty context (bench file, 2 threads); below 128 no gain was measured.
-constexpr int64_t kSplitKeys = 128;
+constexpr int64_t kSplitKeys = kMlaSplitKeys; // decode: keys worth splitting (the header)
 // Below that, the heads are split once heads × keys × (dqk + dv) reaches this (~12 keys of the
 // bench shape's 16 heads; a fork costs ~3 us). Bench deepseek2 Q4_K_M tg64 from an empty
 // context, 5 alternating runs each, median attention: 0.302 ms/token on one thread, 0.260 split

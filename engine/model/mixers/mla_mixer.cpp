@@ -4,6 +4,7 @@
 #include "model/layer/tensor_names.h"
 #include "model/mixers/dsa_index_keys.h"
 #include "model/mixers/mla_attention.h"
+#include "model/mixers/mla_decode_team.h"
 #include "model/mixers/mla_weights.h"
 
 namespace folio {
@@ -72,6 +73,23 @@ Status MlaMixer::eval(const ModelConfig& c, const DecoderLayer& L, uint32_t il, 
                       const float* xn, int64_t T, const EvalOptions& opt, DecoderScratch& s,
                       float* out) const {
     return mla_attention(c, L, il, state, xn, T, opt, s, out);
+}
+
+bool MlaMixer::decodes_in_team(const ModelConfig& c, const DecoderLayer& L, uint32_t il,
+                               const EvalOptions& opt) const {
+    return mla_decode_team_fits(c, L, il, opt);
+}
+
+void MlaMixer::reserve_team(const ModelConfig& c, uint32_t il, int64_t pos0, int threads,
+                            DecoderScratch& s) const {
+    mla_decode_reserve(c, il, pos0, threads, s);
+}
+
+void MlaMixer::decode_member(const ModelConfig& c, const DecoderLayer& L, uint32_t il,
+                             DecoderState& state, const float* xn, float* x,
+                             const KernelContext& tk, const EvalOptions& opt, DecoderScratch& s,
+                             TeamSteps& steps, Status& st) const {
+    mla_decode_member(c, L, il, state, xn, x, tk, opt, s, steps, st);
 }
 
 } // namespace folio

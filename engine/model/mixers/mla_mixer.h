@@ -25,6 +25,14 @@ public:
                 const float* xn, int64_t T, const EvalOptions& opt, DecoderScratch& s,
                 float* out) const override;
     std::optional<StepPhase> phase() const override { return std::nullopt; }
+    bool decodes_in_team(const ModelConfig& c, const DecoderLayer& L, uint32_t il,
+                         const EvalOptions& opt) const override;
+    void reserve_team(const ModelConfig& c, uint32_t il, int64_t pos0, int threads,
+                      DecoderScratch& s) const override;
+    void decode_member(const ModelConfig& c, const DecoderLayer& L, uint32_t il,
+                       DecoderState& state, const float* xn, float* x, const KernelContext& tk,
+                       const EvalOptions& opt, DecoderScratch& s, TeamSteps& steps,
+                       Status& st) const override;
 };
 
 } // namespace folio
