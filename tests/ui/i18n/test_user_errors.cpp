@@ -70,7 +70,8 @@ private slots:
     void initTestCase() {
         // The real zh_CN translation is loaded too: the recorder is installed after it, so it
         // is asked first, and the strings it does not watch keep their Chinese.
-        installTranslations(qApp, QLocale(QLocale::Chinese, QLocale::China));
+        installTranslations(QCoreApplication::instance(),
+                            QLocale(QLocale::Chinese, QLocale::China));
         recorder_.contexts = {kContext, QStringLiteral("folio::ui::KernelPathText")};
         QVERIFY(QCoreApplication::installTranslator(&recorder_));
     }
@@ -218,10 +219,12 @@ private slots:
         QVERIFY(KernelPathText::describe(vnni).startsWith(QStringLiteral("x86-64 ")));
         QVERIFY(KernelPathText::describe(vnni).contains(QStringLiteral("内核")));
         // In English (installTranslations replaces Folio's translators): the engine's words.
-        installTranslations(qApp, QLocale(QLocale::English, QLocale::UnitedStates));
+        installTranslations(QCoreApplication::instance(),
+                            QLocale(QLocale::English, QLocale::UnitedStates));
         for (const CpuFeatures& f : {portable, avx2, vnni})
             QCOMPARE(KernelPathText::describe(f), QString::fromStdString(describe_kernel_path(f)));
-        installTranslations(qApp, QLocale(QLocale::Chinese, QLocale::China));
+        installTranslations(QCoreApplication::instance(),
+                            QLocale(QLocale::Chinese, QLocale::China));
         QVERIFY(QCoreApplication::installTranslator(&recorder_));
     }
 };
